@@ -1,0 +1,5 @@
+"""``python -m irscope``."""
+
+from irscope.cli import main
+
+main()

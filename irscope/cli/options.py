@@ -1,0 +1,52 @@
+"""Option bundles shared by commands, as decorators."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from irscope.stages import STAGE_NAMES
+from irscope.targets import TARGET_CHOICES
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _choice_help(what: str, choices: tuple[str, ...]) -> str:
+    return f"{what}: {', '.join(choices)}"
+
+
+def target_option(f: F) -> F:
+    """``--target``: sm80, sm90, sm100, gfx942, gfx950 or native (default: native with a GPU, else sm90)."""
+    return click.option(
+        "--target", "-t", metavar="TARGET", default=None,
+        help=_choice_help("GPU target (default: native when a GPU is present, else sm90)", TARGET_CHOICES),
+    )(f)
+
+
+def config_option(f: F) -> F:
+    """``--config N``: which of the kernel's launch configs (see ``irscope list KERNEL``)."""
+    return click.option("--config", "-c", "config", type=int, default=0, show_default=True, metavar="N",
+                        help="index of the kernel's launch config (irscope list KERNEL shows them)")(f)
+
+
+def stage_option(default: str | None = "ttgir") -> Callable[[F], F]:
+    """``--stage``: one of the stages (validated against the target later, to name the target's stages)."""
+
+    def deco(f: F) -> F:
+        return click.option("--stage", "-s", metavar="STAGE", default=default, show_default=True,
+                            help=_choice_help("stage", STAGE_NAMES))(f)
+
+    return deco
+
+
+def json_option(f: F) -> F:
+    """``--json``: machine-readable output."""
+    return click.option("--json", "as_json", is_flag=True, help="print JSON instead of text")(f)
+
+
+def store_option(f: F) -> F:
+    """``--store DIR``: the capture store (default: $IRSCOPE_HOME or the user cache dir)."""
+    return click.option("--store", "store_dir", metavar="DIR", default=None,
+                        help="capture store directory (default: $IRSCOPE_HOME, else the user cache dir)")(f)

@@ -1,0 +1,69 @@
+"""``irscope show``: print one stage of a kernel's compilation."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from irscope.captures import Request, get_capture, make_request, stage_text
+from irscope.cli.options import config_option, json_option, stage_option, store_option, target_option
+
+
+def compile_notice(request: Request) -> None:
+    """Tell the user a compile is starting (it takes seconds)."""
+    click.echo(f"irscope: compiling {request.kernel.name} for {request.target.name} "
+               f"(config {request.config_index}, Triton)...", err=True)
+
+
+def emit(text: str, lexer: str, color: bool | None, pager: bool | None) -> None:
+    """Write stage text: highlighted and paged on a terminal, plain when piped."""
+    tty = sys.stdout.isatty()
+    use_color = tty if color is None else color
+    if use_color:
+        from irscope.views.highlight import highlight_ansi
+
+        text = highlight_ansi(text, lexer)
+    if (tty if pager is None else pager) and tty:
+        click.echo_via_pager(text, color=use_color)
+    else:
+        click.echo(text, nl=not text.endswith("\n"), color=use_color)
+
+
+@click.command("show")
+@click.argument("kernel")
+@stage_option("ttgir")
+@target_option
+@config_option
+@json_option
+@store_option
+@click.option("--recapture", is_flag=True, help="compile again even when the store has this capture")
+@click.option("--color/--no-color", default=None, help="force or disable syntax colours (default: on a terminal)")
+@click.option("--pager/--no-pager", default=None, help="page long output (default: on a terminal)")
+def show(kernel: str, stage: str, target: str | None, config: int, as_json: bool, store_dir: str | None,
+         recapture: bool, color: bool | None, pager: bool | None) -> None:
+    """Print one stage (source, ttir, ttgir, llir, ptx, sass, amdgcn) of KERNEL's compilation.
+
+    KERNEL is a bundled kernel (vector_add, softmax, matmul) or a path to a kernel module.
+    The first request compiles offline with the JIT's specialization and stores the capture;
+    later ones read the store without importing Triton.
+
+    Example:
+
+        irscope show matmul --stage ttgir --target sm90
+    """
+    request = make_request(kernel, target, config, stage)
+    start = time.perf_counter()
+    capture = get_capture(request, store_dir, recapture=recapture, on_compile=compile_notice)
+    st, text = stage_text(capture, stage)
+    if as_json:
+        m = capture.manifest
+        click.echo(json.dumps({
+            "kernel": m.kernel, "target": m.target, "config": m.config_index, "stage": st.name,
+            "capture": m.key, "path": str(capture.stage_path(st)), "triton_version": m.triton_version,
+            "elapsed_seconds": round(time.perf_counter() - start, 4), "text": text,
+        }, indent=2))
+        return
+    emit(text, st.lexer, color, pager)

@@ -1,0 +1,198 @@
+"""Compile a kernel with Triton's cache and dump directories redirected into a store entry."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import os
+import re
+import shutil
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from irscope.compile.specialize import CompileJob, kernel_job
+from irscope.errors import CompileError
+from irscope.kernels import KernelInfo
+from irscope.stages import STAGES
+from irscope.store import Capture, Manifest, Store, capture_key, triton_version
+from irscope.targets import Target
+
+# Triton's own metadata fields worth keeping in the manifest (the rest is in <kernel>.json).
+_METADATA_KEYS = ("name", "hash", "num_warps", "num_ctas", "num_stages", "shared", "tmem_size", "global_scratch_size",
+                  "profile_scratch_size", "cluster_dims", "arch", "ptx_version", "waves_per_eu", "triton_version")
+_EXT_TO_STAGE = {s.ext: s.name for s in STAGES}
+
+
+@contextlib.contextmanager
+def redirected_triton(root: Path) -> Iterator[tuple[Path, Path]]:
+    """Point TRITON_CACHE_DIR / TRITON_DUMP_DIR / TRITON_HOME into ``root`` and force a real compile."""
+    cache, dump = root / "triton-cache", root / "triton-dump"
+    changes = {
+        "TRITON_CACHE_DIR": str(cache),
+        "TRITON_DUMP_DIR": str(dump),
+        "TRITON_HOME": str(root),
+        "TRITON_KERNEL_DUMP": "1",
+        "TRITON_ALWAYS_COMPILE": "1",
+    }
+    root.mkdir(parents=True, exist_ok=True)
+    saved = {k: os.environ.get(k) for k in changes}
+    os.environ.update(changes)
+    try:
+        with quiet_triton(root / "compile.log"):
+            yield cache, dump
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@contextlib.contextmanager
+def quiet_triton(log: Path) -> Iterator[None]:
+    """Send what Triton and its tools print (nvdisasm notes, MLIR output) to ``log``, not the terminal.
+
+    Triton 3.9 also warns once that TRITON_DEFAULT_FP_FUSION is unset; irscope compiles with the
+    same default the JIT uses, so that warning is dropped.
+    """
+    import sys
+
+    sys.stderr.flush()
+    saved_fd = os.dup(2)
+    with open(log, "ab") as sink, warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*TRITON_DEFAULT_FP_FUSION.*")
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved_fd, 2)
+            os.close(saved_fd)
+
+
+def compile_job(job: CompileJob) -> tuple[Any, float, dict[str, float]]:
+    """Run ``triton.compile``; return the CompiledKernel, wall seconds and seconds per stage."""
+    import triton
+    from triton import knobs
+
+    times: dict[str, float] = {}
+
+    def listener(*, src: Any, metadata: Any, metadata_group: Any, times: Any = None, cache_hit: bool = False,
+                 **_: Any) -> None:
+        if times is not None:
+            stage_times["ir_init"] = times.ir_initialization / 1e6
+            for name, micros in times.lowering_stages:
+                stage_times[name] = micros / 1e6
+
+    stage_times = times
+    saved = knobs.compilation.listener
+    knobs.compilation.listener = listener
+    start = time.perf_counter()
+    try:
+        kernel = triton.compile(job.source(), target=job.gpu_target, options=job.options)
+    except Exception as exc:
+        raise CompileError(compile_message(exc, job.fn)) from exc
+    finally:
+        knobs.compilation.listener = saved
+    return kernel, time.perf_counter() - start, times
+
+
+# Example: "at 3:12:" (line and column relative to the kernel's ``def`` line, in CompilationError)
+_REL_POS = re.compile(r"^at (\d+):(\d+):", re.M)
+
+
+def _def_line(filename: str, first: int) -> int:
+    """The line of the ``def`` at or after ``first`` (Triton counts kernel lines from the def, not the decorator)."""
+    try:
+        lines = Path(filename).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return first
+    for number in range(first, min(len(lines), first + 50) + 1):
+        if lines[number - 1].lstrip().startswith("def "):
+            return number
+    return first
+
+
+def compile_message(exc: BaseException, fn: Any = None) -> str:
+    """Triton's own words for a failed compile, kept whole, led by the kernel's file:line."""
+    text = str(exc).strip() or type(exc).__name__
+    where = ""
+    match = _REL_POS.search(text)
+    first = getattr(fn, "starting_line_number", None)
+    path = getattr(getattr(fn, "fn", None), "__code__", None)
+    if match and isinstance(first, int) and path is not None:
+        where = f"{path.co_filename}:{_def_line(path.co_filename, first) + int(match.group(1)) - 1}: "
+    return f"{where}Triton could not compile {getattr(fn, '__name__', 'the kernel')} ({type(exc).__name__}):\n{text}"
+
+
+def _collect(cache: Path, dump: Path, dest: Path) -> dict[str, str]:
+    """Move Triton's artifacts into ``dest``; return stage/artifact name -> file name."""
+    files: dict[str, str] = {}
+    for src_dir in (cache, dump):
+        for path in sorted(src_dir.rglob("*")):
+            if not path.is_file() or path.name.startswith("__grp__") or ".tmp." in path.name:
+                continue
+            target = dest / path.name
+            if target.exists():
+                continue
+            shutil.move(str(path), target)
+            ext = path.suffix.lstrip(".")
+            files[_EXT_TO_STAGE.get(ext, ext)] = path.name
+    shutil.rmtree(cache, ignore_errors=True)
+    shutil.rmtree(dump, ignore_errors=True)
+    return files
+
+
+def capture(kernel: KernelInfo, target: Target, config_index: int, store: Store,
+            sizes: dict[str, int] | None = None, force: bool = False) -> Capture:
+    """The capture of ``kernel`` for ``target`` with config ``config_index``, compiling it on a miss."""
+    sizes = dict(sizes or kernel.sizes)
+    version = triton_version()
+    key = capture_key(kernel, target, config_index, sizes, version)
+    if not force and (hit := store.get(key)) is not None:
+        return hit
+    staging = store.new_staging(key)
+    try:
+        with redirected_triton(staging) as (cache, dump):
+            job = kernel_job(kernel, target, config_index, sizes)
+            compiled, seconds, stage_seconds = compile_job(job)
+        files = _collect(cache, dump, staging)
+        (staging / "source.py").write_bytes(kernel.path.read_bytes())
+        files["source"] = "source.py"
+        if (staging / "compile.log").stat().st_size:
+            files["log"] = "compile.log"
+        for stray in ("triton-cache", "triton-dump", ".triton"):
+            shutil.rmtree(staging / stray, ignore_errors=True)
+        constexprs, attrs = job.described()
+        meta = compiled.metadata._asdict() if hasattr(compiled.metadata, "_asdict") else dict(compiled.metadata)
+        manifest = Manifest(
+            key=key,
+            kernel=kernel.name,
+            kernel_path=str(kernel.path),
+            function=kernel.function,
+            config_index=config_index,
+            config=kernel.config(target.backend, config_index),
+            sizes=sizes,
+            dtype=kernel.dtype,
+            target=target.name,
+            backend=target.backend,
+            arch=target.arch,
+            warp_size=target.warp_size,
+            triton_version=version,
+            signature=job.signature,
+            constexprs=constexprs,
+            attrs=attrs,
+            options=json.loads(json.dumps(job.options, default=str)),
+            metadata=json.loads(json.dumps({k: meta[k] for k in _METADATA_KEYS if k in meta}, default=str)),
+            compile_seconds=round(seconds, 4),
+            stage_seconds={k: round(v, 4) for k, v in stage_seconds.items()},
+            files=files,
+            created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        )
+        return store.commit(staging, manifest)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

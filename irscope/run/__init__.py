@@ -1,0 +1,1 @@
+"""Running kernels: correctness against torch references (GPU or Triton's interpreter)."""

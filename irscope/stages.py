@@ -1,0 +1,58 @@
+"""The frozen registry of compilation stages irscope captures and shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from irscope.errors import UsageError, unknown
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One artifact of a compilation, in pipeline order.
+
+    Attributes:
+        name: what users type after ``--stage``.
+        ext: Triton's file extension for it (``source`` is our copy of the kernel's .py file).
+        display: a human title.
+        order: position in the pipeline, source first.
+        lexer: name of the syntax highlighter (see irscope.views.highlight).
+        backends: Triton backends that produce it.
+    """
+
+    name: str
+    ext: str
+    display: str
+    order: int
+    lexer: str
+    backends: tuple[str, ...] = ("cuda", "hip")
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage(name="source", ext="py", display="Python source", order=0, lexer="python"),
+    Stage(name="ttir", ext="ttir", display="Triton IR", order=1, lexer="mlir"),
+    Stage(name="ttgir", ext="ttgir", display="TritonGPU IR", order=2, lexer="mlir"),
+    Stage(name="llir", ext="llir", display="LLVM IR", order=3, lexer="llvm"),
+    Stage(name="ptx", ext="ptx", display="PTX", order=4, lexer="ptx", backends=("cuda",)),
+    Stage(name="sass", ext="sass", display="SASS", order=5, lexer="sass", backends=("cuda",)),
+    Stage(name="amdgcn", ext="amdgcn", display="AMDGCN assembly", order=4, lexer="amdgcn", backends=("hip",)),
+)
+
+STAGE_NAMES: tuple[str, ...] = tuple(s.name for s in STAGES)
+_BY_NAME = {s.name: s for s in STAGES}
+
+
+def stages_for(backend: str) -> tuple[Stage, ...]:
+    """The stages a backend produces, in pipeline order."""
+    return tuple(s for s in sorted(STAGES, key=lambda s: s.order) if backend in s.backends)
+
+
+def get_stage(name: str, backend: str | None = None) -> Stage:
+    """Look a stage up by name; with a backend, refuse stages that backend does not produce."""
+    stage = _BY_NAME.get(name.lower())
+    if stage is None:
+        raise unknown("stage", name, STAGE_NAMES)
+    if backend is not None and backend not in stage.backends:
+        have = ", ".join(s.name for s in stages_for(backend))
+        raise UsageError(f"stage {name!r} does not exist for {backend} targets; this target has: {have}")
+    return stage

@@ -1,0 +1,242 @@
+"""Captures on disk: one directory per capture, keyed by content, written atomically.
+
+Layout under the store root (``--store``, ``IRSCOPE_HOME`` or the user cache dir)::
+
+    captures/<key>/manifest.json     what was compiled, how, and which file holds each stage
+    captures/<key>/<kernel>.<ext>    every artifact Triton wrote (ttir, ttgir, llir, ptx, cubin, sass, ...)
+    staging/<key>.<pid>.<rand>/      a capture being written; renamed into captures/ when complete
+
+Reading the store never imports Triton or torch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from irscope.errors import StoreError, UsageError
+from irscope.kernels import KernelInfo
+from irscope.stages import Stage, get_stage
+from irscope.targets import Target
+
+FORMAT = 1
+MANIFEST = "manifest.json"
+# Environment variables that change what Triton compiles; they enter the capture key. Ours and
+# those that only move files around (cache, dump, home) are left out.
+_KEY_ENV_PREFIXES = ("TRITON_", "MLIR_", "LLVM_", "AMDGCN_", "NVPTX_", "DISABLE_", "ENABLE_")
+_KEY_ENV_IGNORED = frozenset({
+    "TRITON_CACHE_DIR", "TRITON_DUMP_DIR", "TRITON_HOME", "TRITON_KERNEL_DUMP", "TRITON_ALWAYS_COMPILE",
+    "TRITON_INTERPRET", "TRITON_PRINT_AUTOTUNING", "TRITON_OVERRIDE_DIR", "TRITON_CACHE_MANAGER",
+    "MLIR_ENABLE_DUMP", "MLIR_DUMP_PATH", "LLVM_IR_ENABLE_DUMP", "TRITON_PTXAS_PATH_ECHO",
+})
+_STALE_STAGING_SECONDS = 3600
+
+
+# Example: __version__ = '3.9.0'
+_VERSION_RE = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.M)
+
+
+def triton_version() -> str:
+    """Installed Triton's version, read from its __init__.py without importing it (metadata as fallback)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("triton")
+    if spec is None or spec.origin is None:
+        raise UsageError("Triton is not installed; install it with 'pip install triton'")
+    try:
+        match = _VERSION_RE.search(Path(spec.origin).read_text(encoding="utf-8"))
+    except OSError:
+        match = None
+    if match:
+        return match.group(1)
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("triton")
+    except PackageNotFoundError:
+        raise UsageError("Triton is not installed; install it with 'pip install triton'") from None
+
+
+def _compile_env() -> dict[str, str]:
+    return {
+        k: v for k, v in sorted(os.environ.items())
+        if k.startswith(_KEY_ENV_PREFIXES) and k not in _KEY_ENV_IGNORED
+    }
+
+
+def capture_key(kernel: KernelInfo, target: Target, config_index: int, sizes: dict[str, int],
+                version: str | None = None) -> str:
+    """The content key of a capture: same inputs, same compiled IR, same key."""
+    payload = {
+        "format": FORMAT,
+        "kernel_sha": kernel.source_sha,
+        "function": kernel.function,
+        "config": kernel.config(target.backend, config_index),
+        "sizes": sizes,
+        "dtype": kernel.dtype,
+        "target": [target.backend, target.arch, target.warp_size],
+        "triton": version or triton_version(),
+        "env": _compile_env(),
+    }
+    blob = json.dumps(payload, sort_keys=True, default=str).encode()
+    digest = hashlib.sha256(blob).hexdigest()[:20]
+    return f"{kernel.name}-{target.name}-c{config_index}-{digest}"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What a capture holds and how it was made.
+
+    Attributes:
+        key: the content key (also the directory name).
+        kernel: kernel name; ``kernel_path`` its module file and ``function`` the jit function.
+        config_index / config: which launch config, and its values.
+        sizes / dtype: the problem the specialization was derived from.
+        target / backend / arch / warp_size: what it was compiled for.
+        triton_version: the Triton that compiled it.
+        signature / constexprs / attrs: the JIT specialization (``attrs`` maps argument name to
+            Triton's attribute list, e.g. ``[["tt.divisibility", 16]]``).
+        options: the backend options Triton compiled with.
+        metadata: Triton's metadata (num_warps, num_stages, shared, hash, ...).
+        compile_seconds: wall time of ``triton.compile``; ``stage_seconds`` per stage when known.
+        files: stage or artifact name -> file name inside the capture directory.
+        created: UTC time the capture was made.
+    """
+
+    key: str
+    kernel: str
+    kernel_path: str
+    function: str
+    config_index: int
+    config: dict[str, Any]
+    sizes: dict[str, int]
+    dtype: str
+    target: str
+    backend: str
+    arch: int | str
+    warp_size: int
+    triton_version: str
+    signature: dict[str, str]
+    constexprs: dict[str, Any]
+    attrs: dict[str, Any]
+    options: dict[str, Any]
+    metadata: dict[str, Any]
+    compile_seconds: float
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
+    created: str = ""
+    format: int = FORMAT
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Manifest:
+        """Build from a manifest.json dict; unknown keys are ignored, missing ones fail."""
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass(frozen=True)
+class Capture:
+    """One stored compilation of one kernel, config and target.
+
+    Attributes:
+        path: its directory.
+        manifest: what it holds.
+    """
+
+    path: Path
+    manifest: Manifest
+
+    def stage_path(self, stage: Stage | str) -> Path:
+        """The file holding a stage, or a usage error when this capture has no such stage."""
+        st = get_stage(stage, self.manifest.backend) if isinstance(stage, str) else stage
+        name = self.manifest.files.get(st.name)
+        if name is None:
+            raise StoreError(f"capture {self.manifest.key} has no {st.name} file")
+        path = self.path / name
+        if not path.is_file():
+            raise StoreError(f"capture {self.manifest.key} is damaged: {name} is missing; delete {self.path}")
+        return path
+
+    def read(self, stage: Stage | str) -> str:
+        """The text of a stage."""
+        return self.stage_path(stage).read_text(encoding="utf-8", errors="replace")
+
+
+class Store:
+    """The directory of captures."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.captures_dir = root / "captures"
+        self.staging_dir = root / "staging"
+
+    def get(self, key: str) -> Capture | None:
+        """The capture with this key, or None when absent or unreadable (then it is captured anew)."""
+        path = self.captures_dir / key
+        try:
+            data = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+            manifest = Manifest.from_json(data)
+        except (OSError, ValueError, TypeError):
+            return None
+        if manifest.format != FORMAT or manifest.key != key:
+            return None
+        return Capture(path=path, manifest=manifest)
+
+    def captures(self) -> list[Capture]:
+        """Every readable capture, oldest first."""
+        if not self.captures_dir.is_dir():
+            return []
+        found = [c for p in self.captures_dir.iterdir() if (c := self.get(p.name)) is not None]
+        return sorted(found, key=lambda c: c.manifest.created)
+
+    def new_staging(self, key: str) -> Path:
+        """A fresh private directory to write a capture into."""
+        self.staging_dir.mkdir(parents=True, exist_ok=True)
+        self._sweep_stale_staging()
+        path = self.staging_dir / f"{key}.{os.getpid()}.{os.urandom(4).hex()}"
+        path.mkdir()
+        return path
+
+    def _sweep_stale_staging(self) -> None:
+        """Remove staging directories left behind by killed captures."""
+        now = time.time()
+        for old in self.staging_dir.iterdir():
+            try:
+                if now - old.stat().st_mtime > _STALE_STAGING_SECONDS:
+                    shutil.rmtree(old, ignore_errors=True)
+            except FileNotFoundError:
+                continue
+
+    def commit(self, staging: Path, manifest: Manifest) -> Capture:
+        """Write the manifest and move a finished staging directory into place, atomically.
+
+        When another process committed the same key first, its capture wins and ours is dropped.
+        """
+        tmp = staging / (MANIFEST + ".tmp")
+        tmp.write_text(json.dumps(manifest.to_json(), indent=2, default=str), encoding="utf-8")
+        os.replace(tmp, staging / MANIFEST)
+        self.captures_dir.mkdir(parents=True, exist_ok=True)
+        final = self.captures_dir / manifest.key
+        if final.exists() and self.get(manifest.key) is None:
+            # A damaged entry (not written by this irscope): move it aside, then replace it.
+            shutil.rmtree(final.rename(self.staging_dir / f"broken.{manifest.key}.{os.getpid()}"))
+        try:
+            os.rename(staging, final)
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)
+            winner = self.get(manifest.key)
+            if winner is None:
+                raise StoreError(f"could not store capture {manifest.key} in {self.captures_dir}") from None
+            return winner
+        return Capture(path=final, manifest=manifest)

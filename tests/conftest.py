@@ -1,0 +1,52 @@
+"""Shared fixtures: every test runs with its own store, Triton cache and HOME, never the user's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from irscope.captures import Request, get_capture, make_request
+from irscope.store import Capture
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point IRSCOPE_HOME, TRITON_CACHE_DIR, TRITON_HOME and HOME into the test's tmp dir."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("IRSCOPE_HOME", str(tmp_path / "irscope-home"))
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "user-triton-cache"))
+    monkeypatch.setenv("TRITON_HOME", str(home))
+    monkeypatch.delenv("IRSCOPE_TARGET", raising=False)
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    return tmp_path
+
+
+@pytest.fixture(scope="session")
+def shared_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One store for the whole session, so each kernel/target is compiled once."""
+    return tmp_path_factory.mktemp("shared-store")
+
+
+class Captures:
+    """Gets captures from the session store, compiling each kernel/target/config once."""
+
+    def __init__(self, store: Path) -> None:
+        self.store = store
+
+    def request(self, kernel: str, target: str, config: int = 0) -> Request:
+        return make_request(kernel, target, config)
+
+    def __call__(self, kernel: str, target: str, config: int = 0) -> Capture:
+        return get_capture(self.request(kernel, target, config), str(self.store))
+
+
+@pytest.fixture(scope="session")
+def captures(shared_store: Path) -> Captures:
+    """``captures("matmul", "sm90")`` -> a real capture made offline with the installed Triton."""
+    return Captures(shared_store)

@@ -1,0 +1,132 @@
+"""The CLI as a user meets it: output, exit codes, one-line errors, no Triton on warm reads."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from irscope.cli import cli
+from tests.conftest import DATA, REPO
+
+pytestmark = pytest.mark.compile
+
+
+def invoke(*args: str) -> object:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def store_args(shared_store):
+    return ["--store", str(shared_store)]
+
+
+def test_show_prints_the_ttgir(store_args):
+    result = invoke("show", "matmul", "--stage", "ttgir", "--target", "sm90", *store_args)
+    assert result.exit_code == 0
+    assert "ttng.warp_group_dot" in result.output
+    assert "\x1b[" not in result.output  # piped: plain text
+
+
+def test_show_every_stage_of_each_backend(store_args):
+    for target, stages, marker in (
+        ("sm80", ("source", "ttir", "ttgir", "llir", "ptx", "sass"), {"ptx": ".target sm_80", "sass": "HMMA"}),
+        ("gfx942", ("source", "ttir", "ttgir", "llir", "amdgcn"), {"amdgcn": ".amdgcn_target", "llir": "amdgcn"}),
+    ):
+        for stage in stages:
+            result = invoke("show", "matmul", "-s", stage, "-t", target, *store_args)
+            assert result.exit_code == 0, (target, stage, result.output)
+            assert marker.get(stage, "") in result.output
+
+
+def test_show_json(store_args):
+    result = invoke("show", "vector_add", "--stage", "ptx", "--target", "sm90", "--json", *store_args)
+    data = json.loads(result.stdout)
+    assert data["stage"] == "ptx" and data["target"] == "sm90"
+    assert ".visible .entry add_kernel" in data["text"]
+    assert os.path.isfile(data["path"])
+
+
+def test_show_color_is_forced_with_flag(store_args):
+    result = invoke("show", "vector_add", "--stage", "ttgir", "-t", "sm90", "--color", "--no-pager", *store_args)
+    assert "\x1b[38;5;" in result.output
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["show", "matmull"], "unknown kernel 'matmull' (did you mean 'matmul'?); valid: matmul, softmax, vector_add"),
+    (["show", "matmul", "--stage", "ptxx"], "unknown stage 'ptxx'"),
+    (["show", "matmul", "--target", "sm70"], "unknown target 'sm70'"),
+    (["show", "matmul", "--config", "42", "-t", "sm90"], "unknown config 42 for matmul on cuda; valid: 0..7"),
+    (["show", "matmul", "--stage", "ptx", "--target", "gfx942"],
+     "stage 'ptx' does not exist for hip targets; this target has: source, ttir, ttgir, llir, amdgcn"),
+    (["show", "matmul", "--stage", "amdgcn", "--target", "sm90"], "this target has: source, ttir, ttgir, llir, ptx, sass"),
+    (["show", "no/such/file.py"], "kernel file no/such/file.py does not exist"),
+    (["run", "nope"], "unknown kernel 'nope'"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, needle):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert needle in result.output
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_target_native_without_gpu_is_a_usage_error(monkeypatch):
+    import irscope.targets as targets
+
+    monkeypatch.setattr(targets, "native_target", lambda: None)
+    result = CliRunner().invoke(cli, ["show", "matmul", "--target", "native"])
+    assert result.exit_code == 2
+    assert "no GPU found" in result.output and "sm90" in result.output
+
+
+def test_compile_failure_names_the_kernel_line(tmp_path):
+    result = CliRunner().invoke(cli, ["show", str(DATA / "kernels" / "type_error.py"), "--store", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "type_error.py:20: Triton could not compile bad_kernel" in result.output
+    assert "cannot add pointers together" in result.output
+    assert "Traceback" not in result.output
+    assert not list((tmp_path / "captures").glob("*")) if (tmp_path / "captures").exists() else True
+    assert not list((tmp_path / "staging").iterdir())
+
+
+def test_list_shows_kernels_configs_targets_and_stages(store_args):
+    out = invoke("list", *store_args).output
+    for needle in ("matmul", "softmax", "vector_add", "sm80", "sm90", "sm100", "gfx942", "gfx950", "amdgcn", "sass"):
+        assert needle in out
+    detail = invoke("list", "matmul").output
+    assert "0: BLOCK_SIZE_M=128 BLOCK_SIZE_N=256 BLOCK_SIZE_K=64 GROUP_SIZE_M=8 num_stages=3 num_warps=8" in detail
+    assert "waves_per_eu=2" in detail
+
+
+def _run_module(args: list[str], env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    code = ("import sys, runpy\n"
+            "sys.argv = ['irscope'] + sys.argv[1:]\n"
+            "try:\n    runpy.run_module('irscope', run_name='__main__')\n"
+            "except SystemExit as e:\n    code = e.code\nelse:\n    code = 0\n"
+            "print('IMPORTED', 'triton' in sys.modules, 'torch' in sys.modules, file=sys.stderr)\n"
+            "sys.exit(code)\n")
+    env = {**os.environ, **env_extra, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_warm_show_imports_neither_triton_nor_torch(shared_store, captures):
+    captures("matmul", "sm90")
+    proc = _run_module(["show", "matmul", "--stage", "ttgir", "--target", "sm90", "--store", str(shared_store)], {})
+    assert proc.returncode == 0, proc.stderr
+    assert "warp_group_dot" in proc.stdout
+    assert "IMPORTED False False" in proc.stderr
+    listing = _run_module(["list", "--store", str(shared_store)], {})
+    assert "IMPORTED False False" in listing.stderr
+
+
+def test_python_dash_m_and_help():
+    proc = subprocess.run([sys.executable, "-m", "irscope", "--help"], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
+    assert proc.returncode == 0
+    for command in ("list", "show", "run"):
+        assert command in proc.stdout

@@ -1,0 +1,27 @@
+"""Docs stay tied to the code: every command is in the CLI reference, and the README's commands are real."""
+
+from __future__ import annotations
+
+import re
+
+from irscope.cli import COMMANDS
+from irscope.cli.reference import render_reference
+from tests.conftest import REPO
+
+
+def test_cli_reference_is_current():
+    on_disk = (REPO / "docs" / "cli-reference.md").read_text()
+    assert on_disk == render_reference(), "regenerate: python -m irscope.cli.reference > docs/cli-reference.md"
+    for name in COMMANDS:
+        assert f"## irscope {name}\n" in on_disk
+
+
+def test_readme_starts_with_two_setup_commands_and_the_main_job():
+    readme = (REPO / "README.md").read_text()
+    blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", readme, re.S)
+    setup = [line for line in blocks[0].splitlines() if line.strip() and not line.startswith("#")]
+    assert len(setup) == 2
+    assert "pip install" in setup[0] and setup[1].strip() == "python -m pytest"
+    assert "irscope show matmul --stage ttgir" in blocks[1]
+    ci = (REPO / ".ci" / "run").read_text()
+    assert setup[0] in ci and setup[1] in ci
