@@ -2,4 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 __version__ = "0.1.0"
+
+
+def capture(kernel: Any, *args: Any, target: str = "sm90", config: int = 0, store: str | None = None,
+            **kwargs: Any) -> Any:
+    """Capture a kernel offline for ``target``; see :func:`irscope.api.capture`."""
+    from irscope.api import capture as _capture
+
+    return _capture(kernel, *args, target=target, config=config, store=store, **kwargs)

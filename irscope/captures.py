@@ -1,15 +1,63 @@
-"""Find a capture in the store, or make it: the one entry point commands use to get IR."""
+"""Find a capture in the store, or make it: the one entry point commands use to get IR.
+
+A KERNEL argument is, in this order: ``file.py:function`` or ``package.module:function`` (with
+``--signature`` or ``--args``), a bundled kernel name, a kernel-module path, or the name or key
+of a capture already in the store (one recorded by ``irscope capture`` or opened from an archive).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from irscope.kernels import KernelInfo, get_kernel
+from irscope.errors import UsageError, closest
+from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
+from irscope.kernelspec import FunctionKernel, function_kernel
 from irscope.paths import store_root
 from irscope.stages import Stage, get_stage
 from irscope.store import Capture, Store, capture_key
-from irscope.targets import Target, resolve_target
+from irscope.targets import TARGETS, Target, default_target_name, resolve_target
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    """How the user described a launch on the command line (for FILE:FUNCTION kernels).
+
+    Attributes:
+        signature: Triton AOT signature text (``"*fp16:16, i32, 128"``).
+        args: example arguments (``"x=fp16[4096], n=4096"``).
+        constexprs: ``NAME=VALUE`` items.
+        options: num_warps / num_stages given explicitly.
+    """
+
+    signature: str | None = None
+    args: str | None = None
+    constexprs: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def given(self) -> bool:
+        """Whether any launch description was given."""
+        return bool(self.signature or self.args or self.constexprs or any(self.options.values()))
+
+
+@dataclass(frozen=True)
+class StoredKernel:
+    """A kernel known only through a stored capture (recorded from a program or opened from an archive).
+
+    Attributes:
+        capture: the capture.
+    """
+
+    capture: Capture
+
+    @property
+    def name(self) -> str:
+        """The kernel's name."""
+        return self.capture.manifest.kernel
+
+
+KernelSource = KernelInfo | FunctionKernel | StoredKernel
 
 
 @dataclass(frozen=True)
@@ -17,25 +65,76 @@ class Request:
     """What the user asked for, validated.
 
     Attributes:
-        kernel: the kernel's declared facts.
+        kernel: a registered kernel module, a FILE:FUNCTION kernel, or a stored capture.
         target: the resolved target.
-        config_index: the launch config, checked against the kernel's configs for the target.
-        sizes: problem sizes the specialization is derived from.
+        config_index: the launch config.
+        sizes: problem sizes the specialization is derived from (kernel modules only).
     """
 
-    kernel: KernelInfo
+    kernel: KernelSource
     target: Target
     config_index: int
     sizes: dict[str, int]
 
     def key(self) -> str:
         """The capture key for this request."""
-        return capture_key(self.kernel, self.target, self.config_index, self.sizes)
+        if isinstance(self.kernel, StoredKernel):
+            return self.kernel.capture.manifest.key
+        if isinstance(self.kernel, FunctionKernel):
+            payload = self.kernel.key_payload(self.config_index)
+        else:
+            payload = self.kernel.key_payload(self.target.backend, self.config_index, self.sizes)
+        return capture_key(self.kernel.name, payload, self.target, self.config_index)
 
 
-def make_request(kernel: str, target: str | None = None, config: int = 0, stage: str | None = None) -> Request:
+def _stored(kernel: str, target: str | None, store_dir: str | None) -> Request | None:
+    """A request for a stored capture named by key, key prefix, kernel or function name."""
+    store = Store(store_root(store_dir))
+    found = store.find(kernel)
+    if not found:
+        return None
+    if target is not None:
+        wanted = resolve_target(target).name
+        matching = [c for c in found if c.manifest.target == wanted]
+        if not matching:
+            have = sorted({c.manifest.target for c in found})
+            raise UsageError(f"no capture of {kernel!r} for target {wanted}; captured for: {', '.join(have)}")
+        found = matching
+    else:
+        default = default_target_name()
+        preferred = [c for c in found if c.manifest.target == default]
+        found = preferred or found
+    chosen = found[-1]
+    m = chosen.manifest
+    tgt = TARGETS.get(m.target) or Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,
+                                          description="recorded target")
+    return Request(kernel=StoredKernel(chosen), target=tgt, config_index=m.config_index, sizes=dict(m.sizes))
+
+
+def make_request(kernel: str, target: str | None = None, config: int = 0, stage: str | None = None,
+                 launch: LaunchSpec | None = None, store_dir: str | None = None) -> Request:
     """Validate a user's kernel, target, config and (optional) stage; raise UsageError naming valid choices."""
-    info = get_kernel(kernel)
+    launch = launch or LaunchSpec()
+    func = function_kernel(kernel, launch.signature, launch.args, launch.constexprs, launch.options)
+    if func is not None:
+        tgt = resolve_target(target)
+        if stage is not None:
+            get_stage(stage, tgt.backend)
+        if config < 0:
+            raise UsageError(f"config must be 0 or more, not {config}")
+        return Request(kernel=func, target=tgt, config_index=config, sizes={})
+    if launch.given():
+        raise UsageError("--signature/--args/--constexpr/--num-warps/--num-stages apply to kernels given as "
+                         "FILE.py:FUNCTION or package.module:FUNCTION")
+    try:
+        info = get_kernel(kernel)
+    except UsageError:
+        stored = _stored(kernel, target, store_dir)
+        if stored is None:
+            raise
+        if stage is not None:
+            get_stage(stage, stored.target.backend)
+        return stored
     tgt = resolve_target(target)
     if stage is not None:
         get_stage(stage, tgt.backend)
@@ -46,6 +145,11 @@ def make_request(kernel: str, target: str | None = None, config: int = 0, stage:
 def get_capture(request: Request, store_dir: str | None = None, recapture: bool = False,
                 on_compile: Callable[[Request], None] | None = None) -> Capture:
     """The stored capture for a request; compiles (importing Triton) only on a miss or when asked."""
+    if isinstance(request.kernel, StoredKernel):
+        if recapture:
+            raise UsageError(f"{request.kernel.name} was recorded from a program or an archive; irscope cannot "
+                             "compile it again (run the program under 'irscope capture' again)")
+        return request.kernel.capture
     store = Store(store_root(store_dir))
     if not recapture and (hit := store.get(request.key())) is not None:
         return hit
@@ -60,3 +164,13 @@ def stage_text(capture: Capture, stage: str) -> tuple[Stage, str]:
     """A stage of a capture and its text."""
     st = get_stage(stage, capture.manifest.backend)
     return st, capture.read(st)
+
+
+def known_kernel_names(store_dir: str | None = None) -> list[str]:
+    """Bundled kernel names and the names of kernels in the store, for error messages."""
+    stored = {c.manifest.kernel for c in Store(store_root(store_dir)).captures()}
+    return sorted(set(bundled_kernels()) | stored)
+
+
+__all__ = ["KernelSource", "LaunchSpec", "Request", "StoredKernel", "closest", "get_capture", "make_request",
+           "stage_text"]

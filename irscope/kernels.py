@@ -77,6 +77,11 @@ class KernelInfo:
             )
         return configs[index]
 
+    def key_payload(self, backend: str, config_index: int, sizes: dict[str, int]) -> dict[str, Any]:
+        """What identifies a compile of this kernel, for the capture key."""
+        return {"kernel_sha": self.source_sha, "function": self.function, "config": self.config(backend, config_index),
+                "sizes": sizes, "dtype": self.dtype}
+
     def load(self) -> ModuleType:
         """Import the module (this imports Triton)."""
         return load_module(self.path)

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from irscope.errors import StoreError, UsageError
-from irscope.kernels import KernelInfo
 from irscope.stages import Stage, get_stage
 from irscope.targets import Target
 
@@ -71,23 +70,19 @@ def _compile_env() -> dict[str, str]:
     }
 
 
-def capture_key(kernel: KernelInfo, target: Target, config_index: int, sizes: dict[str, int],
+def capture_key(name: str, payload: dict[str, Any], target: Target, config_index: int,
                 version: str | None = None) -> str:
     """The content key of a capture: same inputs, same compiled IR, same key."""
-    payload = {
+    blob = json.dumps({
         "format": FORMAT,
-        "kernel_sha": kernel.source_sha,
-        "function": kernel.function,
-        "config": kernel.config(target.backend, config_index),
-        "sizes": sizes,
-        "dtype": kernel.dtype,
+        **payload,
         "target": [target.backend, target.arch, target.warp_size],
         "triton": version or triton_version(),
         "env": _compile_env(),
-    }
-    blob = json.dumps(payload, sort_keys=True, default=str).encode()
+    }, sort_keys=True, default=str).encode()
     digest = hashlib.sha256(blob).hexdigest()[:20]
-    return f"{kernel.name}-{target.name}-c{config_index}-{digest}"
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:60]
+    return f"{safe}-{target.name}-c{config_index}-{digest}"
 
 
 @dataclass(frozen=True)
@@ -108,6 +103,10 @@ class Manifest:
         compile_seconds: wall time of ``triton.compile``; ``stage_seconds`` per stage when known.
         files: stage or artifact name -> file name inside the capture directory.
         created: UTC time the capture was made.
+        origin: ``bundled``, ``module`` (a kernel-module file), ``function`` (FILE:FUNCTION),
+            ``program`` (recorded by ``irscope capture``).
+        arguments: the launch as the user described it (FILE:FUNCTION kernels).
+        program: the command line a ``program`` capture came from.
     """
 
     key: str
@@ -132,6 +131,9 @@ class Manifest:
     stage_seconds: dict[str, float] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
     created: str = ""
+    origin: str = "bundled"
+    arguments: str = ""
+    program: str = ""
     format: int = FORMAT
 
     def to_json(self) -> dict[str, Any]:
@@ -199,6 +201,14 @@ class Store:
             return []
         found = [c for p in self.captures_dir.iterdir() if (c := self.get(p.name)) is not None]
         return sorted(found, key=lambda c: c.manifest.created)
+
+    def find(self, name: str) -> list[Capture]:
+        """Captures whose key is or starts with ``name``, or whose kernel/function is ``name``; oldest first."""
+        exact = self.get(name) if "/" not in name and name not in (".", "..") else None
+        if exact is not None:
+            return [exact]
+        return [c for c in self.captures()
+                if c.manifest.key.startswith(name) or name in (c.manifest.kernel, c.manifest.function)]
 
     def new_staging(self, key: str) -> Path:
         """A fresh private directory to write a capture into."""

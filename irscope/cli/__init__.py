@@ -15,6 +15,9 @@ COMMANDS: dict[str, str] = {
     "list": "irscope.cli.list_cmd:list_cmd",
     "show": "irscope.cli.show:show",
     "run": "irscope.cli.run_cmd:run",
+    "capture": "irscope.cli.capture_cmd:capture",
+    "export": "irscope.cli.archive_cmd:export_cmd",
+    "open": "irscope.cli.archive_cmd:open_cmd",
 }
 
 

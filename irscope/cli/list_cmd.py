@@ -9,6 +9,7 @@ import click
 
 from irscope.cli.options import json_option, store_option
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
+from irscope.kernelspec import parse_function_ref
 from irscope.paths import store_root
 from irscope.stages import stages_for
 from irscope.store import Store
@@ -28,6 +29,29 @@ def _kernel_detail(info: KernelInfo) -> list[str]:
     return lines
 
 
+def _list_function(spec: str, as_json: bool) -> None:
+    """The configs of a FILE:FUNCTION kernel (its autotune configs, or one default config)."""
+    from irscope.compile.function import load_object, unwrap
+    from irscope.kernelspec import FunctionKernel
+
+    ref = parse_function_ref(spec)
+    assert ref is not None
+    unwrapped = unwrap(load_object(FunctionKernel(ref=ref)), spec)
+    params = [("constexpr " if p.is_constexpr else "") + p.name for p in unwrapped.fn.params]
+    if as_json:
+        click.echo(json.dumps({"kernel": spec, "path": str(ref.path), "arguments": params,
+                               "configs": unwrapped.configs,
+                               "heuristics": [name for name, _ in unwrapped.heuristics]}, indent=2, default=str))
+        return
+    lines = [f"{ref.qualname}  ({ref.path})", f"  arguments: {', '.join(params)}"]
+    if unwrapped.heuristics:
+        lines.append(f"  heuristics: {', '.join(name for name, _ in unwrapped.heuristics)}")
+    lines.append("  configs (@triton.autotune):" if len(unwrapped.configs) > 1 or unwrapped.configs[0] else
+                 "  configs: one (not autotuned; give num_warps/num_stages with --num-warps/--num-stages)")
+    lines += [f"    {i}: {_config_text(c)}" for i, c in enumerate(unwrapped.configs) if c]
+    click.echo("\n".join(lines))
+
+
 @click.command("list")
 @click.argument("kernel", required=False)
 @json_option
@@ -35,12 +59,16 @@ def _kernel_detail(info: KernelInfo) -> list[str]:
 def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
     """List kernels, their launch configs, targets, stages and stored captures.
 
-    With KERNEL, list that kernel's configs in full.
+    With KERNEL (a bundled name, a kernel-module path or FILE.py:FUNCTION), list that kernel's
+    configs in full; for FILE:FUNCTION these are its @triton.autotune configs.
 
     Example:
 
         irscope list matmul
     """
+    if kernel and parse_function_ref(kernel) is not None:
+        _list_function(kernel, as_json)
+        return
     kernels = [get_kernel(kernel)] if kernel else list(bundled_kernels().values())
     store = Store(store_root(store_dir))
     captures = store.captures()
@@ -75,6 +103,7 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
     out.append(f"Captures in {store.root}: {len(shown)}")
     for c in shown:
         m = c.manifest
-        out.append(f"  {m.kernel:<12} {m.target:<7} config {m.config_index}  Triton {m.triton_version}  "
-                   f"{m.compile_seconds:.2f} s  {m.created}")
+        how = f"from {m.program}" if m.origin == "program" else f"config {m.config_index}"
+        out.append(f"  {m.kernel:<14} {m.target:<7} {how:<10}  Triton {m.triton_version}  "
+                   f"{m.compile_seconds:.2f} s  {m.created}  {m.key}")
     click.echo("\n".join(out))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
@@ -50,3 +50,35 @@ def store_option(f: F) -> F:
     """``--store DIR``: the capture store (default: $IRSCOPE_HOME or the user cache dir)."""
     return click.option("--store", "store_dir", metavar="DIR", default=None,
                         help="capture store directory (default: $IRSCOPE_HOME, else the user cache dir)")(f)
+
+
+def kernel_options(f: F) -> F:
+    """``--signature`` / ``--args`` / ``--constexpr`` / ``--num-warps`` / ``--num-stages``, packed as ``launch``.
+
+    They describe the launch of a kernel given as FILE.py:FUNCTION or package.module:FUNCTION.
+    """
+    import functools
+
+    from irscope.captures import LaunchSpec
+
+    @functools.wraps(f)
+    def wrapper(*a: Any, signature: str | None, args_text: str | None, constexpr_items: tuple[str, ...],
+                num_warps: int | None, num_stages: int | None, **kw: Any) -> Any:
+        kw["launch"] = LaunchSpec(signature=signature, args=args_text, constexprs=constexpr_items,
+                                  options={"num_warps": num_warps, "num_stages": num_stages})
+        return f(*a, **kw)
+
+    options = [
+        click.option("--signature", metavar="SIG", default=None,
+                     help='FILE:FUNCTION launch in Triton AOT syntax, e.g. "*fp16:16, *fp16:16, i32:16, 1024"'),
+        click.option("--args", "args_text", metavar="ARGS", default=None,
+                     help='FILE:FUNCTION example arguments, e.g. "x=fp16[4096,4096], y=fp16[4096,4096], n=4096"'),
+        click.option("--constexpr", "constexpr_items", metavar="NAME=VALUE", multiple=True,
+                     help="a constexpr of a FILE:FUNCTION kernel (repeatable), e.g. --constexpr BLOCK_SIZE=1024"),
+        click.option("--num-warps", type=int, default=None, help="num_warps of a FILE:FUNCTION kernel"),
+        click.option("--num-stages", type=int, default=None, help="num_stages of a FILE:FUNCTION kernel"),
+    ]
+    decorated: Any = wrapper
+    for option in reversed(options):
+        decorated = option(decorated)
+    return cast(F, decorated)

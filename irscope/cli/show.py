@@ -8,8 +8,15 @@ import time
 
 import click
 
-from irscope.captures import Request, get_capture, make_request, stage_text
-from irscope.cli.options import config_option, json_option, stage_option, store_option, target_option
+from irscope.captures import LaunchSpec, Request, get_capture, make_request, stage_text
+from irscope.cli.options import (
+    config_option,
+    json_option,
+    kernel_options,
+    stage_option,
+    store_option,
+    target_option,
+)
 
 
 def compile_notice(request: Request) -> None:
@@ -39,22 +46,26 @@ def emit(text: str, lexer: str, color: bool | None, pager: bool | None) -> None:
 @config_option
 @json_option
 @store_option
+@kernel_options
 @click.option("--recapture", is_flag=True, help="compile again even when the store has this capture")
 @click.option("--color/--no-color", default=None, help="force or disable syntax colours (default: on a terminal)")
 @click.option("--pager/--no-pager", default=None, help="page long output (default: on a terminal)")
 def show(kernel: str, stage: str, target: str | None, config: int, as_json: bool, store_dir: str | None,
-         recapture: bool, color: bool | None, pager: bool | None) -> None:
+         launch: LaunchSpec, recapture: bool, color: bool | None, pager: bool | None) -> None:
     """Print one stage (source, ttir, ttgir, llir, ptx, sass, amdgcn) of KERNEL's compilation.
 
-    KERNEL is a bundled kernel (vector_add, softmax, matmul) or a path to a kernel module.
-    The first request compiles offline with the JIT's specialization and stores the capture;
-    later ones read the store without importing Triton.
+    KERNEL is a bundled kernel (vector_add, softmax, matmul), a kernel-module path, FILE.py:FUNCTION
+    or package.module:FUNCTION (with --signature or --args), or a kernel recorded by 'irscope
+    capture'. The first request compiles offline with the JIT's specialization and stores the
+    capture; later ones read the store without importing Triton.
 
     Example:
 
         irscope show matmul --stage ttgir --target sm90
+
+        irscope show my_kernels.py:add_kernel --args "x=fp32[4096], y=fp32[4096], out=fp32[4096], n=4096" --constexpr BLOCK=1024
     """
-    request = make_request(kernel, target, config, stage)
+    request = make_request(kernel, target, config, stage, launch=launch, store_dir=store_dir)
     start = time.perf_counter()
     capture = get_capture(request, store_dir, recapture=recapture, on_compile=compile_notice)
     st, text = stage_text(capture, stage)

@@ -17,8 +17,9 @@ from typing import Any
 from irscope.compile.specialize import CompileJob, kernel_job
 from irscope.errors import CompileError
 from irscope.kernels import KernelInfo
+from irscope.kernelspec import FunctionKernel
 from irscope.stages import STAGES
-from irscope.store import Capture, Manifest, Store, capture_key, triton_version
+from irscope.store import Capture, Manifest, Store, triton_version
 from irscope.targets import Target
 
 # Triton's own metadata fields worth keeping in the manifest (the rest is in <kernel>.json).
@@ -147,18 +148,30 @@ def _collect(cache: Path, dump: Path, dest: Path) -> dict[str, str]:
     return files
 
 
-def capture(kernel: KernelInfo, target: Target, config_index: int, store: Store,
+def _job_for(kernel: KernelInfo | FunctionKernel, target: Target, config_index: int,
+             sizes: dict[str, int]) -> tuple[CompileJob, dict[str, Any]]:
+    """The compile job and the config values, for either kind of kernel."""
+    if isinstance(kernel, FunctionKernel):
+        from irscope.compile.function import function_job
+
+        return function_job(kernel, target, config_index)
+    return kernel_job(kernel, target, config_index, sizes), kernel.config(target.backend, config_index)
+
+
+def capture(kernel: KernelInfo | FunctionKernel, target: Target, config_index: int, store: Store,
             sizes: dict[str, int] | None = None, force: bool = False) -> Capture:
     """The capture of ``kernel`` for ``target`` with config ``config_index``, compiling it on a miss."""
-    sizes = dict(sizes or kernel.sizes)
-    version = triton_version()
-    key = capture_key(kernel, target, config_index, sizes, version)
+    from irscope.captures import Request
+
+    sizes = dict(sizes if sizes is not None else (kernel.sizes if isinstance(kernel, KernelInfo) else {}))
+    key = Request(kernel=kernel, target=target, config_index=config_index, sizes=sizes).key()
     if not force and (hit := store.get(key)) is not None:
         return hit
+    version = triton_version()
     staging = store.new_staging(key)
     try:
         with redirected_triton(staging) as (cache, dump):
-            job = kernel_job(kernel, target, config_index, sizes)
+            job, config = _job_for(kernel, target, config_index, sizes)
             compiled, seconds, stage_seconds = compile_job(job)
         files = _collect(cache, dump, staging)
         (staging / "source.py").write_bytes(kernel.path.read_bytes())
@@ -175,9 +188,9 @@ def capture(kernel: KernelInfo, target: Target, config_index: int, store: Store,
             kernel_path=str(kernel.path),
             function=kernel.function,
             config_index=config_index,
-            config=kernel.config(target.backend, config_index),
+            config=json.loads(json.dumps(config, default=str)),
             sizes=sizes,
-            dtype=kernel.dtype,
+            dtype=kernel.dtype if isinstance(kernel, KernelInfo) else "",
             target=target.name,
             backend=target.backend,
             arch=target.arch,
@@ -192,6 +205,9 @@ def capture(kernel: KernelInfo, target: Target, config_index: int, store: Store,
             stage_seconds={k: round(v, 4) for k, v in stage_seconds.items()},
             files=files,
             created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            origin=(("bundled" if kernel.bundled else "module") if isinstance(kernel, KernelInfo)
+                    else "function"),
+            arguments="" if isinstance(kernel, KernelInfo) else kernel.describe_arguments(),
         )
         return store.commit(staging, manifest)
     finally:

@@ -90,19 +90,31 @@ def gpu_target(target: Target) -> Any:
     return GPUTarget(target.backend, target.arch, target.warp_size)
 
 
-def mock_tensors(module: ModuleType, kernel: KernelInfo, sizes: dict[str, int]) -> dict[str, Any]:
-    """The kernel's tensors as Triton's MockTensor (address 0, so 16-byte aligned, like any allocation)."""
+def mock_tensor_class() -> Any:
+    """Triton's MockTensor, with torch-like ``stride(dim)`` and a settable address (0: 16-byte aligned)."""
     from triton.runtime.jit import MockTensor
 
     class ShapedMock(MockTensor):
-        """MockTensor whose ``stride(dim)`` answers like torch's, for launchers that pass strides."""
+        """Stands in for a tensor: dtype, shape, row-major strides and an address."""
+
+        address = 0
 
         def stride(self, dim: int | None = None) -> Any:
             strides = super().stride()
             return strides if dim is None else strides[dim]
 
+        def data_ptr(self) -> int:
+            return self.address
+
+    return ShapedMock
+
+
+def mock_tensors(module: ModuleType, kernel: KernelInfo, sizes: dict[str, int]) -> dict[str, Any]:
+    """The kernel's tensors as stand-ins at address 0, so 16-byte aligned like any allocation."""
+    cls = mock_tensor_class()
+
     def new(shape: tuple[int, ...], dtype: Any, role: str) -> Any:
-        return ShapedMock(FakeDtype(str(dtype).rsplit(".", 1)[-1]), list(shape))
+        return cls(FakeDtype(str(dtype).rsplit(".", 1)[-1]), list(shape))
 
     return dict(module.make_tensors(sizes, kernel.dtype, new))
 

@@ -1,0 +1,28 @@
+"""Loaded by every Python process that ``irscope capture`` starts (this folder leads PYTHONPATH).
+
+It installs irscope's recording hooks into Triton, then hands over to any other sitecustomize
+that the environment had, so the program runs as it would without irscope.
+"""
+
+import importlib
+import os
+import sys
+
+if os.environ.get("IRSCOPE_CAPTURE_SESSION"):
+    try:
+        from irscope.compile import program_hook
+
+        program_hook.install()
+    except ImportError as exc:  # irscope or Triton not importable in this interpreter: run the program anyway
+        sys.stderr.write(f"irscope capture: hooks not installed in {sys.executable}: {exc}\n")
+
+_here = os.path.dirname(os.path.abspath(__file__))
+_saved = list(sys.path)
+try:
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+    sys.modules.pop("sitecustomize", None)
+    importlib.import_module("sitecustomize")
+except ImportError:
+    pass
+finally:
+    sys.path[:] = _saved

@@ -1,0 +1,218 @@
+"""Compile jobs for kernels named ``file.py:function`` / ``package.module:function``.
+
+With ``--args`` the example arguments are turned into stand-in tensors and scalars and bound by
+the JIT's own binder, so the specialization is the one a real launch with such arguments gets.
+With ``--signature`` the specialization is built the way Triton's AOT compiler
+(``triton/tools/compile.py``) builds it from the same text. Autotune configs become irscope
+configs; ``@triton.heuristics`` values are computed from the arguments.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from irscope.compile.specialize import CompileJob, FakeDtype, gpu_target, mock_tensor_class, specialize
+from irscope.errors import UsageError
+from irscope.kernels import load_module
+from irscope.kernelspec import ArgSpec, FunctionKernel
+from irscope.targets import Target
+
+# Launch options that are not kernel arguments.
+OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "waves_per_eu", "matrix_instr_nonkdim",
+                "kpack", "enable_fp_fusion", "launch_cooperative_grid", "launch_pdl")
+
+
+@dataclass(frozen=True)
+class Unwrapped:
+    """A kernel object with its decorators taken apart.
+
+    Attributes:
+        fn: the JITFunction.
+        configs: the autotune configs as keyword dicts (one empty dict when not autotuned).
+        heuristics: name -> function of the argument dict, applied in decorator order.
+    """
+
+    fn: Any
+    configs: list[dict[str, Any]]
+    heuristics: list[tuple[str, Any]]
+
+
+def ensure_driver(target: Target | None) -> None:
+    """Without a GPU, Triton has no active driver and module-level code that asks for one fails
+    (``triton.runtime.driver.active.get_active_torch_device()`` in the tutorials); stand in for it."""
+    from triton.runtime import driver
+
+    try:
+        driver.active.get_current_target()
+    except RuntimeError:
+        from irscope.compile.program_hook import OfflineDriver
+        from irscope.targets import resolve_target
+
+        driver.set_active(OfflineDriver(gpu_target(target or resolve_target(None))))
+
+
+def load_object(kernel: FunctionKernel, target: Target | None = None) -> Any:
+    """Import the kernel's module and fetch the named object."""
+    if kernel.obj is not None:
+        return kernel.obj
+    ref = kernel.ref
+    ensure_driver(target)
+    try:
+        module = importlib.import_module(ref.module) if ref.module else load_module(ref.path)
+    except SyntaxError as exc:
+        raise UsageError(f"{exc.filename}:{exc.lineno}: not valid Python: {exc.msg}") from None
+    except Exception as exc:  # the user's module failed at import time: one line, not a traceback
+        raise UsageError(f"importing {ref.module or ref.path} failed: {type(exc).__name__}: {exc}") from None
+    obj: Any = module
+    for part in ref.qualname.split("."):
+        if not hasattr(obj, part):
+            names = sorted(n for n in vars(module) if hasattr(getattr(module, n), "fn") or
+                           type(getattr(module, n)).__name__ == "JITFunction")
+            raise UsageError(f"{ref.path} has no {ref.qualname!r}; its Triton kernels: {', '.join(names) or 'none'}")
+        obj = getattr(obj, part)
+    return obj
+
+
+def unwrap(obj: Any, where: str) -> Unwrapped:
+    """Peel @triton.autotune / @triton.heuristics off a kernel object."""
+    configs: list[dict[str, Any]] | None = None
+    heuristics: list[tuple[str, Any]] = []
+    seen = 0
+    while not hasattr(obj, "params") and hasattr(obj, "fn") and seen < 16:
+        kind = type(obj).__name__
+        if kind == "Autotuner" and configs is None:
+            configs = [dict(c.all_kwargs()) for c in obj.configs]
+        elif kind == "Heuristics":
+            heuristics.extend(obj.values.items())
+        obj, seen = obj.fn, seen + 1
+    if not hasattr(obj, "params") or not hasattr(obj, "signature"):
+        raise UsageError(f"{where} is not a @triton.jit function")
+    return Unwrapped(fn=obj, configs=configs or [{}], heuristics=heuristics)
+
+
+def kernel_configs(kernel: FunctionKernel) -> list[dict[str, Any]]:
+    """The kernel's autotune configs (one empty config when it is not autotuned)."""
+    return unwrap(load_object(kernel), kernel.ref.spec).configs
+
+
+def _mock(spec: ArgSpec) -> Any:
+    cls = mock_tensor_class()
+    tensor = cls(FakeDtype(spec.dtype), list(spec.shape) or [1])
+    if not spec.aligned:
+        tensor.address = 4
+    return tensor
+
+
+def _split_options(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    opts = {k: v for k, v in values.items() if k in OPTION_NAMES}
+    rest = {k: v for k, v in values.items() if k not in OPTION_NAMES}
+    return rest, opts
+
+
+def _config(unwrapped: Unwrapped, index: int, spec: str) -> dict[str, Any]:
+    if not 0 <= index < len(unwrapped.configs):
+        raise UsageError(f"unknown config {index} for {spec}; valid: 0..{len(unwrapped.configs) - 1}")
+    return unwrapped.configs[index]
+
+
+def function_job(kernel: FunctionKernel, target: Target, config_index: int) -> tuple[CompileJob, dict[str, Any]]:
+    """The compile job for a FunctionKernel and the config values it used."""
+    unwrapped = unwrap(load_object(kernel, target), kernel.ref.spec)
+    fn = unwrapped.fn
+    config = _config(unwrapped, config_index, kernel.ref.spec)
+    names = list(fn.arg_names)
+    if kernel.signature:
+        return _signature_job(kernel, unwrapped, target, config), config
+    positional = [a for a in kernel.args if a.name is None]
+    keyword = {a.name: a for a in kernel.args if a.name is not None}
+    unknown = [n for n in [*keyword, *kernel.constexprs] if n not in names and n not in OPTION_NAMES]
+    if unknown:
+        raise UsageError(f"{kernel.name} has no argument {unknown[0]!r}; its arguments: {', '.join(names)}")
+    values: dict[str, Any] = {}
+    if len(positional) > len(names):
+        raise UsageError(f"{kernel.name} takes {len(names)} arguments; --args gives {len(positional)} positional")
+    for name, spec in zip(names, positional, strict=False):
+        values[name] = _mock(spec) if spec.kind == "tensor" else spec.value
+    for name, spec in keyword.items():
+        values[name] = _mock(spec) if spec.kind == "tensor" else spec.value
+    rest_config, config_options = _split_options(config)
+    values.update(rest_config)
+    values.update({k: v for k, v in kernel.constexprs.items() if k not in OPTION_NAMES})
+    missing = [p.name for p in fn.params if p.name not in values and not p.has_default
+               and p.name not in dict(unwrapped.heuristics)]
+    if missing:
+        kind = "constexpr" if any(p.is_constexpr and p.name == missing[0] for p in fn.params) else "argument"
+        raise UsageError(f"{kernel.name}: missing {kind} {missing[0]!r} (give it with "
+                         f"{'--constexpr NAME=VALUE' if kind == 'constexpr' else '--args'}); "
+                         f"arguments: {', '.join(names)}")
+    for name, heuristic in unwrapped.heuristics:
+        if name not in values:
+            values[name] = _apply_heuristic(kernel, name, heuristic, values)
+    options = {**config_options, **{k: v for k, v in kernel.constexprs.items() if k in OPTION_NAMES},
+               **kernel.options}
+    args = [values[p.name] for p in fn.params if p.name in values]
+    if len(args) != len([p for p in fn.params if p.name in values]):
+        raise UsageError(f"{kernel.name}: arguments do not line up with {', '.join(names)}")
+    kwargs = {p.name: values[p.name] for p in fn.params if p.name in values}
+    return specialize(fn, target, [], {**kwargs, **options}), config
+
+
+def _apply_heuristic(kernel: FunctionKernel, name: str, heuristic: Any, values: dict[str, Any]) -> Any:
+    try:
+        return heuristic(dict(values))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise UsageError(f"{kernel.name}: the @triton.heuristics value for {name!r} could not be computed from "
+                         f"the given arguments ({type(exc).__name__}: {exc}); give {name} with --constexpr") from None
+
+
+def _has_default(fn: Any, name: str) -> bool:
+    return any(p.name == name and p.has_default for p in fn.params)
+
+
+def _signature_job(kernel: FunctionKernel, unwrapped: Unwrapped, target: Target,
+                   config: dict[str, Any]) -> CompileJob:
+    """Specialize as triton/tools/compile.py does from its --signature text."""
+    from triton.compiler import make_backend
+
+    fn = unwrapped.fn
+    names = list(fn.arg_names)
+    entries = list(kernel.signature)
+    rest_config, config_options = _split_options(config)
+    extra = {**rest_config, **kernel.constexprs}
+    if len(entries) > len(names):
+        raise UsageError(f"--signature has {len(entries)} entries but {kernel.name} takes {len(names)} "
+                         f"arguments ({', '.join(names)})")
+    uncovered = [n for n in names[len(entries):] if n not in extra
+                 and n not in dict(unwrapped.heuristics) and not _has_default(fn, n)]
+    if uncovered:
+        raise UsageError(f"--signature has {len(entries)} entries but {kernel.name} takes {len(names)} arguments; "
+                         f"missing {', '.join(uncovered)} (give constexprs with --constexpr NAME=VALUE)")
+    signature: dict[str, str] = {}
+    constexprs: dict[tuple[int, ...], Any] = {}
+    attrs: dict[tuple[int, ...], Any] = {}
+    for i, name in enumerate(names):
+        if i < len(entries):
+            entry = entries[i]
+            if entry.type == "constexpr" or entry.hint == 1:
+                signature[name] = "constexpr"
+                constexprs[(i,)] = entry.constant if entry.type == "constexpr" else 1
+            else:
+                signature[name] = entry.type
+                if entry.hint == 16:
+                    attrs[(i,)] = [["tt.divisibility", 16]]
+        elif name in extra or _has_default(fn, name):
+            signature[name] = "constexpr"
+            constexprs[(i,)] = extra[name] if name in extra else next(p.default for p in fn.params if p.name == name)
+    for name, heuristic in unwrapped.heuristics:
+        if name in names and (names.index(name),) not in constexprs:
+            known = {names[k[0]]: v for k, v in constexprs.items()}
+            signature[name] = "constexpr"
+            constexprs[(names.index(name),)] = _apply_heuristic(kernel, name, heuristic, known)
+    tgt = gpu_target(target)
+    backend = make_backend(tgt)
+    options = backend.parse_options({**config_options, **{k: v for k, v in kernel.constexprs.items()
+                                                          if k in OPTION_NAMES}, **kernel.options})
+    return CompileJob(fn=fn, gpu_target=tgt, signature=signature, constexprs=constexprs, attrs=attrs,
+                      options=dict(options.__dict__))

@@ -1,0 +1,150 @@
+"""``irscope capture -- CMD``: run a program with recording hooks, then store what it compiled."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from irscope.errors import UsageError
+from irscope.stages import STAGES
+from irscope.store import Capture, Manifest, Store
+from irscope.targets import TARGETS, Target
+
+_SITE = Path(__file__).resolve().parent / "_site"
+_EXT_TO_STAGE = {s.ext: s.name for s in STAGES}
+_OPTION_KEYS = ("num_warps", "num_ctas", "num_stages", "maxnreg", "enable_fp_fusion", "arch", "ptx_version",
+                "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", "launch_cooperative_grid")
+_METADATA_KEYS = ("name", "hash", "num_warps", "num_ctas", "num_stages", "shared", "tmem_size",
+                  "global_scratch_size", "arch", "ptx_version", "waves_per_eu", "triton_version")
+
+
+@dataclass(frozen=True)
+class ProgramReport:
+    """What ``irscope capture`` recorded.
+
+    Attributes:
+        command: the program's command line.
+        exit_code: the program's exit status.
+        captures: the kernels stored, one per distinct compilation.
+        failures: kernels (or configs) that could not be captured, each with its reason.
+        offline_target: the target compiled for without a GPU, or None for a real run.
+    """
+
+    command: str
+    exit_code: int
+    captures: list[Capture] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    offline_target: str | None = None
+
+
+def target_name(backend: str, arch: Any, warp_size: int) -> str:
+    """Our name for a recorded GPUTarget (``cuda``/90 -> sm90)."""
+    for t in TARGETS.values():
+        if (t.backend, t.arch, t.warp_size) == (backend, arch, warp_size):
+            return t.name
+    return f"sm{arch}" if backend == "cuda" else str(arch)
+
+
+def run_program(command: list[str], store: Store, offline: Target | None = None) -> ProgramReport:
+    """Run ``command`` with Triton's cache and dumps redirected and the recording hooks loaded."""
+    if not command:
+        raise UsageError("nothing to run; example: irscope capture -- python my_script.py")
+    if shutil.which(command[0]) is None and not Path(command[0]).exists():
+        raise UsageError(f"cannot run {command[0]!r}: no such program")
+    session = store.new_staging("program")
+    try:
+        env = dict(os.environ)
+        package_root = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_SITE), package_root, env.get("PYTHONPATH", "")) if p)
+        env["IRSCOPE_CAPTURE_SESSION"] = str(session)
+        env["TRITON_CACHE_DIR"] = str(session / "triton-cache")
+        env["TRITON_DUMP_DIR"] = str(session / "triton-dump")
+        env["TRITON_KERNEL_DUMP"] = "1"
+        if offline is not None:
+            env["IRSCOPE_CAPTURE_TARGET"] = json.dumps(
+                {"backend": offline.backend, "arch": offline.arch, "warp_size": offline.warp_size})
+        else:
+            env.pop("IRSCOPE_CAPTURE_TARGET", None)
+        exit_code = subprocess.run(command, env=env, check=False).returncode
+        captures, failures = _store_records(session, store, shlex.join(command))
+        return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
+                             failures=failures, offline_target=offline.name if offline else None)
+    finally:
+        shutil.rmtree(session, ignore_errors=True)
+
+
+def _records(folder: Path) -> list[dict[str, Any]]:
+    out = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            out.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capture], list[str]]:
+    """Turn the hook's records into store captures (one per distinct Triton hash)."""
+    captures: list[Capture] = []
+    seen: set[str] = set()
+    failures = [f"{f.get('name', '?')}: {str(f.get('error', '')).strip().splitlines()[-1] if f.get('error') else ''}"
+                for f in _records(session / "failures")]
+    for rec in _records(session / "records"):
+        digest = rec.get("hash", "")
+        if not digest or digest in seen:
+            continue
+        seen.add(digest)
+        try:
+            captures.append(_store_one(rec, store, command))
+        except (OSError, KeyError, ValueError) as exc:
+            failures.append(f"{rec.get('name', '?')}: could not store the capture ({exc})")
+    return captures, failures
+
+
+def _store_one(rec: dict[str, Any], store: Store, command: str) -> Capture:
+    target = rec["target"]
+    tname = target_name(target["backend"], target["arch"], target["warp_size"])
+    name = rec["name"]
+    key = f"{name}-{tname}-p-{rec['hash'][:20]}"
+    if (existing := store.get(key)) is not None:
+        return existing
+    staging = store.new_staging(key)
+    try:
+        files: dict[str, str] = {}
+        for fname, path in rec["files"].items():
+            src = Path(path)
+            if src.is_file() and not fname.startswith("__grp__"):
+                shutil.copyfile(src, staging / fname)
+                ext = fname.rsplit(".", 1)[-1]
+                files[_EXT_TO_STAGE.get(ext, ext)] = fname
+        dump = Path(rec.get("dump_dir") or "")
+        if (dump / f"{name}.sass").is_file():
+            shutil.copyfile(dump / f"{name}.sass", staging / f"{name}.sass")
+            files["sass"] = f"{name}.sass"
+        if rec.get("kept_source") and Path(rec["kept_source"]).is_file():
+            shutil.copyfile(rec["kept_source"], staging / "source.py")
+            files["source"] = "source.py"
+        meta = rec.get("metadata", {})
+        manifest = Manifest(
+            key=key, kernel=name, kernel_path=rec.get("source_file", ""), function=rec.get("qualname") or name,
+            config_index=0, config={}, sizes={}, dtype="", target=tname, backend=target["backend"],
+            arch=target["arch"], warp_size=target["warp_size"],
+            triton_version=rec.get("triton_version") or str(meta.get("triton_version", "")),
+            signature=rec.get("signature", {}), constexprs=rec.get("constexprs", {}), attrs=rec.get("attrs", {}),
+            options={k: meta[k] for k in _OPTION_KEYS if k in meta},
+            metadata={k: meta[k] for k in _METADATA_KEYS if k in meta},
+            compile_seconds=round(sum(rec.get("stage_seconds", {}).values()), 4),
+            stage_seconds={k: round(v, 4) for k, v in rec.get("stage_seconds", {}).items()},
+            files=files, created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            origin="program", program=command,
+        )
+        return store.commit(staging, manifest)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -1,0 +1,211 @@
+"""Inside a program run by ``irscope capture``: record every kernel Triton compiles.
+
+Triton's compilation listener (``knobs.compilation.listener``) sees every ``triton.compile``,
+from ``@triton.jit`` launches and from torch.compile/Inductor alike, with the source, the
+specialization, the options and the paths of the artifacts in the (redirected) cache. Each one
+becomes a JSON record in the session directory; the parent ``irscope capture`` turns records into
+store captures.
+
+With ``IRSCOPE_CAPTURE_TARGET`` set (no GPU needed), Triton's driver is replaced by a stand-in
+that reports that target, launches compile but never run (the JIT cache hook compiles through
+``JITFunction.preload`` and then skips the launch), and autotuners compile every config.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import shutil
+import threading
+import traceback
+from pathlib import Path
+from typing import Any
+
+_STATE = threading.local()
+_COUNTER = [0]
+_LOCK = threading.Lock()
+
+
+def _session() -> Path:
+    return Path(os.environ["IRSCOPE_CAPTURE_SESSION"])
+
+
+def _write(kind: str, data: dict[str, Any]) -> None:
+    """Write one record atomically into the session."""
+    folder = _session() / kind
+    folder.mkdir(parents=True, exist_ok=True)
+    with _LOCK:
+        _COUNTER[0] += 1
+        n = _COUNTER[0]
+    name = f"{os.getpid()}-{n:05d}.json"
+    tmp = folder / (name + ".tmp")
+    tmp.write_text(json.dumps(data, default=repr), encoding="utf-8")
+    os.replace(tmp, folder / name)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return repr(value)
+
+
+def _listener(*, src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], times: Any = None,
+              cache_hit: bool = False, **_: Any) -> None:
+    """Record one compilation (never raises into Triton)."""
+    try:
+        _record(src, metadata, metadata_group, times, cache_hit)
+    except Exception:  # a recording failure must not break the user's program; it is reported instead
+        _write("failures", {"name": metadata.get("name", "?"), "error": traceback.format_exc(limit=3)})
+
+
+def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], times: Any, cache_hit: bool) -> None:
+    from triton import knobs
+
+    fn = getattr(src, "fn", None)
+    py = getattr(fn, "fn", None)
+    source_file = ""
+    if py is not None:
+        try:
+            source_file = inspect.getsourcefile(py) or ""
+        except TypeError:
+            source_file = ""
+    digest = str(metadata.get("hash", ""))
+    sources = _session() / "sources"
+    sources.mkdir(parents=True, exist_ok=True)
+    kept_source = ""
+    if source_file and Path(source_file).is_file():
+        kept = sources / f"{digest}.py"
+        shutil.copyfile(source_file, kept)  # Inductor's generated files may vanish after the run
+        kept_source = str(kept)
+    dump = None
+    if hasattr(src, "hash"):
+        from triton.runtime import cache as triton_cache
+
+        folder = getattr(triton_cache, "_base32", None)  # Triton 3.9 names dump folders by base32 of the hash
+        dump = Path(knobs.cache.dump_dir) / (folder(src.hash()) if folder else src.hash())
+    target = metadata.get("target")
+    target_dict = {k: getattr(target, k) for k in ("backend", "arch", "warp_size")} if target is not None else {}
+    stage_seconds: dict[str, float] = {}
+    if times is not None:
+        stage_seconds["ir_init"] = times.ir_initialization / 1e6
+        stage_seconds.update({name: micros / 1e6 for name, micros in times.lowering_stages})
+    signature = getattr(src, "signature", {}) or {}
+    names = list(signature)
+
+    def label(path: Any) -> str:
+        path = tuple(path) if isinstance(path, (list, tuple)) else (path,)
+        head = names[path[0]] if path and isinstance(path[0], int) and path[0] < len(names) else str(path)
+        return head + "".join(f"[{i}]" for i in path[1:])
+
+    _write("records", {
+        "name": metadata.get("name") or getattr(src, "name", "?"),
+        "qualname": getattr(py, "__qualname__", ""),
+        "source_file": source_file,
+        "kept_source": kept_source,
+        "hash": digest,
+        "target": target_dict,
+        "triton_version": metadata.get("triton_version", ""),
+        "signature": {k: str(v) for k, v in signature.items()},
+        "constexprs": {label(k): _jsonable(v) for k, v in (getattr(src, "constants", {}) or {}).items()},
+        "attrs": {label(k): _jsonable(v) for k, v in (getattr(src, "attrs", {}) or {}).items() if v},
+        "metadata": {k: _jsonable(v) for k, v in metadata.items() if k != "target"},
+        "files": dict(metadata_group),
+        "dump_dir": str(dump) if dump else "",
+        "stage_seconds": stage_seconds,
+        "cache_hit": cache_hit,
+        "offline": bool(os.environ.get("IRSCOPE_CAPTURE_TARGET")),
+    })
+
+
+class OfflineDriver:
+    """Stands in for Triton's GPU driver on a machine without the target GPU: compiles, never runs."""
+
+    def __init__(self, target: Any) -> None:
+        self.target = target
+        self.backend = target.backend
+
+    def is_active(self) -> bool:
+        """Always: this is the driver irscope installed."""
+        return True
+
+    def get_current_target(self) -> Any:
+        """The target irscope was asked to compile for."""
+        return self.target
+
+    def get_current_device(self) -> int:
+        """Device 0."""
+        return 0
+
+    def set_current_device(self, device: int) -> None:
+        """Nothing to select."""
+
+    def get_current_stream(self, device: int | None = None) -> int:
+        """A null stream."""
+        return 0
+
+    def get_active_torch_device(self) -> Any:
+        """The CPU: programs that place tensors on the driver's device keep running."""
+        import torch
+
+        return torch.device("cpu")
+
+    def get_device_interface(self) -> Any:
+        """torch.cuda, for code that asks (it is not used to launch anything)."""
+        import torch
+
+        return torch.cuda
+
+
+def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any) -> bool:
+    """Compile through the JIT's own preload path, then tell the JIT to skip the launch."""
+    if getattr(_STATE, "inside", False):
+        return False  # the preload below: let the JIT compile
+    jit = fn.jit_function
+    _STATE.inside = True
+    try:
+        jit.preload(compile["specialization_data"])
+    except Exception as exc:  # reported as not captured; the program goes on
+        _write("failures", {"name": getattr(jit, "__name__", "?"), "error": f"{type(exc).__name__}: {exc}"})
+    finally:
+        _STATE.inside = False
+        for caches in jit.device_caches.values():
+            caches[0].clear()  # keep the compiled kernel out of the JIT cache: a later launch must not run it
+    return True
+
+
+def _compile_every_config(self: Any, *args: Any, **kwargs: Any) -> None:
+    """Autotuner.run without a GPU: compile each config (each is recorded), benchmark none."""
+    self.nargs = dict(zip(self.arg_names, args, strict=False))
+    for config in self.configs:
+        try:
+            self.fn.run(*args, **kwargs, **config.all_kwargs())
+        except Exception as exc:  # one config that does not compile must not hide the others
+            _write("failures", {"name": getattr(self.fn, "__name__", "?"), "error": f"config {config}: {exc}"})
+    self.nargs = None
+
+
+def install() -> None:
+    """Install the listener (and, offline, the stand-in driver); called from the sitecustomize shim."""
+    from triton import knobs
+
+    previous = knobs.compilation.listener
+
+    def listener(**kwargs: Any) -> None:
+        _listener(**kwargs)
+        if previous is not None:
+            previous(**kwargs)
+
+    knobs.compilation.listener = listener
+    spec = os.environ.get("IRSCOPE_CAPTURE_TARGET")
+    if spec:
+        from triton.backends.compiler import GPUTarget
+        from triton.runtime import driver
+        from triton.runtime.autotuner import Autotuner
+
+        data = json.loads(spec)
+        driver.set_active(OfflineDriver(GPUTarget(data["backend"], data["arch"], data["warp_size"])))
+        knobs.runtime.jit_cache_hook = _offline_cache_hook
+        Autotuner.run = _compile_every_config

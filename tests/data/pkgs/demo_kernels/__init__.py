@@ -1,0 +1,1 @@
+"""A tiny installable-style package of Triton kernels, for tests of ``package.module:function``."""

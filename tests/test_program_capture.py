@@ -1,0 +1,54 @@
+"""`irscope capture -- python script.py` records every kernel a program compiles (offline on this CPU)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from irscope.store import Store
+from tests.conftest import DATA, REPO
+
+pytestmark = pytest.mark.compile
+SCRIPT = DATA / "programs" / "two_kernels.py"
+
+
+def irscope(*args: str, store) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "IRSCOPE_HOME": str(store)}
+    return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+def test_offline_capture_records_both_kernels_and_every_autotune_config(tmp_path):
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(SCRIPT), store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "offline for sm90" in proc.stderr
+    captures = Store(tmp_path).captures()
+    names = sorted(c.manifest.kernel for c in captures)
+    assert names == ["add_kernel", "scale_kernel", "scale_kernel"]  # two autotune configs compiled
+    blocks = sorted(c.manifest.constexprs["BLOCK"] for c in captures if c.manifest.kernel == "scale_kernel")
+    assert blocks == [256, 1024]
+    add = next(c for c in captures if c.manifest.kernel == "add_kernel")
+    assert add.manifest.origin == "program" and add.manifest.target == "sm90"
+    assert add.manifest.attrs["x_ptr"] == [["tt.divisibility", 16]]  # the JIT's specialization of the real launch
+    assert set(add.manifest.files) >= {"ttir", "ttgir", "llir", "ptx", "sass", "source"}
+    # The recorded kernels are now addressable by name.
+    show = irscope("show", "add_kernel", "--stage", "ptx", store=tmp_path)
+    assert show.returncode == 0 and ".visible .entry add_kernel" in show.stdout
+    listing = irscope("list", store=tmp_path)
+    assert "from " in listing.stdout and "two_kernels.py" in listing.stdout
+
+
+def test_a_crashing_program_keeps_the_kernels_compiled_before_the_crash(tmp_path):
+    proc = irscope("capture", "--target", "gfx942", "--", sys.executable, str(SCRIPT), "--crash", store=tmp_path)
+    assert proc.returncode == 1
+    assert "the program failed (exit status 1); the 3 kernel(s) compiled before it stopped were kept" in proc.stderr
+    assert {c.manifest.target for c in Store(tmp_path).captures()} == {"gfx942"}
+
+
+def test_capture_of_a_missing_program_is_one_line(tmp_path):
+    proc = irscope("capture", "--", "no-such-program-xyz", store=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "irscope: error: cannot run 'no-such-program-xyz': no such program"
