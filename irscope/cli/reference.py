@@ -18,7 +18,8 @@ def render_reference() -> str:
         "tests/test_docs.py fails when this file and the commands disagree.",
         "",
     ]
-    with click.Context(cli, info_name="irscope", terminal_width=100, max_content_width=100) as ctx:
+    settings = {**cli.context_settings, "terminal_width": 100, "max_content_width": 100}
+    with click.Context(cli, info_name="irscope", **settings) as ctx:
         parts += ["## irscope", "", "```", cli.get_help(ctx).rstrip(), "```", ""]
         for name in sorted(COMMANDS):
             command = cli.get_command(ctx, name)
