@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 import click
@@ -18,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "capture": "irscope.cli.capture_cmd:capture",
     "export": "irscope.cli.archive_cmd:export_cmd",
     "open": "irscope.cli.archive_cmd:open_cmd",
+    "layouts": "irscope.cli.layouts:layouts",
 }
 
 
@@ -47,15 +49,31 @@ class IrscopeGroup(click.Group):
             ctx.exit(130)
 
 
-@click.group(cls=IrscopeGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=IrscopeGroup, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="irscope")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """See what the Triton compiler does to a GPU kernel, offline, for any NVIDIA or AMD target.
+
+    With no command on a terminal, opens the terminal UI (irscope tui).
 
     Example:
 
         irscope show matmul --stage ttgir --target sm90
     """
+    if ctx.invoked_subcommand is not None:
+        return
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        assert isinstance(ctx.command, click.Group)
+        command = ctx.command.get_command(ctx, "tui")
+        assert command is not None
+        ctx.invoke(command)
+        return
+    no_args = getattr(click.exceptions, "NoArgsIsHelpError", None)  # click >= 8.2: usage on stderr, status 2
+    if no_args is not None:
+        raise no_args(ctx)
+    click.echo(ctx.get_help())
 
 
 def main() -> None:

@@ -1,0 +1,137 @@
+"""``irscope layouts``: what every layout of a kernel's TTGIR means, and a map of any one of them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+
+from irscope.cli.options import (
+    config_option,
+    json_option,
+    kernel_options,
+    stage_option,
+    store_option,
+    target_option,
+)
+from irscope.errors import UsageError, unknown
+
+VIEWS = ("tensor", "hardware")
+
+
+def _parse_shape(text: str) -> tuple[int, ...]:
+    """`128x64` -> (128, 64); every dim a power of two."""
+    try:
+        shape = tuple(int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--shape {text!r} is not like 128x64") from None
+    if not shape or any(s < 1 or s & (s - 1) for s in shape):
+        raise UsageError(f"--shape {text!r}: every dim must be a power of two")
+    return shape
+
+
+def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config: int, stage: str,
+                store_dir: str | None, launch: Any = None) -> tuple[str, str]:
+    """(TTGIR text, what it is) from a kernel capture or a file."""
+    if file is not None:
+        if kernel is not None:
+            raise UsageError("give either KERNEL or --file, not both")
+        path = Path(file)
+        if not path.is_file():
+            raise UsageError(f"TTGIR file {file} does not exist")
+        return path.read_text(), str(path)
+    if kernel is None:
+        raise UsageError("give a KERNEL (see irscope list) or --file some.ttgir")
+    if stage != "ttgir":
+        raise UsageError(f"layouts live in the ttgir stage, not {stage!r}")
+    from irscope.captures import get_capture, make_request, stage_text
+    from irscope.cli.show import compile_notice
+
+    request = make_request(kernel, target, config, stage, launch=launch, store_dir=store_dir)
+    capture = get_capture(request, store_dir, on_compile=compile_notice)
+    _, text = stage_text(capture, stage)
+    return text, f"{request.kernel.name} on {request.target.name}"
+
+
+@click.command("layouts")
+@click.argument("kernel", required=False)
+@stage_option("ttgir")
+@target_option
+@config_option
+@json_option
+@store_option
+@kernel_options
+@click.option("--file", "-f", "file", metavar="PATH", help="read any TTGIR file instead of a kernel's capture "
+              "(lit-test files with several `// -----` modules too)")
+@click.option("--module", "module_index", type=int, default=1, show_default=True, metavar="N",
+              help="which module of a multi-module --file to map")
+@click.option("--map", "map_alias", metavar="ALIAS", help="draw one layout, e.g. --map blocked1 or --map '#mma'")
+@click.option("--shape", metavar="DIMS", help="tensor shape for --map, like 128x64 (default: its most common use)")
+@click.option("--view", type=click.Choice(VIEWS), default="tensor", show_default=True,
+              help="tensor: who holds each element; hardware: what each lane and register holds")
+@click.option("--warp", type=int, default=0, show_default=True, metavar="N", help="warp drawn by --view hardware")
+@click.option("--image", metavar="FILE.svg", help="also write the map as an SVG image")
+def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_json: bool, store_dir: str | None,
+            launch: Any, file: str | None, module_index: int, map_alias: str | None, shape: str | None, view: str, warp: int,
+            image: str | None) -> None:
+    """Explain every layout in KERNEL's TTGIR: what it means, which ops use it, what it costs in
+    registers, and every convert_layout between layouts. With --map, draw one layout.
+
+    Example:
+
+        irscope layouts matmul --target sm90 --map blocked1 --shape 128x64
+    """
+    from irscope.analysis.layouts import analyze_layout_file
+
+    if image and not image.lower().endswith(".svg"):
+        raise UsageError("--image writes SVG only; give a name ending in .svg")
+    text, source = _ttgir_text(kernel, file, target, config, stage, store_dir, launch)
+    reports = analyze_layout_file(text)
+    if map_alias is None:
+        if as_json:
+            from irscope.views.layout_report import layout_report_data
+
+            data = [layout_report_data(r) for r in reports]
+            click.echo(json.dumps({"source": source, "modules": data}, indent=2))
+            return
+        from irscope.views.layout_report import render_layout_report
+
+        console = Console(width=100, highlight=False, soft_wrap=False)
+        for i, report in enumerate(reports, start=1):
+            if len(reports) > 1:
+                console.print(f"== module {i} of {len(reports)} ==", style="bold")
+            console.print(render_layout_report(report), end="")
+        return
+    if not 1 <= module_index <= len(reports):
+        raise UsageError(f"--module {module_index}: the file has {len(reports)} module(s)")
+    report = reports[module_index - 1]
+    label = map_alias if map_alias.startswith("#") else f"#{map_alias}"
+    info = report.get(label)
+    if info is None:
+        raise unknown("layout", label, [i.label for i in report.layouts if i.label.startswith("#") and "<" not in i.label])
+    if not info.layout.distributed:
+        raise UsageError(f"{label} is a {info.layout.kind} layout (memory, not registers); only register layouts map")
+    dims = _parse_shape(shape) if shape else (info.shapes[0] if info.shapes else None)
+    if dims is None:
+        raise UsageError(f"{label} is not used by any op; give --shape")
+    from irscope.analysis.layout_to_linear import UnsupportedLayout
+    from irscope.views.layout_map import render_layout_map, render_layout_svg
+    from irscope.views.layout_text import format_hardware_view, format_tensor_view
+
+    try:
+        if as_json:
+            dump = format_tensor_view if view == "tensor" else format_hardware_view
+            click.echo(json.dumps({"label": label, "shape": list(dims), "view": view, "explanation": info.explanation,
+                                   "text": dump(info.layout, dims)}, indent=2))
+        else:
+            Console(width=100, highlight=False).print(
+                render_layout_map(info.layout, dims, view, warp=warp, label=label), end=""
+            )
+        if image:
+            Path(image).write_text(render_layout_svg(info.layout, dims, view, warp=warp, label=label))
+            click.echo(f"wrote {image}", err=True)
+    except UnsupportedLayout as exc:
+        raise UsageError(f"{label} with shape {'x'.join(map(str, dims))}: {exc}") from None

@@ -1,0 +1,84 @@
+"""`irscope layouts` as a user meets it."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from irscope.cli import cli
+
+DATA = Path(__file__).parent / "data" / "layouts"
+SM80 = str(DATA / "matmul.sm80.ttgir")
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(cli, ["layouts", *args])
+
+
+def test_report_of_a_file() -> None:
+    result = invoke("--file", SM80)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("target cuda:80, 8 warps, 32 threads per warp\n")
+    assert "#blocked1  [blocked]\n  each thread holds 1x8 contiguous fp16 (one 16-byte load)" in result.output
+    assert "convert_layout ops: 1" in result.output
+    assert all(len(line) <= 100 for line in result.output.splitlines())
+
+
+def test_json_report() -> None:
+    result = invoke("--file", SM80, "--json")
+    data = json.loads(result.output)
+    assert data["source"] == SM80 and len(data["modules"]) == 1
+    labels = [layout["label"] for layout in data["modules"][0]["layouts"]]
+    assert labels[:4] == ["#blocked", "#blocked1", "#mma", "#shared"]
+
+
+def test_map_and_svg_image(tmp_path: Path) -> None:
+    image = tmp_path / "mma.svg"
+    result = invoke("--file", SM80, "--map", "mma", "--view", "hardware", "--warp", "1", "--image", str(image))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("#mma, 128x256, hardware view\n")
+    assert f"wrote {image}" in result.output
+    assert ET.parse(image).getroot().tag.endswith("svg")
+
+
+def test_map_json_is_tritons_dump_text() -> None:
+    result = invoke("--file", SM80, "--map", "#blocked1", "--shape", "4x64", "--json")
+    data = json.loads(result.output)
+    assert data["shape"] == [4, 64] and data["view"] == "tensor"
+    assert data["text"].startswith("[[  T0:0| T32:0| T64:0|")  # 4 rows, 8 warps stacked: warps replicate
+
+
+def test_multi_module_file_and_module_choice() -> None:
+    path = str(DATA / "snippets" / "lit_multi_module.mlir")
+    result = invoke("--file", path)
+    assert "== module 1 of 2 ==" in result.output and "== module 2 of 2 ==" in result.output
+    mapped = invoke("--file", path, "--module", "2", "--map", "blocked")
+    assert mapped.output.startswith("#blocked, 512, tensor view")
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["--file", SM80, "--map", "mmma"], "unknown layout '#mmma' (did you mean '#mma'?); valid: #blocked, #blocked1"),
+    (["--file", SM80, "--map", "shared"], "#shared is a swizzled_shared layout (memory, not registers)"),
+    (["--file", SM80, "--map", "mma", "--shape", "100x64"], "--shape '100x64': every dim must be a power of two"),
+    (["--file", SM80, "--map", "mma", "--image", "x.png"], "--image writes SVG only"),
+    (["--file", "no/such.ttgir"], "TTGIR file no/such.ttgir does not exist"),
+    ([], "give a KERNEL (see irscope list) or --file some.ttgir"),
+    (["matmul", "--stage", "ptx"], "layouts live in the ttgir stage, not 'ptx'"),
+    (["--file", SM80, "--module", "3", "--map", "mma"], "--module 3: the file has 1 module(s)"),
+])
+def test_bad_input_is_one_line(args: list[str], needle: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert needle in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.compile
+def test_report_of_a_bundled_kernel(shared_store: Path) -> None:
+    result = invoke("matmul", "--target", "sm90", "--store", str(shared_store))
+    assert result.exit_code == 0, result.output
+    assert "#mma  [nvidia_mma]\n  nvidia_mma v3 (Hopper wgmma)" in result.output

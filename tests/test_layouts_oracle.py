@@ -1,0 +1,359 @@
+"""irscope's layout semantics against Triton's own C++ layout printer (Triton >= 3.9, Gluon).
+
+Two checks, byte for byte: every distributed layout of every golden TTGIR file (parsed by Triton
+itself, so aliases, scanning and parsing are checked too), and a seeded random sample of layouts.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+gl = pytest.importorskip(
+    "triton.experimental.gluon.language", reason="Triton's layout printer (Gluon) needs Triton >= 3.9"
+)
+if not hasattr(gl.BlockedLayout, "format_tensor_view"):
+    pytest.skip("this Triton has Gluon but not its layout printer (added in 3.9)", allow_module_level=True)
+
+from triton._C.libtriton import gluon_ir, ir  # noqa: E402
+from triton.experimental.gluon.language.amd import AMDMFMALayout, AMDWMMALayout  # noqa: E402
+
+from irscope.analysis.layout_to_linear import cga_linear_layout  # noqa: E402
+from irscope.parse import layouts as L  # noqa: E402
+from irscope.parse.layouts import parse_layout, parse_layouts  # noqa: E402
+from irscope.parse.ttgir_ops import parse_types, scan_ops  # noqa: E402
+from irscope.views.layout_text import format_hardware_view, format_tensor_view  # noqa: E402
+
+DATA = Path(__file__).parent / "data" / "layouts"
+GOLDEN = sorted(DATA.glob("*.ttgir"))
+RANDOM_LAYOUTS = 600
+
+
+def _bases(rows: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    return [list(r) for r in rows]
+
+
+def _cga(cga: L.CGALayout | None, rank: int = 2) -> list[list[int]]:
+    if cga is None:
+        return []
+    if cga.bases is not None:
+        return _bases(cga.bases)
+    # Legacy CTAsPerCGA/CTASplitNum/CTAOrder: Gluon only takes bases, so convert (checked by hand in
+    # tests/test_linear_layout.py::test_cga_from_legacy_fields_and_from_bases).
+    return _bases(cga_linear_layout(cga, rank).in_bases("block"))
+
+
+def to_gluon(layout: L.Layout) -> Any:
+    """The Gluon layout object equal to one of irscope's parsed layouts."""
+    if isinstance(layout, L.BlockedLayout):
+        return gl.BlockedLayout(
+            list(layout.size_per_thread), list(layout.threads_per_warp), list(layout.warps_per_cta),
+            list(layout.order), _cga(layout.cga, len(layout.order)),
+        )
+    if isinstance(layout, L.SliceLayout):
+        return gl.SliceLayout(layout.dim, to_gluon(layout.parent))
+    if isinstance(layout, L.DotOperandLayout):
+        return gl.DotOperandLayout(layout.op_idx, to_gluon(layout.parent), layout.k_width or 0)
+    if isinstance(layout, L.NvidiaMmaLayout):
+        return gl.NVMMADistributedLayout(
+            [layout.version_major, layout.version_minor], list(layout.warps_per_cta), list(layout.instr_shape),
+            _cga(layout.cga),
+        )
+    if isinstance(layout, L.AmdMfmaLayout):
+        return AMDMFMALayout(
+            layout.version, list(layout.instr_shape), layout.is_transposed, list(layout.warps_per_cta),
+            layout.element_bitwidth, list(layout.tiles_per_warp) if layout.tiles_per_warp else None, _cga(layout.cga),
+        )
+    if isinstance(layout, L.AmdWmmaLayout):
+        warp_bases = layout.warp_bases
+        if warp_bases is None:  # the older warpsPerCTA form: warps walk N first, then M
+            warps = layout.warps_per_cta or (1, 1)
+            warp_bases = tuple(
+                [(0, 1 << i) for i in range(warps[1].bit_length() - 1)]
+                + [(1 << i, 0) for i in range(warps[0].bit_length() - 1)]
+            )
+        return AMDWMMALayout(
+            layout.version, layout.is_transposed, _bases(warp_bases), _bases(layout.reg_bases),
+            list(layout.instr_shape), _cga(layout.cga), 2,
+        )
+    if isinstance(layout, L.DistributedLinearLayout):
+        every = [*layout.register, *layout.lane, *layout.warp, *layout.block]
+        shape = [1 << max([b[i] for b in every] + [0]).bit_length() for i in range(layout.rank)]
+        return gl.DistributedLinearLayout(
+            _bases(layout.register), _bases(layout.lane), _bases(layout.warp), _bases(layout.block), shape
+        )
+    raise TypeError(f"no Gluon equivalent for {layout.kind}")
+
+
+def _assert_same(layout: L.Layout, ours: Any, shape: list[int], what: str) -> None:
+    expected_tensor = ours.format_tensor_view(shape)
+    expected_hardware = ours.format_hardware_view(shape)
+    assert format_tensor_view(layout, shape) == expected_tensor, f"tensor view differs: {what}"
+    assert format_hardware_view(layout, shape) == expected_hardware, f"hardware view differs: {what}"
+
+
+# -- golden TTGIR, read by Triton's own parser -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def triton_ir() -> tuple[Any, Any]:
+    from triton._C import libtriton
+
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    for backend in ("nvidia", "amd"):  # the ttng / amdg ops of the sm90 and gfx942 files
+        getattr(libtriton, backend).load_dialects(ctx)
+    return ctx, gluon_ir.GluonOpBuilder(ctx)
+
+
+def _triton_layouts(path: Path, ctx: Any, builder: Any) -> dict[tuple[str, tuple[int, ...]], Any]:
+    """(inline encoding text, shape) -> Gluon layout, for every tensor result Triton sees in a file."""
+    module = ir.parse_mlir_module(str(path), ctx)
+    found: dict[tuple[str, tuple[int, ...]], Any] = {}
+
+    def visit(op: Any) -> None:
+        for i in range(op.get_num_results()):
+            value = op.get_result(i)
+            text = str(value.get_type())
+            if not text.startswith("tensor<") or "#" not in text:
+                continue
+            typ = parse_types(text)[0][1]
+            found.setdefault((typ.encoding, typ.shape), builder.get_gluon_layout_from_tensor(value))
+
+    module.walk(visit)
+    return found
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_golden_ttgir_matches_triton(path: Path, triton_ir: tuple[Any, Any]) -> None:
+    ctx, builder = triton_ir
+    expected = _triton_layouts(path, ctx, builder)
+    assert expected, "Triton found no tensor values"
+    checked: set[tuple[L.Layout, tuple[int, ...]]] = set()
+    for (encoding, shape), theirs in expected.items():
+        layout = parse_layout(encoding)
+        assert not isinstance(layout, L.OpaqueLayout), encoding
+        if (layout, shape) in checked:
+            continue
+        checked.add((layout, shape))
+        _assert_same(layout, theirs, list(shape), f"{encoding} {shape}")
+
+    # The same (layout, shape) pairs must come out of irscope's own alias table and op scan.
+    text = path.read_text()
+    table = parse_layouts(text)
+    ours = set()
+    for op in scan_ops(text):
+        for typ in op.result_types:
+            if typ.kind == "tensor" and typ.encoding:
+                ours.add((parse_layout(typ.encoding, table.aliases), typ.shape))
+    assert ours == checked
+
+
+def test_every_golden_distributed_alias_is_checked(triton_ir: tuple[Any, Any]) -> None:
+    ctx, builder = triton_ir
+    kinds = set()
+    for path in GOLDEN:
+        table = parse_layouts(path.read_text())
+        expected = {parse_layout(enc) for enc, _ in _triton_layouts(path, ctx, builder)}
+        for layout in table.layouts:
+            if layout.distributed:
+                assert layout in expected, f"{path.name}: #{layout.name} is never used on a result"
+                kinds.add(layout.kind)
+    assert kinds == {"blocked", "nvidia_mma", "amd_mfma", "linear"}
+
+
+SNIPPET_SHAPES = {
+    "all_kinds.ttgir": {"blocked": [64, 64], "blocked_cga": [8, 64], "mma2": [32, 32], "mma3": [64, 64],
+                        "dotA": [32, 16], "dotB": [16, 32], "dotA3": [64, 32], "fma": [16, 16], "row": [64],
+                        "mfma": [32, 32], "mfma_tiles": [128, 128], "wmma": [32, 32], "linear": [32, 32]},
+    "legacy_triton_gpu.ttgir": {"blocked": [64, 32], "blocked1": [32, 32], "split": [16, 64], "mma": [64, 32],
+                                "mma_implicit": [32, 16], "mma3": [64, 128], "A": [64, 32], "rows": [32],
+                                "mfma": [64, 64], "mfma_mdim": [64, 16], "wmma": [32, 32]},
+}
+
+
+@pytest.mark.parametrize("snippet", sorted(SNIPPET_SHAPES))
+def test_hand_written_snippets_match_triton(snippet: str) -> None:
+    table = parse_layouts((DATA / "snippets" / snippet).read_text())
+    distributed = {name for name, layout in table.aliases.items() if layout.distributed}
+    shapes = SNIPPET_SHAPES[snippet]
+    # every distributed alias is checked, except those Gluon cannot build: generic_linear, and a dot
+    # operand without kWidth (Triton derives it from the element type when it lowers the dot)
+    assert distributed - set(shapes) <= {"generic", "B_nok"}
+    for name, shape in shapes.items():
+        layout = table.aliases[name]
+        _assert_same(layout, to_gluon(layout), shape, f"{snippet} #{name} {shape}")
+
+
+# -- seeded random layouts -------------------------------------------------------------------------
+
+
+def _split_bits(rng: random.Random, bits: int, parts: int) -> list[int]:
+    """Powers of two whose product is 2**bits, over `parts` dims."""
+    logs = [0] * parts
+    for _ in range(bits):
+        logs[rng.randrange(parts)] += 1
+    return [1 << v for v in logs]
+
+
+def _shape(rng: random.Random, rank: int, max_bits: int = 8) -> list[int]:
+    return _split_bits(rng, rng.randint(rank, max_bits), rank)
+
+
+def _blocked(rng: random.Random, rank: int) -> L.BlockedLayout:
+    cga = None
+    if rng.random() < 0.15:  # 2 or 4 CTAs: each block bit splits one dim further, or replicates (all zero)
+        seen = [0] * rank
+        bases = []
+        for _ in range(rng.randint(1, 2)):
+            dim = rng.randrange(rank + 1)
+            if dim == rank:
+                bases.append((0,) * rank)
+            else:
+                bases.append(tuple(1 << seen[dim] if i == dim else 0 for i in range(rank)))
+                seen[dim] += 1
+        cga = L.CGALayout(bases=tuple(bases))
+    return L.BlockedLayout(
+        size_per_thread=tuple(1 << rng.randint(0, 2) for _ in range(rank)),
+        threads_per_warp=tuple(_split_bits(rng, 5, rank)),
+        warps_per_cta=tuple(_split_bits(rng, rng.randint(0, 2), rank)),
+        order=tuple(rng.sample(range(rank), rank)),
+        cga=cga,
+    )
+
+
+def _mma(rng: random.Random, version: int) -> L.NvidiaMmaLayout:
+    if version == 2:
+        rank = rng.choice([2, 2, 3])
+        warps = _split_bits(rng, rng.randint(0, 2), rank)
+        instr = (16, 8) if rank == 2 else (1, 16, 8)
+        return L.NvidiaMmaLayout(version_major=2, version_minor=0, warps_per_cta=tuple(warps), instr_shape=instr)
+    warps = rng.choice([(4, 1), (4, 1), (8, 1), (4, 2)])
+    n = 1 << rng.randint(3, 5)  # wider instructions (N = 256, 8 warps) are covered by the golden sm90 matmul
+    return L.NvidiaMmaLayout(version_major=3, version_minor=0, warps_per_cta=warps, instr_shape=(16, n, 16))
+
+
+def _linear(rng: random.Random, rank: int) -> L.DistributedLinearLayout:
+    sizes = _split_bits(rng, rng.randint(5, 9), rank)
+    units = [tuple((1 << b) if i == d else 0 for i in range(rank)) for d in range(rank) for b in range(sizes[d].bit_length() - 1)]
+    rng.shuffle(units)
+    lane = units[:5]
+    while len(lane) < 5:  # small tensors: the remaining lanes replicate
+        lane.insert(rng.randrange(len(lane) + 1), (0,) * rank)
+    rest = units[5:]
+    cut = rng.randint(0, len(rest))
+    register, warp = rest[:cut], rest[cut:]
+    for _ in range(rng.randint(0, 1)):
+        warp.insert(rng.randrange(len(warp) + 1), (0,) * rank)
+    return L.DistributedLinearLayout(register=tuple(register), lane=tuple(lane), warp=tuple(warp))
+
+
+def _around(rng: random.Random, tile: list[int], cap: int = 256) -> list[int]:
+    """A shape near a layout's tile: each dim from half to 4x the tile, at most `cap` elements."""
+    shape = [max(1, min(512, t << rng.choice([0, 1, 1, 2, 3]) >> 1)) for t in tile]
+    while math.prod(shape) > cap:
+        shape[shape.index(max(shape))] //= 2
+    return shape
+
+
+def _blocked_tile(layout: L.BlockedLayout) -> list[int]:
+    return [a * b * c for a, b, c in zip(layout.size_per_thread, layout.threads_per_warp, layout.warps_per_cta,
+                                         strict=True)]
+
+
+def _mma_tile(mma: L.NvidiaMmaLayout) -> list[int]:
+    instr = mma.instr_shape if mma.version_major == 2 else mma.instr_shape[:2]
+    return [i * w for i, w in zip(instr, mma.warps_per_cta, strict=True)]
+
+
+def _random_case(rng: random.Random, index: int) -> tuple[L.Layout, list[int]]:
+    kind = index % 12
+    if kind in (0, 1, 2):
+        blocked = _blocked(rng, rng.choice([1, 2, 2, 3]))
+        return blocked, _around(rng, _blocked_tile(blocked))
+    if kind == 3:
+        parent = _blocked(rng, rng.choice([2, 3]))
+        dim = rng.randrange(len(parent.order))
+        tile = _blocked_tile(parent)
+        return L.SliceLayout(dim=dim, parent=parent), _around(rng, tile[:dim] + tile[dim + 1:])
+    if kind == 4:
+        mma = _mma(rng, rng.choice([2, 3]))
+        dim = rng.randrange(len(mma.warps_per_cta))
+        tile = _mma_tile(mma)
+        return L.SliceLayout(dim=dim, parent=mma), _around(rng, tile[:dim] + tile[dim + 1:])
+    if kind in (5, 6):
+        mma = _mma(rng, 2 if kind == 5 else 3)
+        return mma, _around(rng, _mma_tile(mma), 512)
+    if kind == 7:
+        mma = _mma(rng, 2)
+        dot = L.DotOperandLayout(op_idx=rng.randint(0, 1), parent=mma, k_width=1 << rng.randint(0, 3))
+        return dot, _around(rng, _mma_tile(mma), 512)
+    if kind == 8:
+        mma = _mma(rng, 3)
+        dot = L.DotOperandLayout(op_idx=0, parent=mma, k_width=1 << rng.randint(0, 2))
+        return dot, _around(rng, [_mma_tile(mma)[0], 16 * dot.k_width], 512)  # type: ignore[operator]
+    if kind == 9:
+        blocked = _blocked(rng, rng.choice([2, 3]))
+        blocked = L.BlockedLayout(
+            size_per_thread=blocked.size_per_thread, threads_per_warp=blocked.threads_per_warp,
+            warps_per_cta=blocked.warps_per_cta, order=blocked.order,
+        )
+        dot = L.DotOperandLayout(op_idx=rng.randint(0, 1), parent=blocked)
+        return dot, _around(rng, _blocked_tile(blocked), 64)
+    linear = _linear(rng, rng.choice([1, 2, 2, 3]))
+    every = [*linear.register, *linear.lane, *linear.warp]
+    own = [1 << max([b[i] for b in every] + [0]).bit_length() for i in range(linear.rank)]
+    return linear, (own if kind == 10 else _around(rng, own))
+
+
+def _random_amd_case(rng: random.Random, index: int) -> tuple[L.Layout, list[int]]:
+    if index % 3 == 2:
+        seen = [0, 0]
+        bases = []
+        for _ in range(rng.randint(0, 3)):  # each warp bit moves one more tile along M or N
+            dim = rng.randrange(2)
+            bases.append((1 << seen[0], 0) if dim == 0 else (0, 1 << seen[1]))
+            seen[dim] += 1
+        warp_bases = tuple(bases)
+        version = rng.choice([1, 2, 3])
+        wmma = L.AmdWmmaLayout(
+            version=version, is_transposed=rng.random() < 0.5, warp_bases=warp_bases,
+            instr_shape=(16, 16, 32 if version == 3 else 16),
+        )
+        return wmma, _split_bits(rng, rng.randint(8, 10), 2)
+    instr = rng.choice([(32, 32, 8), (16, 16, 16), (32, 32, 16), (16, 16, 32)])
+    mfma = L.AmdMfmaLayout(
+        version=rng.choice([2, 3, 4]), warps_per_cta=tuple(_split_bits(rng, rng.randint(0, 3), 2)),
+        instr_shape=instr, is_transposed=rng.random() < 0.5,
+    )
+    shape = [max(s, instr[0]) for s in _split_bits(rng, rng.randint(9, 11), 2)]
+    if index % 3 == 1:
+        op_idx = rng.randint(0, 1)
+        return L.DotOperandLayout(op_idx=op_idx, parent=mfma, k_width=rng.choice([4, 8])), shape
+    return mfma, shape
+
+
+def test_random_layouts_match_triton() -> None:
+    rng = random.Random(20261129)
+    compared: dict[str, int] = {}
+    for index in range(RANDOM_LAYOUTS):
+        layout, shape = _random_case(rng, index)
+        _assert_same(layout, to_gluon(layout), shape, f"case {index}: {layout!r} {shape}")
+        key = layout.kind if not isinstance(layout, (L.SliceLayout, L.DotOperandLayout)) else (
+            f"{layout.kind}/{layout.parent.kind}"
+        )
+        compared[key] = compared.get(key, 0) + 1
+    assert sum(compared.values()) == RANDOM_LAYOUTS >= 500
+    assert {"blocked", "slice/blocked", "slice/nvidia_mma", "nvidia_mma", "dot_op/nvidia_mma", "dot_op/blocked",
+            "linear"} <= set(compared)
+
+
+def test_random_amd_layouts_match_triton() -> None:
+    rng = random.Random(942)
+    for index in range(48):
+        layout, shape = _random_amd_case(rng, index)
+        _assert_same(layout, to_gluon(layout), shape, f"amd case {index}: {layout!r} {shape}")
