@@ -94,8 +94,12 @@ def bundled_dir() -> Path:
     return inside if inside.is_dir() else here.parent / "kernels"
 
 
-def _literal_assignments(tree: ast.Module) -> dict[str, Any]:
-    """Module-level ``NAME = <literal>`` assignments that ast.literal_eval can read."""
+def _literal_assignments(tree: ast.Module, path: Path) -> dict[str, Any]:
+    """Module-level ``NAME = <literal>`` assignments that ast.literal_eval can read.
+
+    The kernel facts irscope reads (``_REQUIRED`` and ``_OPTIONAL_DEFAULTS``) must be literals;
+    one that is not (``2**28``, a call) is an error naming the line, never silently dropped.
+    """
     found: dict[str, Any] = {}
     for node in tree.body:
         target: ast.expr | None = None
@@ -109,7 +113,10 @@ def _literal_assignments(tree: ast.Module) -> dict[str, Any]:
         try:
             found[target.id] = ast.literal_eval(value)
         except ValueError:
-            continue
+            if target.id in _REQUIRED or target.id in _OPTIONAL_DEFAULTS:
+                raise UsageError(f"{path}:{node.lineno}: {target.id} must be a plain literal (numbers, strings, "
+                                 "lists, dicts), not an expression, so irscope can read it without running the "
+                                 "module") from None
     return found
 
 
@@ -124,7 +131,7 @@ def read_kernel(path: Path, bundled: bool = False) -> KernelInfo:
         tree = ast.parse(text, filename=str(path))
     except SyntaxError as exc:
         raise UsageError(f"{path}:{exc.lineno}: not valid Python: {exc.msg}") from None
-    facts = _literal_assignments(tree)
+    facts = _literal_assignments(tree, path)
     missing = [k for k in _REQUIRED if k not in facts]
     if missing:
         raise UsageError(

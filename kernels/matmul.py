@@ -21,6 +21,7 @@ SIZES = {"M": 4096, "N": 4096, "K": 4096}
 TEST_SIZES = {"M": 257, "N": 301, "K": 193}
 BENCH_SIZES = [{"M": 4096, "N": 4096, "K": 4096}, {"M": 8192, "N": 8192, "K": 8192}]
 TOLERANCE = {"atol": 1e-2, "rtol": 1e-2}
+PEER = "torch.matmul (cuBLAS)"
 
 
 # The autotuning space of the tutorial, per backend (tile sizes, pipeline depth, warps), as plain data
@@ -100,7 +101,8 @@ def make_tensors(sizes: dict[str, int], dtype: Any, new: Any) -> dict[str, Any]:
     return {"a": new((m, k), dtype, "input"), "b": new((k, n), dtype, "input"), "c": new((m, n), dtype, "output")}
 
 
-def kernel_args(t: dict[str, Any], sizes: dict[str, int], config: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+def kernel_args(t: dict[str, Any], sizes: dict[str, int], config: dict[str, Any],
+                sm_count: int | None = None) -> tuple[list[Any], dict[str, Any]]:
     """Positional and keyword arguments of the launch, exactly as the launcher passes them."""
     a, b, c = t["a"], t["b"], t["c"]
     args = [a, b, c, sizes["M"], sizes["N"], sizes["K"],
@@ -116,3 +118,16 @@ def grid(sizes: dict[str, int], config: dict[str, Any], sm_count: int | None = N
 def reference(t: dict[str, Any]) -> Any:
     """What the kernel must compute, in torch (fp32 product rounded to fp16)."""
     return (t["a"].float() @ t["b"].float()).to(t["c"].dtype)
+
+
+def peer(t: dict[str, Any]) -> Any:
+    """PyTorch's own way: cuBLAS."""
+    import torch
+
+    return torch.matmul(t["a"], t["b"], out=t["c"])
+
+
+def work(sizes: dict[str, int], element_bytes: int = 2) -> dict[str, float]:
+    """Compulsory DRAM traffic and arithmetic of one product."""
+    m, n, k = sizes["M"], sizes["N"], sizes["K"]
+    return {"bytes": float(element_bytes * (m * k + k * n + m * n)), "flops": 2.0 * m * n * k}

@@ -19,8 +19,11 @@ DTYPE = "float32"
 SIZES = {"n_rows": 4096, "n_cols": 4096}
 TEST_SIZES = {"n_rows": 1823, "n_cols": 781}
 BENCH_SIZES = [{"n_rows": 4096, "n_cols": 4096}, {"n_rows": 32768, "n_cols": 1024}, {"n_rows": 4096, "n_cols": 16384}]
-CONFIGS = [{"num_warps": 8, "num_stages": 4}]
+# Config 0 is the tutorial's; narrow rows run better with fewer warps per row (more rows in flight).
+CONFIGS = [{"num_warps": 8, "num_stages": 4}, {"num_warps": 4, "num_stages": 4}, {"num_warps": 4, "num_stages": 2},
+           {"num_warps": 2, "num_stages": 4}, {"num_warps": 16, "num_stages": 2}]
 TOLERANCE = {"atol": 1e-6, "rtol": 1e-5}
+PEER = "torch.softmax"
 # Programs launched when no GPU says how many fit at once (interpreter runs, offline captures).
 OFFLINE_PROGRAMS = 4
 
@@ -51,7 +54,8 @@ def make_tensors(sizes: dict[str, int], dtype: Any, new: Any) -> dict[str, Any]:
     return {"x": new(shape, dtype, "input"), "y": new(shape, dtype, "output")}
 
 
-def kernel_args(t: dict[str, Any], sizes: dict[str, int], config: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+def kernel_args(t: dict[str, Any], sizes: dict[str, int], config: dict[str, Any],
+                sm_count: int | None = None) -> tuple[list[Any], dict[str, Any]]:
     """Positional and keyword arguments of the launch, exactly as the launcher passes them."""
     x, y = t["x"], t["y"]
     block = triton.next_power_of_2(sizes["n_cols"])
@@ -70,3 +74,30 @@ def reference(t: dict[str, Any]) -> Any:
     import torch
 
     return torch.softmax(t["x"], dim=1)
+
+
+def peer(t: dict[str, Any]) -> Any:
+    """PyTorch's own way."""
+    import torch
+
+    return torch.softmax(t["x"], dim=1)
+
+
+def work(sizes: dict[str, int], element_bytes: int = 4) -> dict[str, float]:
+    """Compulsory DRAM traffic (one read, one write per element) and arithmetic (max, sub, exp, sum, div)."""
+    n = sizes["n_rows"] * sizes["n_cols"]
+    return {"bytes": float(2 * element_bytes * n), "flops": float(5 * n)}
+
+
+def occupancy_grid(compiled: Any, sizes: dict[str, int], config: dict[str, Any], props: dict[str, int]) -> tuple[int]:
+    """Persistent grid sized by occupancy: as many programs as fit on all SMs at once.
+
+    Registers per SM and shared memory per SM bound how many programs of this compiled kernel
+    are resident together; launching exactly that many avoids both idle SMs and a second wave.
+    """
+    regs_per_program = max(1, compiled.n_regs) * props["warpSize"] * config["num_warps"]
+    by_regs = props["max_num_regs"] // regs_per_program
+    shared = compiled.metadata.shared
+    by_smem = props["max_shared_mem"] // shared if shared else by_regs
+    per_sm = max(1, min(by_regs, by_smem))
+    return (min(sizes["n_rows"], props["multiprocessor_count"] * per_sm),)

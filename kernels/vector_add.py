@@ -13,9 +13,13 @@ DESCRIPTION = "out = x + y over a 1-D fp32 vector, BLOCK_SIZE elements per progr
 DTYPE = "float32"
 SIZES = {"n_elements": 98432}
 TEST_SIZES = {"n_elements": 98431}
-BENCH_SIZES = [{"n_elements": 2**28}]
-CONFIGS = [{"BLOCK_SIZE": 1024, "num_warps": 4}]
+BENCH_SIZES = [{"n_elements": 1048576}, {"n_elements": 16777216}, {"n_elements": 67108864},
+               {"n_elements": 268435456}]
+# Config 0 is the tutorial's; the others give `irscope bench` wider tiles to choose from.
+CONFIGS = [{"BLOCK_SIZE": 1024, "num_warps": 4}, {"BLOCK_SIZE": 2048, "num_warps": 8},
+           {"BLOCK_SIZE": 4096, "num_warps": 8}, {"BLOCK_SIZE": 4096, "num_warps": 16}]
 TOLERANCE = {"atol": 1e-6, "rtol": 1e-6}
+PEER = "x + y (torch)"
 
 
 @triton.jit
@@ -36,7 +40,8 @@ def make_tensors(sizes: dict[str, int], dtype: Any, new: Any) -> dict[str, Any]:
     return {"x": new((n,), dtype, "input"), "y": new((n,), dtype, "input"), "output": new((n,), dtype, "output")}
 
 
-def kernel_args(t: dict[str, Any], sizes: dict[str, int], config: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+def kernel_args(t: dict[str, Any], sizes: dict[str, int], config: dict[str, Any],
+                sm_count: int | None = None) -> tuple[list[Any], dict[str, Any]]:
     """Positional and keyword arguments of the launch, exactly as the launcher passes them."""
     return [t["x"], t["y"], t["output"], sizes["n_elements"]], dict(config)
 
@@ -49,3 +54,16 @@ def grid(sizes: dict[str, int], config: dict[str, Any], sm_count: int | None = N
 def reference(t: dict[str, Any]) -> Any:
     """What the kernel must compute, in torch."""
     return t["x"] + t["y"]
+
+
+def peer(t: dict[str, Any]) -> Any:
+    """PyTorch's own way."""
+    import torch
+
+    return torch.add(t["x"], t["y"], out=t["output"])
+
+
+def work(sizes: dict[str, int], element_bytes: int = 4) -> dict[str, float]:
+    """Compulsory DRAM traffic (two reads, one write per element) and arithmetic."""
+    n = sizes["n_elements"]
+    return {"bytes": float(3 * element_bytes * n), "flops": float(n)}

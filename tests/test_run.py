@@ -26,7 +26,7 @@ def test_all_bundled_kernels_pass_under_the_interpreter():
     lines = proc.stdout.strip().splitlines()
     assert lines[0].split()[:3] == ["kernel", "device", "config"]
     rows = {line.split()[0]: line for line in lines[1:]}
-    assert set(rows) == {"matmul", "softmax", "vector_add"}
+    assert set(rows) == {"matmul", "matmul_tma", "softmax", "vector_add"}
     for row in rows.values():
         assert "interpreter" in row and row.rstrip().endswith("PASS")
     # Sizes are not multiples of the blocks, so the masks are exercised.

@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "export": "irscope.cli.archive_cmd:export_cmd",
     "open": "irscope.cli.archive_cmd:open_cmd",
     "layouts": "irscope.cli.layouts:layouts",
+    "bench": "irscope.cli.bench:bench",
 }
 
 

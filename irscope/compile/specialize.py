@@ -30,6 +30,21 @@ class FakeDtype:
     def __str__(self) -> str:
         return f"torch.{self.name}"
 
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element (TensorDescriptor checks stride alignment with it)."""
+        import re
+
+        if self.name.startswith("float8") or self.name in ("bool", "int8", "uint8"):
+            return 1
+        match = re.search(r"(\d+)", self.name)
+        return int(match.group(1)) // 8 if match else 1
+
+    @property
+    def is_floating_point(self) -> bool:
+        """Whether it is a float type."""
+        return self.name.startswith(("float", "bfloat"))
+
 
 @dataclass(frozen=True)
 class CompileJob:
