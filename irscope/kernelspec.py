@@ -257,6 +257,12 @@ class FunctionKernel:
     source_sha: str = ""
     obj: Any = field(default=None, compare=False, hash=False, repr=False)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the kernel object: a child process re-imports it from ``ref``."""
+        state = dict(self.__dict__)
+        state["obj"] = None
+        return state
+
     @property
     def name(self) -> str:
         """The function's name."""

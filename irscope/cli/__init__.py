@@ -21,6 +21,14 @@ COMMANDS: dict[str, str] = {
     "open": "irscope.cli.archive_cmd:open_cmd",
     "layouts": "irscope.cli.layouts:layouts",
     "bench": "irscope.cli.bench:bench",
+    "passes": "irscope.cli.passes:passes",
+    "diff": "irscope.cli.diff:diff",
+    "timing": "irscope.cli.timing:timing",
+    "map": "irscope.cli.map_cmd:map_cmd",
+    "annotate": "irscope.cli.map_cmd:annotate",
+    "loops": "irscope.cli.loops_cmd:loops",
+    "resources": "irscope.cli.resources_cmd:resources",
+    "graph": "irscope.cli.graph_cmd:graph",
 }
 
 

@@ -148,7 +148,7 @@ def _collect(cache: Path, dump: Path, dest: Path) -> dict[str, str]:
     return files
 
 
-def _job_for(kernel: KernelInfo | FunctionKernel, target: Target, config_index: int,
+def job_for(kernel: KernelInfo | FunctionKernel, target: Target, config_index: int,
              sizes: dict[str, int]) -> tuple[CompileJob, dict[str, Any]]:
     """The compile job and the config values, for either kind of kernel."""
     if isinstance(kernel, FunctionKernel):
@@ -171,7 +171,7 @@ def capture(kernel: KernelInfo | FunctionKernel, target: Target, config_index: i
     staging = store.new_staging(key)
     try:
         with redirected_triton(staging) as (cache, dump):
-            job, config = _job_for(kernel, target, config_index, sizes)
+            job, config = job_for(kernel, target, config_index, sizes)
             compiled, seconds, stage_seconds = compile_job(job)
         files = _collect(cache, dump, staging)
         (staging / "source.py").write_bytes(kernel.path.read_bytes())

@@ -1,0 +1,534 @@
+"""The loops of a kernel: were they software-pipelined, with what, and what confirms it below TTGIR.
+
+Triton's pipeliner turns a loop's global loads into loads issued ``S - 1`` iterations ahead: the
+prologue issues the first ``S - 1`` rounds, each iteration issues one more and waits for the oldest.
+So the achieved depth of a load is ``(its copies before the loop) / (its copies in the loop) + 1``,
+counted per source line. On NVIDIA the copies are async (cp.async, TMA) into multi-buffered shared
+memory; on AMD they are register loads stored to shared memory one iteration ahead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from irscope.analysis.instructions import access_bytes, classify, pending_count
+from irscope.errors import StoreError
+from irscope.parse.layouts import AmdMfmaLayout, AmdWmmaLayout, LayoutTable, NvidiaMmaLayout, parse_layouts
+from irscope.parse.lineinfo import AsmLoop, Listing, parse_amdgcn, parse_ptx
+from irscope.parse.mlir_locs import innermost_in
+from irscope.parse.mlir_ops import MlirModule, MlirOp, parse_module
+from irscope.parse.ttgir_ops import element_bits, parse_types
+from irscope.store import Capture
+
+__all__ = ["Evidence", "LoadStream", "Loop", "WaitInfo", "analyze_loops", "capture_loops"]
+
+_LOOP_OPS = frozenset({"scf.for", "scf.while"})
+_REGISTER_STAGED_USERS = frozenset({"ttg.local_store", "ttg.local_alloc"})
+_ASYNC_MIN_BYTES = 4
+# Example: } {tt.num_stages = 3 : i32}
+_NUM_STAGES = re.compile(r"\btt\.num_stages\s*=\s*(?P<n>\d+)")
+# Example: {contiguity = 8 : i32}
+_CONTIGUITY = re.compile(r"\bcontiguity\s*=\s*(?P<n>\d+)")
+# Example: %stride_am: i32 loc("stride_am"(#loc))   /   %a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(...)
+_FUNC_ARG = re.compile(r"(?P<name>%[\w$.-]+):\s*(?P<type>[^{,()]+?(?:<[^>]*>)?)\s*(?P<attrs>\{[^}]*\})?\s*loc\(")
+_WAIT_WHAT = {
+    "ttg.async_wait": "async-copy group",
+    "ttng.warp_group_dot_wait": "wgmma group",
+    "ttng.wait_barrier": "TMA barrier phase",
+    "amdg.async_wait": "async-copy group",
+}
+
+
+@dataclass(frozen=True)
+class WaitInfo:
+    """A wait in a loop.
+
+    Attributes:
+        op: the op or instruction.
+        pending: how many groups it lets stay in flight, or None when not printed.
+        what: what is waited for, in words, singular (``async-copy group``).
+        line: where it is (TTGIR line, or line of the listing).
+    """
+
+    op: str
+    pending: int | None
+    what: str
+    line: int
+
+
+@dataclass(frozen=True)
+class LoadStream:
+    """The global loads of one source line inside a loop.
+
+    Attributes:
+        line: the kernel source line of the load, or None.
+        kind: ``async`` (global to shared without registers) or ``register`` (a load into registers).
+        in_loop: how many such loads one iteration issues.
+        before_loop: how many the prologue issues (the rounds issued ahead).
+        stages: ``before_loop / in_loop + 1``, less the iterations peeled into the prologue: 1 means
+            not pipelined.
+        bytes_per_thread: the widest contiguous access of one thread, when the layout or op says.
+        feeds_shared: whether the loaded value is stored to shared memory (a register-staged pipeline).
+        depends_on: function arguments its address is computed from.
+        peeled: loop iterations the pipeliner moved into the prologue (each consumes one round).
+    """
+
+    line: int | None
+    kind: str
+    in_loop: int
+    before_loop: int
+    stages: int
+    bytes_per_thread: int | None
+    feeds_shared: bool
+    depends_on: tuple[str, ...] = ()
+    peeled: int = 0
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a lower stage's instructions show for a loop.
+
+    Attributes:
+        stage: ``ptx``, ``sass`` or ``amdgcn``.
+        label: the loop's header label in that stage, or "" when no loop there matches.
+        in_loop: instruction class (see irscope.analysis.instructions.KINDS) -> count in the loop.
+        before_loop: instruction class -> count between the previous loop and this one.
+        opcodes: instruction class -> the distinct mnemonics seen in the loop.
+        waits: the waits in the loop, with their pending counts.
+        widest_access: the widest global load or async copy in the loop, in bytes per thread.
+    """
+
+    stage: str
+    label: str
+    in_loop: dict[str, int]
+    before_loop: dict[str, int]
+    opcodes: dict[str, tuple[str, ...]]
+    waits: tuple[WaitInfo, ...]
+    widest_access: int | None
+
+
+@dataclass(frozen=True)
+class Loop:
+    """One loop of the kernel and what the compiler made of it.
+
+    Attributes:
+        line: the kernel source line of the loop (the ``for``), or None.
+        source: that line's text.
+        ttgir_lines: the loop's first and last line in the TTGIR.
+        depth: 0 for an outermost loop, 1 inside another loop, ...
+        requested_stages: ``num_stages`` asked for this loop (``tl.range(num_stages=)`` or the kernel's option).
+        requested_from: where that number came from, in words.
+        achieved_stages: the deepest pipelining of its loads; 1 when not pipelined.
+        loads: its global loads, per source line.
+        buffers: shared-memory buffers its async copies fill, as ``<count>x<shape>xtype``.
+        waits: the TTGIR waits in the loop.
+        mma: the matrix instruction its dots became, in words, or "" when the loop has no dot.
+        mma_ops: how many dot ops the loop body has.
+        operands: how the dot operands reach the tensor cores, in words.
+        evidence: per lower stage, the confirming instructions.
+        reasons: why (part of) the loop was not pipelined, when it can be told.
+    """
+
+    line: int | None
+    source: str
+    ttgir_lines: tuple[int, int]
+    depth: int
+    requested_stages: int | None
+    requested_from: str
+    achieved_stages: int
+    loads: tuple[LoadStream, ...]
+    buffers: tuple[str, ...]
+    waits: tuple[WaitInfo, ...]
+    mma: str
+    mma_ops: int
+    operands: str
+    evidence: tuple[Evidence, ...]
+    reasons: tuple[str, ...]
+
+    @property
+    def pipelined(self) -> bool:
+        """Whether any load of the loop is issued ahead of its iteration."""
+        return self.achieved_stages > 1
+
+
+def _kernel_line(op: MlirOp, kernel_file: str) -> int | None:
+    frame = innermost_in(op.location.frames, kernel_file)
+    return frame.line if frame else None
+
+
+def _body(module: MlirModule, loop: MlirOp) -> list[MlirOp]:
+    """The ops of a loop, without those of the loops nested in it."""
+    inner = [op for op in module.inside(loop.index) if op.name in _LOOP_OPS]
+    return [op for op in module.inside(loop.index)
+            if not any(i.line < op.line <= i.end_line for i in inner)]
+
+
+def _prologue(module: MlirModule, loop: MlirOp) -> list[MlirOp]:
+    """Ops of the loop's region before it, after the previous loop of that region (nested ifs included)."""
+    siblings = [op for op in module.ops if op.parent == loop.parent and op.line < loop.line]
+    start = max((op.end_line for op in siblings if op.name in _LOOP_OPS), default=0)
+    region_start = module.ops[loop.parent].line if loop.parent is not None else 0
+    return [op for op in module.ops
+            if max(start, region_start) < op.line < loop.line and op.depth >= loop.depth]
+
+
+def _users(module: MlirModule) -> dict[str, list[MlirOp]]:
+    users: dict[str, list[MlirOp]] = {}
+    for op in module.ops:
+        for name in op.operands:
+            users.setdefault(name, []).append(op)
+    return users
+
+
+def _func_args(module: MlirModule) -> dict[str, bool]:
+    """Function argument -> whether it carries ``tt.divisibility``."""
+    found: dict[str, bool] = {}
+    for op in module.ops:
+        if op.name in ("tt.func", "func.func"):
+            for match in _FUNC_ARG.finditer(op.text):
+                found[match["name"]] = "tt.divisibility" in (match["attrs"] or "")
+    return found
+
+
+def _sources(module: MlirModule, names: list[str], args: dict[str, bool], definer: dict[str, int]
+             ) -> tuple[str, ...]:
+    """Function arguments values are computed from (walking defining ops; a loop's block argument
+    follows its initial value)."""
+    seen: set[str] = set()
+    found: list[str] = []
+    todo = list(names)
+    while todo and len(seen) < 5000:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if current in args:
+            found.append(current)
+            continue
+        index = definer.get(current)
+        if index is None:
+            continue
+        op = module.ops[index]
+        if current in op.results or op.name not in _LOOP_OPS:
+            todo.extend(op.operands)
+        else:
+            todo.extend(init for arg, init in op.bindings if arg == current)
+    return tuple(sorted(dict.fromkeys(found)))
+
+
+def _feeds_shared(module: MlirModule, op: MlirOp, users: dict[str, list[MlirOp]]) -> bool:
+    """Whether a loaded value reaches a shared-memory store within a few ops (through layout changes)."""
+    frontier, seen = list(op.results), set()
+    for _ in range(4):
+        following: list[str] = []
+        for name in frontier:
+            for user in users.get(name, []):
+                if user.name in _REGISTER_STAGED_USERS:
+                    return True
+                if user.index not in seen:
+                    seen.add(user.index)
+                    following.extend(user.results)
+        frontier = following
+    return False
+
+
+def _peeled(prologue: list[MlirOp], body: list[MlirOp], kernel_file: str) -> int:
+    """Iterations the pipeliner peeled into the prologue: its dots that repeat a dot of the loop body.
+
+    A peeled iteration consumes one round of the loads issued before the loop (Blackwell's
+    pipeliner runs the first tcgen05 MMA before the loop, then issues one more round).
+    """
+    dots = [op for op in body if classify(op.name) == "mma"]
+    if not dots:
+        return 0
+    lines = {_kernel_line(op, kernel_file) for op in dots}
+    early = [op for op in prologue if classify(op.name) == "mma" and _kernel_line(op, kernel_file) in lines]
+    return len(early) // len(dots)
+
+
+def _register_load_bytes(op: MlirOp, table: LayoutTable) -> int | None:
+    """Contiguous bytes one thread loads: the layout's sizePerThread along its fastest dim, capped by contiguity."""
+    types = [t for _, t in parse_types(op.text) if t.kind == "tensor"]
+    if not types:
+        return None
+    result = types[-1]
+    layout = table.get(result.encoding) if result.encoding.startswith("#") else None
+    per_thread = getattr(layout, "size_per_thread", None)
+    order = getattr(layout, "order", None)
+    if not per_thread or not order:
+        return None
+    elements = per_thread[order[0]]
+    if contiguity := _CONTIGUITY.search(op.text):
+        elements = min(elements, int(contiguity["n"]))
+    element = result.element
+    return elements * element_bits(element.removeprefix("!tt.ptr<").rstrip(">")) // 8
+
+
+def _async_bytes(op: MlirOp) -> int | None:
+    contiguity = _CONTIGUITY.search(op.text)
+    types = [t for _, t in parse_types(op.text)]
+    if not contiguity or not types:
+        return None
+    element = types[0].element.removeprefix("!tt.ptr<").rstrip(">")
+    return int(contiguity["n"]) * element_bits(element) // 8
+
+
+def _load_kind(op: MlirOp) -> str | None:
+    kind = classify(op.name)
+    if kind == "async_copy":
+        return "async"
+    if kind == "global_load":
+        return "register"
+    return None
+
+
+def _streams(module: MlirModule, loop: MlirOp, body: list[MlirOp], kernel_file: str, table: LayoutTable
+             ) -> list[LoadStream]:
+    users = _users(module)
+    args = _func_args(module)
+    definer = module.definer()
+    prologue = _prologue(module, loop)
+    ahead = Counter((_kernel_line(op, kernel_file), _load_kind(op)) for op in prologue if _load_kind(op))
+    peeled = _peeled(prologue, body, kernel_file)
+    streams: dict[tuple[int | None, str], list[MlirOp]] = {}
+    for op in body:
+        if kind := _load_kind(op):
+            streams.setdefault((_kernel_line(op, kernel_file), kind), []).append(op)
+    found = []
+    for (line, kind), ops in streams.items():
+        feeds = kind == "async" or _feeds_shared(module, ops[0], users)
+        before = ahead[(line, kind)]
+        stages = max(1, before // len(ops) - peeled + 1) if before else 1
+        width = _async_bytes(ops[0]) if kind == "async" else _register_load_bytes(ops[0], table)
+        # The address: the pointer operand (buffer loads: the base pointer and the offsets).
+        address = list(ops[0].operands[: 2 if ops[0].name.startswith("amdg.buffer") else 1])
+        depends = _sources(module, address, args, definer)
+        found.append(LoadStream(line, kind, len(ops), before, stages, width, feeds, depends, peeled if before else 0))
+    return sorted(found, key=lambda s: (s.line or 0, s.kind))
+
+
+def _buffers(module: MlirModule, body: list[MlirOp]) -> tuple[str, ...]:
+    """Multi-buffered shared allocations the loop's async copies write to."""
+    definer = module.definer()
+    found: dict[str, None] = {}
+    for op in body:
+        if classify(op.name) != "async_copy" or len(op.operands) < 2:
+            continue
+        index = definer.get(op.operands[1])
+        view = module.ops[index] if index is not None else None
+        if view is not None and view.name in ("ttg.memdesc_index", "ttg.memdesc_subview") and view.operands:
+            index = definer.get(view.operands[0])
+            view = module.ops[index] if index is not None else None
+        if view is not None and view.name == "ttg.local_alloc":
+            types = [t for _, t in parse_types(view.text) if t.kind == "memdesc"]
+            if types:
+                found[f"{types[-1].shape_text}x{types[-1].element}"] = None
+    return tuple(found)
+
+
+def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
+    """(matrix instruction in words, number of dot ops, how the operands arrive)."""
+    dots = [op for op in body if classify(op.name) == "mma"]
+    if not dots:
+        return "", 0, ""
+    dot = dots[0]
+    types = [t for _, t in parse_types(dot.text)]
+    result = types[-1] if types else None
+    layout = table.get(result.encoding) if result and result.encoding.startswith("#") else None
+    if dot.name == "ttng.warp_group_dot" or (isinstance(layout, NvidiaMmaLayout) and layout.version_major == 3):
+        shape = "x".join(str(n) for n in layout.instr_shape) if isinstance(layout, NvidiaMmaLayout) else "?"
+        mma = f"wgmma (NVIDIA mma v3, warpgroup instruction tile {shape})"
+    elif dot.name == "ttng.tc_gen5_mma":
+        mma = "tcgen05.mma (NVIDIA mma v5, accumulator in tensor memory)"
+    elif isinstance(layout, NvidiaMmaLayout):
+        shape = "x".join(str(n) for n in layout.instr_shape)
+        mma = f"mma.sync (NVIDIA mma v{layout.version_major}, instruction tile {shape})"
+    elif isinstance(layout, AmdMfmaLayout):
+        mma = f"mfma (AMD MFMA v{layout.version}, {'x'.join(str(n) for n in layout.instr_shape)})"
+    elif isinstance(layout, AmdWmmaLayout):
+        mma = f"wmma (AMD WMMA v{layout.version})"
+    else:
+        mma = "FMA on CUDA cores (the dot's result has no tensor-core layout)"
+    operands = [t for t in types[:2]]
+    if operands and all(t.kind == "memdesc" for t in operands):
+        how = "A and B are read by the tensor cores straight from shared memory"
+    elif operands and operands[0].kind == "tensor" and len(operands) > 1 and operands[1].kind == "memdesc":
+        how = "A from registers, B straight from shared memory"
+    elif any(op.name == "ttg.local_load" and "dot_op" in op.text for op in body):
+        how = "through shared memory: local_load (ldmatrix / ds_read) into dot-operand registers"
+    else:
+        how = "in registers (no shared-memory staging in the loop)"
+    return mma, len(dots), how
+
+
+def _waits(body: list[MlirOp]) -> tuple[WaitInfo, ...]:
+    return tuple(WaitInfo(op.name, pending_count(op.text), _WAIT_WHAT.get(op.name, ""), op.line)
+                 for op in body if classify(op.name) == "wait")
+
+
+def _reasons(loop_requested: int | None, streams: list[LoadStream], args: dict[str, bool], backend: str,
+             inner_loads: bool = False) -> tuple[str, ...]:
+    if loop_requested is not None and loop_requested <= 1:
+        return ("num_stages is 1 for this loop: pipelining was not asked for",)
+    if not streams and inner_loads:
+        return ("its loads are in the loops nested in it; Triton pipelines innermost loops",)
+    if not streams:
+        return ("the loop has no global loads to issue ahead",)
+    reasons = []
+    for s in streams:
+        if s.stages > 1:
+            continue
+        where = f"the load on line {s.line}" if s.line else "a load"
+        if s.kind == "register" and backend == "cuda" and s.bytes_per_thread is not None \
+                and s.bytes_per_thread < _ASYNC_MIN_BYTES:
+            plain = [a.lstrip("%") for a in s.depends_on if not args.get(a, True)]
+            why = (f"{where} moves {s.bytes_per_thread} bytes per thread, narrower than the "
+                   f"{_ASYNC_MIN_BYTES} bytes cp.async needs, so it stays a register load")
+            if plain:
+                why += (f"; its address depends on {', '.join(plain)}, which carr{'ies' if len(plain) == 1 else 'y'} "
+                        "no tt.divisibility (the JIT adds it only to integers divisible by 16), so Triton cannot "
+                        "prove wider accesses aligned")
+            reasons.append(why)
+        elif s.kind == "register" and not s.feeds_shared:
+            reasons.append(f"{where} is used in registers only (it does not feed a dot through shared memory); "
+                           "Triton's pipeliner left it in the loop")
+        else:
+            reasons.append(f"{where} was not issued ahead; the IR does not say why")
+    return tuple(reasons)
+
+
+def _inner_loads(module: MlirModule, loop: MlirOp) -> bool:
+    """Whether a loop nested in ``loop`` loads from global memory."""
+    return any(_load_kind(op) for op in module.inside(loop.index)) and any(
+        op.name in _LOOP_OPS for op in module.inside(loop.index))
+
+
+def _asm_lines(listing: Listing, loop: AsmLoop, kernel_file: str) -> set[int]:
+    found = set()
+    for insn in listing.inside(loop):
+        frame = innermost_in(insn.frames, kernel_file)
+        if frame:
+            found.add(frame.line)
+    return found
+
+
+def _asm_matches(ir_loops: list[set[int]], listing: Listing, kernel_file: str) -> list[AsmLoop | None]:
+    """For each TTGIR loop (its body's kernel lines), the listing loop with the most similar lines.
+
+    Pairs are taken best first (Jaccard similarity of the line sets, at least 0.2), each listing
+    loop at most once: a loop the backend unrolled has no counterpart.
+    """
+    asm_lines = [_asm_lines(listing, loop, kernel_file) for loop in listing.loops]
+    scores = []
+    for i, lines in enumerate(ir_loops):
+        for j, other in enumerate(asm_lines):
+            if lines and other:
+                scores.append((len(lines & other) / len(lines | other), i, j))
+    chosen: list[AsmLoop | None] = [None] * len(ir_loops)
+    taken: set[int] = set()
+    for score, i, j in sorted(scores, reverse=True):
+        if score >= 0.2 and chosen[i] is None and j not in taken:
+            chosen[i] = listing.loops[j]
+            taken.add(j)
+    return chosen
+
+
+def _evidence(listing: Listing, found: AsmLoop | None) -> Evidence:
+    if found is None:
+        return Evidence(listing.stage, "", {}, {}, {}, (), None)
+    earlier = [loop.end for loop in listing.loops if loop.end < found.start]
+    inside = [i for i in listing.inside(found) if not i.text.startswith("@!PT")]
+    before = [i for i in listing.between(max(earlier, default=0), found.start - 1) if not i.text.startswith("@!PT")]
+    in_loop: Counter[str] = Counter()
+    opcodes: dict[str, dict[str, None]] = {}
+    waits = []
+    widest: int | None = None
+    for insn in inside:
+        kind = classify(insn.opcode)
+        if kind is None:
+            continue
+        in_loop[kind] += 1
+        opcodes.setdefault(kind, {})[insn.opcode] = None
+        if kind == "wait":
+            waits.append(WaitInfo(insn.text, pending_count(insn.text), "", insn.number))
+        if kind in ("global_load", "async_copy"):
+            width = access_bytes(insn.opcode, insn.text)
+            if width is not None:
+                widest = max(widest or 0, width)
+    before_counts = Counter(k for i in before if (k := classify(i.opcode)) is not None)
+    return Evidence(listing.stage, found.label, dict(in_loop), dict(before_counts),
+                    {k: tuple(v) for k, v in opcodes.items()}, tuple(waits), widest)
+
+
+def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = None, backend: str = "cuda",
+                  listings: tuple[Listing, ...] = (), source: tuple[str, ...] = ()) -> list[Loop]:
+    """Every loop of a TTGIR module with its pipelining, waits, matrix instructions and lower-stage evidence."""
+    module = parse_module(ttgir)
+    table = parse_layouts(ttgir)
+    args = _func_args(module)
+    found = [op for op in module.ops if op.name in _LOOP_OPS]
+    bodies = [_body(module, op) for op in found]
+    body_lines = [{n for o in body if (n := _kernel_line(o, kernel_file)) is not None} for body in bodies]
+    matched = [_asm_matches(body_lines, listing, kernel_file) for listing in listings]
+    loops = []
+    for k, (op, body) in enumerate(zip(found, bodies, strict=True)):
+        line = _kernel_line(op, kernel_file)
+        attr = _NUM_STAGES.search(op.text)
+        requested = int(attr["n"]) if attr else default_stages
+        origin = ("tl.range(num_stages=...) on the loop" if attr
+                  else "the kernel's num_stages option" if default_stages is not None else "unknown")
+        streams = _streams(module, op, body, kernel_file, table)
+        achieved = max((s.stages for s in streams), default=1)
+        mma, count, operands = _mma(body, table)
+        evidence = tuple(_evidence(listing, matches[k]) for listing, matches in zip(listings, matched, strict=True))
+        unpipelined = achieved <= 1 or any(s.stages == 1 for s in streams)
+        loops.append(Loop(
+            line=line,
+            source=source[line - 1].strip() if line and line <= len(source) else "",
+            ttgir_lines=(op.line, op.end_line),
+            depth=sum(1 for other in found if other.line < op.line <= other.end_line),
+            requested_stages=requested,
+            requested_from=origin,
+            achieved_stages=achieved,
+            loads=tuple(streams),
+            buffers=_buffers(module, body),
+            waits=_waits(body),
+            mma=mma,
+            mma_ops=count,
+            operands=operands,
+            evidence=evidence,
+            reasons=_reasons(requested, streams, args, backend, _inner_loads(module, op)) if unpipelined else (),
+        ))
+    return loops
+
+
+def capture_loops(capture: Capture) -> tuple[list[Loop], tuple[str, ...]]:
+    """The loops of a stored capture, with PTX and SASS (NVIDIA) or AMDGCN evidence; and what was missing."""
+    from irscope.analysis.sourcemap import sass_listing
+
+    m = capture.manifest
+    listings: list[Listing] = []
+    missing: list[str] = []
+    lower = ("ptx", "sass") if m.backend == "cuda" else ("amdgcn",)
+    for stage in lower:
+        try:
+            if stage == "sass":
+                listing, why = sass_listing(capture)
+                if listing is None:
+                    missing.append(f"sass: {why}")
+                    continue
+                listings.append(listing)
+            else:
+                listings.append((parse_ptx if stage == "ptx" else parse_amdgcn)(capture.read(stage)))
+        except StoreError as exc:
+            missing.append(f"{stage}: {exc}")
+    stages = m.options.get("num_stages", m.metadata.get("num_stages"))
+    try:
+        source = tuple(capture.read("source").splitlines())
+    except StoreError:
+        source = ()
+    loops = analyze_loops(capture.read("ttgir"), m.kernel_path, int(stages) if stages is not None else None,
+                          m.backend, tuple(listings), source)
+    return loops, tuple(missing)

@@ -1,0 +1,115 @@
+"""``irscope diff``: what changed between two stages or passes, or between targets or configs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from dataclasses import asdict
+
+import click
+
+from irscope.captures import LaunchSpec, get_capture, make_request
+from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
+from irscope.cli.passes import compile_notice, dump_notice
+from irscope.errors import UsageError
+
+
+@click.command("diff")
+@click.argument("kernel")
+@click.option("--from", "start", metavar="A", default=None, help="stage (ttir, ttgir, ...) or pass to start from")
+@click.option("--to", "end", metavar="B", default=None, help="stage or pass to end at (its output)")
+@click.option("--pass", "one_pass", metavar="P", default=None,
+              help="just this pass's change: name, unique prefix, index, name:N or name/Step")
+@target_option
+@config_option
+@click.option("--vs-target", metavar="TARGET", default=None, help="compare one stage against this target")
+@click.option("--vs-config", metavar="N", type=int, default=None, help="compare one stage against this config")
+@click.option("--stage", "-s", metavar="STAGE", default="ttgir", show_default=True,
+              help="the stage compared with --vs-target / --vs-config")
+@click.option("--side-by-side", "-y", is_flag=True, help="two columns instead of a unified diff")
+@click.option("--keep-locs", is_flag=True, help="keep location attributes and #loc lines (stripped by default)")
+@click.option("--normalize-ssa", is_flag=True, help="ignore SSA renumbering (%x_12 vs %x_13)")
+@click.option("--context", "-U", "context", type=int, default=3, show_default=True, help="lines of context")
+@click.option("--llvm", is_flag=True, help="look passes up in the dump that includes LLVM's own passes")
+@json_option
+@store_option
+@kernel_options
+@click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
+@click.option("--pager/--no-pager", default=None, help="page long output (default: on a terminal)")
+def diff(kernel: str, start: str | None, end: str | None, one_pass: str | None, target: str | None, config: int,
+         vs_target: str | None, vs_config: int | None, stage: str, side_by_side: bool, keep_locs: bool,
+         normalize_ssa: bool, context: int, llvm: bool, as_json: bool, store_dir: str | None, launch: LaunchSpec,
+         color: bool | None, pager: bool | None) -> None:
+    """Show what changed in KERNEL's IR between two stages or passes, or across targets or configs.
+
+    A and B are stages (ttir, ttgir, llir, ...) or passes (see 'irscope passes KERNEL'). From a
+    pass means the IR it received, to a pass the IR it produced, so --pass P is --from P --to P.
+    A pass that runs several times is picked by index or as name:N. Locations are stripped unless
+    --keep-locs; --normalize-ssa hides SSA renumbering.
+
+    Example:
+
+        irscope diff matmul --target sm90 --pass tritongpu-pipeline
+
+        irscope diff matmul --from ttir --to ttgir
+
+        irscope diff matmul --target sm80 --vs-target sm90 --stage ttgir
+    """
+    from irscope.analysis.diff import DiffOptions
+    from irscope.compare import diff_points, resolve_points, stage_point
+
+    options = DiffOptions(keep_locs=keep_locs, normalize_ssa=normalize_ssa, context=context)
+    across = vs_target is not None or vs_config is not None
+    if across and (start or end or one_pass):
+        raise UsageError("--vs-target/--vs-config compare one --stage; they do not combine with --from/--to/--pass")
+    if one_pass and (start or end):
+        raise UsageError("--pass P is --from P --to P; give either --pass or --from/--to")
+    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
+    capture = get_capture(request, store_dir, on_compile=compile_notice)
+    if across:
+        other_request = make_request(kernel, vs_target or target, config if vs_config is None else vs_config,
+                                     launch=launch, store_dir=store_dir)
+        other = get_capture(other_request, store_dir, on_compile=compile_notice)
+        left = stage_point(capture, stage, f"{stage} {capture.manifest.target} config {capture.manifest.config_index}")
+        right = stage_point(other, stage, f"{stage} {other.manifest.target} config {other.manifest.config_index}")
+    else:
+        if one_pass:
+            start = end = one_pass
+        if not start or not end:
+            raise UsageError("say what to compare: --pass P, --from A --to B, --vs-target T or --vs-config N")
+        from irscope.passdump import get_pass_dump
+
+        def dump() -> object:
+            return get_pass_dump(request, capture, llvm=llvm, on_compile=dump_notice)
+
+        left, right = resolve_points(capture, start, end, dump)  # type: ignore[arg-type]
+    result = diff_points(left, right, options)
+    if as_json:
+        click.echo(json.dumps({"left": result.left, "right": result.right, "added": result.added,
+                               "removed": result.removed, "identical": not result.changed,
+                               "options": asdict(options), "hunks": [h.to_json() for h in result.hunks]}, indent=2))
+        return
+    _emit(result, side_by_side, color, pager)
+
+
+def _emit(result: object, side_by_side: bool, color: bool | None, pager: bool | None) -> None:
+    """Write the diff: coloured and paged on a terminal, plain when piped."""
+    from rich.console import Console
+
+    from irscope.analysis.diff import TextDiff
+    from irscope.views.diff import render_side_by_side, render_unified
+
+    assert isinstance(result, TextDiff)
+    tty = sys.stdout.isatty()
+    use_color = tty if color is None else color
+    width = shutil.get_terminal_size((160, 40)).columns if tty else 200
+    text = render_side_by_side(result, width) if side_by_side else render_unified(result)
+    console = Console(force_terminal=use_color, no_color=not use_color, highlight=False, width=width, soft_wrap=True)
+    with console.capture() as captured:
+        console.print(text, end="")
+    out = captured.get()
+    if (tty if pager is None else pager) and tty and out.count("\n") > shutil.get_terminal_size().lines:
+        click.echo_via_pager(out, color=use_color)
+    else:
+        click.echo(out, nl=False, color=use_color)

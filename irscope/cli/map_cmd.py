@@ -1,0 +1,100 @@
+"""``irscope map`` and ``irscope annotate``: the kernel's source lines through every stage."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import click
+
+from irscope.captures import LaunchSpec, get_capture, make_request
+from irscope.cli.options import F, config_option, json_option, kernel_options, store_option, target_option
+from irscope.cli.show import compile_notice
+from irscope.errors import UsageError
+
+
+def _stages(values: tuple[str, ...]) -> tuple[str, ...] | None:
+    """``--stage ptx --stage sass`` or ``--stage ptx,sass`` -> ('ptx', 'sass'); none -> None (all)."""
+    found = tuple(s.strip().lower() for v in values for s in v.split(",") if s.strip())
+    return found or None
+
+
+def _width(full: bool) -> int:
+    return 0 if full else max(80, shutil.get_terminal_size((150, 40)).columns)
+
+
+def _stage_option(f: F) -> F:
+    """``--stage`` for map and annotate: several stages, repeated or comma-separated."""
+    return click.option("--stage", "-s", "stages", multiple=True, metavar="STAGE",
+                        help="stages to map (repeat or comma-separate; default: every stage with positions: "
+                             "ttir, ttgir, llir, ptx, sass or amdgcn)")(f)
+
+
+@click.command("map")
+@click.argument("kernel")
+@click.option("--line", "-l", "line", type=int, required=True, help="the kernel source line to follow")
+@_stage_option
+@target_option
+@config_option
+@click.option("--limit", type=int, default=12, show_default=True, metavar="N",
+              help="lines shown per stage (0: all)")
+@click.option("--full", is_flag=True, help="do not cut long lines to the terminal width")
+@json_option
+@store_option
+@kernel_options
+def map_cmd(kernel: str, line: int, stages: tuple[str, ...], target: str | None, config: int, limit: int,
+            full: bool, as_json: bool, store_dir: str | None, launch: LaunchSpec) -> None:
+    """List the IR lines of each stage that KERNEL's source line N became.
+
+    An op inlined from Triton's library (tl.cdiv, tl.dot's helpers) or from a @jit helper counts for
+    the kernel line that called it. SASS positions come from nvdisasm -gi on the capture's cubin.
+
+    Example:
+
+        irscope map matmul --line 78 --target sm90
+    """
+    from irscope.analysis.sourcemap import build_source_map
+    from irscope.views.sourcemap_text import map_json, render_map
+
+    if limit < 0:
+        raise UsageError(f"--limit must be 0 or more, not {limit}")
+    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
+    capture = get_capture(request, store_dir, on_compile=compile_notice)
+    smap = build_source_map(capture, _stages(stages))
+    if as_json:
+        click.echo(json.dumps(map_json(smap, line), indent=2))
+        return
+    click.echo(render_map(smap, line, limit=limit, width=_width(full)), nl=False)
+
+
+@click.command("annotate")
+@click.argument("kernel")
+@_stage_option
+@target_option
+@config_option
+@click.option("--full", is_flag=True, help="do not cut long lines to the terminal width")
+@json_option
+@store_option
+@kernel_options
+def annotate(kernel: str, stages: tuple[str, ...], target: str | None, config: int, full: bool, as_json: bool,
+             store_dir: str | None, launch: LaunchSpec) -> None:
+    """Print KERNEL's source with, per line, how many ops or instructions each stage has for it.
+
+    The bar shows the share of the last stage given (SASS, or AMDGCN, by default), so the heavy
+    lines stand out.
+
+    Example:
+
+        irscope annotate matmul --stage ttgir,ptx,sass
+    """
+    from irscope.analysis.sourcemap import build_source_map
+    from irscope.views.sourcemap_text import annotate_json, render_annotate
+
+    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
+    capture = get_capture(request, store_dir, on_compile=compile_notice)
+    chosen = _stages(stages)
+    smap = build_source_map(capture, chosen)
+    if as_json:
+        click.echo(json.dumps(annotate_json(smap), indent=2))
+        return
+    click.echo(render_annotate(smap, focus=chosen[-1] if chosen else None, width=_width(full)), nl=False)

@@ -1,0 +1,96 @@
+"""``irscope passes``: every pass of Triton's pipeline, in order, with what it changed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+
+import click
+
+from irscope.captures import LaunchSpec, Request, get_capture, make_request
+from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
+from irscope.store import Capture
+
+_WIDEST = 1000
+
+
+def dump_notice(capture: Capture) -> None:
+    """Tell the user a per-pass compile is starting (it takes seconds)."""
+    m = capture.manifest
+    click.echo(f"irscope: compiling {m.kernel} for {m.target} again with per-pass dumps (config {m.config_index})...",
+               err=True)
+
+
+def compile_notice(request: Request) -> None:
+    """Tell the user a compile is starting."""
+    click.echo(f"irscope: compiling {request.kernel.name} for {request.target.name} "
+               f"(config {request.config_index}, Triton)...", err=True)
+
+
+@click.command("passes")
+@click.argument("kernel")
+@target_option
+@config_option
+@json_option
+@store_option
+@kernel_options
+@click.option("--all", "show_all", is_flag=True, help="list the passes that changed nothing too")
+@click.option("--llvm", is_flag=True,
+              help="also dump LLVM's own passes (optimizer and code generator); large and slow to capture")
+@click.option("--recapture", is_flag=True, help="compile again even when the store has the dump")
+@click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
+def passes(kernel: str, target: str | None, config: int, as_json: bool, store_dir: str | None, launch: LaunchSpec,
+           show_all: bool, llvm: bool, recapture: bool, color: bool | None) -> None:
+    """List the passes Triton ran on KERNEL, in order, with lines added and removed and what changed.
+
+    The first request compiles the kernel once more with MLIR's per-pass dumps on (a few seconds;
+    stored compressed beside the capture). Each pass's effect is the difference between its input
+    and the next pass's input (or its stage's result, for the last pass of a stage). Passes that
+    changed nothing are folded and counted unless --all is given.
+
+    Example:
+
+        irscope passes matmul --target sm90
+
+        irscope passes matmul --target gfx942 --all
+    """
+    from irscope.passdump import cached_pass_table, get_pass_dump
+
+    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
+    capture = get_capture(request, store_dir, recapture=recapture, on_compile=compile_notice)
+    dump = get_pass_dump(request, capture, llvm=llvm, recapture=recapture, on_compile=dump_notice)
+    table = cached_pass_table(dump)
+    for problem in table.problems:
+        click.echo(f"irscope: warning: {problem}", err=True)
+    m = capture.manifest
+    if as_json:
+        click.echo(json.dumps({
+            "kernel": m.kernel, "target": m.target, "config": m.config_index,
+            "triton_version": dump.info.triton_version or m.triton_version, "dump": str(dump.path),
+            "complete": table.complete, "unchanged": table.unchanged,
+            "passes": [asdict(r) for r in table.rows], "problems": [str(p) for p in table.problems],
+        }, indent=2))
+        return
+    from irscope.views.passes import TableTitle, render_pass_table
+
+    title = TableTitle(kernel=m.kernel, target=m.target, config=m.config_index,
+                       triton_version=dump.info.triton_version or m.triton_version)
+    print_rich(render_pass_table(table, title, show_all=show_all), color)
+
+
+def print_rich(renderable: object, color: bool | None) -> None:
+    """Print a rich renderable: fitted to the terminal on a tty, one unwrapped line per row when piped."""
+    from rich.console import Console
+
+    tty = sys.stdout.isatty()
+    use_color = tty if color is None else color
+    if tty:
+        Console(force_terminal=use_color, no_color=not use_color, highlight=False).print(renderable)
+        return
+    width = Console(width=_WIDEST, highlight=False).measure(renderable).maximum  # type: ignore[arg-type]
+    console = Console(width=max(40, min(width, _WIDEST)), force_terminal=use_color, no_color=not use_color,
+                      highlight=False)
+    with console.capture() as captured:
+        console.print(renderable)
+    click.echo("\n".join(line.rstrip() for line in captured.get().splitlines()), color=use_color)

@@ -1,0 +1,57 @@
+"""``irscope timing``: how long each stage and MLIR pass of KERNEL's compile takes."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+import click
+
+from irscope.captures import LaunchSpec, get_capture, make_request
+from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
+from irscope.cli.passes import compile_notice, print_rich
+
+
+@click.command("timing")
+@click.argument("kernel")
+@target_option
+@config_option
+@json_option
+@store_option
+@kernel_options
+@click.option("--repeat", "-r", type=click.IntRange(1, 20), default=3, show_default=True,
+              help="compiles to time (medians are shown)")
+@click.option("--all", "show_all", is_flag=True, help="list every MLIR pass, not just the slowest")
+@click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
+def timing(kernel: str, target: str | None, config: int, as_json: bool, store_dir: str | None, launch: LaunchSpec,
+           repeat: int, show_all: bool, color: bool | None) -> None:
+    """Time KERNEL's compile per phase, stage and MLIR pass, and weigh Triton's MLIR pipeline against ptxas.
+
+    Each timing compiles again from scratch in a clean process (fresh Triton cache, no dumps) with
+    MLIR's pass timer on (MLIR_ENABLE_TIMING=1), --repeat times; medians are shown.
+
+    Example:
+
+        irscope timing matmul --target sm90
+
+        irscope timing matmul --target gfx942 --repeat 5 --all
+    """
+    from irscope.compile.timing import measure_timing
+
+    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
+    capture = get_capture(request, store_dir, on_compile=compile_notice)
+    click.echo(f"irscope: timing {repeat} compile(s) of {capture.manifest.kernel} for {capture.manifest.target}...",
+               err=True)
+    result = measure_timing(request, capture, repeat)
+    for problem in result.problems:
+        click.echo(f"irscope: warning: {problem}", err=True)
+    m = capture.manifest
+    if as_json:
+        click.echo(json.dumps({"kernel": m.kernel, "target": m.target, "config": m.config_index,
+                               "triton_version": result.triton_version, **asdict(result.timing),
+                               "problems": [str(p) for p in result.problems]}, indent=2))
+        return
+    from irscope.views.timing import render_timing
+
+    title = f"{m.kernel} on {m.target}, config {m.config_index}: compile time (Triton {result.triton_version})"
+    print_rich(render_timing(result.timing, title, show_all=show_all), color)

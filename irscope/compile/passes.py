@@ -1,0 +1,141 @@
+"""Record the IR around every pass of a capture's compile, in a compile of its own.
+
+The artifact capture and the per-pass capture cannot share a compile: Triton's MLIR dump stream
+is a per-process singleton, ``MLIR_ENABLE_DUMP`` changes Triton's cache key, and the dump slows
+the compile it instruments. So this module re-runs the capture's exact request in a child process
+(irscope.compile.worker) with a fresh Triton cache and streams what it prints into the store.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from irscope.captures import Request, StoredKernel
+from irscope.errors import CompileError, StoreError, UsageError
+from irscope.passdump import write_dump
+from irscope.store import Capture
+
+# Variables that make Triton print or time things; each worker sets exactly the ones its mode needs.
+_DEBUG_ENV = ("MLIR_ENABLE_DUMP", "MLIR_DUMP_PATH", "LLVM_IR_ENABLE_DUMP", "MLIR_ENABLE_TIMING", "LLVM_ENABLE_TIMING",
+              "TRITON_KERNEL_DUMP", "TRITON_DUMP_DIR", "NVPTX_ENABLE_DUMP", "AMDGCN_ENABLE_DUMP",
+              "TRITON_REPRODUCER_PATH", "MLIR_ENABLE_DIAGNOSTICS", "TRITON_ENABLE_LLVM_DEBUG", "TRITON_LLVM_DEBUG_ONLY")
+_CHUNK = 1 << 20
+
+
+def check_source(capture: Capture, kernel_path: Path) -> None:
+    """Refuse to re-run a compile whose kernel file changed since the capture was made."""
+    m = capture.manifest
+    source_copy = capture.path / m.files.get("source", "source.py")
+    try:
+        same = hashlib.sha256(kernel_path.read_bytes()).digest() == hashlib.sha256(source_copy.read_bytes()).digest()
+    except OSError:
+        same = False
+    if not same:
+        raise StoreError(f"{kernel_path} changed (or is gone) since capture {m.key} was made; "
+                         "run the command with --recapture")
+
+
+def worker_spec(request: Request, capture: Capture, mode: str, root: Path, llvm: bool = False,
+                repeat: int = 1) -> dict[str, Any]:
+    """What the worker needs to compile the capture's request again; the request travels as a pickle in ``root``."""
+    kernel = request.kernel
+    if isinstance(kernel, StoredKernel):
+        raise UsageError(f"{kernel.name} was recorded from a program or an archive; irscope cannot compile it "
+                         "again, so it has no per-pass dump or timing (run the program under 'irscope capture' "
+                         "with MLIR_ENABLE_DUMP=1 yourself)")
+    check_source(capture, Path(kernel.path))
+    path = root / "request.pickle"
+    with open(path, "wb") as f:
+        pickle.dump((kernel, request.target, request.config_index, dict(request.sizes)), f)
+    return {"mode": mode, "request": str(path), "llvm": llvm, "repeat": repeat}
+
+
+def worker_env(root: Path, settings: dict[str, str]) -> dict[str, str]:
+    """The child's environment: ours without Triton's debug switches, plus ``settings``, Triton pointed into ``root``."""
+    env = {k: v for k, v in os.environ.items() if k not in _DEBUG_ENV}
+    here = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH", "")) if p)
+    env.update({"TRITON_CACHE_DIR": str(root / "cache"), "TRITON_HOME": str(root), "TRITON_ALWAYS_COMPILE": "1"})
+    env.update(settings)
+    return env
+
+
+class Worker:
+    """One run of the worker process; iterate ``stream()`` for its stderr, then read ``result``."""
+
+    def __init__(self, request: Request, capture: Capture, mode: str, settings: dict[str, str],
+                 llvm: bool = False, repeat: int = 1) -> None:
+        self.request = request
+        self.capture = capture
+        self.mode = mode
+        self.settings = settings
+        self.llvm = llvm
+        self.repeat = repeat
+        self.result: dict[str, Any] = {}
+        self.returncode = 0
+
+    def stream(self) -> Iterator[bytes]:
+        """Run the worker, yielding what it prints on stderr as it comes."""
+        with tempfile.TemporaryDirectory(prefix="irscope-worker-") as tmp:
+            root = Path(tmp)
+            spec = worker_spec(self.request, self.capture, self.mode, root, self.llvm, self.repeat)
+            out_path = root / "result.json"
+            with open(out_path, "wb") as out:
+                proc = subprocess.Popen([sys.executable, "-m", "irscope.compile.worker", json.dumps(spec)],
+                                        stdout=out, stderr=subprocess.PIPE, cwd=root, env=worker_env(root, self.settings))
+                assert proc.stderr is not None
+                try:
+                    while chunk := proc.stderr.read(_CHUNK):
+                        yield chunk
+                finally:
+                    proc.stderr.close()
+                    self.returncode = proc.wait()
+            lines = out_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+            try:
+                self.result = json.loads(lines[-1]) if lines else {}
+            except ValueError:
+                self.result = {}
+        if not self.result:
+            self.result = {"ok": False, "error": f"the compile process died (exit status {self.returncode})",
+                           "seconds": [], "triton_version": ""}
+
+
+def capture_passes(request: Request, capture: Capture, llvm: bool = False) -> Path:
+    """Compile the request again with per-pass dumps on; store the dump beside its capture; return its index.
+
+    With ``llvm`` the LLVM pass pipeline (optimizer and code generator) is dumped too; that dump is
+    large (about 200 MB for matmul on sm90 before compression) and slow to print.
+    """
+    settings = {"MLIR_ENABLE_DUMP": "1"}
+    if llvm:
+        settings["LLVM_IR_ENABLE_DUMP"] = "1"
+    worker = Worker(request, capture, "passes", settings, llvm=llvm)
+
+    def meta() -> dict[str, Any]:
+        result = worker.result
+        return {"triton_version": result.get("triton_version", ""), "error": result.get("error", ""),
+                "compile_seconds": round(sum(result.get("seconds", [])), 4),
+                "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+
+    stream = worker.stream()
+    first = next(stream, b"")  # runs worker_spec's checks before anything is written
+    path = write_dump(capture.path, "llvm" if llvm else "mlir", _chain(first, stream), meta)
+    if not worker.result.get("ok"):
+        raise CompileError("the per-pass compile failed (the passes read before the failure are stored):\n"
+                           f"{worker.result.get('error', '')}")
+    return path
+
+
+def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield first
+    yield from rest

@@ -1,0 +1,174 @@
+"""Triton's bundled NVIDIA tools run on a stored capture, their output cached inside the capture.
+
+Triton's wheel carries ``nvdisasm``, ``cuobjdump``, ``ptxas`` and ``ptxas-blackwell`` in
+``triton/backends/nvidia/bin``. They are found with ``importlib.util.find_spec`` (Triton itself is
+never imported) or through Triton's own variables (``TRITON_NVDISASM_PATH``, ...). Each run is
+stored as ``derived/<name>.json`` beside the capture's manifest, with the sha256 of its input, so a
+second look costs nothing; the file is written under a temporary name and renamed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from irscope.errors import StoreError
+from irscope.store import Capture
+
+DERIVED = "derived"
+_FORMAT = 1
+_TIMEOUT = 120
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """What one tool printed about a capture.
+
+    Attributes:
+        name: what was asked (``sass-lineinfo``, ``resource-usage``, ``ptxas-v``).
+        command: the command line, tools by base name.
+        stdout: what it printed on stdout.
+        stderr: what it printed on stderr.
+        returncode: its exit status; -1 when it could not be run.
+        problem: why there is no usable output (tool missing, input missing, failure), else "".
+        cached: whether this came from the capture's cache.
+    """
+
+    name: str
+    command: tuple[str, ...]
+    stdout: str
+    stderr: str
+    returncode: int
+    problem: str = ""
+    cached: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """Whether the tool ran and succeeded."""
+        return not self.problem and self.returncode == 0
+
+
+def tool_path(binary: str) -> Path | None:
+    """Where a bundled NVIDIA tool is: Triton's ``TRITON_<NAME>_PATH``, else Triton's wheel, else PATH."""
+    env = os.environ.get(f"TRITON_{binary.upper().replace('-', '_')}_PATH")
+    candidates: list[Path] = [Path(env)] if env else []
+    spec = importlib.util.find_spec("triton")
+    if spec is not None and spec.origin is not None:
+        candidates.append(Path(spec.origin).parent / "backends" / "nvidia" / "bin" / binary)
+    which = shutil.which(binary)
+    if which:
+        candidates.append(Path(which))
+    for path in candidates:
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _cache_file(capture: Capture, name: str) -> Path:
+    return capture.path / DERIVED / f"{name}.json"
+
+
+def _read_cache(capture: Capture, name: str, digest: str) -> ToolRun | None:
+    try:
+        data = json.loads(_cache_file(capture, name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("input_sha256") != digest:
+        return None
+    return ToolRun(name=name, command=tuple(data.get("command", ())), stdout=str(data.get("stdout", "")),
+                   stderr=str(data.get("stderr", "")), returncode=int(data.get("returncode", -1)), cached=True)
+
+
+def _write_cache(capture: Capture, run: ToolRun, digest: str) -> None:
+    """Store a run beside the capture; a read-only store just means no cache."""
+    path = _cache_file(capture, run.name)
+    payload: dict[str, Any] = {"format": _FORMAT, "input_sha256": digest, "command": list(run.command),
+                               "returncode": run.returncode, "stdout": run.stdout, "stderr": run.stderr}
+    try:
+        path.parent.mkdir(exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(3).hex()}.tmp")
+        tmp.write_text(json.dumps(payload), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        return
+
+
+def _run(capture: Capture, name: str, artifact: str, binary: str, args: list[str]) -> ToolRun:
+    """Run ``binary args... <artifact file>`` (cached); ``{out}`` in args becomes a scratch output path."""
+    file = capture.manifest.files.get(artifact)
+    if file is None or not (capture.path / file).is_file():
+        return ToolRun(name, (), "", "", -1, problem=f"capture {capture.manifest.key} has no {artifact} file")
+    source = capture.path / file
+    tool = tool_path(binary)
+    if tool is None:
+        return ToolRun(name, (), "", "", -1,
+                       problem=f"{binary} not found (it ships with Triton in triton/backends/nvidia/bin)")
+    digest = f"{_sha256(source)}:{tool.name}:{' '.join(args)}"
+    if (hit := _read_cache(capture, name, digest)) is not None:
+        return hit
+    with tempfile.TemporaryDirectory(prefix="irscope-") as scratch:
+        argv = [str(tool), *(a.replace("{out}", str(Path(scratch) / "out")) for a in args), str(source)]
+        shown = (binary, *args, file)
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return ToolRun(name, shown, "", "", -1, problem=f"{binary} could not run: {exc}")
+    run = ToolRun(name, shown, done.stdout, done.stderr, done.returncode)
+    _write_cache(capture, run, digest)
+    return run
+
+
+def _require_cuda(capture: Capture, what: str) -> None:
+    if capture.manifest.backend != "cuda":
+        raise StoreError(f"{what} needs an NVIDIA capture; {capture.manifest.key} is for {capture.manifest.target}")
+
+
+def sass_with_lines(capture: Capture) -> ToolRun:
+    """``nvdisasm -c -gi`` on the capture's cubin: SASS with source lines and inlining."""
+    _require_cuda(capture, "SASS line info")
+    return _run(capture, "sass-lineinfo", "cubin", "nvdisasm", ["-c", "-gi"])
+
+
+def resource_usage(capture: Capture) -> ToolRun:
+    """``cuobjdump --dump-resource-usage`` on the capture's cubin: registers, stack, shared, local."""
+    _require_cuda(capture, "resource usage")
+    return _run(capture, "resource-usage", "cubin", "cuobjdump", ["--dump-resource-usage"])
+
+
+def _ptx_target(capture: Capture) -> str:
+    """The ``.target`` of the capture's PTX (``sm_90a``), which ptxas takes as --gpu-name."""
+    try:
+        head = capture.read("ptx").splitlines()[:40]
+    except StoreError:
+        head = []
+    for line in head:
+        if line.startswith(".target"):
+            return line.split()[1].rstrip(",")
+    arch = int(capture.manifest.arch)
+    return f"sm_{arch}{'a' if arch >= 90 else ''}"
+
+
+def ptxas_verbose(capture: Capture) -> ToolRun:
+    """The capture's PTX assembled again with ``ptxas -v``, as Triton invokes it (Triton drops that log)."""
+    _require_cuda(capture, "ptxas")
+    options = capture.manifest.options
+    binary = "ptxas" if int(capture.manifest.arch) < 90 else "ptxas-blackwell"
+    args = ["-lineinfo", "-v", "--regAllocOptLevel=2"]
+    if options.get("enable_fp_fusion") is False:
+        args.append("--fmad=false")
+    if options.get("ptx_options"):
+        args += str(options["ptx_options"]).split()
+    args += [f"--gpu-name={_ptx_target(capture)}", "-o", "{out}"]
+    return _run(capture, "ptxas-v", "ptx", binary, args)

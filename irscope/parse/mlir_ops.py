@@ -1,0 +1,200 @@
+"""Every op of a TTIR / TTGIR module as printed: results, operands, regions and source location.
+
+The scan follows MLIR's pretty-printer: one op per line, a region op's line ends with ``{`` and its
+regions close on a line starting with ``}`` that carries the op's location (and, for ``scf.for``,
+its attributes such as ``{tt.num_stages = 3 : i32}``). Lines it cannot read are recorded, not raised.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from irscope.parse.mlir_locs import UNKNOWN, Location, LocationTable, parse_location_table, trailing_location
+
+__all__ = ["MlirModule", "MlirOp", "parse_module"]
+
+# Example: %accumulator_77:9 = scf.for %accumulator_94 = %c0_i32 to %1 step %c1_i32 iter_args(...) -> (...) {
+_OP = re.compile(r'^(?:(?P<results>%[^=]*?)\s*=\s*)?(?P<op>"[^"]+"|[A-Za-z_][\w.]*)(?P<rest>.*)$')
+# Example: %a_ptrs_114    or    %accumulator_77#0   (a use of result 0 of a multi-result op)
+_SSA = re.compile(r"%[\w$.-]+(?:#\d+)?")
+# Example: %accumulator_94 = %c0_i32     (a block argument defined inside an op line: loop variable, iter_args)
+_DEF_EQ = re.compile(r"(%[\w$.-]+)\s*=(?!=)")
+# Example: %a_ptrs_96 = %a_ptrs_58       (an iter_args binding: the block argument and its initial value)
+_BINDING = re.compile(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+)")
+# Example: %a_ptr: !tt.ptr<f16>          (a function or block argument with its type)
+_DEF_COLON = re.compile(r"(%[\w$.-]+)\s*:")
+# Example: } {tt.num_stages = 3 : i32}   (the attributes a region op prints after its regions)
+_CLOSING_ATTRS = re.compile(r"^\}\)?\s*(?P<attrs>\{.*\})")
+
+
+@dataclass(frozen=True)
+class MlirOp:
+    """One op of a module.
+
+    Attributes:
+        index: position in the module's op list (text order).
+        line: 1-based line of the op; for a region op, the line that opens it.
+        end_line: the line closing its last region, or ``line`` for ops without regions.
+        name: the op name (``tt.load``, ``scf.for``, ``ttng.warp_group_dot``).
+        results: SSA names of its results (``%a_47``).
+        operands: SSA names it uses, in order, each once; a use of ``%x#1`` counts as ``%x``.
+        defines: block arguments it defines (loop variable, ``iter_args``, function arguments).
+        bindings: for loops, (block argument, its initial value) pairs: the loop variable and its
+            lower bound, each ``iter_args`` entry and its init.
+        parent: index of the region op it is nested in, or None at module level.
+        depth: how many region ops enclose it.
+        location: where it came from.
+        text: the op's line without its location (for a region op, with the attributes printed at
+            its closing brace appended).
+    """
+
+    index: int
+    line: int
+    end_line: int
+    name: str
+    results: tuple[str, ...]
+    operands: tuple[str, ...]
+    defines: tuple[str, ...]
+    parent: int | None
+    depth: int
+    location: Location
+    text: str
+    bindings: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def has_regions(self) -> bool:
+        """Whether the op holds regions (loops, ifs, functions, reductions)."""
+        return self.end_line != self.line
+
+
+@dataclass(frozen=True)
+class MlirModule:
+    """A parsed module.
+
+    Attributes:
+        ops: every op, in text order.
+        locations: the module's resolved `#loc` aliases.
+        problems: what could not be read, one sentence each.
+    """
+
+    ops: tuple[MlirOp, ...]
+    locations: LocationTable
+    problems: tuple[str, ...] = ()
+
+    def children(self, index: int) -> list[MlirOp]:
+        """The ops directly inside the regions of op ``index``."""
+        return [op for op in self.ops if op.parent == index]
+
+    def inside(self, index: int) -> list[MlirOp]:
+        """Every op nested, at any depth, inside op ``index``."""
+        outer = self.ops[index]
+        return [op for op in self.ops[index + 1:] if outer.line < op.line <= outer.end_line]
+
+    def definer(self) -> dict[str, int]:
+        """SSA name -> index of the op that defines it (as a result or block argument)."""
+        found: dict[str, int] = {}
+        for op in self.ops:
+            for name in (*op.results, *op.defines):
+                found.setdefault(name, op.index)
+        return found
+
+
+@dataclass
+class _Open:
+    """An op being read: region ops stay open until their closing brace."""
+
+    line: int
+    name: str
+    results: tuple[str, ...]
+    operands: list[str]
+    defines: list[str]
+    parent: int | None
+    depth: int
+    location: Location
+    text: str
+    end_line: int = 0
+    extra: list[str] = field(default_factory=list)
+
+
+_LOOPS = frozenset({"scf.for", "scf.while", "scf.forall", "scf.parallel"})
+
+
+def _names(results: str) -> tuple[str, ...]:
+    """``%a, %b:2`` -> ('%a', '%b')."""
+    return tuple(part.strip().split(":")[0] for part in results.split(",") if part.strip().startswith("%"))
+
+
+def _base(name: str) -> str:
+    return name.split("#", 1)[0]
+
+
+def _uses_and_defs(op: str, rest: str) -> tuple[list[str], list[str]]:
+    """SSA names an op line uses and the block arguments it defines."""
+    defines: list[str] = []
+    if op in ("tt.func", "func.func", "llvm.func"):
+        defines = _DEF_COLON.findall(rest)
+    elif op in _LOOPS:
+        defines = _DEF_EQ.findall(rest)
+    uses = [_base(m) for m in _SSA.findall(rest)]
+    skip = set(defines)
+    return list(dict.fromkeys(u for u in uses if u not in skip)), defines
+
+
+def parse_module(text: str) -> MlirModule:
+    """Read every op of a TTIR or TTGIR module (or Triton's initial ``.source`` IR)."""
+    table = parse_location_table(text)
+    order: list[_Open] = []
+    stack: list[int] = []
+    problems: list[str] = list(table.problems)
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        if line.startswith("}"):
+            if not stack:
+                problems.append(f"line {number}: a closing brace with no open region")
+                continue
+            if line.endswith("{"):  # `} else {`, `} do {`: the same op continues
+                continue
+            opened = order[stack.pop()]
+            opened.end_line = number
+            split = trailing_location(line)
+            body = split[0] if split else line
+            if split and not opened.location.known:
+                opened.location = table.resolve(split[1])
+            if body.startswith("})"):
+                opened.extra.append(body[2:].strip())
+            elif attrs := _CLOSING_ATTRS.match(body):
+                opened.extra.append(attrs["attrs"])
+            continue
+        if line.startswith("^"):  # a block label defines block arguments of the enclosing op
+            if stack:
+                order[stack[-1]].defines.extend(_DEF_COLON.findall(line))
+            continue
+        split = trailing_location(line)
+        body, location = (split[0], table.resolve(split[1])) if split else (line, UNKNOWN)
+        match = _OP.match(body)
+        if match is None:
+            problems.append(f"line {number}: not an op: {line[:80]!r}")
+            continue
+        name = match["op"].strip('"')
+        uses, defines = _uses_and_defs(name, match["rest"])
+        opened = _Open(number, name, _names(match["results"] or ""), uses, defines,
+                       stack[-1] if stack else None, len(stack), location, body.strip())
+        order.append(opened)
+        if line.endswith("{") and not split:
+            stack.append(len(order) - 1)
+        else:
+            opened.end_line = number
+    for index in stack:
+        order[index].end_line = order[index].end_line or order[index].line
+        problems.append(f"line {order[index].line}: {order[index].name} is never closed")
+    ops = tuple(
+        MlirOp(index=i, line=o.line, end_line=o.end_line or o.line, name=o.name, results=o.results,
+               operands=tuple(o.operands), defines=tuple(dict.fromkeys(o.defines)), parent=o.parent,
+               depth=o.depth, location=o.location, text=" ".join([o.text, *o.extra]),
+               bindings=tuple(_BINDING.findall(o.text)) if o.name in _LOOPS else ())
+        for i, o in enumerate(order)
+    )
+    return MlirModule(ops=ops, locations=table, problems=tuple(problems))

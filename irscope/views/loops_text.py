@@ -1,0 +1,106 @@
+"""Plain-text view of a kernel's loops: pipelining, waits, matrix instructions and their confirmation."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from irscope.analysis.instructions import KINDS
+from irscope.analysis.loops import Evidence, LoadStream, Loop
+
+__all__ = ["loops_json", "render_loops"]
+
+_ASYNC_WORDS = {"async": "async copy (global -> shared, no registers)", "register": "load into registers"}
+
+
+def _load_line(s: LoadStream) -> str:
+    where = f"line {s.line}" if s.line else "a load"
+    width = f", {s.bytes_per_thread} B per thread" if s.bytes_per_thread else ""
+    staged = "" if s.kind == "async" or not s.feeds_shared else ", then stored to shared memory"
+    if s.stages > 1:
+        peeled = (f" ({s.peeled * s.in_loop} used by the iteration{'s' if s.peeled != 1 else ''} peeled into it)"
+                  if s.peeled else "")
+        depth = f"{s.before_loop} issued before the loop{peeled}, {s.in_loop} per iteration: {s.stages} stages"
+    else:
+        depth = "issued in its own iteration: not pipelined"
+    return f"    {where}: {_ASYNC_WORDS.get(s.kind, s.kind)}{width}{staged}; {depth}"
+
+
+def _evidence_line(e: Evidence) -> list[str]:
+    if not e.label:
+        return [f"  {e.stage}: no loop here matches it (unrolled or merged by the backend)"]
+    parts = []
+    for kind in ("mma", "async_copy", "global_load", "shared_load", "shared_store", "barrier"):
+        n = e.in_loop.get(kind, 0)
+        if n:
+            names = ", ".join(e.opcodes.get(kind, ()))
+            parts.append(f"{n} x {names}")
+    out = [f"  {e.stage} (loop {e.label}): " + ("; ".join(parts) if parts else "no tensor-core or memory instructions")]
+    if e.waits:
+        out.append(f"    waits: {', '.join(dict.fromkeys(w.op for w in e.waits))}")
+    ahead = [f"{n} {KINDS[k]}" for k, n in sorted(e.before_loop.items()) if k in ("async_copy", "global_load")]
+    if ahead:
+        out.append(f"    before the loop: {', '.join(ahead)}")
+    if e.widest_access:
+        out.append(f"    widest global access in the loop: {e.widest_access} bytes per thread")
+    return out
+
+
+def _wait_words(loop: Loop) -> str:
+    words = []
+    for w in loop.waits:
+        count = f" {w.pending}" if w.pending is not None else ""
+        if not w.what or w.pending is None:
+            what = ""
+        elif w.pending == 0:
+            what = f" (waits for all {w.what}s)"
+        else:
+            what = f" (up to {w.pending} {w.what}{'s' if w.pending != 1 else ''} stay{'s' if w.pending == 1 else ''} in flight)"
+        words.append(f"{w.op}{count}{what}")
+    return "; ".join(dict.fromkeys(words))
+
+
+def render_loop(loop: Loop, number: int) -> str:
+    """One loop as a paragraph."""
+    where = f"line {loop.line}" if loop.line else "unknown line"
+    indent = "  " * loop.depth
+    out = [f"{indent}loop {number}: {where}: {loop.source}".rstrip() + f"   (TTGIR lines {loop.ttgir_lines[0]}-{loop.ttgir_lines[1]})"]
+    asked = f"asked {loop.requested_stages} ({loop.requested_from})" if loop.requested_stages else "asked: unknown"
+    if loop.pipelined:
+        left = [s for s in loop.loads if s.stages == 1]
+        partly = f" (partly: {len(left)} of {len(loop.loads)} loads stay in their iteration)" if left else ""
+        out.append(f"  pipelined: {loop.achieved_stages} stages{partly}; {asked}")
+    else:
+        out.append(f"  not pipelined; {asked}")
+    if loop.loads:
+        out.append("  global loads:")
+        out += [_load_line(s) for s in loop.loads]
+    if loop.buffers:
+        out.append(f"  shared-memory buffers filled by its copies: {', '.join(loop.buffers)}")
+    if loop.waits:
+        out.append(f"  waits: {_wait_words(loop)}")
+    if loop.mma:
+        out.append(f"  matrix instructions: {loop.mma}; {loop.mma_ops} dot op{'s' if loop.mma_ops != 1 else ''}")
+        out.append(f"  operands: {loop.operands}")
+    for reason in loop.reasons:
+        out.append(f"  why not (fully) pipelined: {reason}")
+    for e in loop.evidence:
+        out += _evidence_line(e)
+    return "\n".join(indent + line if i else line for i, line in enumerate(out))
+
+
+def render_loops(loops: list[Loop], title: str, missing: tuple[str, ...] = ()) -> str:
+    """Every loop, one paragraph each, under a title line."""
+    count = f"{len(loops)} loop{'s' if len(loops) != 1 else ''}"
+    out = [f"{title}: {count}" if loops else f"{title}: no loops (nothing to pipeline)"]
+    for i, loop in enumerate(loops, start=1):
+        out.append("")
+        out.append(render_loop(loop, i))
+    for why in missing:
+        out.append(f"\nnot shown: {why}")
+    return "\n".join(out) + "\n"
+
+
+def loops_json(loops: list[Loop], missing: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The loops as JSON-ready dicts."""
+    return {"loops": [{**asdict(loop), "pipelined": loop.pipelined} for loop in loops], "missing": list(missing)}

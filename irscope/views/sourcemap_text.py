@@ -1,0 +1,140 @@
+"""Plain-text views of a source map: what one kernel line became, and the source with per-stage counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from irscope.analysis.instructions import classify
+from irscope.analysis.sourcemap import MappedLine, SourceMap, StageMap
+
+__all__ = ["annotate_json", "map_json", "render_annotate", "render_map"]
+
+_UNIT = {"ttir": "op", "ttgir": "op"}
+_BAR = 12
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _clip(text: str, width: int) -> str:
+    return text if width <= 0 or len(text) <= width else text[: width - 1] + "…"
+
+
+def _opcode_summary(lines: list[MappedLine], top: int = 6) -> str:
+    counts = Counter(m.opcode for m in lines)
+    parts = [f"{op} x{n}" for op, n in counts.most_common(top)]
+    if len(counts) > top:
+        parts.append(f"{len(counts) - top} more kinds")
+    return ", ".join(parts)
+
+
+def _pick(found: list[MappedLine], limit: int) -> list[MappedLine]:
+    """At most ``limit`` lines, in text order, the tensor-core, memory and wait instructions first."""
+    if limit <= 0 or len(found) <= limit:
+        return found
+    notable = [m for m in found if classify(m.opcode) is not None and not m.text.startswith("@!PT")]
+    chosen = {id(m) for m in notable[:limit]}
+    for m in found:
+        if len(chosen) >= limit:
+            break
+        chosen.add(id(m))
+    return [m for m in found if id(m) in chosen]
+
+
+def _where(m: MappedLine, stage: str) -> str:
+    return f"/*{m.address:04x}*/" if stage == "sass" and m.address >= 0 else f"{m.number:>6}"
+
+
+def render_map(smap: SourceMap, line: int, limit: int = 12, width: int = 150) -> str:
+    """Every stage's ops or instructions for one kernel line, with an opcode summary per stage."""
+    smap.check_line(line)
+    name = smap.kernel_file.rsplit("/", 1)[-1]
+    out = [f"{name}:{line}: {smap.source[line - 1].strip()}"]
+    for stage in smap.stages:
+        unit = _UNIT.get(stage.stage, "instruction")
+        if not stage.lines:
+            out.append(f"\n{stage.stage}: not mapped: {'; '.join(stage.problems) or 'no lines'}")
+            continue
+        found = stage.for_line(line)
+        origin = f", positions from {stage.origin}" if stage.stage == "sass" else ""
+        out.append(f"\n{stage.stage}: {_plural(len(found), unit)} (of {len(stage.lines)}{origin})")
+        if not found:
+            continue
+        out.append(f"  kinds: {_opcode_summary(found)}")
+        shown = _pick(found, limit)
+        for m in shown:
+            note = f"   [inlined from {m.inlined_from}]" if m.inlined_from else ""
+            if m.line != line:
+                note += f"   [via the call; counted on line {m.line}]"
+            out.append(_clip(f"  {_where(m, stage.stage)}  {m.text}{note}", width))
+        if len(found) > len(shown):
+            out.append(f"  ... {len(found) - len(shown)} more (--limit 0 shows all; tensor-core, memory and "
+                       "wait instructions are shown first)")
+    return "\n".join(out) + "\n"
+
+
+def _bar(count: int, most: int) -> str:
+    if most <= 0 or count <= 0:
+        return ""
+    return "#" * max(1, round(_BAR * count / most))
+
+
+def render_annotate(smap: SourceMap, focus: str | None = None, width: int = 150) -> str:
+    """The kernel's source with, per line, the count of each stage's ops or instructions.
+
+    A bar shows the ``focus`` stage's share (the last stage by default) so heavy lines stand out.
+    """
+    stages = [s for s in smap.stages if s.lines]
+    counts = {s.stage: s.counts() for s in stages}
+    focus_stage = focus if focus in counts else (stages[-1].stage if stages else "")
+    most = max(counts[focus_stage].values(), default=0) if focus_stage else 0
+    header = "  line " + "".join(f"{s.stage:>7}" for s in stages) + f"  {focus_stage + ' share':<{_BAR}} | source"
+    out = [header]
+    lines_with_ir = {n for c in counts.values() for n in c}
+    first = min(lines_with_ir, default=1)
+    last = max(lines_with_ir, default=0)
+    for number in range(first, last + 1):
+        text = smap.source[number - 1] if number <= len(smap.source) else ""
+        cells = "".join(f"{counts[s.stage].get(number, 0) or '':>7}" for s in stages)
+        bar = _bar(counts[focus_stage].get(number, 0), most) if focus_stage else ""
+        out.append(_clip(f"{number:>6} {cells}  {bar:<{_BAR}} | {text}", width))
+    totals = "".join(f"{sum(counts[s.stage].values()):>7}" for s in stages)
+    out.append(f"{'mapped':>6} {totals}")
+    unmapped = "".join(f"{len(s.lines) - s.mapped:>7}" for s in stages)
+    out.append(f"{'other':>6} {unmapped}  (no position, or only in other files)")
+    for s in smap.stages:
+        if not s.lines:
+            out.append(f"{s.stage}: not mapped: {'; '.join(s.problems) or 'no lines'}")
+    return "\n".join(out) + "\n"
+
+
+def _line_json(m: MappedLine) -> dict[str, Any]:
+    data: dict[str, Any] = {"number": m.number, "opcode": m.opcode, "text": m.text, "line": m.line}
+    if m.via:
+        data["via"] = list(m.via)
+    if m.inlined_from:
+        data["inlined_from"] = m.inlined_from
+    if m.address >= 0:
+        data["address"] = m.address
+    return data
+
+
+def _stage_head(s: StageMap) -> dict[str, Any]:
+    return {"stage": s.stage, "origin": s.origin, "total": len(s.lines), "mapped": s.mapped,
+            "problems": list(s.problems)}
+
+
+def map_json(smap: SourceMap, line: int) -> dict[str, Any]:
+    """The JSON form of ``render_map``."""
+    smap.check_line(line)
+    return {"kernel": smap.kernel, "file": smap.kernel_file, "line": line, "source": smap.source[line - 1],
+            "stages": [{**_stage_head(s), "lines": [_line_json(m) for m in s.for_line(line)]} for s in smap.stages]}
+
+
+def annotate_json(smap: SourceMap) -> dict[str, Any]:
+    """The JSON form of ``render_annotate``: per stage, kernel line -> count."""
+    return {"kernel": smap.kernel, "file": smap.kernel_file,
+            "stages": [{**_stage_head(s), "counts": {str(k): v for k, v in sorted(s.counts().items())}}
+                       for s in smap.stages]}

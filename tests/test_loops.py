@@ -1,0 +1,170 @@
+"""Loop reports on real captures (the matmul K-loop on sm80, sm90, gfx942) and on hand-written TTGIR."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from irscope.analysis.loops import analyze_loops, capture_loops
+from irscope.cli import cli
+from tests.conftest import DATA, REPO
+
+pytestmark = pytest.mark.compile
+
+LOOPS_DEMO = str(DATA / "kernels" / "loops_demo.py")
+
+
+@pytest.mark.parametrize(("target", "mma", "ptx_mma", "sass_mma"), [
+    ("sm90", "wgmma (NVIDIA mma v3", "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "HGMMA.64x256x16.F32"),
+    ("sm80", "mma.sync (NVIDIA mma v2", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "HMMA.16816.F32"),
+])
+def test_matmul_k_loop_is_pipelined_with_the_configured_stages(captures, target, mma, ptx_mma, sass_mma):
+    cap = captures("matmul", target)
+    stages = cap.manifest.options["num_stages"]
+    loops, missing = capture_loops(cap)
+    assert missing == () and len(loops) == 1
+    loop = loops[0]
+    assert loop.source.startswith("for k in range(")
+    assert loop.requested_stages == stages and loop.requested_from == "the kernel's num_stages option"
+    assert loop.pipelined and loop.achieved_stages == stages
+    assert {s.kind for s in loop.loads} == {"async"} and len(loop.loads) == 2  # A and B
+    assert all(s.before_loop == stages - 1 and s.bytes_per_thread == 16 for s in loop.loads)
+    assert loop.mma.startswith(mma) and loop.reasons == ()
+    waits = {w.op: w.pending for w in loop.waits}
+    assert waits["ttg.async_wait"] == stages - 1
+    ptx, sass = loop.evidence
+    assert ptx.stage == "ptx" and ptx.label.startswith("$L__BB")
+    assert ptx_mma in ptx.opcodes["mma"] and "cp.async.cg.shared.global" in ptx.opcodes["async_copy"]
+    assert ptx.before_loop["async_copy"] == (stages - 1) * ptx.in_loop["async_copy"]
+    assert any(w.op.startswith("cp.async.wait_group") and w.pending == stages - 1 for w in ptx.waits)
+    assert sass.stage == "sass" and sass_mma in sass.opcodes["mma"]
+    assert any(op.startswith("LDGSTS") for op in sass.opcodes["async_copy"]) and sass.widest_access == 16
+    assert any(w.op.startswith("DEPBAR.LE SB0") and w.pending == stages - 1 for w in sass.waits)
+    if target == "sm90":
+        assert waits["ttng.warp_group_dot_wait"] == 1
+        assert loop.operands.startswith("A and B are read by the tensor cores straight from shared memory")
+        assert loop.buffers == (f"{stages}x128x64xf16", f"{stages}x64x256xf16")
+    else:
+        assert loop.operands.startswith("through shared memory: local_load")
+        assert any(op.startswith("ldmatrix") for op in ptx.opcodes["shared_load"])
+
+
+def test_gfx942_k_loop_stages_through_registers_into_lds(captures):
+    cap = captures("matmul", "gfx942")
+    (loop,), missing = capture_loops(cap)
+    assert missing == ()
+    assert loop.achieved_stages == cap.manifest.options["num_stages"] == 2
+    assert {s.kind for s in loop.loads} == {"register"} and all(s.feeds_shared for s in loop.loads)
+    assert loop.mma.startswith("mfma (AMD MFMA v3")
+    (amd,) = loop.evidence
+    assert amd.stage == "amdgcn" and any(op.startswith("v_mfma_f32_32x32x8") for op in amd.opcodes["mma"])
+    assert "buffer_load_dwordx4" in amd.opcodes["global_load"]
+
+
+def test_a_narrow_load_stays_in_its_iteration_and_the_report_says_why(captures):
+    cap = captures(LOOPS_DEMO, "sm90")
+    (first, second, outer, inner), _ = capture_loops(cap)
+    assert first.requested_stages == 3 and first.requested_from.startswith("tl.range")
+    a_load, b_load = first.loads
+    assert (a_load.kind, a_load.stages, a_load.bytes_per_thread) == ("register", 1, 2)
+    assert (b_load.kind, b_load.stages) == ("async", 3)
+    assert first.achieved_stages == 3  # B is pipelined; A is not
+    (reason,) = first.reasons
+    assert f"line {a_load.line} moves 2 bytes per thread" in reason and "stride_am" in reason
+    assert "stride_bk" not in reason and "a_ptr" not in reason  # those carry tt.divisibility
+    assert any(op == "ld.global.b16" for op in first.evidence[0].opcodes["global_load"])
+    assert not second.pipelined and second.reasons == ("the loop has no global loads to issue ahead",)
+    assert [e.label for e in second.evidence] == ["", ""]  # range(2) was unrolled
+    # The nested pair: the outer loop has no loads of its own; the inner one loads 2 bytes a thread.
+    assert (outer.depth, inner.depth) == (0, 1) and inner.ttgir_lines[0] > outer.ttgir_lines[0]
+    assert outer.reasons == ("its loads are in the loops nested in it; Triton pipelines innermost loops",)
+    (load,) = inner.loads
+    assert (load.kind, load.stages, load.bytes_per_thread) == ("register", 1, 2) and not load.feeds_shared
+    outer_ptx, inner_ptx = outer.evidence[0], inner.evidence[0]
+    assert outer_ptx.label and inner_ptx.label and outer_ptx.label != inner_ptx.label
+    assert inner_ptx.opcodes["global_load"] == ("ld.global.b16",)
+
+
+TTGIR = """#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#loc = loc("/k.py":1:1)
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @k(%a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc("a_ptr"(#loc)), %stride: i32 loc("stride"(#loc)), %n: i32 {tt.divisibility = 16 : i32} loc("n"(#loc))) attributes {noinline = false} {
+    %c0 = arith.constant 0 : i32 loc(#loc1)
+    %c1 = arith.constant 1 : i32 loc(#loc1)
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma> loc(#loc1)
+    %off = tt.splat %stride : i32 -> tensor<64x64xi32, #blocked> loc(#loc2)
+    %base = tt.splat %a_ptr : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked> loc(#loc2)
+    %ptrs = tt.addptr %base, %off : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked> loc(#loc2)
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %p = %ptrs) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>)  : i32 {
+      %x = tt.load %p : tensor<64x64x!tt.ptr<f16>, #blocked> loc(#loc3)
+      %y = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> loc(#loc3)
+      %z = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> loc(#loc3)
+      %d = tt.dot %y, %z, %acc : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma> loc(#loc4)
+      scf.yield %d, %p : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked> loc(#loc5)
+    }ATTRS loc(#loc5)
+    tt.return loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc1 = loc(unknown)
+#loc2 = loc("/k.py":3:5)
+#loc3 = loc("/k.py":5:13)
+#loc4 = loc("/k.py":6:15)
+#loc5 = loc("/k.py":4:5)
+"""
+
+
+def test_unpipelined_loop_names_the_undivisible_argument():
+    (loop,) = analyze_loops(TTGIR.replace("ATTRS", ""), "/k.py", default_stages=3)
+    assert (loop.line, loop.depth, loop.requested_stages) == (4, 0, 3)
+    assert not loop.pipelined and loop.achieved_stages == 1
+    (load,) = loop.loads
+    assert (load.line, load.kind, load.bytes_per_thread, load.depends_on) == (5, "register", 2, ("%a_ptr", "%stride"))
+    assert not load.feeds_shared
+    (reason,) = loop.reasons
+    assert "2 bytes per thread" in reason and "depends on stride," in reason and "a_ptr" not in reason
+    assert loop.mma == "mma.sync (NVIDIA mma v2, instruction tile 16x8)" and loop.mma_ops == 1
+    assert loop.operands == "in registers (no shared-memory staging in the loop)"
+    assert loop.evidence == () and loop.buffers == () and loop.waits == ()
+
+
+def test_a_loop_asking_for_one_stage_says_so():
+    (loop,) = analyze_loops(TTGIR.replace("ATTRS", " {tt.num_stages = 1 : i32}"), "/k.py", default_stages=3)
+    assert loop.requested_stages == 1 and loop.requested_from.startswith("tl.range")
+    assert loop.reasons == ("num_stages is 1 for this loop: pipelining was not asked for",)
+
+
+def test_loops_cli_text_and_json(captures):
+    store = ["--store", str(captures.store)]
+    result = CliRunner().invoke(cli, ["loops", "matmul", "--target", "sm90", *store], catch_exceptions=False)
+    assert result.exit_code == 0
+    out = result.output
+    assert out.startswith("matmul_kernel on sm90, config 0 (num_warps 8, num_stages 3): 1 loop")
+    for needle in ("pipelined: 3 stages; asked 3", "2 issued before the loop, 1 per iteration: 3 stages",
+                   "ttg.async_wait 2", "wgmma (NVIDIA mma v3", "4 x wgmma.mma_async.sync.aligned.m64n256k16",
+                   "4 x HGMMA.64x256x16.F32", "12 x LDGSTS.E.BYPASS.128", "DEPBAR.LE SB0, 0x2"):
+        assert needle in out, needle
+    data = json.loads(CliRunner().invoke(cli, ["loops", LOOPS_DEMO, "--json", *store]).stdout)
+    assert [loop["pipelined"] for loop in data["loops"]] == [True, False, False, False]
+    assert data["loops"][0]["reasons"] and data["missing"] == []
+
+
+def test_warm_reports_import_neither_triton_nor_torch(captures):
+    """map, annotate, loops, resources and graph read the store (and run the bundled tools) only."""
+    captures("matmul", "sm90")
+    code = ("import sys\nfrom irscope.cli import cli\n"
+            "for args in (['map', 'matmul', '-l', '60'], ['annotate', 'matmul'], ['loops', 'matmul'],\n"
+            "             ['resources', 'matmul'], ['graph', 'matmul']):\n"
+            "    try:\n        cli(args + ['--target', 'sm90', '--store', sys.argv[1]], prog_name='irscope')\n"
+            "    except SystemExit as e:\n        assert e.code in (0, None), (args, e.code)\n"
+            "print('IMPORTED', 'triton' in sys.modules, 'torch' in sys.modules, file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(captures.store)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "IMPORTED False False" in proc.stderr
+    assert "digraph dataflow" in proc.stdout and "pipelined: 3 stages" in proc.stdout

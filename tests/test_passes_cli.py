@@ -1,0 +1,153 @@
+"""``irscope passes``, ``diff`` and ``timing`` on real captures: answering the questions from the CLI alone."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from passes_fixtures import PassDumps, pass_dumps_fixture  # noqa: F401
+
+from irscope.cli import cli
+
+pytestmark = pytest.mark.compile
+
+
+def run(store: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, [*args, "--store", str(store), "--no-color"], catch_exceptions=False)
+
+
+@pytest.mark.parametrize(("target", "tensor_core", "pipeliner", "added"), [
+    ("sm90", "nvidia_mma v3, instrShape 16x256x16", "tritongpu-pipeline", "ttg.async_copy_global_to_local"),
+    ("sm80", "nvidia_mma v2, instrShape 16x8", "tritongpu-pipeline", "ttg.async_copy_global_to_local"),
+    ("gfx942", "amd_mfma v3", "tritonamdgpu-pipeline", "ttg.local_store"),
+])
+def test_which_pass_made_the_tensor_core_layout_and_pipelined_the_loop(
+        pass_dumps: PassDumps, shared_store: Path, target: str, tensor_core: str, pipeliner: str, added: str) -> None:
+    pass_dumps("matmul", target)
+    result = run(shared_store, "passes", "matmul", "--target", target, "--json")
+    assert result.exit_code == 0, result.output
+    rows = [r for r in json.loads(result.stdout)["passes"] if not r["step"]]
+    assert [r["index"] for r in rows] == list(range(len(rows)))
+    (introducer,) = [r for r in rows if tensor_core in r["summary"]]
+    assert "accelerate-matmul" in introducer["name"]
+    (pipelined,) = [r for r in rows if "stages expanded into prologue" in r["summary"]]
+    assert pipelined["name"] == pipeliner
+    shown = run(shared_store, "diff", "matmul", "--target", target, "--pass", pipeliner)
+    assert shown.exit_code == 0
+    plus = [ln for ln in shown.output.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    assert any(added in ln for ln in plus)
+    assert shown.output.startswith(f"--- before {pipeliner} (pass {pipelined['index']}, ttgir)\n")
+
+
+def test_passes_table_folds_unchanged_passes(pass_dumps: PassDumps, shared_store: Path) -> None:
+    pass_dumps("matmul", "sm90")
+    folded = run(shared_store, "passes", "matmul", "--target", "sm90")
+    assert folded.exit_code == 0
+    assert "tritongpu-accelerate-matmul" in folded.output and "#blocked -> #mma: nvidia_mma v3" in folded.output
+    assert "· 3 unchanged" in folded.output and "changed nothing (folded; --all lists them)" in folded.output
+    assert "tritongpu-pipeline{num-stages=3}" in folded.output  # irscope's own dump switch is not shown
+    full = run(shared_store, "passes", "matmul", "--target", "sm90", "--all")
+    assert "(nothing)" in full.output and "· 3 unchanged" not in full.output
+    assert len(full.output.splitlines()) > len(folded.output.splitlines())
+
+
+def test_diff_noise_controls_and_layouts(pass_dumps: PassDumps, shared_store: Path) -> None:
+    pass_dumps("matmul", "sm90")
+    raw = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline")
+    ssa = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--normalize-ssa")
+    locs = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--keep-locs")
+    count = [int(r.output.splitlines()[-1].split()[0]) for r in (raw, ssa)]
+    assert count[1] < count[0]
+    assert " loc(" not in raw.output and " loc(" in locs.output
+    side = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--side-by-side")
+    assert side.exit_code == 0 and "┃" in side.output
+    step = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline/LowerLoops")
+    assert "SSA names erased" in step.output and "ttg.async_copy_global_to_local" in step.output
+    stages = run(shared_store, "diff", "matmul", "-t", "sm90", "--from", "ttir", "--to", "ttgir")
+    assert "+#mma = #ttg.nvidia_mma<{versionMajor = 3" in stages.output
+    span = run(shared_store, "diff", "matmul", "-t", "sm90", "--from", "tritongpu-coalesce",
+               "--to", "tritongpu-accelerate-matmul", "--json")
+    data = json.loads(span.stdout)
+    assert data["left"].startswith("before tritongpu-coalesce") and data["right"].startswith(
+        "after tritongpu-accelerate-matmul") and data["added"] > 0
+
+
+def test_diff_across_targets_and_configs(captures: object, shared_store: Path) -> None:
+    targets = run(shared_store, "diff", "matmul", "--target", "sm80", "--vs-target", "sm90")
+    assert targets.exit_code == 0
+    minus = [ln for ln in targets.output.splitlines() if ln.startswith("-#mma")]
+    plus = [ln for ln in targets.output.splitlines() if ln.startswith("+#mma")]
+    assert "versionMajor = 2" in minus[0] and "versionMajor = 3" in plus[0]
+    configs = run(shared_store, "diff", "matmul", "-t", "sm90", "--config", "0", "--vs-config", "2")
+    assert configs.exit_code == 0 and "instrShape = [16, 128, 16]" in configs.output
+    assert configs.stdout.startswith("--- ttgir sm90 config 0\n+++ ttgir sm90 config 2\n")
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["--pass", "tritongpu-pipelin3"], "unknown pass 'tritongpu-pipelin3' (closest: tritongpu-pipeline"),
+    (["--pass", "canonicalize"], "canonicalize runs "),
+    (["--from", "tritongpu-pipeline", "--to", "tritongpu-coalesce"], "runs before --from"),
+    (["--pass", "cse", "--from", "ttir"], "give either --pass or --from/--to"),
+    ([], "say what to compare"),
+    (["--vs-target", "sm80", "--pass", "cse"], "do not combine"),
+])
+def test_bad_diff_requests_are_one_line(pass_dumps: PassDumps, shared_store: Path, args: list[str],
+                                        needle: str) -> None:
+    pass_dumps("matmul", "sm90")
+    result = CliRunner().invoke(cli, ["diff", "matmul", "-t", "sm90", "--store", str(shared_store), *args])
+    assert result.exit_code == 2
+    assert needle in result.output and len(result.output.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+def test_damaged_dump_is_one_warning_and_the_rest_is_shown(pass_dumps: PassDumps, tmp_path: Path) -> None:
+    dump = pass_dumps("vector_add", "sm90")
+    store = tmp_path / "store"
+    shutil.copytree(dump.path.parent, store / "captures" / dump.path.parent.name)
+    gz = store / "captures" / dump.path.parent.name / dump.path.name
+    (store / "captures" / dump.path.parent.name / "passes.mlir.effects.json").unlink(missing_ok=True)
+    gz.write_bytes(gz.read_bytes()[: gz.stat().st_size * 2 // 3])
+    result = CliRunner().invoke(cli, ["passes", "vector_add", "-t", "sm90", "--store", str(store),
+                                                      "--no-color"])
+    assert result.exit_code == 0
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    (warning,) = result.stderr.strip().splitlines()
+    assert warning.startswith(f"irscope: warning: {gz}:") and "cut short" in warning
+    assert "tritongpu-coalesce" in result.stdout
+
+
+def test_timing_weighs_mlir_against_ptxas(captures: object, shared_store: Path) -> None:
+    result = run(shared_store, "timing", "vector_add", "--target", "sm80", "--repeat", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    names = [p["name"] for p in data["phases"]]
+    assert names == ["frontend", "mlir", "llvm", "codegen", "assembler", "other"]
+    assert data["assembler"] == "ptxas" and 0 < data["mlir_vs_assembler"] < 1
+    assert [s for s, _ in data["stages"]] == ["ttir", "ttgir", "llir", "ptx", "cubin"]
+    assert {p["stage"] for p in data["passes"]} == {"ttir", "ttgir", "llir"}
+    assert any(p["pass_class"] == "TritonGPUCoalesce" for p in data["passes"])
+    text = run(shared_store, "timing", "vector_add", "--target", "sm80", "--repeat", "1")
+    assert "MLIR pipeline" in text.output and "ptxas (PTX to cubin)" in text.output
+
+
+def test_llvm_passes_when_asked(captures: object, shared_store: Path) -> None:
+    result = run(shared_store, "passes", "vector_add", "--target", "sm80", "--llvm", "--json", "--all")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert not data["problems"] and data["complete"]
+    rows = [r for r in data["passes"] if not r["step"]]
+    irs = [(r["ir"], r["stage"]) for r in rows]
+    # MLIR passes, then LLVM's -O3 pipeline in llir, then the NVPTX code generator (LLVM IR, then machine IR).
+    assert irs.index(("llvm", "llir")) > irs.index(("mlir", "llir"))
+    assert irs.index(("llvm", "ptx")) < irs.index(("mir", "ptx"))
+    first_llvm = next(r for r in rows if r["ir"] == "llvm")
+    assert first_llvm["status"] != "unknown"  # compared with the LLVM IR handed to the optimizer
+    instcombine = next(r for r in rows if r["name"] == "InstCombinePass" and r["status"] == "changed")
+    assert "instructions" in instcombine["summary"]
+    assert any(r["name"] == "nvptx-isel" and r["ir"] == "mir" for r in rows)
+    diff = run(shared_store, "diff", "vector_add", "--target", "sm80", "--llvm", "--pass", "InstCombinePass:1")
+    assert diff.exit_code == 0 and any(ln.startswith("-") and "extractelement" in ln
+                                       for ln in diff.output.splitlines())

@@ -1,0 +1,133 @@
+"""Source lines mapped through every stage of real captures (sm90, sm80, gfx942), and the CLI on top."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from irscope.analysis.sourcemap import build_source_map
+from irscope.cli import cli
+from irscope.store import Capture
+from tests.conftest import DATA
+
+pytestmark = pytest.mark.compile
+
+LOOPS_DEMO = str(DATA / "kernels" / "loops_demo.py")
+
+
+def line_of(capture: Capture, needle: str) -> int:
+    """The 1-based line of the kernel source that contains ``needle`` (first match)."""
+    lines = capture.read("source").splitlines()
+    return next(i for i, text in enumerate(lines, start=1) if needle in text)
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_tl_dot_line_becomes_wgmma_in_ttgir_ptx_and_sass(captures):
+    cap = captures("matmul", "sm90")
+    dot = line_of(cap, "tl.dot(")
+    smap = build_source_map(cap)
+    assert [s.stage for s in smap.stages] == ["ttir", "ttgir", "llir", "ptx", "sass"]
+    ops = {m.opcode for m in smap.stage("ttir").for_line(dot)}
+    assert ops == {"tt.dot"}
+    ttgir = {m.opcode for m in smap.stage("ttgir").for_line(dot)}
+    assert "ttng.warp_group_dot" in ttgir and "tt.dot" not in ttgir
+    ptx = [m.opcode for m in smap.stage("ptx").for_line(dot)]
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16") >= 1
+    sass = smap.stage("sass")
+    assert sass.problems == ()
+    assert any(m.opcode.startswith("HGMMA.64x256x16") for m in sass.for_line(dot))
+    assert all(m.address >= 0 for m in sass.lines)
+    # No HGMMA is attributed to a line outside the K-loop's body.
+    loop = line_of(cap, "for k in range")
+    hgmma_lines = {m.line for m in sass.lines if m.opcode.startswith("HGMMA")}
+    assert hgmma_lines and all(loop < n <= loop + 5 for n in hgmma_lines)
+
+
+def test_library_calls_count_for_the_kernel_line_that_made_them(captures):
+    cap = captures("matmul", "sm90")
+    cdiv = line_of(cap, "num_pid_m = tl.cdiv(")
+    smap = build_source_map(cap, ("ttgir", "ptx", "sass"))
+    ttgir = smap.stage("ttgir").for_line(cdiv)
+    assert {m.opcode for m in ttgir} == {"arith.addi", "arith.divsi"}
+    assert all(m.inlined_from.startswith("standard.py:") for m in ttgir)
+    assert any(m.inlined_from for m in smap.stage("ptx").for_line(cdiv))
+    assert any(m.inlined_from.startswith("standard.py:") for m in smap.stage("sass").for_line(cdiv))
+    # Every count lands on a line of the kernel's own file.
+    source_lines = len(smap.source)
+    for stage in smap.stages:
+        assert all(1 <= n <= source_lines for n in stage.counts())
+
+
+def test_sm80_and_gfx942_map_the_dot_to_their_matrix_instructions(captures):
+    sm80 = build_source_map(captures("matmul", "sm80"), ("ttgir", "ptx", "sass"))
+    dot = line_of(captures("matmul", "sm80"), "tl.dot(")
+    assert any(m.opcode == "tt.dot" for m in sm80.stage("ttgir").for_line(dot))
+    assert any(m.opcode.startswith("mma.sync.aligned.m16n8k16") for m in sm80.stage("ptx").for_line(dot))
+    assert any(m.opcode.startswith("HMMA.16816") for m in sm80.stage("sass").for_line(dot))
+    amd = build_source_map(captures("matmul", "gfx942"))
+    assert [s.stage for s in amd.stages] == ["ttir", "ttgir", "llir", "amdgcn"]
+    assert any(m.opcode.startswith("v_mfma_f32_32x32x8") for m in amd.stage("amdgcn").for_line(dot))
+    assert amd.stage("amdgcn").mapped > 0.7 * len(amd.stage("amdgcn").lines)
+
+
+def test_a_jit_helper_counts_for_its_own_line_and_is_listed_under_the_call(captures):
+    cap = captures(LOOPS_DEMO, "sm90")
+    body = line_of(cap, "return x * 0.5")
+    call = line_of(cap, "acc = halve(acc)")
+    smap = build_source_map(cap, ("ttgir", "ptx"))
+    ttgir = smap.stage("ttgir")
+    assert [m.opcode for m in ttgir.for_line(body)] == ["arith.mulf"]
+    via_call = ttgir.for_line(call)
+    assert [m.opcode for m in via_call] == ["arith.mulf"] and via_call[0].line == body and call in via_call[0].via
+    assert ttgir.counts()[body] == 1 and call not in ttgir.counts()
+    assert any(m.opcode == "mul.f32" for m in smap.stage("ptx").for_line(body))
+
+
+def test_map_cli_shows_every_stage_of_the_dot_line(captures):
+    cap = captures("matmul", "sm90")
+    dot = line_of(cap, "tl.dot(")
+    result = invoke("map", "matmul", "--line", str(dot), "--target", "sm90", "--store", str(captures.store))
+    assert result.exit_code == 0
+    out = result.output
+    assert out.startswith(f"matmul.py:{dot}: accumulator = tl.dot(a, b, accumulator)")
+    for needle in ("ttgir: 3 ops", "ttng.warp_group_dot", "wgmma.mma_async.sync.aligned", "HGMMA.64x256x16.F32",
+                   "/*"):
+        assert needle in out, needle
+    data = json.loads(invoke("map", "matmul", "-l", str(dot), "-s", "ttgir,sass", "--json",
+                             "--store", str(captures.store)).stdout)
+    assert [s["stage"] for s in data["stages"]] == ["ttgir", "sass"]
+    assert any(line["opcode"].startswith("HGMMA") for line in data["stages"][1]["lines"])
+
+
+def test_annotate_cli_puts_the_heavy_lines_first_in_the_bars(captures):
+    cap = captures("matmul", "sm90")
+    result = invoke("annotate", "matmul", "--store", str(captures.store), "--full")
+    assert result.exit_code == 0
+    rows = {int(line.split()[0]): line for line in result.output.splitlines()[1:] if line.split()[:1] != []
+            and line.split()[0].isdigit()}
+    loop, dot = line_of(cap, "for k in range"), line_of(cap, "tl.dot(")
+    assert "tl.dot(a, b, accumulator)" in rows[dot]
+    header = result.output.splitlines()[0].split()
+    assert header[:6] == ["line", "ttir", "ttgir", "llir", "ptx", "sass"]
+    bars = {n: row.split("|")[0].count("#") for n, row in rows.items()}
+    assert bars[loop] == max(bars.values())  # the K-loop line carries the most SASS
+    data = json.loads(invoke("annotate", "matmul", "--json", "-s", "ptx", "--store", str(captures.store)).stdout)
+    assert int(data["stages"][0]["counts"][str(dot)]) >= 4
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (("map", "matmul", "--line", "9999"), "line 9999 is not in matmul.py"),
+    (("map", "matmul", "--line", "77", "--stage", "source"), "has no source positions"),
+    (("map", "matmul", "--line", "77", "--stage", "amdgcn"), "does not exist for cuda targets"),
+    (("annotate", "matmul", "--stage", "bogus"), "unknown stage 'bogus'"),
+])
+def test_bad_map_input_is_one_line_and_exit_2(captures, args, needle):
+    result = CliRunner().invoke(cli, [*args, "--store", str(captures.store)])
+    assert result.exit_code == 2, result.output
+    assert needle in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
