@@ -152,12 +152,41 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
         return request.kernel.capture
     store = Store(store_root(store_dir))
     if not recapture and (hit := store.get(request.key())) is not None:
-        return hit
+        return remember(request, hit)
     if on_compile is not None:
         on_compile(request)
     from irscope.compile.capture import capture
 
-    return capture(request.kernel, request.target, request.config_index, store, request.sizes, force=recapture)
+    made = capture(request.kernel, request.target, request.config_index, store, request.sizes, force=recapture)
+    return remember(request, made)
+
+
+# Requests of captures made in this process (the Python API registers kernel objects here), so a
+# capture can be compiled again (per-pass dumps) without re-describing its launch.
+_REQUESTS: dict[str, Request] = {}
+
+
+def remember(request: Request, capture: Capture) -> Capture:
+    """Record which request made ``capture``; return it."""
+    _REQUESTS[capture.manifest.key] = request
+    return capture
+
+
+def request_for(capture: Capture) -> Request:
+    """The request that can compile ``capture`` again (for per-pass dumps and timing)."""
+    m = capture.manifest
+    if m.key in _REQUESTS:
+        return _REQUESTS[m.key]
+    if m.origin in ("bundled", "module") and m.kernel_path:
+        from pathlib import Path
+
+        from irscope.kernels import read_kernel
+
+        info = read_kernel(Path(m.kernel_path), bundled=m.origin == "bundled")
+        tgt = TARGETS.get(m.target) or resolve_target(m.target)
+        return Request(kernel=info, target=tgt, config_index=m.config_index, sizes=dict(m.sizes))
+    raise UsageError(f"{m.key} ({m.origin}) cannot be compiled again from the store alone; capture it in this "
+                     "process with irscope.capture(...) or name it as FILE:FUNCTION with its launch")
 
 
 def stage_text(capture: Capture, stage: str) -> tuple[Stage, str]:
@@ -173,4 +202,4 @@ def known_kernel_names(store_dir: str | None = None) -> list[str]:
 
 
 __all__ = ["KernelSource", "LaunchSpec", "Request", "StoredKernel", "closest", "get_capture", "make_request",
-           "stage_text"]
+           "request_for", "stage_text"]

@@ -25,3 +25,17 @@ def test_readme_starts_with_two_setup_commands_and_the_main_job():
     assert "irscope show matmul --stage ttgir" in blocks[1]
     ci = (REPO / ".ci" / "run").read_text()
     assert setup[0] in ci and setup[1] in ci
+
+
+def test_the_testing_guide_example_passes(tmp_path):
+    """docs/examples/test_pin_compiler.py is the file users copy: it must pass as written."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "IRSCOPE_HOME": str(tmp_path), "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(REPO / "docs" / "examples" / "test_pin_compiler.py")],
+                          capture_output=True, text=True, env=env, timeout=900, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "3 passed" in proc.stdout

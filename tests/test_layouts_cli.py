@@ -82,3 +82,17 @@ def test_report_of_a_bundled_kernel(shared_store: Path) -> None:
     result = invoke("matmul", "--target", "sm90", "--store", str(shared_store))
     assert result.exit_code == 0, result.output
     assert "#mma  [nvidia_mma]\n  nvidia_mma v3 (Hopper wgmma)" in result.output
+
+
+@pytest.mark.compile
+def test_layouts_after_a_pass(captures, shared_store) -> None:
+    """--pass reads the per-pass dump: the mma layout appears at accelerate-matmul, not before."""
+    captures("matmul", "sm90")
+    store = ["--store", str(shared_store), "--target", "sm90"]
+    before = CliRunner().invoke(cli, ["layouts", "matmul", "--pass", "tritongpu-coalesce", *store])
+    after = CliRunner().invoke(cli, ["layouts", "matmul", "--pass", "tritongpu-accelerate-matmul", *store])
+    assert before.exit_code == 0 and after.exit_code == 0, before.output + after.output
+    assert "[nvidia_mma]" not in before.stdout and "[blocked]" in before.stdout
+    assert "#mma  [nvidia_mma]\n  nvidia_mma v3 (Hopper wgmma), instrShape 16x256x16" in after.stdout
+    bad = CliRunner().invoke(cli, ["layouts", "matmul", "--pass", "tritongpu-pipelin3", *store])
+    assert bad.exit_code == 2 and "unknown pass 'tritongpu-pipelin3'" in bad.output

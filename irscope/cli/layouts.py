@@ -34,7 +34,7 @@ def _parse_shape(text: str) -> tuple[int, ...]:
 
 
 def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config: int, stage: str,
-                store_dir: str | None, launch: Any = None) -> tuple[str, str]:
+                store_dir: str | None, launch: Any = None, pass_name: str | None = None) -> tuple[str, str]:
     """(TTGIR text, what it is) from a kernel capture or a file."""
     if file is not None:
         if kernel is not None:
@@ -45,6 +45,8 @@ def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config
         return path.read_text(), str(path)
     if kernel is None:
         raise UsageError("give a KERNEL (see irscope list) or --file some.ttgir")
+    if pass_name is not None:
+        return _pass_text(kernel, target, config, store_dir, launch, pass_name)
     if stage != "ttgir":
         raise UsageError(f"layouts live in the ttgir stage, not {stage!r}")
     from irscope.captures import get_capture, make_request, stage_text
@@ -54,6 +56,23 @@ def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config
     capture = get_capture(request, store_dir, on_compile=compile_notice)
     _, text = stage_text(capture, stage)
     return text, f"{request.kernel.name} on {request.target.name}"
+
+
+def _pass_text(kernel: str, target: str | None, config: int, store_dir: str | None, launch: Any,
+               pass_name: str) -> tuple[str, str]:
+    """The IR a pass produced (from the per-pass dump), so layouts can be read as they appear."""
+    from irscope.captures import get_capture, make_request
+    from irscope.cli.passes import dump_notice
+    from irscope.cli.show import compile_notice
+    from irscope.compare import pass_point
+    from irscope.passdump import get_pass_dump
+
+    request = make_request(kernel, target, config, "ttgir", launch=launch, store_dir=store_dir)
+    capture = get_capture(request, store_dir, on_compile=compile_notice)
+    point = pass_point(get_pass_dump(request, capture, on_compile=dump_notice), pass_name, "after")
+    if point.ir != "mlir":
+        raise UsageError(f"{point.label} is {point.ir} IR; layouts live in the TritonGPU (MLIR) passes")
+    return point.text, f"{request.kernel.name} on {request.target.name}, {point.label}"
 
 
 @click.command("layouts")
@@ -68,6 +87,8 @@ def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config
               "(lit-test files with several `// -----` modules too)")
 @click.option("--module", "module_index", type=int, default=1, show_default=True, metavar="N",
               help="which module of a multi-module --file to map")
+@click.option("--pass", "pass_name", metavar="PASS",
+              help="read the IR a pass produced (name, prefix or index, as in 'irscope passes') instead of the ttgir stage")
 @click.option("--map", "map_alias", metavar="ALIAS", help="draw one layout, e.g. --map blocked1 or --map '#mma'")
 @click.option("--shape", metavar="DIMS", help="tensor shape for --map, like 128x64 (default: its most common use)")
 @click.option("--view", type=click.Choice(VIEWS), default="tensor", show_default=True,
@@ -75,7 +96,7 @@ def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config
 @click.option("--warp", type=int, default=0, show_default=True, metavar="N", help="warp drawn by --view hardware")
 @click.option("--image", metavar="FILE.svg", help="also write the map as an SVG image")
 def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_json: bool, store_dir: str | None,
-            launch: Any, file: str | None, module_index: int, map_alias: str | None, shape: str | None, view: str, warp: int,
+            launch: Any, pass_name: str | None, file: str | None, module_index: int, map_alias: str | None, shape: str | None, view: str, warp: int,
             image: str | None) -> None:
     """Explain every layout in KERNEL's TTGIR: what it means, which ops use it, what it costs in
     registers, and every convert_layout between layouts. With --map, draw one layout.
@@ -83,12 +104,14 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
     Example:
 
         irscope layouts matmul --target sm90 --map blocked1 --shape 128x64
+
+        irscope layouts matmul --pass tritongpu-accelerate-matmul
     """
     from irscope.analysis.layouts import analyze_layout_file
 
     if image and not image.lower().endswith(".svg"):
         raise UsageError("--image writes SVG only; give a name ending in .svg")
-    text, source = _ttgir_text(kernel, file, target, config, stage, store_dir, launch)
+    text, source = _ttgir_text(kernel, file, target, config, stage, store_dir, launch, pass_name)
     reports = analyze_layout_file(text)
     if map_alias is None:
         if as_json:
