@@ -71,9 +71,10 @@ def bench(kernels: tuple[str, ...], sizes: str | None, runs: int, plot_path: str
         return
     click.echo(f"{ceilings.device}: copy {ceilings.copy_gbps:.0f} GB/s, cuBLAS fp16 {ceilings.matmul_tflops:.0f} TFLOP/s "
                f"(measured now), {ceilings.sm_count} SMs, L2 {ceilings.l2_bytes // 2**20} MiB")
-    head: tuple[str, ...] = ("kernel", "size", "config", "triton ms", "triton", "peer", "peer ms", "peer", "vs peer",
-                             "of ceiling")
-    table: list[tuple[str, ...]] = [head] + [(r.kernel, r.label, str(r.config_index), f"{r.triton_ms:.4f}",
+    head: tuple[str, ...] = ("kernel", "size", "config", "max err", "triton ms", "triton", "peer", "peer ms", "peer",
+                             "vs peer", "of ceiling")
+    table: list[tuple[str, ...]] = [head] + [(r.kernel, r.label, str(r.config_index), f"{r.max_error:.2g}",
+                                             f"{r.triton_ms:.4f}",
                        f"{r.triton_value:.1f} {r.metric}", r.peer, f"{r.peer_ms:.4f}", f"{r.peer_value:.1f}",
                        f"{r.ratio:.3f}x", f"{100 * r.of_ceiling:.0f}%") for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
