@@ -6,7 +6,9 @@ import pytest
 
 import irscope
 from irscope.testing import assert_layout, assert_no_spills, assert_pass_ran, assert_pipelined, pass_names
-from tests.conftest import DATA
+from tests.conftest import REPO
+
+DOCS_EXAMPLE = REPO / "docs" / "examples" / "test_pin_compiler.py"
 
 pytestmark = pytest.mark.compile
 
@@ -37,26 +39,24 @@ def test_failures_say_what_was_found(captures):
 
 
 def test_a_user_kernel_object_end_to_end(tmp_path):
-    """The flow docs/testing.md shows: a kernel object, example tensors, all four helpers."""
+    """The flow docs/testing.md shows, on the kernel of its example file, with a failure that matters."""
     import importlib.util
 
     import torch
 
-    spec = importlib.util.spec_from_file_location("example_user_kernels", DATA / "user_tests" / "user_kernels.py")
+    spec = importlib.util.spec_from_file_location("pin_compiler_example", DOCS_EXAMPLE)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    a = torch.empty(512, 256, dtype=torch.float16)
-    b = torch.empty(256, 512, dtype=torch.float16)
-    c = torch.empty(512, 512, dtype=torch.float16)
-    cap = irscope.capture(module.small_matmul, a, b, c, 512, 512, 256, a.stride(0), b.stride(0), c.stride(0),
-                          BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=4, num_stages=3, target="sm80",
-                          store=str(tmp_path))
+    a = torch.empty(512, 512, dtype=torch.float16)
+    options = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "num_warps": 4, "num_stages": 3, "target": "sm80",
+               "store": str(tmp_path)}
+    cap = irscope.capture(module.scaled_matmul, a, a, a, 512, 512, 512, 512, 512, 512, 0.5, **options)
     assert_layout(cap, kind="nvidia_mma", version=2)
     assert_pipelined(cap, stages=3)
     assert_pass_ran(cap, "tritongpu-pipeline", changed=True)
     assert_no_spills(cap)
-    # A kernel with odd strides loses the 16-byte divisibility and so its async copies.
-    odd = irscope.capture(module.small_matmul, a, b, c, 512, 512, 256, 257, 513, 513, BLOCK_M=128, BLOCK_N=128,
-                          BLOCK_K=64, num_warps=4, num_stages=3, target="sm80", store=str(tmp_path))
+    # Odd strides lose the 16-byte divisibility, the loads become too narrow for async copies,
+    # and the loop is no longer pipelined: exactly the regression these helpers exist to catch.
+    odd = irscope.capture(module.scaled_matmul, a, a, a, 512, 512, 512, 257, 513, 513, 0.5, **options)
     with pytest.raises(AssertionError, match="is pipelined with 3 stages; found"):
         assert_pipelined(odd, stages=3)
