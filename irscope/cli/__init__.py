@@ -58,7 +58,7 @@ class IrscopeGroup(click.Group):
             ctx.exit(130)
 
 
-@click.group(cls=IrscopeGroup, invoke_without_command=True,
+@click.group(cls=IrscopeGroup, invoke_without_command=True, subcommand_metavar="[COMMAND] [ARGS]...",
              context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="irscope")
 @click.pass_context
