@@ -13,7 +13,7 @@ from typing import Any
 
 from irscope.errors import UsageError, closest
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
-from irscope.kernelspec import FunctionKernel, function_kernel
+from irscope.kernelspec import FunctionKernel, RecordedKernel, function_kernel
 from irscope.paths import store_root
 from irscope.stages import Stage, get_stage
 from irscope.store import Capture, Store, capture_key
@@ -57,7 +57,7 @@ class StoredKernel:
         return self.capture.manifest.kernel
 
 
-KernelSource = KernelInfo | FunctionKernel | StoredKernel
+KernelSource = KernelInfo | FunctionKernel | StoredKernel | RecordedKernel
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,8 @@ class Request:
         """The capture key for this request."""
         if isinstance(self.kernel, StoredKernel):
             return self.kernel.capture.manifest.key
+        if isinstance(self.kernel, RecordedKernel):
+            return self.kernel.key
         if isinstance(self.kernel, FunctionKernel):
             payload = self.kernel.key_payload(self.config_index)
         else:
@@ -153,6 +155,8 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
     store = Store(store_root(store_dir))
     if not recapture and (hit := store.get(request.key())) is not None:
         return remember(request, hit)
+    if isinstance(request.kernel, RecordedKernel):
+        raise UsageError(f"capture {request.key()} is not in {store.root}; recorded kernels are not compiled anew")
     if on_compile is not None:
         on_compile(request)
     from irscope.compile.capture import capture
@@ -185,6 +189,12 @@ def request_for(capture: Capture) -> Request:
         info = read_kernel(Path(m.kernel_path), bundled=m.origin == "bundled")
         tgt = TARGETS.get(m.target) or resolve_target(m.target)
         return Request(kernel=info, target=tgt, config_index=m.config_index, sizes=dict(m.sizes))
+    source = capture.path / m.files.get("source", "source.py")
+    if m.origin == "program" and m.replay and source.is_file():
+        tgt = TARGETS.get(m.target) or Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,
+                                              description="recorded target")
+        kernel = RecordedKernel(path=source, qualname=m.function or m.kernel, replay=m.replay, key=m.key)
+        return Request(kernel=kernel, target=tgt, config_index=0, sizes={})
     raise UsageError(f"{m.key} ({m.origin}) cannot be compiled again from the store alone; capture it in this "
                      "process with irscope.capture(...) or name it as FILE:FUNCTION with its launch")
 

@@ -321,3 +321,30 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
         options={k: v for k, v in (options or {}).items() if v is not None},
         source_sha=sha,
     )
+
+
+@dataclass(frozen=True)
+class RecordedKernel:
+    """A kernel recorded from a program run, to be compiled again exactly as it was.
+
+    Attributes:
+        path: the stored copy of its source file.
+        qualname: the function's name in that file.
+        replay: the recorded specialization (see ``Manifest.replay``).
+        key: the capture it was recorded as.
+    """
+
+    path: Path
+    qualname: str
+    replay: dict[str, Any] = field(hash=False)
+    key: str = ""
+
+    @property
+    def name(self) -> str:
+        """The function's name."""
+        return self.qualname.rsplit(".", 1)[-1]
+
+    @property
+    def function(self) -> str:
+        """Qualified name inside the file."""
+        return self.qualname

@@ -108,6 +108,8 @@ class Manifest:
             ``program`` (recorded by ``irscope capture``).
         arguments: the launch as the user described it (FILE:FUNCTION kernels).
         program: the command line a ``program`` capture came from.
+        replay: for ``program`` captures, the exact specialization (signature, typed constexprs,
+            attrs, options) to compile the recorded kernel again from its stored source.
     """
 
     key: str
@@ -135,6 +137,7 @@ class Manifest:
     origin: str = "bundled"
     arguments: str = ""
     program: str = ""
+    replay: dict[str, Any] = field(default_factory=dict)
     format: int = FORMAT
 
     def to_json(self) -> dict[str, Any]:

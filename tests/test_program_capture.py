@@ -39,6 +39,20 @@ def test_offline_capture_records_both_kernels_and_every_autotune_config(tmp_path
     assert show.returncode == 0 and ".visible .entry add_kernel" in show.stdout
     listing = irscope("list", store=tmp_path)
     assert "from " in listing.stdout and "two_kernels.py" in listing.stdout
+    layouts = irscope("layouts", "add_kernel", store=tmp_path)
+    assert layouts.returncode == 0 and "#blocked  [blocked]" in layouts.stdout
+    # A recorded kernel is compiled again from its stored source and recorded specialization,
+    # so its passes can be shown, and the replay reproduces the recorded TTGIR exactly.
+    passes = irscope("passes", "add_kernel", "--json", store=tmp_path)
+    assert passes.returncode == 0, passes.stderr
+    assert "tritongpu-coalesce" in passes.stdout and "convert-triton-gpu-to-llvm" in passes.stdout
+    import json
+
+    rows = json.loads(passes.stdout)["passes"]
+    last_ttgir = [r["index"] for r in rows if r["stage"] == "ttgir"][-1]
+    diff = irscope("diff", "add_kernel", "--from", "ttgir", "--to", str(last_ttgir), store=tmp_path)
+    assert diff.returncode == 0, diff.stderr
+    assert "are identical after normalisation" in diff.stdout  # only the source path in locations differs
 
 
 def test_a_crashing_program_keeps_the_kernels_compiled_before_the_crash(tmp_path):

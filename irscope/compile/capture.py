@@ -17,7 +17,7 @@ from typing import Any
 from irscope.compile.specialize import CompileJob, kernel_job
 from irscope.errors import CompileError
 from irscope.kernels import KernelInfo
-from irscope.kernelspec import FunctionKernel
+from irscope.kernelspec import FunctionKernel, RecordedKernel
 from irscope.stages import STAGES
 from irscope.store import Capture, Manifest, Store, triton_version
 from irscope.targets import Target
@@ -148,9 +148,13 @@ def _collect(cache: Path, dump: Path, dest: Path) -> dict[str, str]:
     return files
 
 
-def job_for(kernel: KernelInfo | FunctionKernel, target: Target, config_index: int,
-             sizes: dict[str, int]) -> tuple[CompileJob, dict[str, Any]]:
-    """The compile job and the config values, for either kind of kernel."""
+def job_for(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target, config_index: int,
+            sizes: dict[str, int]) -> tuple[CompileJob, dict[str, Any]]:
+    """The compile job and the config values, for any kind of kernel that can be compiled."""
+    if isinstance(kernel, RecordedKernel):
+        from irscope.compile.function import recorded_job
+
+        return recorded_job(kernel, target), {}
     if isinstance(kernel, FunctionKernel):
         from irscope.compile.function import function_job
 

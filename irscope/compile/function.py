@@ -16,7 +16,7 @@ from typing import Any
 from irscope.compile.specialize import CompileJob, FakeDtype, gpu_target, mock_tensor_class, specialize
 from irscope.errors import UsageError
 from irscope.kernels import load_module
-from irscope.kernelspec import ArgSpec, FunctionKernel
+from irscope.kernelspec import ArgSpec, FunctionKernel, RecordedKernel
 from irscope.targets import Target
 
 # Launch options that are not kernel arguments.
@@ -216,3 +216,52 @@ def _signature_job(kernel: FunctionKernel, unwrapped: Unwrapped, target: Target,
                                                           if k in OPTION_NAMES}, **kernel.options})
     return CompileJob(fn=fn, gpu_target=tgt, signature=signature, constexprs=constexprs, attrs=attrs,
                       options=dict(options.__dict__))
+
+
+def _decode(value: Any) -> Any:
+    """Inverse of program_hook.encode_constant."""
+    import triton.language as tl
+
+    (kind, payload), = value.items()
+    if kind in ("bool", "int", "float", "str"):
+        return payload
+    if kind == "none":
+        return None
+    if kind == "constexpr":
+        return tl.constexpr(_decode(payload))
+    if kind == "dtype":
+        return tl.dtype(payload)
+    if kind == "tuple":
+        return tuple(_decode(v) for v in payload)
+    raise UsageError(f"a recorded constexpr cannot be rebuilt ({payload}); this kernel cannot be compiled again")
+
+
+def recorded_job(kernel: RecordedKernel, target: Target) -> CompileJob:
+    """The compile a program run recorded, rebuilt from the stored source and specialization."""
+    import dataclasses
+
+    from triton.compiler import make_backend
+
+    ensure_driver(target)
+    try:
+        module = load_module(kernel.path)
+    except Exception as exc:  # generated sources (Inductor) import their runtime helpers; say what failed
+        raise UsageError(f"the recorded source of {kernel.name} cannot be imported here: "
+                         f"{type(exc).__name__}: {exc}") from None
+    obj: Any = getattr(module, kernel.qualname.rsplit(".", 1)[-1], None)
+    if obj is None:
+        raise UsageError(f"{kernel.path} has no {kernel.name!r}")
+    fn = unwrap(obj, kernel.name).fn
+    replay = kernel.replay
+    tgt = gpu_target(target)
+    backend = make_backend(tgt)
+    fields = {f.name for f in dataclasses.fields(backend.parse_options({}))}
+    # extern_libs holds the recording machine's paths; the local backend supplies its own.
+    opts = {k: tuple(v) if isinstance(v, list) else v for k, v in replay.get("options", {}).items()
+            if k in fields and k != "extern_libs"}
+    return CompileJob(
+        fn=fn, gpu_target=tgt, signature=dict(replay["signature"]),
+        constexprs={tuple(path): _decode(value) for path, value in replay.get("constants", [])},
+        attrs={tuple(path): value for path, value in replay.get("attrs", [])},
+        options=dict(backend.parse_options(opts).__dict__),
+    )

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from irscope.captures import Request, StoredKernel
-from irscope.errors import CompileError, StoreError, UsageError
+from irscope.captures import Request, StoredKernel, request_for
+from irscope.errors import CompileError, StoreError
 from irscope.passdump import write_dump
 from irscope.store import Capture
 
@@ -48,11 +48,11 @@ def check_source(capture: Capture, kernel_path: Path) -> None:
 def worker_spec(request: Request, capture: Capture, mode: str, root: Path, llvm: bool = False,
                 repeat: int = 1) -> dict[str, Any]:
     """What the worker needs to compile the capture's request again; the request travels as a pickle in ``root``."""
+    if isinstance(request.kernel, StoredKernel):
+        # Recorded from a program: compile it again from its stored source and recorded specialization.
+        request = request_for(capture)
     kernel = request.kernel
-    if isinstance(kernel, StoredKernel):
-        raise UsageError(f"{kernel.name} was recorded from a program or an archive; irscope cannot compile it "
-                         "again, so it has no per-pass dump or timing (run the program under 'irscope capture' "
-                         "with MLIR_ENABLE_DUMP=1 yourself)")
+    assert not isinstance(kernel, StoredKernel)
     check_source(capture, Path(kernel.path))
     path = root / "request.pickle"
     with open(path, "wb") as f:

@@ -143,7 +143,7 @@ def _store_one(rec: dict[str, Any], store: Store, command: str) -> Capture:
             compile_seconds=round(sum(rec.get("stage_seconds", {}).values()), 4),
             stage_seconds={k: round(v, 4) for k, v in rec.get("stage_seconds", {}).items()},
             files=files, created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-            origin="program", program=command,
+            origin="program", program=command, replay=rec.get("replay", {}),
         )
         return store.commit(staging, manifest)
     finally:

@@ -52,6 +52,40 @@ def _jsonable(value: Any) -> Any:
     return repr(value)
 
 
+def encode_constant(value: Any) -> Any:
+    """A constexpr value as typed JSON, so the compile can be replayed exactly later."""
+    kind = type(value).__name__
+    if isinstance(value, bool):
+        return {"bool": value}
+    if isinstance(value, int):
+        return {"int": value}
+    if isinstance(value, float):
+        return {"float": value}
+    if isinstance(value, str):
+        return {"str": value}
+    if value is None:
+        return {"none": True}
+    if kind == "constexpr":
+        return {"constexpr": encode_constant(value.value)}
+    if kind == "dtype" or (kind.endswith("_type") and hasattr(value, "name")):
+        return {"dtype": str(value)}
+    if isinstance(value, (tuple, list)):
+        return {"tuple": [encode_constant(v) for v in value]}
+    return {"unsupported": repr(value)}
+
+
+def _replay(src: Any, metadata: dict[str, Any]) -> dict[str, Any]:
+    """What a later compile needs to rebuild this exact ASTSource: signature, constants, attrs, options."""
+    return {
+        "signature": {k: str(v) for k, v in (getattr(src, "signature", {}) or {}).items()},
+        "constants": [[list(k) if isinstance(k, tuple) else [k], encode_constant(v)]
+                      for k, v in (getattr(src, "constants", {}) or {}).items()],
+        "attrs": [[list(k) if isinstance(k, tuple) else [k], _jsonable(v)]
+                  for k, v in (getattr(src, "attrs", {}) or {}).items()],
+        "options": {k: _jsonable(v) for k, v in metadata.items() if k not in ("target", "hash", "name")},
+    }
+
+
 def _listener(*, src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], times: Any = None,
               cache_hit: bool = False, **_: Any) -> None:
     """Record one compilation (never raises into Triton)."""
@@ -116,6 +150,7 @@ def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         "dump_dir": str(dump) if dump else "",
         "stage_seconds": stage_seconds,
         "cache_hit": cache_hit,
+        "replay": _replay(src, metadata),
         "offline": bool(os.environ.get("IRSCOPE_CAPTURE_TARGET")),
     })
 
