@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "annotate": "irscope.cli.map_cmd:annotate",
     "loops": "irscope.cli.loops_cmd:loops",
     "resources": "irscope.cli.resources_cmd:resources",
+    "tui": "irscope.cli.tui:tui",
     "graph": "irscope.cli.graph_cmd:graph",
 }
 

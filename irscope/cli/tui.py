@@ -1,0 +1,30 @@
+"""``irscope tui``: the terminal UI, for browsing stages, passes, diffs, source and layouts."""
+
+from __future__ import annotations
+
+import click
+
+from irscope.cli.options import config_option, store_option, target_option
+
+
+@click.command("tui")
+@click.argument("kernel", required=False)
+@target_option
+@config_option
+@store_option
+@click.option("--no-passes", is_flag=True, help="do not record each opened capture's per-pass IR in the background")
+def tui(kernel: str | None, target: str | None, config: int, store_dir: str | None, no_passes: bool) -> None:
+    """Browse KERNEL's compilation in a terminal UI: stages, passes, diffs, source and layouts.
+
+    KERNEL is a bundled kernel, a kernel-module path or a stored capture; without it the newest
+    capture in the store opens. Kernels, targets and configs not captured yet can be chosen in the
+    tree: they compile in the background. Press ? inside for every key.
+
+    Example:
+
+        irscope tui matmul --target sm90
+    """
+    from irscope.tui.app import make_app
+
+    app = make_app(kernel, target, config, store_dir, record_passes=not no_passes)
+    app.run()

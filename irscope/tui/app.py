@@ -1,0 +1,82 @@
+"""IrscopeApp and ``make_app``, the one factory the ``irscope tui`` command and the tests share."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import App
+from textual.screen import Screen
+
+from irscope.tui.catalog import CaptureId, Catalog
+from irscope.tui.commands import IrscopeCommands
+from irscope.tui.documents import Documents
+
+
+class IrscopeApp(App[None]):
+    """Holds the data (catalog of kernels and captures, the documents read so far); the main screen shows it.
+
+    Attributes:
+        catalog: kernels, targets, configs and the store.
+        documents: texts, pass dumps and diffs, cached.
+        start: the capture to open first, or None.
+        record_passes: record each opened capture's per-pass IR in the background.
+    """
+
+    TITLE = "irscope"
+    CSS_PATH = "app.tcss"
+    COMMANDS: ClassVar = App.COMMANDS | {IrscopeCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (150, "-wide")]  # noqa: RUF012 (Textual declares it so)
+    ENABLE_COMMAND_PALETTE = True
+
+    def __init__(self, catalog: Catalog, start: CaptureId | None, record_passes: bool = True,
+                 theme: str | None = None) -> None:
+        super().__init__()
+        self.catalog = catalog
+        self.documents = Documents()
+        self.start = start
+        self.record_passes = record_passes
+        if theme is not None:
+            self.theme = theme
+
+    def get_default_screen(self) -> Screen[None]:
+        """The main screen."""
+        from irscope.tui.screens.main import MainScreen
+
+        return MainScreen()
+
+
+def _latest(catalog: Catalog) -> CaptureId | None:
+    """The capture id of the newest capture in the store, for a bare ``irscope tui``."""
+    captures = catalog.store.captures()
+    for capture in reversed(captures):
+        m = capture.manifest
+        cid = CaptureId(m.kernel, m.target, m.config_index)
+        if (cid.kernel in catalog.kernels or cid in catalog.stored) and catalog.key(cid) == m.key:
+            return cid
+    return None
+
+
+def make_app(kernel: str | None = None, target: str | None = None, config: int = 0, store_dir: str | None = None,
+             record_passes: bool = True, theme: str | None = None) -> IrscopeApp:
+    """The TUI, opening ``kernel`` for ``target`` and ``config`` (none: the newest capture in the store).
+
+    Validates the kernel, target and config first, so a typo is a usage error before the screen opens.
+    """
+    from irscope.captures import StoredKernel, make_request
+
+    catalog = Catalog.load(store_dir, kernel)
+    start: CaptureId | None = None
+    if kernel is not None:
+        request = make_request(kernel, target, config, store_dir=store_dir)
+        name = request.kernel.name
+        if isinstance(request.kernel, StoredKernel):
+            m = request.kernel.capture.manifest
+            start = CaptureId(m.kernel, m.target, m.config_index)
+        else:
+            start = CaptureId(name, request.target.name, config)
+            catalog.targets.setdefault(request.target.name, request.target)
+    elif target is not None:
+        catalog.target(target)
+    if start is None and kernel is None:
+        start = _latest(catalog)
+    return IrscopeApp(catalog, start, record_passes=record_passes, theme=theme)

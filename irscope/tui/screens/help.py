@@ -1,0 +1,84 @@
+"""HelpScreen: what irscope's TUI shows and every key, on one page."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+# (keys, what they do) per area, in the order a new user needs them.
+KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("Tree (left)", (
+        ("↑ ↓  j k", "move; the middle shows the stage or pass under the cursor"),
+        ("→ ←", "unfold / fold (configs hold stages, stages hold their passes)"),
+        ("Enter", "on a config marked ○: compile it in the background; ✓: open it"),
+        ("", "● a pass that changed the IR (+added -removed lines); ┄ a run of passes that changed nothing"),
+    )),
+    ("Text (middle)", (
+        ("d", "diff: the stage against the stage before it, a pass against its input (locations stripped)"),
+        ("s", "unified or side-by-side diff"),
+        ("] [", "next / previous change of the diff"),
+        ("r", "diffs ignore SSA renumbering (%x_12 vs %x_13), or not"),
+        ("/  n  N", "search (a regular expression; lower case ignores case), next and previous match"),
+        ("g  :", "go to a line number"),
+        ("y  Y", "copy the cursor line / the whole text"),
+        ("↑ ↓ PgUp PgDn Home End", "move the cursor; the source pane follows it"),
+    )),
+    ("Side (right, below on narrow terminals)", (
+        ("o", "source: the kernel's Python; the cursor on either side tints the lines of the other"),
+        ("L", "layouts of the TTGIR on screen, explained, with the tile-to-warp map of the chosen one"),
+        ("v  w W", "in the layouts: tensor or hardware view; next / previous warp"),
+        ("i", "facts: warps, shared memory, tensor cores, what the pipelining passes did"),
+        ("b", "hide or show the side panel"),
+    )),
+    ("Everywhere", (
+        ("Tab  Shift+Tab", "move the focus between tree, text and side panel (t: tree, e: text)"),
+        ("Ctrl+P", "command palette: every action, and open any kernel, target, config, stage or pass"),
+        ("?  F1", "this help"),
+        ("q  Ctrl+Q", "quit"),
+    )),
+)
+
+INTRO = ("irscope shows what the Triton compiler does to a kernel: every stage (Python, TTIR, TTGIR, LLVM IR, "
+         "PTX or AMDGCN, SASS) and every pass that turned one into the next. To see a kernel get software-pipelined: "
+         "open ttgir in the tree, walk its passes with ↓, and press d on tritongpu-pipeline.")
+
+
+def render_help() -> Table:
+    """The help page as a table."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    for area, rows in KEYS:
+        table.add_row("", "")
+        table.add_row(Text(area, style="bold underline"), "")
+        for keys, what in rows:
+            table.add_row(Text(keys, style="bold"), what)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key; Escape, q or ? closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 90%; max-width: 120; height: 90%; border: round $primary; background: $surface; padding: 0 1;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1", "dismiss", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        """The page, scrollable."""
+        with VerticalScroll() as scroll:
+            scroll.border_title = "irscope: keys"
+            yield Static(Text(INTRO))
+            yield Static(render_help())

@@ -1,0 +1,111 @@
+"""JobBoard: the background captures of the main screen, one child process per capture id.
+
+A job captures a config (when the store lacks it), records its per-pass IR and works out what each pass
+changed; each step it reports is handed to the screen as it happens, so the tree fills in while
+the user keeps reading.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.timer import Timer
+
+from irscope.tui.capture_job import JobSpec
+from irscope.tui.catalog import CaptureId
+from irscope.tui.jobs import Event, Job
+
+if TYPE_CHECKING:
+    from irscope.tui.screens.main import MainScreen
+
+_PHASES = {"compiling": "compiling", "passes": "recording passes of", "effects": "measuring passes of"}
+
+
+@dataclass
+class JobState:
+    """A running job.
+
+    Attributes:
+        job: the child process.
+        phase: what it does now, in words.
+        started: when the phase began (monotonic seconds).
+        show: the stage to open once captured, or None to leave the screen as it is.
+    """
+
+    job: Job
+    phase: str
+    started: float
+    show: str | None
+
+
+class JobBoard:
+    """Starts jobs, follows their progress, and tells the screen what they produced."""
+
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        self.states: dict[CaptureId, JobState] = {}
+        self._timer: Timer | None = None
+
+    def running(self, cid: CaptureId) -> JobState | None:
+        """The job of a capture id, when one runs."""
+        return self.states.get(cid)
+
+    def start(self, cid: CaptureId, capture: bool, show: str | None, passes: bool = True) -> None:
+        """Start a job for a capture id (unless one runs already)."""
+        if cid in self.states:
+            if show is not None:
+                self.states[cid].show = show
+            return
+        app = self.screen.irapp
+        catalog = app.catalog
+        spec = JobSpec(kernel=catalog.kernel_arg(cid.kernel) if catalog.compilable(cid.kernel) else cid.kernel,
+                       target=cid.target, config=cid.config, store=str(catalog.store.root), capture=capture,
+                       passes=passes and app.record_passes, effects=True)
+        state = JobState(Job(spec), "compiling" if capture else "starting", time.monotonic(), show)
+        self.states[cid] = state
+        self.screen.run_worker(self._run(cid, state), group="jobs", exit_on_error=False)
+        if self._timer is None:
+            self._timer = self.screen.set_interval(0.25, self.screen.job_tick)
+        self.screen.job_tick()
+
+    def follow_up(self, cid: CaptureId, key: str) -> None:
+        """After opening a capture: record its passes, or measure them, when that is still to do."""
+        app = self.screen.irapp
+        if cid in self.states or not app.catalog.compilable(cid.kernel):
+            return
+        dump = app.documents.dump(key)
+        if dump is None:
+            if app.record_passes:
+                self.start(cid, capture=False, show=None, passes=True)
+        elif app.documents.effects(key) is None:
+            self.start(cid, capture=False, show=None, passes=False)
+
+    async def _run(self, cid: CaptureId, state: JobState) -> None:
+        def on_event(event: Event) -> None:
+            name = str(event.get("event", ""))
+            if name in _PHASES:
+                state.phase, state.started = _PHASES[name], time.monotonic()
+            elif name == "captured":
+                self.screen.job_captured(cid, str(event.get("key", "")), state.show)
+                state.show = None
+            elif name == "passes-done":
+                self.screen.job_passes(cid, str(event.get("error", "")))
+            elif name == "effects-done":
+                self.screen.job_effects(cid)
+            self.screen.job_tick()
+
+        try:
+            result = await state.job.run(on_event)
+        finally:
+            self.states.pop(cid, None)
+            if not self.states and self._timer is not None:
+                self._timer.stop()
+                self._timer = None
+        self.screen.job_ended(cid, result.error, state.show)
+
+    def cancel_all(self) -> None:
+        """End every child process."""
+        for state in self.states.values():
+            state.job.cancel()

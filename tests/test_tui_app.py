@@ -1,0 +1,364 @@
+"""The terminal UI driven with Textual's Pilot on real captures: what a user does, and what the screen shows."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pygments.token import Token, Whitespace
+
+from irscope.passdump import cached_pass_table, get_pass_dump
+from irscope.store import Capture
+from irscope.tui.app import IrscopeApp, make_app
+from irscope.tui.catalog import CaptureId, Catalog
+from irscope.tui.documents import DocRef
+from irscope.tui.screens.main import MainScreen
+from irscope.tui.syntax import LineHighlighter
+from irscope.tui.widgets.doc_info import DocInfo
+from irscope.tui.widgets.ir_view import IRView
+from irscope.tui.widgets.layouts_panel import LayoutsPanel
+from irscope.tui.widgets.navigator import Navigator
+from irscope.tui.widgets.notice_view import NoticeView
+from irscope.tui.widgets.side_panel import SidePanel
+from irscope.tui.widgets.text_view import TextView
+from irscope.views.highlight import lexer_for
+from tests.conftest import DATA, REPO
+
+pytestmark = pytest.mark.compile
+
+SIZE = (160, 45)
+
+
+# Helpers shared with test_tui_snapshots.py and test_tui_tmux.py ---------------------------------------
+
+def warm_matmul(captures: Callable[..., Capture], shared_store: Path) -> str:
+    """matmul@sm90 config 0 in the session store with its per-pass dump and the passes' effects; the store path."""
+    request = captures.request("matmul", "sm90")  # type: ignore[attr-defined]
+    capture = captures("matmul", "sm90")
+    cached_pass_table(get_pass_dump(request, capture))
+    return str(shared_store)
+
+
+def screen_text(app: IrscopeApp) -> str:
+    """What the terminal shows now, as plain text (one line per row)."""
+    update = app.screen._compositor.render_full_update()
+    return "\n".join("".join(seg.text for strip in line for seg in strip) for line in update.strips)
+
+
+async def until(pilot: object, condition: Callable[[], bool], timeout: float = 20.0, what: str = "") -> None:
+    """Let the app run until ``condition`` holds (a background job or worker finished)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+
+
+async def opened(pilot: object, app: IrscopeApp) -> MainScreen:
+    """The main screen once the first capture shows and its passes are in the tree."""
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    nav = screen.query_one(Navigator)
+    await until(pilot, lambda: screen.current is not None and nav.find("pass", CaptureId("matmul", "sm90")) is not None,
+                what="the capture and its passes")
+    await pilot.pause()  # type: ignore[attr-defined]
+    return screen
+
+
+async def walk_to(pilot: object, nav: Navigator, needle: str, limit: int = 200, top: bool = False) -> None:
+    """Press down in the tree (from the top, with ``top``) until the cursor rests on a node whose label has ``needle``."""
+    if top:
+        nav.cursor_line = 0
+        await pilot.pause()  # type: ignore[attr-defined]
+    for _ in range(limit):
+        node = nav.cursor_node
+        if node is not None and needle in node.label.plain:
+            return
+        await pilot.press("down")  # type: ignore[attr-defined]
+    raise AssertionError(f"no tree node with {needle!r}")
+
+
+@pytest.fixture(scope="module")
+def store(captures: Callable[..., Capture], shared_store: Path) -> str:
+    """The session store, holding matmul@sm90 with passes."""
+    return warm_matmul(captures, shared_store)
+
+
+def app_for(store: str, kernel: str | None = "matmul", target: str | None = "sm90") -> IrscopeApp:
+    """The app as ``irscope tui`` builds it, without background pass recording."""
+    return make_app(kernel, target, 0, store, record_passes=False)
+
+
+# Behaviour -----------------------------------------------------------------------------------------------
+
+def test_opens_on_the_ttgir_with_passes_in_the_tree(store: str) -> None:
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            assert screen.current is not None and screen.current.stage == "ttgir"
+            text = screen_text(app)
+            assert "TritonGPU IR (ttgir)" in text
+            assert "#mma = #ttg.nvidia_mma<{versionMajor = 3" in text
+            assert "passes, " in text and " changed" in text  # the stage nodes count their passes
+            assert "✓ c0 128x256x64 w8 s3" in text
+            assert "○ c1 64x256x32 w4 s4" in text  # a config not captured yet, offered in the tree
+
+    asyncio.run(run())
+
+
+def test_find_the_pipelining_pass_and_read_its_diff(store: str) -> None:
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            nav = screen.query_one(Navigator)
+            nav.focus()
+            await walk_to(pilot, nav, "ttgir")
+            await pilot.press("right")  # unfold the passes that made the TTGIR
+            await walk_to(pilot, nav, "tritongpu-pipeline")
+            await pilot.pause()
+            info = screen.query_one(DocInfo).plain
+            assert "after tritongpu-pipeline" in info
+            assert "async copies" in info  # the pass summary from irscope.analysis.passes
+            text = screen_text(app)
+            assert "● " in text and "tritongpu-pipeline +" in text  # a changed pass is marked with its counts
+            assert "unchanged" in text  # runs of passes that changed nothing are folded
+
+            await pilot.press("d")
+            view = screen.query_one(TextView)
+            assert view.diffing and view.diff is not None and view.diff.changed
+            text = screen_text(app)
+            assert "diff of pass 36 tritongpu-pipeline: its input → its output" in text
+            added = [view.row_text(i) for i in range(view.row_count) if view.row_text(i).startswith("+")]
+            assert any("ttg.async_copy_global_to_local" in line for line in added)
+            assert all("loc(" not in view.row_text(i) for i in range(view.row_count))  # locations stripped
+            assert "change 1/" in str(view.border_subtitle)
+
+            first = view.cursor
+            await pilot.press("right_square_bracket")
+            assert view.cursor > first and "change 2/" in str(view.border_subtitle)
+
+            await pilot.press("s")
+            assert view.side_by_side
+            assert " │ " in screen_text(app) or "│" in screen_text(app)
+            await pilot.press("s")
+            await pilot.press("d")
+            assert not view.diffing
+            assert "%a = ttg.local_alloc" in "\n".join(view.row_text(i) for i in range(view.row_count))
+
+    asyncio.run(run())
+
+
+def test_stage_diff_and_the_first_stage_has_none(store: str) -> None:
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            await pilot.press("d")
+            view = screen.query_one(TextView)
+            assert view.diffing and "ttir  →  ttgir" in screen_text(app)
+            screen.reveal_ref(DocRef(screen.current.key, "source"))  # type: ignore[union-attr]
+            await pilot.pause()
+            assert "is the first stage: there is nothing" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_search_next_previous_and_go_to_line(store: str) -> None:
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            view = screen.query_one(TextView)
+            await pilot.press("slash")
+            await pilot.press(*"warp_group_dot ")
+            await pilot.press("backspace", "enter")
+            assert view.match_count >= 2
+            first = view.cursor
+            assert "warp_group_dot" in view.row_text(first)
+            assert f"match 1/{view.match_count}" in screen_text(app)
+            await pilot.press("n")
+            assert view.cursor > first and "warp_group_dot" in view.row_text(view.cursor)
+            await pilot.press("N")
+            assert view.cursor == first
+            await pilot.press("g")
+            await pilot.press("1", "2", "0", "enter")
+            assert view.cursor == 119
+            assert " 120 " in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_switch_target_to_ampere(store: str, captures: Callable[..., Capture]) -> None:
+    captures("matmul", "sm80")
+
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            nav = screen.query_one(Navigator)
+            nav.focus()
+            await walk_to(pilot, nav, "sm80", top=True)
+            await pilot.press("right")  # unfold the configs
+            await walk_to(pilot, nav, "c0")
+            await pilot.press("enter")  # open it (captured: it opens at once)
+            await until(pilot, lambda: screen.current is not None and "-sm80-" in screen.current.key, what="sm80")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "matmul · sm80 · config 0 · TritonGPU IR (ttgir)" in text
+            assert "versionMajor = 2" in text  # Ampere's mma.sync layout
+
+    asyncio.run(run())
+
+
+def test_layouts_panel_explains_mma_and_draws_its_map(store: str) -> None:
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            await pilot.press("L")
+            await until(pilot, lambda: bool(screen.query(LayoutsPanel)) and
+                        screen.query_one(LayoutsPanel).selected is not None, what="layouts")
+            panel = screen.query_one(LayoutsPanel)
+            assert panel.selected is not None and panel.selected.label == "#mma"
+            await until(pilot, lambda: "T0:0" in panel.map_text, what="the map")
+            text = screen_text(app)
+            assert "Hopper wgmma" in text and "warps" in text
+            panel.query_one("#layout-list").focus()
+            await pilot.press("v")
+            await until(pilot, lambda: "hardware view" in screen_text(app), what="the hardware view")
+
+    asyncio.run(run())
+
+
+def test_source_lines_map_to_ir_rows_both_ways(store: str) -> None:
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            view = screen.query_one(TextView)
+            source = screen.query_one("#source", IRView)
+            await until(pilot, lambda: bool(screen.query_one(SidePanel).line_map), what="the source map")
+            dot = next(i for i in range(view.row_count) if "ttng.warp_group_dot " in view.row_text(i))
+            view.move_to(dot)
+            await pilot.pause()
+            marked = sorted(source.marked)
+            assert len(marked) == 1 and "tl.dot" in source.row_text(marked[0])
+            assert dot in view.marked
+            source.focus()
+            store_line = next(i for i in range(source.row_count) if "tl.store(c_ptrs" in source.row_text(i))
+            source.move_to(store_line)
+            await pilot.pause()
+            assert view.marked and all(view.row_text(r).strip() for r in view.marked)
+            assert any("tt.store" in view.row_text(r) for r in view.marked)
+
+    asyncio.run(run())
+
+
+def test_help_screen_and_command_palette(store: str) -> None:
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            await pilot.press("question_mark")
+            assert "tritongpu-pipeline" in screen_text(app) and "Ctrl+P" in screen_text(app)
+            await pilot.press("escape")
+            assert app.screen is screen
+            await pilot.press("ctrl+p")
+            await pilot.press(*"toggle diff")
+            await until(pilot, lambda: "Toggle diff" in screen_text(app), what="the palette hit")
+            await pilot.press("enter")
+            await until(pilot, lambda: screen.diff_mode, what="diff mode")
+            assert screen.query_one(TextView).diffing
+
+    asyncio.run(run())
+
+
+def test_capture_runs_in_the_background_and_opens(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app("vector_add", "sm80", 0, str(tmp_path / "store"), record_passes=False)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, MainScreen)
+            await until(pilot, lambda: "Compiling vector_add@sm80 config 0" in screen_text(app), what="the notice")
+            assert screen.jobs.states  # the compile runs in a child process; the UI keeps answering keys
+            await pilot.press("question_mark")
+            await pilot.press("escape")
+            await until(pilot, lambda: screen.current is not None, timeout=60, what="the capture")
+            await pilot.pause()
+            assert "vector_add · sm80 · config 0 · TritonGPU IR (ttgir)" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_a_failed_compile_shows_tritons_message(tmp_path: Path) -> None:
+    async def run() -> None:
+        kernel = str(DATA / "kernels" / "type_error.py")
+        app = make_app(kernel, "sm90", 0, str(tmp_path / "store"), record_passes=False)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, MainScreen)
+            notice = screen.query_one(NoticeView)
+            await until(pilot, lambda: "could not compile" in notice.title_text, timeout=60, what="the failure")
+            assert "type_error@sm90 config 0" in notice.title_text
+            assert "type_error.py:" in notice.body_text  # Triton's message, led by the kernel's file:line
+            assert app.is_running
+            assert "Triton could not compile type_error@sm90" in screen_text(app)
+            assert "✗ c0" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_bad_kernel_name_is_a_usage_error_before_the_screen_opens(tmp_path: Path) -> None:
+    from irscope.errors import UsageError
+
+    with pytest.raises(UsageError, match="did you mean 'matmul'"):
+        make_app("matmull", "sm90", 0, str(tmp_path))
+
+
+# Units -------------------------------------------------------------------------------------------------
+
+def test_catalog_keys_are_the_request_keys(store: str) -> None:
+    catalog = Catalog.load(store)
+    for name in ("matmul", "vector_add"):
+        for target in ("sm90", "gfx942"):
+            for index, _ in enumerate(catalog.configs(name, target)):
+                cid = CaptureId(name, target, index)
+                assert catalog.key(cid) == catalog.request(cid).key()
+    assert catalog.capture(CaptureId("matmul", "sm90")) is not None
+
+
+@pytest.mark.parametrize("lexer", ["mlir", "llvm", "ptx", "sass"])
+def test_line_highlighter_agrees_with_pygments(lexer: str, store: str) -> None:
+    capture = Catalog.load(store).capture(CaptureId("matmul", "sm90"))
+    assert capture is not None
+    stage = {"mlir": "ttgir", "llvm": "llir", "ptx": "ptx", "sass": "sass"}[lexer]
+    fast, slow = LineHighlighter(lexer), lexer_for(lexer)
+    for line in capture.read(stage).splitlines()[:400]:
+        expected = [(s, s + len(v), t) for s, t, v in slow.get_tokens_unprocessed(line)
+                    if v and t is not Token.Text and t is not Whitespace]
+        assert fast.spans(line) == expected, line
+
+
+def test_cli_help_and_piped_bare_irscope_keep_printing_usage() -> None:
+    out = subprocess.run([sys.executable, "-m", "irscope", "tui", "--help"], capture_output=True, text=True,
+                         cwd=REPO, check=False)
+    assert out.returncode == 0 and "irscope tui matmul --target sm90" in out.stdout
+    bare = subprocess.run([sys.executable, "-m", "irscope"], capture_output=True, text=True, cwd=REPO,
+                          stdin=subprocess.DEVNULL, check=False)
+    assert "Usage: irscope" in bare.stdout + bare.stderr
+    assert "tui" in bare.stdout + bare.stderr
+
+
+def test_show_does_not_import_textual(store: str) -> None:
+    code = ("import sys, runpy\nsys.argv = ['irscope', 'show', 'matmul', '-t', 'sm90', '--store', sys.argv[1], "
+            "'--no-pager']\ntry:\n    runpy.run_module('irscope', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+            "print('textual' in sys.modules, file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code, store], capture_output=True, text=True, cwd=REPO, check=False)
+    assert out.stderr.strip().splitlines()[-1] == "False"

@@ -1,0 +1,143 @@
+"""Snapshots of the TUI's main views at fixed terminal sizes (pytest-textual-snapshot; Textual is pinned).
+
+The app reads a store holding only matmul@sm90 config 0 (copied from the session store), so the tree
+looks the same whatever other tests captured. The views avoid the few lines that print absolute
+paths (the ``#loc`` definitions), so the pictures do not depend on where the repository lives.
+Regenerate with ``pytest tests/test_tui_snapshots.py --snapshot-update`` after a deliberate change
+(or when Triton, the bundled kernels or their list change), and look at the SVGs before committing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from irscope.store import Capture
+from irscope.tui.app import make_app
+from irscope.tui.catalog import CaptureId
+from irscope.tui.screens.main import MainScreen
+from irscope.tui.widgets.layouts_panel import LayoutsPanel
+from irscope.tui.widgets.navigator import Navigator
+from irscope.tui.widgets.text_view import TextView
+from tests.test_tui_app import until, walk_to, warm_matmul
+
+pytestmark = pytest.mark.compile
+
+WIDE = (160, 45)
+NARROW = (100, 30)
+
+
+@pytest.fixture(scope="module")
+def snap_store(captures: Callable[..., Capture], shared_store: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A store with matmul@sm90 config 0, its passes and their effects, and nothing else."""
+    warm_matmul(captures, shared_store)
+    capture = captures("matmul", "sm90")
+    store = tmp_path_factory.mktemp("snap-store")
+    shutil.copytree(capture.path, store / "captures" / capture.path.name)
+    return str(store)
+
+
+async def _ready(pilot: object) -> MainScreen:
+    app = pilot.app  # type: ignore[attr-defined]
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    nav = screen.query_one(Navigator)
+    await until(pilot, lambda: screen.current is not None and nav.find("pass", CaptureId("matmul", "sm90")) is not None,
+                what="the capture")
+    return screen
+
+
+async def _at_loop(pilot: object) -> None:
+    """The TTGIR with the cursor on the K-loop (away from the lines that print file paths)."""
+    screen = await _ready(pilot)
+    view = screen.query_one(TextView)
+    row = next(i for i in range(view.row_count) if "scf.for" in view.row_text(i))
+    view.focus()
+    view.move_to(row)
+    await until(pilot, lambda: bool(screen.query_one("#source").marked), what="the source map")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _pipeline_diff(pilot: object) -> None:
+    """The diff of the pass that software-pipelined the K-loop."""
+    screen = await _ready(pilot)
+    nav = screen.query_one(Navigator)
+    nav.focus()
+    await walk_to(pilot, nav, "ttgir")
+    await pilot.press("right")  # type: ignore[attr-defined]
+    await walk_to(pilot, nav, "tritongpu-pipeline")
+    await pilot.press("d")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _side_by_side(pilot: object) -> None:
+    await _pipeline_diff(pilot)
+    await pilot.press("s", "right_square_bracket")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _mma_map(pilot: object) -> None:
+    """The layouts panel on the TTGIR, with the mma layout's tile-to-warp map."""
+    screen = await _ready(pilot)
+    view = screen.query_one(TextView)
+    view.focus()
+    view.move_to(next(i for i in range(view.row_count) if "ttng.warp_group_dot " in view.row_text(i)))
+    await until(pilot, lambda: bool(view.marked), what="the source map")
+    await pilot.press("L")  # type: ignore[attr-defined]
+    await until(pilot, lambda: bool(screen.query(LayoutsPanel)) and screen.query_one(LayoutsPanel).settled,
+                what="the map")
+    await pilot.pause(0.2)  # type: ignore[attr-defined]
+    assert "T0:0" in screen.query_one(LayoutsPanel).map_text
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _help(pilot: object) -> None:
+    """The help screen, over the TTGIR scrolled to the K-loop (the top of the file prints paths)."""
+    await _at_loop(pilot)
+    await pilot.press("question_mark")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def test_main_view_ttgir_with_source(snap_compare: Callable[..., bool], snap_store: str) -> None:
+    """matmul@sm90's TTGIR at the K-loop; the loop's kernel line tinted in the source pane."""
+    assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False), terminal_size=WIDE,
+                        run_before=_at_loop)
+
+
+def test_pass_diff_unified(snap_compare: Callable[..., bool], snap_store: str) -> None:
+    """tritongpu-pipeline selected in the tree, its diff on: async copies and waits added."""
+    assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False), terminal_size=WIDE,
+                        run_before=_pipeline_diff)
+
+
+def test_pass_diff_side_by_side(snap_compare: Callable[..., bool], snap_store: str) -> None:
+    """The same diff side by side, at its second change."""
+    assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False), terminal_size=WIDE,
+                        run_before=_side_by_side)
+
+
+def test_layouts_and_mma_map(snap_compare: Callable[..., bool], snap_store: str) -> None:
+    """The layouts panel: #mma explained and drawn (warps as colours, lane:register in each cell)."""
+    assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False), terminal_size=WIDE,
+                        run_before=_mma_map)
+
+
+def test_narrow_terminal_puts_the_side_panel_below(snap_compare: Callable[..., bool], snap_store: str) -> None:
+    """At 100x30 the source pane sits under the text."""
+    assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False), terminal_size=NARROW,
+                        run_before=_at_loop)
+
+
+def test_help_screen(snap_compare: Callable[..., bool], snap_store: str) -> None:
+    """? lists every key."""
+    assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False), terminal_size=NARROW,
+                        run_before=_help)
+
+
+def test_light_theme(snap_compare: Callable[..., bool], snap_store: str) -> None:
+    """The pipelining diff on a light terminal theme."""
+    assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False, theme="textual-light"),
+                        terminal_size=WIDE, run_before=_pipeline_diff)
