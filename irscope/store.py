@@ -11,6 +11,7 @@ Reading the store never imports Triton or torch.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -43,8 +44,12 @@ _STALE_STAGING_SECONDS = 3600
 _VERSION_RE = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.M)
 
 
+@functools.cache
 def triton_version() -> str:
-    """Installed Triton's version, read from its __init__.py without importing it (metadata as fallback)."""
+    """Installed Triton's version, read from its __init__.py without importing it (metadata as fallback).
+
+    Read once per process: every capture key needs it, and the TUI computes keys for whole trees.
+    """
     import importlib.util
 
     spec = importlib.util.find_spec("triton")

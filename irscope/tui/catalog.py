@@ -15,7 +15,7 @@ from irscope.captures import Request
 from irscope.errors import IrscopeError
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel, read_kernel
 from irscope.paths import store_root
-from irscope.store import Capture, Store, capture_key, triton_version
+from irscope.store import Capture, Store, triton_version
 from irscope.targets import TARGETS, Target, native_target, resolve_target
 
 
@@ -160,10 +160,7 @@ class Catalog:
         if cid in self.stored:
             return self.stored[cid].manifest.key
         if cid not in self._keys:
-            # What Request.key() computes, with Triton's version read once for the whole tree.
-            info, target = self.kernel(cid.kernel), self.target(cid.target)
-            payload = info.key_payload(target.backend, cid.config, dict(info.sizes))
-            self._keys[cid] = capture_key(info.name, payload, target, cid.config, self.triton_version)
+            self._keys[cid] = self.request(cid).key()
         return self._keys[cid]
 
     def capture(self, cid: CaptureId) -> Capture | None:
