@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from irscope.captures import get_capture, make_request
@@ -37,6 +38,8 @@ from irscope.passdump import cached_pass_table, get_pass_dump
 FIRST_PAINT = """
 import time
 t0, c0 = time.perf_counter(), time.process_time()
+import gc
+gc.disable()  # as ``irscope tui`` starts
 import asyncio, sys
 from textual.screen import Screen
 from irscope.tui.app import make_app
@@ -82,47 +85,80 @@ def first_paint(store: str, repeat: int) -> tuple[list[float], list[float], list
 
 
 class Frames:
-    """Records when the screen last finished painting, to time a key press up to its last frame.
+    """Records when the screen finishes painting, to time a key press up to the frames it causes.
 
     Pilot's ``press`` returns only once the app has been idle for a while, which adds a constant
-    wait; the latency a user sees ends with the last frame the key caused.
+    wait; the latency a user sees ends with a frame. ``shown`` is the first frame in which ``probe``
+    holds (the new text or diff is on screen); ``last`` is the last frame the key caused (the side
+    panels, the source map's tints and the layouts follow the text in later frames).
     """
 
     def __init__(self, screen: object) -> None:
         self.last = 0.0
+        self.shown = 0.0
+        self.probe: Callable[[], bool] = lambda: True
         paint = screen._compositor_refresh  # type: ignore[attr-defined]
 
         def timed_paint() -> None:
             paint()
             self.last = time.perf_counter()
+            if not self.shown and self.probe():
+                self.shown = self.last
 
         screen._compositor_refresh = timed_paint  # type: ignore[attr-defined]
 
 
-async def interactive(store: str, repeat: int) -> list[tuple[str, list[float], list[float]]]:
-    """Switch and toggle timings inside one app session: (label, wall ms to last frame, CPU ms)."""
+Row = tuple[str, list[float], list[float], list[float]]  # label, shown ms, settled ms, CPU ms
+
+
+async def interactive(store: str, repeat: int) -> list[Row]:
+    """Switch and toggle timings inside one app session."""
+    from textual.widgets import ContentSwitcher
+
     from irscope.tui.app import make_app
     from irscope.tui.documents import DocRef
     from irscope.tui.widgets.navigator import Navigator
     from irscope.tui.widgets.text_view import TextView
 
-    rows: list[tuple[str, list[float], list[float]]] = []
+    rows: list[Row] = []
     app = make_app("matmul", "sm90", 0, store, record_passes=False)
     async with app.run_test(size=(160, 45)) as pilot:
         screen = app.screen
         while screen.current is None:
             await pilot.pause()
-        await pilot.pause()
+        await pilot.pause(0.5)
         frames = Frames(screen)
         key = screen.current.key
         dump = app.documents.dump(key)
         assert dump is not None, "the store lacks matmul's pass dump"
         biggest = max(dump.index.passes, key=lambda p: dump.index.sections[p.output or p.section].size)
         pipeline = next(p for p in dump.index.passes if p.name == "tritongpu-pipeline")
+        view = screen.query_one(TextView)
+        views = screen.query_one("#views", ContentSwitcher)
+        nav = screen.query_one(Navigator)
 
-        async def timed(act: object) -> tuple[float, float]:
-            """Run an action (a key name, or a callable); wall ms to its last frame and CPU ms."""
-            frames.last = 0.0
+        def showing(ref: DocRef | None = None) -> Callable[[], bool]:
+            """The text of ``ref`` (default: what the tree's cursor is on) is on screen."""
+            def probe() -> bool:
+                node = nav.cursor_node
+                want = ref or (node.data.ref if node is not None and node.data is not None else None)
+                if want is None:  # a folded run of unchanged passes: the text stays, the tree's cursor moved
+                    return True
+                return (views.current == "text" and not view.diffing and view.document is not None
+                        and view.document.ref == want)
+            return probe
+
+        def diff_drawn() -> bool:
+            return view.diffing and view.row_count > 0 and not view.row_text(0).startswith("Comparing")
+
+        async def timed(act: object, probe: Callable[[], bool] = lambda: True,
+                        settle: float = 0.2) -> tuple[float, float, float]:
+            """Run an action (a key name, or a callable): ms to the frame showing it, to its last frame; CPU ms.
+
+            ``settle`` seconds after the frame showing it are waited for the frames of work it started.
+            """
+            frames.last = frames.shown = 0.0
+            frames.probe = probe
             cpu, start = time.process_time(), time.perf_counter()
             if isinstance(act, str):
                 await pilot.press(act)
@@ -130,19 +166,23 @@ async def interactive(store: str, repeat: int) -> list[tuple[str, list[float], l
                 assert callable(act)
                 act()
                 await pilot.pause()
+            while not frames.shown and time.perf_counter() - start < 10:
+                await pilot.pause(0.01)
+            await pilot.pause(settle)  # frames caused by work the action started (side panels) land in here
             cpu = (time.process_time() - cpu) * 1000
-            return (max(frames.last, start) - start) * 1000, cpu
+            return (frames.shown - start) * 1000, (max(frames.last, start) - start) * 1000, cpu
 
-        def add(label: str, results: list[tuple[float, float]]) -> None:
-            rows.append((label, [w for w, _ in results], [c for _, c in results]))
+        def add(label: str, results: list[tuple[float, float, float]]) -> None:
+            rows.append((label, [r[0] for r in results], [r[1] for r in results], [r[2] for r in results]))
             print(f"measured: {label}", file=sys.stderr)
 
-        nav = screen.query_one(Navigator)
         stage_refs = [DocRef(key, s.name) for s in app.documents.stages(key)]
         for visit in ("first visit", "cached"):
-            await timed(lambda: screen.reveal_ref(stage_refs[0]))
+            await timed(lambda: screen.reveal_ref(stage_refs[0]), showing(stage_refs[0]))
             nav.focus()
-            add(f"tree cursor down through the 6 stages ({visit})", [await timed("down") for _ in stage_refs[1:]])
+            await pilot.pause(0.3)
+            add(f"tree cursor down through the 6 stages ({visit})",
+                [await timed("down", showing(ref)) for ref in stage_refs[1:]])
 
         for stage in ("ttgir", "llir"):  # unfold the stages that hold the passes (a one-off growth of the tree)
             node = nav.find("stage", screen._cids[key], DocRef(key, stage))
@@ -157,37 +197,65 @@ async def interactive(store: str, repeat: int) -> list[tuple[str, list[float], l
              DocRef(key, biggest.stage, biggest.index)),
         ]
         for label, ref in targets:
-            add(f"{label}: first visit", [await timed(lambda ref=ref: screen.reveal_ref(ref))])
+            add(f"{label}: first visit", [await timed(lambda ref=ref: screen.reveal_ref(ref), showing(ref))])
             again = []
             for _ in range(repeat):
-                await timed(lambda: screen.reveal_ref(stage_refs[0]))
-                again.append(await timed(lambda ref=ref: screen.reveal_ref(ref)))
+                await timed(lambda: screen.reveal_ref(stage_refs[0]), showing(stage_refs[0]))
+                again.append(await timed(lambda ref=ref: screen.reveal_ref(ref), showing(ref)))
             add(f"{label}: again", again)
 
-        view = screen.query_one(TextView)
         diff_targets = [("ttgir vs ttir", DocRef(key, "ttgir")), ("llir vs ttgir", DocRef(key, "llir")),
                         ("ptx vs llir", DocRef(key, "ptx")), ("sass vs ptx", DocRef(key, "sass")),
                         (f"pass {pipeline.index} {pipeline.name}", DocRef(key, pipeline.stage, pipeline.index)),
                         (f"pass {biggest.index} {biggest.name} (biggest)", DocRef(key, biggest.stage, biggest.index))]
+        add("focus the text (e)", [await timed("e")])
+        add("focus the tree (t)", [await timed("t")])
         view.focus()
-        for label, ref in diff_targets:
-            await timed(lambda ref=ref: screen.reveal_ref(ref))
-            start = time.perf_counter()
-            first = await timed("d")
-            while view.diff is None and view.row_count and view.row_text(0).startswith("Comparing"):
-                await pilot.pause(0.01)
-            drawn = (frames.last - start) * 1000
-            off = await timed("d")
+        await pilot.pause(0.3)
+        for label, ref in diff_targets:  # d pressed as soon as the text shows: the diff is computed on the key
+            await timed(lambda ref=ref: screen.reveal_ref(ref), showing(ref), settle=0.0)
+            app.documents.forget_diffs()  # earlier visits rested on these texts long enough to compute them ahead
+            add(f"diff on, {label}: first, d at once", [await timed("d", diff_drawn)])
+            add(f"diff off, {label}: first", [await timed("d", showing(ref))])
             again_on, again_off = [], []
             for _ in range(repeat):
-                again_on.append(await timed("d"))
-                again_off.append(await timed("d"))
-            add(f"diff on, {label}: first (placeholder or diff painted)", [first])
-            if drawn > first[0] + 1:
-                rows.append((f"diff on, {label}: first, until the diff is drawn", [drawn], [float("nan")]))
-            add(f"diff off, {label}: first", [off])
+                again_on.append(await timed("d", diff_drawn))
+                again_off.append(await timed("d", showing(ref)))
             add(f"diff on, {label}: again", again_on)
             add(f"diff off, {label}: again", again_off)
+        # After resting on a text, its diff has been computed ahead in a thread: d only draws it.
+        effects = app.documents.effects(key) or {}
+        changed = [p for p in dump.index.passes if p.input is not None and p.output is not None
+                   and getattr(effects.get((p.index, "")), "status", "") == "changed"]
+        for p in sorted(changed, key=lambda p: -dump.index.sections[p.output or p.section].size)[1:3]:
+            ref = DocRef(key, p.stage, p.index)
+            await timed(lambda ref=ref: screen.reveal_ref(ref), showing(ref), settle=1.0)
+            size = (dump.index.sections[p.output or p.section].size + dump.index.sections[p.input or p.section].size)
+            add(f"diff on, pass {p.index} {p.name} ({size / 1e6:.1f} MB), 1 s after the text showed",
+                [await timed("d", diff_drawn)])
+            await timed("d", showing(ref))
+        big_ref = DocRef(key, biggest.stage, biggest.index)
+        await timed(lambda: screen.reveal_ref(big_ref), showing(big_ref))
+        lines = len(app.documents.document(big_ref).lines)
+        add(f"page down in pass {biggest.index}'s snapshot ({lines} lines)", [await timed("pagedown") for _ in range(5)])
+        add("jump to its last line (G)", [await timed("G")])
+        add("search it for 'nvvm.wgmma' (/ then typing, each key re-searches)",
+            [await timed(lambda: screen.action_search())] + [await timed(k) for k in "nvvm.wgmma"])
+        add("next match (n)", [await timed("enter")] + [await timed("n") for _ in range(3)])
+        screen.reveal_ref(DocRef(key, pipeline.stage, pipeline.index))
+        await pilot.pause(0.2)
+        await timed("d", diff_drawn)
+        add("side by side on, pass 36 diff", [await timed("s", diff_drawn)])
+        add("next change in the diff (])", [await timed("right_square_bracket")])
+        await timed("d", showing())
+        nav.focus()
+        await pilot.pause(0.3)
+        walk = []
+        for _ in range(12):
+            walk.append(await timed("down", showing()))
+            if os.environ.get("TUI_SPEED_VERBOSE"):
+                print(nav.cursor_node.label, walk[-1], file=sys.stderr)
+        add("tree cursor down through ttgir's passes (diff off)", walk)
     return rows
 
 
@@ -198,21 +266,31 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     load = f"{os.getloadavg()[0]:.2f}"
+    nan = [float("nan")]
     with tempfile.TemporaryDirectory(prefix="irscope-tui-speed-") as tmp:
         store = args.store or str(Path(tmp) / "store")
         ensure_store(store)
         inside, cpu, wall = first_paint(store, args.repeat)
-        rows = [("first paint: first frame showing the TTGIR, fresh process, imports included", inside, cpu),
-                ("first paint: that process's whole wall time (interpreter start to exit)", wall, [float("nan")])]
+        rows: list[Row] = [
+            ("first paint: first frame showing the TTGIR, fresh process, imports included", inside, nan, cpu),
+            ("first paint: that process's whole wall time (interpreter start to exit)", wall, nan, nan)]
         rows += asyncio.run(interactive(store, args.repeat))
-    width = max(len(label) for label, _, _ in rows)
-    print(f"load average before: {load}; after: {os.getloadavg()[0]:.2f} (the machine's other work slows "
-          "the wall times; CPU ms is this process's own time)")
-    print(f"{'what (matmul@sm90 config 0, 160x45 terminal)':<{width}}  wall median   wall max   CPU median")
-    for label, wall_ms, cpu_ms in rows:
-        cpu = statistics.median(cpu_ms)
-        print(f"{label:<{width}}  {statistics.median(wall_ms):11.1f} {max(wall_ms):10.1f} "
-              f"{'' if cpu != cpu else f'{cpu:12.1f}'}")
+    width = max(len(label) for label, *_ in rows)
+    print(f"load average before: {load}; after: {os.getloadavg()[0]:.2f} (the machine's other work slows the wall "
+          "times; CPU ms is this process's own, its background threads and the 0.2 s after each action included)")
+    print("shown: the first frame with the new text or diff; settled: the last frame the action caused (side panels, "
+          "source-map tints)")
+    print(f"{'what (matmul@sm90 config 0, 160x45 terminal)':<{width}}  shown med   max   settled med   max   CPU med")
+
+    def cell(values: list[float], digits: int) -> str:
+        return f"{'':>{digits}}" if values[0] != values[0] else f"{statistics.median(values):{digits}.1f}"
+
+    def top(values: list[float]) -> str:
+        return f"{'':>6}" if values[0] != values[0] else f"{max(values):6.1f}"
+
+    for label, shown, settled, cpu_ms in rows:
+        print(f"{label:<{width}}  {cell(shown, 9)} {top(shown)}   {cell(settled, 11)} {top(settled)}   "
+              f"{cell(cpu_ms, 7)}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from rich.console import Console
 from irscope.analysis.diff import DiffOptions, diff_texts, inline_aliases, normalize
 from irscope.analysis.timing import summarize_timing
 from irscope.parse.timing import parse_report_row, parse_timing
+from irscope.tui.diff_rows import DiffRows, hunk_header
 from irscope.views.diff import render_side_by_side, render_unified
 
 
@@ -93,6 +94,46 @@ def test_side_by_side_pairs_removals_with_additions() -> None:
     assert any("b" in ln.split("┃")[0] and "B" in ln.split("┃")[1] for ln in lines)
     assert any(ln.split("┃")[0].strip() == "" and "e" in ln.split("┃")[1] for ln in lines if "┃" in ln)
     assert lines[-1] == "+2 -1 lines (locations stripped)"
+
+
+def test_tui_diff_rows_built_on_demand_match_the_hunks() -> None:
+    """The TUI's lazy rows: unified rows are each hunk's header and lines; side by side pairs them in order."""
+    rng = random.Random(11)
+    for _ in range(300):
+        a = [f"op{rng.randrange(9)}" + "x" * rng.randrange(4) for _ in range(rng.randrange(0, 50))]
+        b = list(a)
+        for _ in range(rng.randrange(0, 8)):
+            i = rng.randrange(len(b) + 1)
+            if rng.random() < 0.4 and i < len(b):
+                del b[i]
+            elif rng.random() < 0.5 and i < len(b):
+                b[i] = f"changed{rng.randrange(5)}"
+            else:
+                b.insert(i, f"new{rng.randrange(5)}" + "y" * rng.randrange(6))
+        d = diff_texts("\n".join(a), "\n".join(b), "a", "b", options=DiffOptions(context=rng.randrange(4)))
+        unified = DiffRows(d, side_by_side=False)
+        want = [(h.old_start, h.old_len, h.new_start, h.new_len) for h in d.hunks]
+        expected: list[object] = []
+        for h, (os_, ol, ns, nl) in zip(d.hunks, want, strict=True):
+            expected += [hunk_header(os_, ol, ns, nl), *h.lines]
+        got = [row.text if row.kind == "hunk" else row.left for row in unified]
+        assert got == expected
+        assert [unified.tag(i) for i in range(len(unified))] == [row.tag for row in unified]
+        assert unified.width() == max((len(r.text) if r.kind == "hunk" else 1 + len(r.left.text)  # type: ignore[union-attr]
+                                       for r in unified), default=0)
+        starts = [i for i in range(len(unified)) if unified.tag(i) in "+-" and unified.tag(i)
+                  and (i == 0 or unified.tag(i - 1) not in ("+", "-"))]
+        assert unified.changes == starts
+        sbs = DiffRows(d, side_by_side=True)
+        lines = [r for r in sbs if r.kind == "line"]
+        assert [r.left for r in lines if r.left is not None] == [x for x in got if not isinstance(x, str) and x.tag != "+"]
+        assert [r.right for r in lines if r.right is not None] == [x for x in got if not isinstance(x, str)
+                                                                    and x.tag != "-"]
+        assert all((r.left is None or r.left.tag in " -") and (r.right is None or r.right.tag in " +") for r in lines)
+        assert all((r.left is r.right) == (r.tag == " ") for r in lines)
+        assert sbs.width() == max((len(r.text) if r.kind == "hunk" else
+                                   len(f"{r.left.text if r.left else ''} | {r.right.text if r.right else ''}")
+                                   for r in sbs), default=0)
 
 
 REPORT = """

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from pygments.token import Token, Whitespace
 
+from irscope.analysis.diff import TextDiff
 from irscope.passdump import cached_pass_table, get_pass_dump
 from irscope.store import Capture
 from irscope.tui.app import IrscopeApp, make_app
@@ -155,6 +156,47 @@ def test_find_the_pipelining_pass_and_read_its_diff(store: str) -> None:
     asyncio.run(run())
 
 
+def test_huge_diffs_are_computed_in_a_child_process(store: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over BIG_DIFF_BYTES a placeholder shows at once and the child's diff replaces it, equal to the in-process one."""
+    import irscope.tui.documents as documents
+    from irscope.analysis.diff import DiffOptions
+
+    monkeypatch.setattr(documents, "BIG_DIFF_BYTES", 1_000_000)  # matmul's biggest pass diff is 4.6 MB
+
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            key = screen.current.key  # type: ignore[union-attr]
+            dump = app.documents.dump(key)
+            assert dump is not None
+            biggest = max(dump.index.passes, key=lambda p: dump.index.sections[p.output or p.section].size)
+            ref = DocRef(key, biggest.stage, biggest.index)
+            screen.reveal_ref(ref)
+            view = screen.query_one(TextView)
+            view.focus()
+            await pilot.press("d")
+            assert view.diffing and view.diff is None and view.row_text(0).startswith("Comparing the IR")
+            await until(pilot, lambda: view.diff is not None, what="the child's diff")
+            child = view.diff
+            assert child is not None and child.changed
+            inputs = app.documents.diff_inputs(ref)
+            assert not isinstance(inputs, str)
+            app.documents.forget_diffs()
+            here = app.documents.diff(ref, inputs, DiffOptions())
+            assert (child.added, child.removed, len(child.hunks)) == (here.added, here.removed, len(here.hunks))
+            assert [view.row_text(i) for i in range(min(view.row_count, 200))] == _unified_text(here)[:200]
+
+    asyncio.run(run())
+
+
+def _unified_text(diff: TextDiff) -> list[str]:
+    """A diff's unified rows as the text view prints them."""
+    from irscope.tui.diff_rows import DiffRows
+
+    return [r.text if r.left is None else f"{r.left.tag}{r.left.text}" for r in DiffRows(diff, side_by_side=False)]
+
+
 def test_stage_diff_and_the_first_stage_has_none(store: str) -> None:
     async def run() -> None:
         app = app_for(store)
@@ -259,6 +301,65 @@ def test_source_lines_map_to_ir_rows_both_ways(store: str) -> None:
             assert any("tt.store" in view.row_text(r) for r in view.marked)
 
     asyncio.run(run())
+
+
+def test_sass_rows_map_to_source_through_nvdisasm(store: str) -> None:
+    """Triton's .sass has no line info: its rows are matched to nvdisasm -gi's listing of the same cubin."""
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            key = screen.current.key  # type: ignore[union-attr]
+            screen.reveal_ref(DocRef(key, "sass"))
+            side = screen.query_one(SidePanel)
+            await until(pilot, lambda: side.current == DocRef(key, "sass") and bool(side.line_map),
+                        what="the SASS source map")
+            view = screen.query_one(TextView)
+            source = screen.query_one("#source", IRView)
+            instructions = [r for r in range(view.row_count) if ";" in view.row_text(r)]
+            assert len(side.line_map.to_source) >= 0.95 * len(instructions), "most SASS rows should be mapped"
+            hgmmas = [r for r in instructions if "HGMMA.64x256x16.F32" in view.row_text(r)]
+            dot_line = next(i for i in range(source.row_count) if "tl.dot(" in source.row_text(i))
+            # ptxas attributes some of a K-step's wgmma instructions to the loads before the dot; one at least is the dot's
+            hgmma = next(r for r in hgmmas if side.line_map.to_source.get(r) == dot_line + 1)
+            view.move_to(hgmma)
+            await pilot.pause()
+            assert source.marked == frozenset({dot_line})
+            source.focus()
+            source.move_to(dot_line)
+            await pilot.pause()
+            assert hgmma in view.marked
+            assert all(view.row_text(r).strip() for r in view.marked)
+
+    asyncio.run(run())
+
+
+def test_whole_text_search_finds_the_rows_a_row_by_row_search_finds(store: str) -> None:
+    """Search scans the whole text (lower-cased for case-insensitive queries); the rows must be the same."""
+    import re
+
+    from irscope.tui.documents import Documents
+
+    capture = Catalog.load(store, "matmul").capture(CaptureId("matmul", "sm90", 0))
+    assert capture is not None
+    docs = Documents()
+    docs.add(capture)
+    view = IRView()
+    key = capture.manifest.key
+    dump = docs.dump(key)
+    assert dump is not None
+    biggest = max(dump.index.passes, key=lambda p: dump.index.sections[p.output or p.section].size)
+    refs = [DocRef(key, stage) for stage in ("source", "ttgir", "llir", "ptx")]
+    refs.append(DocRef(key, biggest.stage, biggest.index))
+    queries = ["nvvm.wgmma", "^ *%", r"loc\(", r"\s+llvm", "}$", "no such text", r"%1\n", "MMA", "[A-Z]+_",
+               "Warp_Group", r"[^x]{3}$", "tl\\.dot"]
+    for ref in refs:
+        view.document = docs.document(ref)
+        for query in queries:
+            pattern = re.compile(query, 0 if any(c.isupper() for c in query) else re.IGNORECASE)
+            want = [row for row, line in enumerate(view.document.lines) if pattern.search(line)]
+            assert view.matching_rows(pattern) == want, (ref, query)
+    assert view.matching_rows(re.compile("nvvm.wgmma", re.IGNORECASE)), "the lowered snapshot calls wgmma"
 
 
 def test_help_screen_and_command_palette(store: str) -> None:

@@ -94,6 +94,22 @@ async def _mma_map(pilot: object) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def _sass_mapped(pilot: object) -> None:
+    """The SASS, its cursor on a tensor-core HGMMA, the tl.dot line tinted in the source pane."""
+    screen = await _ready(pilot)
+    ref = screen.current
+    assert ref is not None
+    screen.reveal_ref(type(ref)(ref.key, "sass"))
+    view = screen.query_one(TextView)
+    view.focus()
+    side = screen.query_one("#side")
+    await until(pilot, lambda: bool(side.line_map), what="the SASS source map")  # type: ignore[attr-defined]
+    hgmma = [r for r in range(view.row_count) if "HGMMA" in view.row_text(r)]
+    view.move_to(hgmma[-1])
+    await until(pilot, lambda: bool(screen.query_one("#source").marked), what="the tinted source line")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
 async def _help(pilot: object) -> None:
     """The help screen, over the TTGIR scrolled to the K-loop (the top of the file prints paths)."""
     await _at_loop(pilot)
@@ -129,6 +145,12 @@ def test_narrow_terminal_puts_the_side_panel_below(snap_compare: Callable[..., b
     """At 100x30 the source pane sits under the text."""
     assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False), terminal_size=NARROW,
                         run_before=_at_loop)
+
+
+def test_sass_mapped_to_the_source(snap_compare: Callable[..., bool], snap_store: str) -> None:
+    """Triton's SASS with the kernel line of the instruction under the cursor (through nvdisasm -gi)."""
+    assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False), terminal_size=WIDE,
+                        run_before=_sass_mapped)
 
 
 def test_help_screen(snap_compare: Callable[..., bool], snap_store: str) -> None:

@@ -24,6 +24,9 @@ def tui(kernel: str | None, target: str | None, config: int, store_dir: str | No
 
         irscope tui matmul --target sm90
     """
+    import gc
+
+    gc.disable()  # start-up allocates and frees little; the app collects once when the first screen is up
     from irscope.tui.app import make_app
 
     app = make_app(kernel, target, config, store_dir, record_passes=not no_passes)

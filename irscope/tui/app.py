@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import ClassVar
 
 from textual.app import App
@@ -35,8 +36,27 @@ class IrscopeApp(App[None]):
         self.documents = Documents()
         self.start = start
         self.record_passes = record_passes
+        self._settled = False
         if theme is not None:
             self.theme = theme
+
+    def on_mount(self) -> None:
+        """Settle memory a few seconds in, at the latest (the first capture may still be compiling, or failed)."""
+        self.set_timer(5.0, self.settle_memory)
+
+    def settle_memory(self) -> None:
+        """Exempt what is loaded by now (modules, the first screen) from garbage collection.
+
+        Python's full collections walk every live object; with Textual, the analyses and an open capture
+        loaded that took up to 100 ms, a visible stall in the middle of a key press. Objects alive after
+        start-up stay alive for the whole session, so they are moved out of the collector's sight once.
+        """
+        if self._settled:
+            return
+        self._settled = True
+        gc.collect()
+        gc.freeze()
+        gc.enable()  # ``irscope tui`` starts with the collector off: start-up allocates and frees little
 
     def get_default_screen(self) -> Screen[None]:
         """The main screen."""

@@ -6,9 +6,11 @@ between stages and passes costs a dictionary lookup after the first visit.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -27,8 +29,9 @@ if TYPE_CHECKING:  # the analyses load on first use, after the first screen is d
 K = TypeVar("K")
 V = TypeVar("V")
 
-# Diffs of texts larger than this (both sides together) are computed in a worker process.
-BIG_DIFF_BYTES = 1_500_000
+# Diffs of texts larger than this (both sides together) are computed in a worker process: matmul's biggest
+# pass diff (4.6 MB) takes 30-45 ms in-process on a 2-core box, so only user kernels with far larger IR go there.
+BIG_DIFF_BYTES = 12_000_000
 
 
 class LRU(Generic[K, V]):
@@ -93,10 +96,20 @@ class Document:
     ir: str
     size: int
 
-    @property
+    @cached_property
     def text(self) -> str:
-        """The whole text."""
+        """The whole text (tabs expanded), joined once."""
         return "\n".join(self.lines)
+
+    @cached_property
+    def lowered(self) -> str | None:
+        """``text`` in lower case, for case-insensitive search; None unless ASCII (where offsets stay put)."""
+        return self.text.lower() if self.text.isascii() else None
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        """The offset of each line in ``text``."""
+        return [0, *itertools.accumulate(len(line) + 1 for line in self.lines[:-1])]
 
 
 @dataclass(frozen=True)
@@ -162,6 +175,8 @@ class Documents:
         self._effects: dict[str, dict[tuple[int, str], PassEffect] | None] = {}
         self._docs: LRU[DocRef, Document] = LRU(24)
         self._diffs: LRU[tuple[DocRef, DiffOptions], TextDiff] = LRU(12)
+        self._computing: dict[tuple[DocRef, DiffOptions], threading.Event] = {}
+        self._computing_lock = threading.Lock()
 
     def add(self, capture: Capture) -> None:
         """Make a capture's texts available."""
@@ -315,6 +330,10 @@ class Documents:
         except (OSError, IrscopeError):
             return 0
 
+    def forget_diffs(self) -> None:
+        """Drop the diffs computed so far (benchmarks time computing them)."""
+        self._diffs = LRU(self._diffs.size)
+
     def cached_diff(self, ref: DocRef, options: DiffOptions) -> TextDiff | None:
         """The diff when it was computed before."""
         return self._diffs.get((ref, options))
@@ -324,14 +343,34 @@ class Documents:
         self._diffs.put((ref, options), diff)
 
     def diff(self, ref: DocRef, inputs: DiffInputs, options: DiffOptions) -> TextDiff:
-        """Compare a reference with what came before it, as ``irscope diff`` does (locations stripped); cached."""
-        found = self._diffs.get((ref, options))
-        if found is None:
+        """Compare a reference with what came before it, as ``irscope diff`` does (locations stripped); cached.
+
+        When another thread is computing the same diff (the screen computes diffs ahead), waits for it.
+        """
+        key = (ref, options)
+        found = self._diffs.get(key)
+        if found is not None:
+            return found
+        with self._computing_lock:
+            running = self._computing.get(key)
+            if running is None:
+                mine = self._computing[key] = threading.Event()
+        if running is not None:
+            running.wait()
+            found = self._diffs.get(key)
+            if found is not None:
+                return found
+            return self.diff(ref, inputs, options)  # the other thread failed: try here
+        try:
             from irscope.compare import diff_points
 
             found = diff_points(inputs.left, inputs.right, options)
-            self._diffs.put((ref, options), found)
-        return found
+            self._diffs.put(key, found)
+            return found
+        finally:
+            with self._computing_lock:
+                del self._computing[key]
+            mine.set()
 
 
 def diff_elsewhere(store_root: str, key: str, ref: DocRef, options: DiffOptions) -> TextDiff | str:

@@ -1,14 +1,16 @@
 """Which rows of a shown IR came from which line of the kernel's Python source, and back.
 
 The mapping itself is irscope.analysis.sourcemap's (``loc(...)`` in TTIR/TTGIR and MLIR pass snapshots,
-``!dbg`` in LLVM IR, ``.loc`` in PTX and AMDGCN); this module turns its tables into row sets for the
-views. Triton's ``.sass`` file has no line information and lists instructions in another order than
-nvdisasm's listing that the source map reads, so SASS rows are not mapped.
+``!dbg`` in LLVM IR, ``.loc`` in PTX and AMDGCN, nvdisasm's ``-gi`` comments for SASS); this module
+turns its tables into row sets for the views. Triton's ``.sass`` file has no line information, so its
+rows are matched instruction by instruction to nvdisasm's listing of the same cubin.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import difflib
+import re
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from irscope.store import Capture
@@ -38,6 +40,18 @@ class LineMap:
 
 EMPTY = LineMap()
 
+# Example: --:-:1:-:1	LDC.64 R2, c[0x0][0x228];     (Triton's .sass: control codes, a tab, the instruction)
+_SASS_ROW = re.compile(r"^(?:[\w-]+:){4}[\w-]+\s+(?P<text>\S.*)$")
+# Example: BRA `(.L_x_0)    /    BRA LBB0     (the two disassemblers name branch targets differently)
+_BRANCH_TARGET = re.compile(r"(\bBRA(?:\.[\w]+)*\s+)(?:`\(\.L\w+\)|LBB\w+|\.L\w+)")
+_SPACES = re.compile(r"\s+")
+
+
+def _sass_key(text: str) -> str:
+    """An instruction as both disassemblers print it: spaces collapsed, no ``;``, branch targets unnamed."""
+    text = _SPACES.sub(" ", text).strip().rstrip(";").rstrip()
+    return _BRANCH_TARGET.sub(r"\1@", text)
+
 
 def from_stage_map(smap: StageMap) -> LineMap:
     """Row sets from a stage's source map."""
@@ -64,6 +78,26 @@ def line_map(capture: Capture, document: Document) -> LineMap:
         if document.ir != "mlir":
             return EMPTY
         return from_stage_map(map_mlir(ref.stage, document.text, kernel_file))
-    if ref.stage in ("source", "sass"):
+    if ref.stage == "source":
         return EMPTY
-    return from_stage_map(map_stage(capture, ref.stage))
+    smap = map_stage(capture, ref.stage)
+    if ref.stage == "sass":
+        return sass_rows(document, smap)
+    return from_stage_map(smap)
+
+
+def sass_rows(document: Document, smap: StageMap) -> LineMap:
+    """Map Triton's ``.sass`` rows through nvdisasm's listing of the same cubin (``smap``).
+
+    Both list the instructions in address order; they differ in spacing, control codes and the names of
+    branch targets, so instructions are compared with those taken out and aligned in order.
+    """
+    rows = [(row, _sass_key(m["text"])) for row, line in enumerate(document.lines)
+            if (m := _SASS_ROW.match(line)) is not None]
+    listed = [_sass_key(m.text) for m in smap.lines]
+    matcher = difflib.SequenceMatcher(None, [key for _, key in rows], listed, autojunk=False)
+    lines = []
+    for a, b, size in matcher.get_matching_blocks():
+        lines += [replace(smap.lines[b + k], number=rows[a + k][0] + 1) for k in range(size)]
+    origin = f"{smap.origin}, matched to Triton's .sass instruction by instruction" if lines else ""
+    return from_stage_map(replace(smap, lines=tuple(lines), origin=origin))

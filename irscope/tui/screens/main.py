@@ -17,9 +17,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical
 from textual.lazy import Lazy
-from textual.reactive import var
+from textual.reactive import Reactive, var
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher
 
 from irscope.errors import IrscopeError
 from irscope.tui.catalog import CaptureId
@@ -35,6 +36,7 @@ from irscope.tui.messages import (
 from irscope.tui.widgets.doc_info import DocInfo
 from irscope.tui.widgets.ir_view import IRView
 from irscope.tui.widgets.jobs_bar import JobsBar
+from irscope.tui.widgets.keys_footer import KeysFooter
 from irscope.tui.widgets.layouts_panel import LayoutsPanel
 from irscope.tui.widgets.navigator import Navigator
 from irscope.tui.widgets.notice_view import NoticeView
@@ -49,6 +51,8 @@ if TYPE_CHECKING:
 
 # The stage a capture opens on: where Triton's decisions (layouts, pipelining, tensor cores) show.
 OPEN_STAGE = "ttgir"
+# Seconds the user rests on a text before its diff is computed ahead (moving on sooner computes nothing).
+DIFF_AHEAD_AFTER = 0.3
 
 
 class MainScreen(Screen[None]):
@@ -76,6 +80,9 @@ class MainScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
+    # Textual repaints the whole screen when the focus moves (60 ms here); the widgets whose look depends on
+    # the focus restyle and repaint themselves anyway.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     # Screen state as ``var``: changing it runs its watcher but does not repaint the whole screen.
     diff_mode: var[bool] = var(False)
     side_by_side: var[bool] = var(False)
@@ -112,7 +119,7 @@ class MainScreen(Screen[None]):
                 yield PromptBar(id="prompt")
             yield SidePanel(self.irapp.documents, id="side")
         yield Lazy(JobsBar(id="jobs"))
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         """Open what the command line asked for (or the latest capture), else say how to start."""
@@ -125,6 +132,8 @@ class MainScreen(Screen[None]):
         start = self.irapp.start
         if start is not None:
             self.open_capture(start)
+        else:
+            self.call_after_refresh(self.irapp.settle_memory)
 
     def notice(self, title: str, body: str, error: bool = False) -> None:
         """Show a notice in the centre instead of IR."""
@@ -171,6 +180,7 @@ class MainScreen(Screen[None]):
 
         for stage in self.irapp.documents.stages(key):
             highlighter(stage.lexer).spans("%x = arith.constant 0 : i32 ; mov.u32 %r1, 0;")
+        self.app.call_from_thread(self.irapp.settle_memory)
 
     def fill(self, cid: CaptureId, note: str = "", passes: bool = True) -> None:
         """Put a capture's stages (and its passes, unless ``passes`` is False) in the tree."""
@@ -233,7 +243,6 @@ class MainScreen(Screen[None]):
         except IrscopeError as exc:
             self.notice("This text cannot be read", str(exc), error=True)
             return
-        previous = self.current
         self.current = ref
         view = self.query_one(TextView)
         view.show_document(document, cursor)
@@ -244,10 +253,13 @@ class MainScreen(Screen[None]):
             self.refresh_diff()
         side = self.query_one(SidePanel)
         side.text_row, side.text_diffing = cursor, view.diffing
-        if previous is None:
-            self.call_after_refresh(side.follow, ref)  # the first screen shows the text first
-        else:
-            side.follow(ref)
+        self.call_after_refresh(self._side_follows, ref)  # the text is painted first, its side panels follow
+        if not self.diff_mode:
+            self._diff_ahead(ref, self.ignore_ssa)
+
+    def _side_follows(self, ref: DocRef) -> None:
+        if ref == self.current:  # not when the user has moved on already
+            self.query_one(SidePanel).follow(ref)
 
     def reveal_ref(self, ref: DocRef) -> None:
         """Show a stage or pass and put the tree's cursor on it."""
@@ -325,6 +337,25 @@ class MainScreen(Screen[None]):
             view.border_title = f"{inputs.left.label}  →  {inputs.right.label}"
         view.show_diff(cached or docs.diff(ref, inputs, options), inputs.left_lexer, inputs.right_lexer)
         self._diff_subtitle()
+
+    @work(thread=True, exclusive=True, group="diff-ahead", exit_on_error=False)
+    def _diff_ahead(self, ref: DocRef, ignore_ssa: bool) -> None:
+        """Once the user has rested on a text for a moment, compute its diff, so that ``d`` only has to draw it."""
+        from textual.worker import get_current_worker
+
+        from irscope.analysis.diff import DiffOptions
+        from irscope.tui.documents import BIG_DIFF_BYTES
+
+        time.sleep(DIFF_AHEAD_AFTER)
+        if get_current_worker().is_cancelled or ref != self.current or self.diff_mode:
+            return
+        docs = self.irapp.documents
+        options = DiffOptions(normalize_ssa=ignore_ssa)
+        if docs.cached_diff(ref, options) is not None or docs.diff_size(ref) > BIG_DIFF_BYTES:
+            return
+        inputs = docs.diff_inputs(ref)
+        if not isinstance(inputs, str):
+            docs.diff(ref, inputs, options)
 
     @work(exclusive=True, group="diff", exit_on_error=False)
     async def _diff_elsewhere(self, ref: DocRef, options: DiffOptions) -> None:

@@ -29,12 +29,16 @@ MAX_COLUMNS = 4000
 _CACHE_ROWS = 4000
 _KEPT_CONTENTS = 8
 DrawnKey = tuple[int, int, int, bool, bool]
-_LEX_STEP = 256
+_LEX_STEP = 64
 
 
 def lex_limit(scroll_x: int, width: int) -> int:
-    """How many leading characters of a row to lex so that everything visible is coloured."""
-    need = scroll_x + width
+    """How many leading characters of a row to lex so that everything visible is coloured as in the whole line.
+
+    A token cut by the limit may lex differently, so the limit lies at least one step past the visible
+    columns; rounding to steps lets a row's colours be reused while scrolling sideways.
+    """
+    need = scroll_x + width + _LEX_STEP
     return min(MAX_COLUMNS, ((need // _LEX_STEP) + 1) * _LEX_STEP)
 
 
@@ -129,10 +133,16 @@ class LinesView(ScrollView, can_focus=True):
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.forget_rows())
 
     def notify_style_update(self) -> None:
-        """Styles changed (theme, focus): recompute the base style and redraw rows."""
+        """Styles changed (focus, theme): recompute the base style and redraw the rows on it.
+
+        The rows' syntax colours stay (a theme change forgets them through the theme signal), so a focus
+        change repaints without lexing again.
+        """
         super().notify_style_update()
         self._base_style = None
-        self.forget_rows(refresh=False)
+        for _cache, drawn in self._kept.values():
+            drawn.clear()
+        self._drawn.clear()
 
     @property
     def base_style(self) -> Style:
@@ -322,9 +332,12 @@ class LinesView(ScrollView, can_focus=True):
 
     def _find_matches(self) -> None:
         pattern = self._pattern
-        self._matches = [] if pattern is None else [
-            row for row in range(self.row_count) if pattern.search(self.row_text(row))]
+        self._matches = [] if pattern is None else self.matching_rows(pattern)
         self._match_rows = set(self._matches)
+
+    def matching_rows(self, pattern: re.Pattern[str]) -> list[int]:
+        """The rows whose text the pattern finds something in, in order."""
+        return [row for row in range(self.row_count) if pattern.search(self.row_text(row))]
 
     def search(self, query: str) -> int:
         """Highlight every row matching ``query`` (a regular expression when valid, else literal); return the count.

@@ -6,75 +6,21 @@ repaint of the rest of the screen.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections import OrderedDict
-from dataclasses import dataclass
-from itertools import zip_longest
 
 from rich.segment import Segment
 from rich.style import Style
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from irscope.analysis.diff import DiffLine, TextDiff
+from irscope.analysis.diff import TextDiff
+from irscope.tui.diff_rows import DiffRow, DiffRows
 from irscope.tui.documents import Document
 from irscope.tui.syntax import SyntaxTheme, highlighter, line_segments
 from irscope.tui.widgets.ir_view import IRView
-from irscope.tui.widgets.lines_view import MAX_COLUMNS, lex_limit
-
-
-@dataclass(frozen=True)
-class DiffRow:
-    """One drawn row of a diff.
-
-    Attributes:
-        kind: ``hunk`` (an ``@@`` header), ``line`` or ``note`` (a sentence instead of a diff).
-        left: the old side's line (side by side), or the line itself (unified).
-        right: the new side's line (side by side only).
-        text: the header or note text.
-    """
-
-    kind: str
-    left: DiffLine | None = None
-    right: DiffLine | None = None
-    text: str = ""
-
-
-def _hunk_header(old_start: int, old_len: int, new_start: int, new_len: int) -> str:
-    return f"@@ -{old_start},{old_len} +{new_start},{new_len} @@"
-
-
-def unified_rows(diff: TextDiff) -> list[DiffRow]:
-    """Rows of a unified diff: each hunk's header, then its lines."""
-    rows: list[DiffRow] = []
-    for hunk in diff.hunks:
-        rows.append(DiffRow("hunk", text=_hunk_header(hunk.old_start, hunk.old_len, hunk.new_start, hunk.new_len)))
-        rows.extend(DiffRow("line", left=line) for line in hunk.lines)
-    return rows
-
-
-def side_by_side_rows(diff: TextDiff) -> list[DiffRow]:
-    """Rows of a side-by-side diff: removed and added runs paired up, context on both sides."""
-    rows: list[DiffRow] = []
-    for hunk in diff.hunks:
-        rows.append(DiffRow("hunk", text=_hunk_header(hunk.old_start, hunk.old_len, hunk.new_start, hunk.new_len)))
-        removed: list[DiffLine] = []
-        added: list[DiffLine] = []
-        for line in [*hunk.lines, None]:
-            if line is not None and line.tag == "-" and not added:
-                removed.append(line)
-                continue
-            if line is not None and line.tag == "+":
-                added.append(line)
-                continue
-            rows.extend(DiffRow("line", left=a, right=b) for a, b in zip_longest(removed, added))
-            removed, added = [], []
-            if line is not None and line.tag == "-":
-                removed.append(line)
-            elif line is not None:
-                rows.append(DiffRow("line", left=line, right=line))
-    return rows
-
+from irscope.tui.widgets.lines_view import MAX_COLUMNS, LinesView, lex_limit
 
 _SIGN = Style(bold=True)
 # Diffs whose rows are kept built, so toggling back to a recent diff does not rebuild 14,000 rows.
@@ -109,12 +55,12 @@ class TextView(IRView):
         self.diff: TextDiff | None = None
         self.left_lexer = "text"
         self.right_lexer = "text"
-        self._rows: list[DiffRow] = [DiffRow("note", text="")]
+        self._rows: DiffRows | list[DiffRow] = [DiffRow("note", text="")]
         self._changes: list[int] = []
         self._diff_width = 0
         self._sides: OrderedDict[tuple[int, int, str], Strip] = OrderedDict()
         self._text_place = (0, 0)
-        self._built: OrderedDict[tuple[str, Same, bool], tuple[list[DiffRow], list[int], int]] = OrderedDict()
+        self._built: OrderedDict[tuple[str, Same, bool], tuple[DiffRows, list[int], int]] = OrderedDict()
 
     # Modes ----------------------------------------------------------------------------------------
 
@@ -173,17 +119,9 @@ class TextView(IRView):
         key = ("diff", Same(diff), self.side_by_side)
         built = self._built.get(key)
         if built is None:
-            self._rows = side_by_side_rows(diff) if self.side_by_side else unified_rows(diff)
-            self._changes = []
-            previous = False
-            for i, row in enumerate(self._rows):
-                changed = row.kind == "line" and self._row_tag(row) != " "
-                if changed and not previous:
-                    self._changes.append(i)
-                previous = changed
-            self._diff_width = min(MAX_COLUMNS, max((len(self.row_text(i)) for i in range(len(self._rows))),
-                                                    default=0))
-            self._built[key] = (self._rows, self._changes, self._diff_width)
+            rows = DiffRows(diff, self.side_by_side)
+            self._rows, self._changes, self._diff_width = rows, rows.changes, min(MAX_COLUMNS, rows.width())
+            self._built[key] = (rows, self._changes, self._diff_width)
             if len(self._built) > _BUILT_DIFFS:
                 self._built.popitem(last=False)
         else:
@@ -204,14 +142,6 @@ class TextView(IRView):
 
     # Rows ---------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _row_tag(row: DiffRow) -> str:
-        if row.right is not None and row.left is not None and row.left is row.right:
-            return row.left.tag
-        if row.right is None and row.left is not None:
-            return row.left.tag
-        return "+" if row.left is None else "~"
-
     @property
     def row_count(self) -> int:
         """Rows drawn."""
@@ -228,6 +158,12 @@ class TextView(IRView):
             return f"{r.left.text if r.left else ''} | {r.right.text if r.right else ''}"
         assert r.left is not None
         return f"{r.left.tag}{r.left.text}"
+
+    def matching_rows(self, pattern: re.Pattern[str]) -> list[int]:
+        """Rows with a match: of the diff's rows in diff mode, else of the document."""
+        if self.diffing:
+            return LinesView.matching_rows(self, pattern)
+        return super().matching_rows(pattern)
 
     def row_label(self, row: int) -> str:
         """Old and new line numbers."""
@@ -266,7 +202,7 @@ class TextView(IRView):
             return self.get_component_rich_style("lines-view--hunk")
         if r.kind == "note":
             return self.get_component_rich_style("lines-view--note")
-        tag = self._row_tag(r)
+        tag = r.tag
         if tag == "+":
             return self.get_component_rich_style("lines-view--added")
         if tag == "-":
