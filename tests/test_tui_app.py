@@ -362,6 +362,24 @@ def test_whole_text_search_finds_the_rows_a_row_by_row_search_finds(store: str) 
     assert view.matching_rows(re.compile("nvvm.wgmma", re.IGNORECASE)), "the lowered snapshot calls wgmma"
 
 
+def test_sass_without_nvdisasm_says_why_it_is_not_mapped(store: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import irscope.analysis.sourcemap as sourcemap
+
+    monkeypatch.setattr(sourcemap, "sass_listing", lambda capture: (None, "nvdisasm was not found"))
+
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, app)
+            screen.reveal_ref(DocRef(screen.current.key, "sass"))  # type: ignore[union-attr]
+            source = screen.query_one("#source", IRView)
+            await until(pilot, lambda: "not mapped" in str(source.border_subtitle), what="the reason")
+            assert "nvdisasm was not found" in str(source.border_subtitle)
+            assert not screen.query_one(SidePanel).line_map
+
+    asyncio.run(run())
+
+
 def test_help_screen_and_command_palette(store: str) -> None:
     async def run() -> None:
         app = app_for(store)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from irscope.errors import StoreError
 from irscope.store import Capture
 from irscope.tui.documents import Document
 
@@ -69,7 +70,11 @@ def from_stage_map(smap: StageMap) -> LineMap:
 
 
 def line_map(capture: Capture, document: Document) -> LineMap:
-    """The map of a shown document to the kernel's source (empty where there is none)."""
+    """The map of a shown document to the kernel's source (empty where there is none).
+
+    Raises:
+        StoreError: the stage has positions but none could be read (nvdisasm missing, for SASS).
+    """
     from irscope.analysis.sourcemap import map_mlir, map_stage
 
     kernel_file = capture.manifest.kernel_path
@@ -81,6 +86,8 @@ def line_map(capture: Capture, document: Document) -> LineMap:
     if ref.stage == "source":
         return EMPTY
     smap = map_stage(capture, ref.stage)
+    if not smap.lines and smap.problems:  # nothing could be mapped: say why (the side panel shows it)
+        raise StoreError(smap.problems[0])
     if ref.stage == "sass":
         return sass_rows(document, smap)
     return from_stage_map(smap)
