@@ -3,17 +3,24 @@
     python benchmarks/tui_speed.py [--store DIR] [--repeat N]
 
 Prints, in milliseconds:
-* first paint on a warm store: a fresh ``python`` process importing irscope's TUI, building the app
-  with ``make_app("matmul")``, until the first frame that shows the TTGIR (the layouts and facts
-  panels and the list of passes arrive in the frames after it); also the process's whole wall time;
-* switching the shown stage or pass (cursor key in the tree, or a jump) until the last frame it
-  causes: first visit (text read from the store) and later visits (cached);
+* first paint on a warm store: a fresh ``python`` process importing irscope's TUI (with the garbage
+  collector off, as ``irscope tui`` starts), building the app with ``make_app("matmul")``, until the
+  first frame that shows the TTGIR (the layouts and facts panels and the list of passes arrive in the
+  frames after it); also the process's whole wall time;
+* switching the shown stage or pass (cursor key in the tree, or a jump): first visit (text read from
+  the store) and later visits (cached); unfolding a stage's passes; moving the focus;
 * toggling the diff view on and off, including matmul's LLVM IR, PTX and its biggest pass snapshots
-  (4.5 MB of LLVM-dialect MLIR). Diffs over 1.5 MB are computed in a worker process: for those the
-  toggle paints a placeholder at once and the table also gives the time until the diff is drawn.
+  (4.6 MB of LLVM-dialect MLIR): ``d`` pressed as soon as the text shows (the diff computed on the
+  key, earlier results forgotten), again (cached), and 1 s after the text showed (computed ahead);
+* paging, jumping to the end and searching as you type in the biggest snapshot; side by side; ``]``.
 
-Wall times are to the last frame a key causes (Pilot's own wait for idleness is left out); CPU
-times are this process's, which the machine's other work inflates less than wall times.
+For each action: *shown*, the time to the first frame with the new text or diff, and *settled*,
+the time to the last frame it caused (the source pane's tints and the side panels follow the text),
+and this process's CPU time (its threads included). Pilot's own wait for idleness is left out; the
+machine's other work inflates wall times more than CPU times.
+
+With TUI_SPEED_VERBOSE=1 it also says, on stderr, where the tree walk went and whether the diffs
+timed "1 s after" were indeed computed ahead.
 
 The store must hold matmul@sm90 config 0 and its per-pass dump (the script makes them when missing,
 which compiles). Targets from issue 5: first paint 1.5 s, switches and toggles 100 ms.
@@ -230,6 +237,9 @@ async def interactive(store: str, repeat: int) -> list[Row]:
         for p in sorted(changed, key=lambda p: -dump.index.sections[p.output or p.section].size)[1:3]:
             ref = DocRef(key, p.stage, p.index)
             await timed(lambda ref=ref: screen.reveal_ref(ref), showing(ref), settle=1.0)
+            if os.environ.get("TUI_SPEED_VERBOSE"):
+                from irscope.analysis.diff import DiffOptions
+                print("computed ahead:", app.documents.cached_diff(ref, DiffOptions()) is not None, file=sys.stderr)
             size = (dump.index.sections[p.output or p.section].size + dump.index.sections[p.input or p.section].size)
             add(f"diff on, pass {p.index} {p.name} ({size / 1e6:.1f} MB), 1 s after the text showed",
                 [await timed("d", diff_drawn)])
