@@ -255,7 +255,7 @@ async def interactive(store: str, repeat: int) -> list[Row]:
         screen.reveal_ref(DocRef(key, pipeline.stage, pipeline.index))
         await pilot.pause(0.2)
         await timed("d", diff_drawn)
-        add("side by side on, pass 36 diff", [await timed("s", diff_drawn)])
+        add(f"side by side on, pass {pipeline.index} diff", [await timed("s", diff_drawn)])
         add("next change in the diff (])", [await timed("right_square_bracket")])
         await timed("d", showing())
         nav.focus()
