@@ -6,11 +6,12 @@ import asyncio
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from pygments.token import Token, Whitespace
+from textual.pilot import Pilot
 
 from irscope.analysis.diff import TextDiff
 from irscope.passdump import cached_pass_table, get_pass_dump
@@ -95,68 +96,72 @@ def app_for(store: str, kernel: str | None = "matmul", target: str | None = "sm9
     return make_app(kernel, target, 0, store, record_passes=False)
 
 
+def drive(store: str, steps: Callable[[Pilot[None], IrscopeApp, MainScreen], Awaitable[None]]) -> None:
+    """Open matmul@sm90 from the store as ``irscope tui matmul`` does, wait for it and its passes, run the steps."""
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await steps(pilot, app, await opened(pilot, app))
+
+    asyncio.run(run())
+
+
 # Behaviour -----------------------------------------------------------------------------------------------
 
 def test_opens_on_the_ttgir_with_passes_in_the_tree(store: str) -> None:
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            assert screen.current is not None and screen.current.stage == "ttgir"
-            text = screen_text(app)
-            assert "TritonGPU IR (ttgir)" in text
-            assert "#mma = #ttg.nvidia_mma<{versionMajor = 3" in text
-            assert "passes, " in text and " changed" in text  # the stage nodes count their passes
-            assert "✓ c0 128x256x64 w8 s3" in text
-            assert "○ c1 64x256x32 w4 s4" in text  # a config not captured yet, offered in the tree
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        assert screen.current is not None and screen.current.stage == "ttgir"
+        text = screen_text(app)
+        assert "TritonGPU IR (ttgir)" in text
+        assert "#mma = #ttg.nvidia_mma<{versionMajor = 3" in text
+        assert "passes, " in text and " changed" in text  # the stage nodes count their passes
+        assert "✓ c0 128x256x64 w8 s3" in text
+        assert "○ c1 64x256x32 w4 s4" in text  # a config not captured yet, offered in the tree
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def test_find_the_pipelining_pass_and_read_its_diff(store: str) -> None:
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            nav = screen.query_one(Navigator)
-            nav.focus()
-            await walk_to(pilot, nav, "ttgir")
-            await pilot.press("right")  # unfold the passes that made the TTGIR
-            await walk_to(pilot, nav, "tritongpu-pipeline")
-            await pilot.pause()
-            info = screen.query_one(DocInfo).plain
-            assert "after tritongpu-pipeline" in info
-            assert "async copies" in info  # the pass summary from irscope.analysis.passes
-            text = screen_text(app)
-            assert "● " in text and "tritongpu-pipeline +" in text  # a changed pass is marked with its counts
-            assert "unchanged" in text  # runs of passes that changed nothing are folded
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        nav = screen.query_one(Navigator)
+        nav.focus()
+        await walk_to(pilot, nav, "ttgir")
+        await pilot.press("right")  # unfold the passes that made the TTGIR
+        await walk_to(pilot, nav, "tritongpu-pipeline")
+        await pilot.pause()
+        info = screen.query_one(DocInfo).plain
+        assert "after tritongpu-pipeline" in info
+        assert "async copies" in info  # the pass summary from irscope.analysis.passes
+        text = screen_text(app)
+        assert "● " in text and "tritongpu-pipeline +" in text  # a changed pass is marked with its counts
+        assert "unchanged" in text  # runs of passes that changed nothing are folded
 
-            await pilot.press("d")
-            view = screen.query_one(TextView)
-            assert view.diffing and view.diff is not None and view.diff.changed
-            text = screen_text(app)
-            dump = app.documents.dump(screen.current.key)  # type: ignore[union-attr]
-            assert dump is not None
-            pipeline = next(p for p in dump.index.passes if p.name == "tritongpu-pipeline")  # 36 on 3.9, 34 on 3.6
-            assert f"diff of pass {pipeline.index} tritongpu-pipeline: its input → its output" in text
-            added = [view.row_text(i) for i in range(view.row_count) if view.row_text(i).startswith("+")]
-            assert any("ttg.async_copy_global_to_local" in line for line in added)
-            assert all("loc(" not in view.row_text(i) for i in range(view.row_count))  # locations stripped
-            assert "change 1/" in str(view.border_subtitle)
+        await pilot.press("d")
+        view = screen.query_one(TextView)
+        assert view.diffing and view.diff is not None and view.diff.changed
+        text = screen_text(app)
+        dump = app.documents.dump(screen.current.key)  # type: ignore[union-attr]
+        assert dump is not None
+        pipeline = next(p for p in dump.index.passes if p.name == "tritongpu-pipeline")  # 36 on 3.9, 34 on 3.6
+        assert f"diff of pass {pipeline.index} tritongpu-pipeline: its input → its output" in text
+        added = [view.row_text(i) for i in range(view.row_count) if view.row_text(i).startswith("+")]
+        assert any("ttg.async_copy_global_to_local" in line for line in added)
+        assert all("loc(" not in view.row_text(i) for i in range(view.row_count))  # locations stripped
+        assert "change 1/" in str(view.border_subtitle)
 
-            first = view.cursor
-            await pilot.press("right_square_bracket")
-            assert view.cursor > first and "change 2/" in str(view.border_subtitle)
+        first = view.cursor
+        await pilot.press("right_square_bracket")
+        assert view.cursor > first and "change 2/" in str(view.border_subtitle)
 
-            await pilot.press("s")
-            assert view.side_by_side
-            assert " │ " in screen_text(app) or "│" in screen_text(app)
-            await pilot.press("s")
-            await pilot.press("d")
-            assert not view.diffing
-            assert "%a = ttg.local_alloc" in "\n".join(view.row_text(i) for i in range(view.row_count))
+        await pilot.press("s")
+        assert view.side_by_side
+        assert " │ " in screen_text(app) or "│" in screen_text(app)
+        await pilot.press("s")
+        await pilot.press("d")
+        assert not view.diffing
+        assert "%a = ttg.local_alloc" in "\n".join(view.row_text(i) for i in range(view.row_count))
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def test_huge_diffs_are_computed_in_a_child_process(store: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -166,31 +171,28 @@ def test_huge_diffs_are_computed_in_a_child_process(store: str, monkeypatch: pyt
 
     monkeypatch.setattr(documents, "BIG_DIFF_BYTES", 1_000_000)  # matmul's biggest pass diff is 4.6 MB
 
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            key = screen.current.key  # type: ignore[union-attr]
-            dump = app.documents.dump(key)
-            assert dump is not None
-            biggest = max(dump.index.passes, key=lambda p: dump.index.sections[p.output or p.section].size)
-            ref = DocRef(key, biggest.stage, biggest.index)
-            screen.reveal_ref(ref)
-            view = screen.query_one(TextView)
-            view.focus()
-            await pilot.press("d")
-            assert view.diffing and view.diff is None and view.row_text(0).startswith("Comparing the IR")
-            await until(pilot, lambda: view.diff is not None, what="the child's diff")
-            child = view.diff
-            assert child is not None and child.changed
-            inputs = app.documents.diff_inputs(ref)
-            assert not isinstance(inputs, str)
-            app.documents.forget_diffs()
-            here = app.documents.diff(ref, inputs, DiffOptions())
-            assert (child.added, child.removed, len(child.hunks)) == (here.added, here.removed, len(here.hunks))
-            assert [view.row_text(i) for i in range(min(view.row_count, 200))] == _unified_text(here)[:200]
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        key = screen.current.key  # type: ignore[union-attr]
+        dump = app.documents.dump(key)
+        assert dump is not None
+        biggest = max(dump.index.passes, key=lambda p: dump.index.sections[p.output or p.section].size)
+        ref = DocRef(key, biggest.stage, biggest.index)
+        screen.reveal_ref(ref)
+        view = screen.query_one(TextView)
+        view.focus()
+        await pilot.press("d")
+        assert view.diffing and view.diff is None and view.row_text(0).startswith("Comparing the IR")
+        await until(pilot, lambda: view.diff is not None, what="the child's diff")
+        child = view.diff
+        assert child is not None and child.changed
+        inputs = app.documents.diff_inputs(ref)
+        assert not isinstance(inputs, str)
+        app.documents.forget_diffs()
+        here = app.documents.diff(ref, inputs, DiffOptions())
+        assert (child.added, child.removed, len(child.hunks)) == (here.added, here.removed, len(here.hunks))
+        assert [view.row_text(i) for i in range(min(view.row_count, 200))] == _unified_text(here)[:200]
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def _unified_text(diff: TextDiff) -> list[str]:
@@ -201,140 +203,122 @@ def _unified_text(diff: TextDiff) -> list[str]:
 
 
 def test_stage_diff_and_the_first_stage_has_none(store: str) -> None:
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            await pilot.press("d")
-            view = screen.query_one(TextView)
-            assert view.diffing and "ttir  →  ttgir" in screen_text(app)
-            screen.reveal_ref(DocRef(screen.current.key, "source"))  # type: ignore[union-attr]
-            await pilot.pause()
-            assert "is the first stage: there is nothing" in screen_text(app)
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        await pilot.press("d")
+        view = screen.query_one(TextView)
+        assert view.diffing and "ttir  →  ttgir" in screen_text(app)
+        screen.reveal_ref(DocRef(screen.current.key, "source"))  # type: ignore[union-attr]
+        await pilot.pause()
+        assert "is the first stage: there is nothing" in screen_text(app)
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def test_search_next_previous_and_go_to_line(store: str) -> None:
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            view = screen.query_one(TextView)
-            await pilot.press("slash")
-            await pilot.press(*"warp_group_dot ")
-            await pilot.press("backspace", "enter")
-            assert view.match_count >= 2
-            first = view.cursor
-            assert "warp_group_dot" in view.row_text(first)
-            assert f"match 1/{view.match_count}" in screen_text(app)
-            await pilot.press("n")
-            assert view.cursor > first and "warp_group_dot" in view.row_text(view.cursor)
-            await pilot.press("N")
-            assert view.cursor == first
-            await pilot.press("g")
-            await pilot.press("1", "2", "0", "enter")
-            assert view.cursor == 119
-            assert " 120 " in screen_text(app)
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        view = screen.query_one(TextView)
+        await pilot.press("slash")
+        await pilot.press(*"warp_group_dot ")
+        await pilot.press("backspace", "enter")
+        assert view.match_count >= 2
+        first = view.cursor
+        assert "warp_group_dot" in view.row_text(first)
+        assert f"match 1/{view.match_count}" in screen_text(app)
+        await pilot.press("n")
+        assert view.cursor > first and "warp_group_dot" in view.row_text(view.cursor)
+        await pilot.press("N")
+        assert view.cursor == first
+        await pilot.press("g")
+        await pilot.press("1", "2", "0", "enter")
+        assert view.cursor == 119
+        assert " 120 " in screen_text(app)
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def test_switch_target_to_ampere(store: str, captures: Callable[..., Capture]) -> None:
     captures("matmul", "sm80")
 
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            nav = screen.query_one(Navigator)
-            nav.focus()
-            await walk_to(pilot, nav, "sm80", top=True)
-            await pilot.press("right")  # unfold the configs
-            await walk_to(pilot, nav, "c0")
-            await pilot.press("enter")  # open it (captured: it opens at once)
-            await until(pilot, lambda: screen.current is not None and "-sm80-" in screen.current.key, what="sm80")
-            await pilot.pause()
-            text = screen_text(app)
-            assert "matmul · sm80 · config 0 · TritonGPU IR (ttgir)" in text
-            assert "versionMajor = 2" in text  # Ampere's mma.sync layout
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        nav = screen.query_one(Navigator)
+        nav.focus()
+        await walk_to(pilot, nav, "sm80", top=True)
+        await pilot.press("right")  # unfold the configs
+        await walk_to(pilot, nav, "c0")
+        await pilot.press("enter")  # open it (captured: it opens at once)
+        await until(pilot, lambda: screen.current is not None and "-sm80-" in screen.current.key, what="sm80")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "matmul · sm80 · config 0 · TritonGPU IR (ttgir)" in text
+        assert "versionMajor = 2" in text  # Ampere's mma.sync layout
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def test_layouts_panel_explains_mma_and_draws_its_map(store: str) -> None:
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            await pilot.press("L")
-            await until(pilot, lambda: bool(screen.query(LayoutsPanel)) and
-                        screen.query_one(LayoutsPanel).selected is not None, what="layouts")
-            panel = screen.query_one(LayoutsPanel)
-            assert panel.selected is not None and panel.selected.label == "#mma"
-            await until(pilot, lambda: "T0:0" in panel.map_text, what="the map")
-            text = screen_text(app)
-            assert "Hopper wgmma" in text and "warps" in text
-            panel.query_one("#layout-list").focus()
-            await pilot.press("v")
-            await until(pilot, lambda: "hardware view" in screen_text(app), what="the hardware view")
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        await pilot.press("L")
+        await until(pilot, lambda: bool(screen.query(LayoutsPanel)) and
+                    screen.query_one(LayoutsPanel).selected is not None, what="layouts")
+        panel = screen.query_one(LayoutsPanel)
+        assert panel.selected is not None and panel.selected.label == "#mma"
+        await until(pilot, lambda: "T0:0" in panel.map_text, what="the map")
+        text = screen_text(app)
+        assert "Hopper wgmma" in text and "warps" in text
+        panel.query_one("#layout-list").focus()
+        await pilot.press("v")
+        await until(pilot, lambda: "hardware view" in screen_text(app), what="the hardware view")
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def test_source_lines_map_to_ir_rows_both_ways(store: str) -> None:
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            view = screen.query_one(TextView)
-            source = screen.query_one("#source", IRView)
-            await until(pilot, lambda: bool(screen.query_one(SidePanel).line_map), what="the source map")
-            dot = next(i for i in range(view.row_count) if "ttng.warp_group_dot " in view.row_text(i))
-            view.move_to(dot)
-            await pilot.pause()
-            marked = sorted(source.marked)
-            assert len(marked) == 1 and "tl.dot" in source.row_text(marked[0])
-            assert dot in view.marked
-            source.focus()
-            store_line = next(i for i in range(source.row_count) if "tl.store(c_ptrs" in source.row_text(i))
-            source.move_to(store_line)
-            await pilot.pause()
-            assert view.marked and all(view.row_text(r).strip() for r in view.marked)
-            assert any("tt.store" in view.row_text(r) for r in view.marked)
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        view = screen.query_one(TextView)
+        source = screen.query_one("#source", IRView)
+        await until(pilot, lambda: bool(screen.query_one(SidePanel).line_map), what="the source map")
+        dot = next(i for i in range(view.row_count) if "ttng.warp_group_dot " in view.row_text(i))
+        view.move_to(dot)
+        await pilot.pause()
+        marked = sorted(source.marked)
+        assert len(marked) == 1 and "tl.dot" in source.row_text(marked[0])
+        assert dot in view.marked
+        source.focus()
+        store_line = next(i for i in range(source.row_count) if "tl.store(c_ptrs" in source.row_text(i))
+        source.move_to(store_line)
+        await pilot.pause()
+        assert view.marked and all(view.row_text(r).strip() for r in view.marked)
+        assert any("tt.store" in view.row_text(r) for r in view.marked)
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def test_sass_rows_map_to_source_through_nvdisasm(store: str) -> None:
     """Triton's .sass has no line info: its rows are matched to nvdisasm -gi's listing of the same cubin."""
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            key = screen.current.key  # type: ignore[union-attr]
-            screen.reveal_ref(DocRef(key, "sass"))
-            side = screen.query_one(SidePanel)
-            await until(pilot, lambda: side.current == DocRef(key, "sass") and bool(side.line_map),
-                        what="the SASS source map")
-            view = screen.query_one(TextView)
-            source = screen.query_one("#source", IRView)
-            instructions = [r for r in range(view.row_count) if ";" in view.row_text(r)]
-            assert len(side.line_map.to_source) >= 0.95 * len(instructions), "most SASS rows should be mapped"
-            hgmmas = [r for r in instructions if "HGMMA.64x256x16.F32" in view.row_text(r)]
-            dot_line = next(i for i in range(source.row_count) if "tl.dot(" in source.row_text(i))
-            # ptxas attributes some of a K-step's wgmma instructions to the loads before the dot; one at least is the dot's
-            hgmma = next(r for r in hgmmas if side.line_map.to_source.get(r) == dot_line + 1)
-            view.move_to(hgmma)
-            await pilot.pause()
-            assert source.marked == frozenset({dot_line})
-            source.focus()
-            source.move_to(dot_line)
-            await pilot.pause()
-            assert hgmma in view.marked
-            assert all(view.row_text(r).strip() for r in view.marked)
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        key = screen.current.key  # type: ignore[union-attr]
+        screen.reveal_ref(DocRef(key, "sass"))
+        side = screen.query_one(SidePanel)
+        await until(pilot, lambda: side.current == DocRef(key, "sass") and bool(side.line_map),
+                    what="the SASS source map")
+        view = screen.query_one(TextView)
+        source = screen.query_one("#source", IRView)
+        instructions = [r for r in range(view.row_count) if ";" in view.row_text(r)]
+        assert len(side.line_map.to_source) >= 0.95 * len(instructions), "most SASS rows should be mapped"
+        hgmmas = [r for r in instructions if "HGMMA.64x256x16.F32" in view.row_text(r)]
+        dot_line = next(i for i in range(source.row_count) if "tl.dot(" in source.row_text(i))
+        # ptxas attributes some of a K-step's wgmma instructions to the loads before the dot; one at least is the dot's
+        hgmma = next(r for r in hgmmas if side.line_map.to_source.get(r) == dot_line + 1)
+        view.move_to(hgmma)
+        await pilot.pause()
+        assert source.marked == frozenset({dot_line})
+        source.focus()
+        source.move_to(dot_line)
+        await pilot.pause()
+        assert hgmma in view.marked
+        assert all(view.row_text(r).strip() for r in view.marked)
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def test_whole_text_search_finds_the_rows_a_row_by_row_search_finds(store: str) -> None:
@@ -370,36 +354,30 @@ def test_sass_without_nvdisasm_says_why_it_is_not_mapped(store: str, monkeypatch
 
     monkeypatch.setattr(sourcemap, "sass_listing", lambda capture: (None, "nvdisasm was not found"))
 
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            screen.reveal_ref(DocRef(screen.current.key, "sass"))  # type: ignore[union-attr]
-            source = screen.query_one("#source", IRView)
-            await until(pilot, lambda: "not mapped" in str(source.border_subtitle), what="the reason")
-            assert "nvdisasm was not found" in str(source.border_subtitle)
-            assert not screen.query_one(SidePanel).line_map
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        screen.reveal_ref(DocRef(screen.current.key, "sass"))  # type: ignore[union-attr]
+        source = screen.query_one("#source", IRView)
+        await until(pilot, lambda: "not mapped" in str(source.border_subtitle), what="the reason")
+        assert "nvdisasm was not found" in str(source.border_subtitle)
+        assert not screen.query_one(SidePanel).line_map
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def test_help_screen_and_command_palette(store: str) -> None:
-    async def run() -> None:
-        app = app_for(store)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, app)
-            await pilot.press("question_mark")
-            assert "tritongpu-pipeline" in screen_text(app) and "Ctrl+P" in screen_text(app)
-            await pilot.press("escape")
-            assert app.screen is screen
-            await pilot.press("ctrl+p")
-            await pilot.press(*"toggle diff")
-            await until(pilot, lambda: "Toggle diff" in screen_text(app), what="the palette hit")
-            await pilot.press("enter")
-            await until(pilot, lambda: screen.diff_mode, what="diff mode")
-            assert screen.query_one(TextView).diffing
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        await pilot.press("question_mark")
+        assert "tritongpu-pipeline" in screen_text(app) and "Ctrl+P" in screen_text(app)
+        await pilot.press("escape")
+        assert app.screen is screen
+        await pilot.press("ctrl+p")
+        await pilot.press(*"toggle diff")
+        await until(pilot, lambda: "Toggle diff" in screen_text(app), what="the palette hit")
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.diff_mode, what="diff mode")
+        assert screen.query_one(TextView).diffing
 
-    asyncio.run(run())
+    drive(store, steps)
 
 
 def test_capture_runs_in_the_background_and_opens(tmp_path: Path) -> None:
