@@ -126,11 +126,6 @@ class DiffInputs:
     left_lexer: str
     right_lexer: str
 
-    @property
-    def big(self) -> bool:
-        """Whether comparing them takes long enough to do off the UI thread."""
-        return len(self.left.text) + len(self.right.text) > BIG_DIFF_BYTES
-
 
 def _lines(text: str) -> tuple[str, ...]:
     if "\t" in text:
