@@ -7,6 +7,7 @@ single byte into the store.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
@@ -122,6 +123,13 @@ def open_archive(source: Path, store: Store) -> OpenReport:
                 raise UsageError(f"{source}: capture {key} has an unreadable {MANIFEST}: {exc}") from None
             if manifest.key != key or not set(manifest.files.values()) <= set(blobs):
                 raise UsageError(f"{source}: capture {key} is inconsistent (manifest key or files do not match)")
+            for name, expected in manifest.checksums.items():
+                blob = blobs.get(name)
+                if blob is None or not isinstance(expected, dict):
+                    continue
+                if len(blob) != expected.get("size") or hashlib.sha256(blob).hexdigest() != expected.get("sha256"):
+                    raise UsageError(f"{source}: capture {key} is damaged: {name} differs from the size and sha256 "
+                                     "its manifest recorded")
             if store.get(key) is not None:
                 already.append(key)
                 continue

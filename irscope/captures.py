@@ -7,11 +7,12 @@ of a capture already in the store (one recorded by ``irscope capture`` or opened
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from irscope.errors import UsageError, closest
+from irscope.errors import DamagedCaptureError, UsageError, closest
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
 from irscope.kernelspec import FunctionKernel, RecordedKernel, function_kernel
 from irscope.paths import store_root
@@ -151,10 +152,16 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
         if recapture:
             raise UsageError(f"{request.kernel.name} was recorded from a program or an archive; irscope cannot "
                              "compile it again (run the program under 'irscope capture' again)")
-        return request.kernel.capture
+        return _checked_stored(request.kernel.capture)
     store = Store(store_root(store_dir))
     if not recapture and (hit := store.get(request.key())) is not None:
-        return remember(request, hit)
+        why = hit.damage() if hit.manifest.checksums else "made by an older irscope, without checksums"
+        if why is None:
+            return remember(request, hit)
+        if isinstance(request.kernel, RecordedKernel):
+            raise _damaged_error(hit, why)
+        sys.stderr.write(f"irscope: capture {hit.manifest.key} cannot be trusted ({why}); compiling it again\n")
+        recapture = True
     if isinstance(request.kernel, RecordedKernel):
         raise UsageError(f"capture {request.key()} is not in {store.root}; recorded kernels are not compiled anew")
     if on_compile is not None:
@@ -168,6 +175,25 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
 # Requests of captures made in this process (the Python API registers kernel objects here), so a
 # capture can be compiled again (per-pass dumps) without re-describing its launch.
 _REQUESTS: dict[str, Request] = {}
+
+
+def _damaged_error(capture: Capture, why: str) -> DamagedCaptureError:
+    """The one-line error for a damaged capture that irscope cannot compile again by itself."""
+    m = capture.manifest
+    if m.origin == "program" and m.program:
+        hint = f"record it again with: irscope capture -- {m.program}"
+    else:
+        hint = f"delete {capture.path} and capture it again (or open its archive again)"
+    name, _, what = why.partition(": ")
+    return DamagedCaptureError(m.key, name, what or why, hint)
+
+
+def _checked_stored(capture: Capture) -> Capture:
+    """A stored-only capture, after checking its files' sizes against its manifest."""
+    why = capture.damage()
+    if why is not None:
+        raise _damaged_error(capture, why)
+    return capture
 
 
 def remember(request: Request, capture: Capture) -> Capture:

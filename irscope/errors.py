@@ -27,6 +27,18 @@ class StoreError(IrscopeError):
     exit_code = 1
 
 
+class DamagedCaptureError(StoreError):
+    """A stored capture's file is missing, or differs from what its manifest recorded."""
+
+    def __init__(self, key: str, name: str, why: str, hint: str = "") -> None:
+        self.key, self.name, self.why = key, name, why
+        super().__init__(f"capture {key} is damaged: {name}: {why}" + (f"; {hint}" if hint else ""))
+
+    def why_line(self) -> str:
+        """``file: what is wrong``."""
+        return f"{self.name}: {self.why}"
+
+
 class NoDeviceError(IrscopeError):
     """The command needs a GPU and none is visible."""
 

@@ -18,15 +18,20 @@ import os
 import re
 import shutil
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from irscope.errors import StoreError, UsageError
+from irscope.errors import DamagedCaptureError, StoreError, UsageError
 from irscope.stages import Stage, get_stage
 from irscope.targets import Target
 
-FORMAT = 1
+# The manifest's format: 2 added per-file sizes and sha256 digests (``checksums``). Format-1 manifests
+# are still read; their files cannot be checked, so compilable kernels are compiled anew.
+FORMAT = 2
+READABLE_FORMATS = (1, 2)
+# The format that enters capture keys: unchanged by format 2, so keys stay stable.
+KEY_FORMAT = 1
 MANIFEST = "manifest.json"
 # Environment variables that change what Triton compiles; they enter the capture key. Ours and
 # those that only move files around (cache, dump, home) are left out.
@@ -80,7 +85,7 @@ def capture_key(name: str, payload: dict[str, Any], target: Target, config_index
                 version: str | None = None) -> str:
     """The content key of a capture: same inputs, same compiled IR, same key."""
     blob = json.dumps({
-        "format": FORMAT,
+        "format": KEY_FORMAT,
         **payload,
         "target": [target.backend, target.arch, target.warp_size],
         "triton": version or triton_version(),
@@ -115,6 +120,9 @@ class Manifest:
         program: the command line a ``program`` capture came from.
         replay: for ``program`` captures, the exact specialization (signature, typed constexprs,
             attrs, options) to compile the recorded kernel again from its stored source.
+        checksums: file name -> ``{"size": bytes, "sha256": hex digest}`` for every file in ``files``,
+            written when the capture is committed; sizes are checked on every read, digests by
+            ``irscope verify``.
     """
 
     key: str
@@ -143,6 +151,7 @@ class Manifest:
     arguments: str = ""
     program: str = ""
     replay: dict[str, Any] = field(default_factory=dict)
+    checksums: dict[str, dict[str, Any]] = field(default_factory=dict)
     format: int = FORMAT
 
     def to_json(self) -> dict[str, Any]:
@@ -154,6 +163,17 @@ class Manifest:
         """Build from a manifest.json dict; unknown keys are ignored, missing ones fail."""
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def file_checksum(path: Path) -> dict[str, Any]:
+    """``{"size": ..., "sha256": ...}`` of a file, read in chunks."""
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+    return {"size": size, "sha256": digest.hexdigest()}
 
 
 @dataclass(frozen=True)
@@ -168,20 +188,80 @@ class Capture:
     path: Path
     manifest: Manifest
 
+    def _damaged(self, name: str, why: str) -> DamagedCaptureError:
+        return DamagedCaptureError(self.manifest.key, name, why)
+
+    def _expected_size(self, name: str) -> int | None:
+        entry = self.manifest.checksums.get(name)
+        size = entry.get("size") if isinstance(entry, dict) else None
+        return size if isinstance(size, int) else None
+
+    def _check_file(self, name: str) -> Path:
+        path = self.path / name
+        if "/" in name or "\\" in name or name in ("", ".", ".."):
+            raise self._damaged(name, "its manifest names a file outside the capture")
+        try:
+            size = path.stat().st_size
+        except OSError:
+            raise self._damaged(name, "it is missing") from None
+        if not path.is_file():
+            raise self._damaged(name, "it is not a file")
+        expected = self._expected_size(name)
+        if expected is not None and size != expected:
+            raise self._damaged(name, f"it has {size} bytes, the manifest recorded {expected}")
+        return path
+
     def stage_path(self, stage: Stage | str) -> Path:
-        """The file holding a stage, or a usage error when this capture has no such stage."""
+        """The file holding a stage (its size checked), or an error when it has no such stage or is damaged."""
         st = get_stage(stage, self.manifest.backend) if isinstance(stage, str) else stage
         name = self.manifest.files.get(st.name)
         if name is None:
             raise StoreError(f"capture {self.manifest.key} has no {st.name} file")
-        path = self.path / name
-        if not path.is_file():
-            raise StoreError(f"capture {self.manifest.key} is damaged: {name} is missing; delete {self.path}")
-        return path
+        return self._check_file(name)
 
     def read(self, stage: Stage | str) -> str:
-        """The text of a stage."""
-        return self.stage_path(stage).read_text(encoding="utf-8", errors="replace")
+        """The text of a stage; raises DamagedCaptureError when its size differs from the manifest's."""
+        path = self.stage_path(stage)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise self._damaged(path.name, f"it cannot be read ({exc.strerror or exc})") from None
+        expected = self._expected_size(path.name)
+        if expected is not None and len(data) != expected:
+            raise self._damaged(path.name, f"it has {len(data)} bytes, the manifest recorded {expected}")
+        return data.decode("utf-8", errors="replace")
+
+    def damage(self) -> str | None:
+        """Why this capture cannot be trusted (a file missing, or of another size than recorded), or None.
+
+        Only sizes are compared (cheap enough for every lookup); ``verify_files`` also compares digests.
+        """
+        for name in sorted(set(self.manifest.files.values())):
+            try:
+                self._check_file(name)
+            except DamagedCaptureError as exc:
+                return exc.why_line()
+        return None
+
+    def verify_files(self) -> list[str]:
+        """Every file whose size or sha256 differs from the manifest's, as one line each."""
+        problems: list[str] = []
+        if not self.manifest.checksums:
+            return [f"{self.manifest.key}: no checksums recorded (made by an irscope before manifest format 2)"]
+        for name in sorted(set(self.manifest.files.values())):
+            try:
+                path = self._check_file(name)
+                expected = self.manifest.checksums.get(name)
+                if not isinstance(expected, dict):
+                    problems.append(f"{self.manifest.key}: {name} has no recorded checksum")
+                    continue
+                if file_checksum(path)["sha256"] != expected.get("sha256"):
+                    problems.append(f"{self.manifest.key}: {name}: its sha256 differs from the manifest's")
+            except DamagedCaptureError as exc:
+                problems.append(f"{self.manifest.key}: {exc.why_line()}")
+            except OSError as exc:
+                problems.append(f"{self.manifest.key}: {name} cannot be read ({exc.strerror or exc})")
+        return problems
 
 
 class Store:
@@ -200,7 +280,7 @@ class Store:
             manifest = Manifest.from_json(data)
         except (OSError, ValueError, TypeError):
             return None
-        if manifest.format != FORMAT or manifest.key != key:
+        if manifest.format not in READABLE_FORMATS or manifest.key != key:
             return None
         return Capture(path=path, manifest=manifest)
 
@@ -242,12 +322,15 @@ class Store:
 
         When another process committed the same key first, its capture wins and ours is dropped.
         """
+        sums = {name: file_checksum(staging / name) for name in sorted(set(manifest.files.values()))}
+        manifest = replace(manifest, checksums=sums, format=FORMAT)
         tmp = staging / (MANIFEST + ".tmp")
         tmp.write_text(json.dumps(manifest.to_json(), indent=2, default=str), encoding="utf-8")
         os.replace(tmp, staging / MANIFEST)
         self.captures_dir.mkdir(parents=True, exist_ok=True)
         final = self.captures_dir / manifest.key
-        if final.exists() and self.get(manifest.key) is None:
+        existing = self.get(manifest.key) if final.exists() else None
+        if final.exists() and (existing is None or existing.damage() is not None):
             # A damaged entry (not written by this irscope): move it aside, then replace it.
             shutil.rmtree(final.rename(self.staging_dir / f"broken.{manifest.key}.{os.getpid()}"))
         try:

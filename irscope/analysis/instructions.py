@@ -47,9 +47,10 @@ _TABLE: tuple[InstructionKind, ...] = (
         r"^(?:cp\.async\.(?:bulk\.)?wait_(?:group|all)|wgmma\.wait_group|mbarrier\.(?:try_)?wait|"
         r"DEPBAR|WARPGROUP\.DEPBAR|SYNCS\.PHASECHK|s_waitcnt|"
         r"ttg\.async_wait|ttng\.warp_group_dot_wait|ttng\.wait_barrier|amdg\.async_wait)")),
-    # Example: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 | HGMMA.64x256x16.F32 | v_mfma_f32_32x32x8_f16
+    # Example: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 | HGMMA.64x256x16.F32 | DMMA.8x8x4 | v_mfma_f32_32x32x8_f16
     InstructionKind("mma", re.compile(
-        r"^(?:mma\.sync|wgmma\.mma_async|tcgen05\.mma|HMMA|HGMMA|UTC\w*MMA|IMMA|v_mfma|v_smfmac|v_wmma|"
+        r"^(?:mma\.sync|wgmma\.mma_async|tcgen05\.mma|HMMA|HGMMA|IGMMA|QGMMA|BGMMA|DMMA|UTC\w*MMA|IMMA|"
+        r"v_mfma|v_smfmac|v_wmma|"
         r"tt\.dot(?:_scaled)?$|ttng\.warp_group_dot$|ttng\.tc_gen5_mma|amdg\.\w*mfma)")),
     # Example: cp.async.cg.shared.global | LDGSTS.E.BYPASS.128 | ttg.async_copy_global_to_local
     InstructionKind("async_copy", re.compile(
@@ -59,9 +60,9 @@ _TABLE: tuple[InstructionKind, ...] = (
     # Example: ldmatrix.sync.aligned.m8n8.x4.shared.b16 | LDSM.16.M88.4 | ds_read_b128 | ttg.local_load
     InstructionKind("shared_load", re.compile(
         r"^(?:ldmatrix|ld\.shared|LDSM|LDS\b|LDS\.|ds_read|ds_load|ttg\.local_load)")),
-    # Example: ld.global.v4.b32 | LDG.E.128 | buffer_load_dwordx4 | tt.load
+    # Example: ld.global.v4.b32 | LDG.E.128 | buffer_load_dwordx4 | s_load_dwordx2 (AMD scalar load) | tt.load
     InstructionKind("global_load", re.compile(
-        r"^(?:ld\.global|LDG\b|LDG\.|global_load|buffer_load|tt\.load$|amdg\.buffer_load$|tt\.descriptor_load)")),
+        r"^(?:ld\.global|LDG\b|LDG\.|global_load|buffer_load|s_load_|s_buffer_load_|tt\.load$|amdg\.buffer_load$|tt\.descriptor_load)")),
     # Example: st.shared.v4.b32 | STS.128 | ds_write_b128 | ttg.local_store
     InstructionKind("shared_store", re.compile(
         r"^(?:st\.shared|stmatrix|STS\b|STS\.|STSM|ds_write|ds_store|ttg\.local_store|ttg\.local_alloc)")),

@@ -9,7 +9,7 @@ helper counts for the innermost line of the kernel's own file in its call chain.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from irscope.errors import StoreError, UsageError
 from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_llir, parse_ptx, parse_sass_lines
@@ -142,12 +142,13 @@ def map_listing(listing: Listing, kernel_file: str, origin: str) -> StageMap:
 
 def sass_listing(capture: Capture) -> tuple[Listing | None, str]:
     """SASS with line info from the capture's cubin (cached), or (None, why not)."""
-    from irscope.nvtools import sass_with_lines
+    from irscope.nvtools import sass_with_true_lines
 
-    run = sass_with_lines(capture)
+    run, note = sass_with_true_lines(capture)
     if not run.ok:
         return None, run.problem or f"nvdisasm failed: {run.stderr.strip()[:200]}"
-    return parse_sass_lines(run.stdout), ""
+    listing = parse_sass_lines(run.stdout)
+    return (replace(listing, problems=(*listing.problems, note)) if note else listing), ""
 
 
 _ORIGINS = {

@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "resources": "irscope.cli.resources_cmd:resources",
     "tui": "irscope.cli.tui:tui",
     "graph": "irscope.cli.graph_cmd:graph",
+    "verify": "irscope.cli.verify_cmd:verify",
 }
 
 

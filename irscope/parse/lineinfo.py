@@ -301,6 +301,12 @@ def _by_name(files: dict[int, str], name: str) -> str:
     return name
 
 
+# Example: // begin inline asm   (PTX)   |   ;;#ASMSTART   (AMDGCN)
+_ASM_BEGIN = re.compile(r"^(?://\s*begin inline asm|;;#ASMSTART)\b")
+# Example: // end inline asm   (PTX)   |   ;;#ASMEND   (AMDGCN)
+_ASM_END = re.compile(r"^(?://\s*end inline asm|;;#ASMEND)\b")
+
+
 def _directive_listing(text: str, stage: str) -> Listing:
     """PTX and AMDGCN: instructions take the position of the last ``.loc`` before them."""
     files = _file_table(text)
@@ -313,9 +319,20 @@ def _directive_listing(text: str, stage: str) -> Listing:
     current: tuple[SourceLoc, ...] = ()
     functions: set[str] = set()
     in_function = stage == "ptx"
+    # LLVM numbers the lines of an inline-asm string as if they were source lines: inside
+    # `// begin inline asm` it emits `.loc` line, line+1, line+2, ... (the ld.global of a tl.load on line
+    # 31 would land on line 34). The block keeps the position it was entered with.
+    in_asm = False
+    asm_seen_loc = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
+            continue
+        if _ASM_BEGIN.match(line):
+            in_asm, asm_seen_loc = True, False
+            continue
+        if _ASM_END.match(line):
+            in_asm = False
             continue
         if stage == "amdgcn":
             if func := _AMD_FUNC.match(raw):
@@ -340,6 +357,10 @@ def _directive_listing(text: str, stage: str) -> Listing:
             continue
         opening = False
         if line.startswith(".loc") and (loc := _LOC.match(line)):
+            if in_asm and asm_seen_loc:
+                continue
+            if in_asm:
+                asm_seen_loc = True
             current = _frames_of_loc(loc, files, stage, problems)
             continue
         if line.startswith((".", "//", ";", "{", "}", "#", ")")) or not in_function:

@@ -1,0 +1,425 @@
+"""irscope checks its own claims: every fact a lower stage can confirm is re-derived there and compared.
+
+What is checked, per capture:
+
+- ``files``: each stored file against the size and sha256 its manifest recorded.
+- ``pipeline``: each pipelined load of a loop (``loops``: S stages = rounds issued ahead + 1) against the
+  copies the PTX / AMDGCN issues from the same source line before the loop and inside it.
+- ``waits``: the loop's TTGIR waits (``ttg.async_wait {num = N}``, ``ttng.warp_group_dot_wait
+  {pendings = N}``) against ``cp.async.wait_group N`` / ``wgmma.wait_group N`` in the PTX loop.
+- ``mma``: the matrix instruction the loop's dot layout names (kind and instruction shape) against
+  the tensor-core instructions in the loop, and their number per iteration against the tile.
+- ``registers`` / ``shared``: ptxas -v on the PTX against the cubin; the TTGIR's ``ttg.shared`` against
+  Triton's metadata (what ``resources`` prints) and, on AMD, the LDS the AMDGCN declares.
+- ``lines``: every TTGIR dot, global load/store and async copy has instructions of the same class
+  attributed to its source line in each lower stage, and no stage names a line past the end of the file.
+- ``widths``: the access widths ``layouts`` states against the machine code's (when the layouts
+  analysis provides them).
+
+A check that cannot be made says so (``unchecked``), with why; it never counts as agreement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from irscope.analysis.instructions import classify, pending_count
+from irscope.analysis.loops import Loop, capture_loops
+from irscope.errors import StoreError
+from irscope.parse.layouts import AmdMfmaLayout, LayoutTable, NvidiaMmaLayout, parse_layouts
+from irscope.parse.lineinfo import Instruction, Listing, parse_amdgcn, parse_ptx
+from irscope.parse.mlir_locs import innermost_in
+from irscope.parse.mlir_ops import MlirModule, MlirOp, parse_module
+from irscope.parse.ttgir_ops import parse_types
+from irscope.store import Capture
+
+__all__ = ["Finding", "Verification", "verify_capture"]
+
+AGREE, DISAGREE, UNCHECKED = "agree", "disagree", "unchecked"
+
+# Example: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16  |  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+_PTX_MMA_SHAPE = re.compile(r"\.m(?P<m>\d+)n(?P<n>\d+)k(?P<k>\d+)\b")
+# Example: v_mfma_f32_32x32x8_f16  |  v_mfma_f32_16x16x16f16  |  v_mfma_f64_16x16x4_f64
+_AMD_MMA_SHAPE = re.compile(r"_(?P<m>\d+)x(?P<n>\d+)x(?P<k>\d+)")
+# Example: module attributes {"ttg.num-ctas" = 1 : i32, ..., ttg.shared = 147456 : i32, ...}
+_TTG_SHARED = re.compile(r"\b(?:ttg|triton_gpu)\.shared\s*=\s*(?P<n>\d+)")
+# Example:     .group_segment_fixed_size: 0
+_AMD_LDS = re.compile(r"^\s*\.group_segment_fixed_size:\s*(?P<n>\d+)", re.M)
+# Example: .LBB0_7:                                ; %.epil.preheader
+_EPILOGUE = re.compile(r"%\S*\.epil\b")
+_PIPELINE_CLASS = {"async": "async_copy", "register": "global_load"}
+_LINE_CLASSES = ("mma", "global_load", "global_store", "async_copy")
+_WAIT_PTX = {"ttg.async_wait": "cp.async.wait_group", "ttng.warp_group_dot_wait": "wgmma.wait_group"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One claim checked against a lower stage.
+
+    Attributes:
+        topic: ``files``, ``pipeline``, ``waits``, ``mma``, ``registers``, ``shared``, ``lines`` or ``widths``.
+        claim: what irscope says, in words (with the source line or loop it is about).
+        evidence: what the lower stage shows.
+        status: ``agree``, ``disagree`` or ``unchecked`` (then ``evidence`` says why).
+    """
+
+    topic: str
+    claim: str
+    evidence: str
+    status: str
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Every finding of one capture.
+
+    Attributes:
+        key: the capture key; ``kernel``, ``target`` and ``config_index`` name it for people.
+        findings: in the order they were checked.
+    """
+
+    key: str
+    kernel: str
+    target: str
+    config_index: int
+    findings: tuple[Finding, ...]
+
+    @property
+    def disagreements(self) -> list[Finding]:
+        """The claims a lower stage contradicts."""
+        return [f for f in self.findings if f.status == DISAGREE]
+
+    @property
+    def unchecked(self) -> list[Finding]:
+        """The claims that could not be checked."""
+        return [f for f in self.findings if f.status == UNCHECKED]
+
+
+def _line_of(frames: tuple, kernel_file: str) -> int | None:
+    own = innermost_in(frames, kernel_file)
+    return own.line if own is not None else None
+
+
+def _listings(capture: Capture) -> tuple[list[Listing], list[Finding]]:
+    """The lower stages with line info: PTX and SASS (NVIDIA) or AMDGCN."""
+    from irscope.analysis.sourcemap import sass_listing
+
+    found: list[Listing] = []
+    problems: list[Finding] = []
+    lower = ("ptx", "sass") if capture.manifest.backend == "cuda" else ("amdgcn",)
+    for stage in lower:
+        try:
+            if stage == "sass":
+                listing, why = sass_listing(capture)
+                if listing is None:
+                    problems.append(Finding("lines", "SASS line table", why, UNCHECKED))
+                    continue
+                found.append(listing)
+            else:
+                found.append((parse_ptx if stage == "ptx" else parse_amdgcn)(capture.read(stage)))
+        except StoreError as exc:
+            problems.append(Finding("lines", f"{stage} line table", str(exc), UNCHECKED))
+    return found, problems
+
+
+def _loop_name(loop: Loop) -> str:
+    where = f"line {loop.line}" if loop.line else f"TTGIR lines {loop.ttgir_lines[0]}-{loop.ttgir_lines[1]}"
+    return f"loop at {where}"
+
+
+def _asm_loop_instructions(listing: Listing, label: str) -> tuple[list[Instruction], list[Instruction]] | None:
+    """(instructions inside the loop, instructions between the previous loop and it), by header label."""
+    found = next((lp for lp in listing.loops if lp.label == label), None)
+    if found is None:
+        return None
+    earlier = [lp.end for lp in listing.loops if lp.end < found.start]
+    inside = [i for i in listing.inside(found) if not i.text.startswith("@!PT")]
+    before = [i for i in listing.between(max(earlier, default=0), found.start - 1) if not i.text.startswith("@!PT")]
+    return inside, before
+
+
+def _count(insns: list[Instruction], kind: str, line: int | None, kernel_file: str) -> int:
+    return sum(1 for i in insns if classify(i.opcode) == kind and (line is None or _line_of(i.frames, kernel_file) == line))
+
+
+def _check_pipeline(loop: Loop, listing: Listing, kernel_file: str, unroll: int = 1, peeled: int = 0
+                    ) -> list[Finding]:
+    out: list[Finding] = []
+    evidence = next((e for e in loop.evidence if e.stage == listing.stage), None)
+    name = _loop_name(loop)
+    pipelined = [s for s in loop.loads if s.before_loop]
+    if evidence is None or not evidence.label:
+        if pipelined:
+            out.append(Finding("pipeline", f"{name}: pipelined {loop.achieved_stages} stages",
+                               f"no loop in the {listing.stage} matched this loop", UNCHECKED))
+        return out
+    spans = _asm_loop_instructions(listing, evidence.label)
+    if spans is None:
+        return out
+    inside, before = spans
+    for stream in pipelined:
+        kind = _PIPELINE_CLASS[stream.kind]
+        asm_in = _count(inside, kind, stream.line, kernel_file)
+        asm_before = _count(before, kind, stream.line, kernel_file)
+        claim = (f"{name}: the {stream.kind} load of line {stream.line} is issued {stream.before_loop} time(s) "
+                 f"before the loop and {stream.in_loop} time(s) per iteration ({stream.stages} stages)")
+        shown = f"{listing.stage}: {asm_before} {kind} instruction(s) before the loop, {asm_in} in it"
+        if unroll > 1:
+            shown += f" (the {listing.stage} loop holds {unroll} iterations: LLVM unrolled it)"
+        if peeled:
+            shown += f" (LLVM peeled {peeled} iteration(s) in front of the {listing.stage} loop)"
+        if asm_in == 0:
+            out.append(Finding("pipeline", claim, shown, DISAGREE))
+        elif asm_before * stream.in_loop * unroll != asm_in * (stream.before_loop + peeled * stream.in_loop):
+            out.append(Finding("pipeline", claim, shown + f" (ratio {asm_before / asm_in:g}, TTGIR "
+                               f"{stream.before_loop / stream.in_loop:g})", DISAGREE))
+        else:
+            out.append(Finding("pipeline", claim, shown, AGREE))
+    if listing.stage == "ptx":
+        for op_name, mnemonic in _WAIT_PTX.items():
+            ours = sorted(w.pending for w in loop.waits if w.op == op_name and w.pending is not None)
+            if not ours:
+                continue
+            theirs = sorted(n for i in inside if i.opcode.startswith(mnemonic) and (n := pending_count(i.text)) is not None)
+            claim = f"{name}: {op_name} waits with {', '.join(map(str, ours))} group(s) left in flight"
+            shown = f"ptx: {mnemonic} {', '.join(map(str, theirs)) or '(none in the loop)'}"
+            out.append(Finding("waits", claim, shown, AGREE if set(ours) == set(theirs) else DISAGREE))
+    return out
+
+
+def _dots_in(module: MlirModule, loop: Loop) -> list[MlirOp]:
+    first, last = loop.ttgir_lines
+    inner = [op for op in module.ops if op.name in ("scf.for", "scf.while") and first < op.line <= last]
+    return [op for op in module.ops if first < op.line <= last and classify(op.name) == "mma"
+            and not any(i.line < op.line <= i.end_line for i in inner)]
+
+
+def _expected_mma(dot: MlirOp, layouts: LayoutTable) -> tuple[str, tuple[int, int, int | None], int | None] | None:
+    """(instruction family, (m, n, k) per instruction, instructions per iteration per thread) from the layout."""
+    types = [t for _, t in parse_types(dot.text)]
+    if len(types) < 3:
+        return None
+    a, result = types[0], types[-1]
+    layout = layouts.get(result.encoding)
+    if len(result.shape) != 2 or len(a.shape) < 2:
+        return None
+    big_m, big_n = result.shape
+    big_k = a.shape[-1]
+    if isinstance(layout, NvidiaMmaLayout) and layout.version_major == 3 and len(layout.instr_shape) == 3:
+        im, inn, ik = layout.instr_shape
+        wm, wn = layout.warps_per_cta[0], layout.warps_per_cta[1]
+        # A warpgroup (4 warps along M) issues m64 instructions.
+        groups_m = max(wm // 4, 1)
+        reps = (big_m // (64 * groups_m)) * (big_n // (inn * wn)) * (big_k // ik)
+        return "wgmma", (64, inn, ik), reps if reps > 0 else None
+    if isinstance(layout, NvidiaMmaLayout) and layout.version_major == 2 and len(layout.instr_shape) >= 2:
+        im, inn = layout.instr_shape[:2]
+        wm, wn = layout.warps_per_cta[0], layout.warps_per_cta[1]
+        return "mma.sync", (im, inn, None), None
+    if isinstance(layout, AmdMfmaLayout) and len(layout.instr_shape) >= 2:
+        im, inn = layout.instr_shape[:2]
+        ik = layout.instr_shape[2] if len(layout.instr_shape) > 2 else None
+        wm, wn = layout.warps_per_cta[0], layout.warps_per_cta[1]
+        reps = None
+        if ik:
+            reps = (big_m // (im * wm) or 1) * (big_n // (inn * wn) or 1) * (big_k // ik)
+        return "mfma", (im, inn, ik), reps
+    return None
+
+
+def _unroll(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listing, epilogue: bool) -> int:
+    """How many iterations the lower stage's loop holds (LLVM unrolls loops, leaving an epilogue).
+
+    Told by the tensor-core instructions: their count in the loop over the count one iteration needs,
+    when that is a whole number above 1 and the listing has LLVM's unroll epilogue (``.epil``). Else 1.
+    """
+    evidence = next((e for e in loop.evidence if e.stage == listing.stage), None)
+    if not loop.mma_ops or evidence is None or not evidence.label or not epilogue:
+        return 1
+    spans = _asm_loop_instructions(listing, evidence.label)
+    count = sum(1 for i in (spans[0] if spans else []) if classify(i.opcode) == "mma")
+    expected = [e[2] for d in _dots_in(module, loop) if (e := _expected_mma(d, layouts)) is not None]
+    if not expected or any(r is None for r in expected):
+        return 1
+    want = sum(r for r in expected if r is not None)
+    return count // want if want and count % want == 0 and count > want else 1
+
+
+def _peeled(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listing, unroll: int) -> int:
+    """Iterations LLVM copied in front of the lower stage's loop (besides those Triton peeled).
+
+    Told by the tensor-core instructions before the loop over those one iteration needs; 0 for loops
+    without dots or when the counts do not divide.
+    """
+    evidence = next((e for e in loop.evidence if e.stage == listing.stage), None)
+    if not loop.mma_ops or evidence is None or not evidence.label:
+        return 0
+    spans = _asm_loop_instructions(listing, evidence.label)
+    if spans is None:
+        return 0
+    inside, before = spans
+    per_iteration = sum(1 for i in inside if classify(i.opcode) == "mma") // max(unroll, 1)
+    ahead = sum(1 for i in before if classify(i.opcode) == "mma")
+    triton_peeled = max((s.peeled for s in loop.loads), default=0)
+    if not per_iteration or ahead % per_iteration:
+        return 0
+    return max(ahead // per_iteration - triton_peeled, 0)
+
+
+def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listing,
+               unroll: int = 1) -> list[Finding]:
+    if not loop.mma_ops or listing.stage == "sass":
+        return []
+    evidence = next((e for e in loop.evidence if e.stage == listing.stage), None)
+    name = _loop_name(loop)
+    claim = f"{name}: {loop.mma}"
+    if evidence is None or not evidence.label:
+        return [Finding("mma", claim, f"no loop in the {listing.stage} matched this loop", UNCHECKED)]
+    spans = _asm_loop_instructions(listing, evidence.label)
+    inside = spans[0] if spans else []
+    mmas = [i for i in inside if classify(i.opcode) == "mma"]
+    dots = _dots_in(module, loop)
+    if loop.mma.startswith("FMA"):
+        status = AGREE if not mmas else DISAGREE
+        return [Finding("mma", claim, f"{listing.stage}: {len(mmas)} tensor-core instruction(s) in the loop", status)]
+    expected = [e for d in dots if (e := _expected_mma(d, layouts)) is not None]
+    if not expected:
+        return [Finding("mma", claim, "the dot's layout gives no instruction shape to compare", UNCHECKED)]
+    family, (m, n, k), _ = expected[0]
+    opcodes = sorted({i.opcode for i in mmas})
+    shapes = set()
+    for op in opcodes:
+        found = (_PTX_MMA_SHAPE if listing.stage == "ptx" else _AMD_MMA_SHAPE).search(op)
+        if found:
+            shapes.add((int(found["m"]), int(found["n"]), int(found["k"])))
+    shown = f"{listing.stage}: {len(mmas)} x {', '.join(opcodes) or 'no tensor-core instruction'}"
+    family_ok = bool(mmas) and all(
+        (family == "wgmma" and o.startswith("wgmma")) or (family == "mma.sync" and o.startswith("mma.sync"))
+        or (family == "mfma" and o.startswith(("v_mfma", "v_smfmac"))) for o in opcodes)
+    shape_ok = bool(shapes) and all(s[0] == m and s[1] == n and (k is None or s[2] == k) for s in shapes)
+    findings = [Finding("mma", claim + f" ({m}x{n}" + (f"x{k}" if k else "") + " per instruction)", shown,
+                        AGREE if family_ok and shape_ok else DISAGREE)]
+    per_iteration = [e[2] for e in expected]
+    if family_ok and shape_ok and all(r is not None for r in per_iteration):
+        want = sum(r for r in per_iteration if r is not None)
+        note = f" ({unroll} iterations: LLVM unrolled the loop)" if unroll > 1 else ""
+        findings.append(Finding(
+            "mma", f"{name}: {want} {family} instruction(s) per iteration for the tile(s) of {len(dots)} dot(s)",
+            f"{listing.stage}: {len(mmas)} in the loop{note}", AGREE if want * unroll == len(mmas) else DISAGREE))
+    return findings
+
+
+def _check_lines(module: MlirModule, listings: list[Listing], kernel_file: str, source_lines: int) -> list[Finding]:
+    out: list[Finding] = []
+    wanted: dict[tuple[int, str], str] = {}
+    for op in module.ops:
+        kind = classify(op.name)
+        if kind in _LINE_CLASSES and (line := _line_of(op.location.frames, kernel_file)) is not None:
+            wanted.setdefault((line, kind), op.name)
+    for listing in listings:
+        have: Counter[tuple[int, str]] = Counter()
+        past_end: set[int] = set()
+        for insn in listing.instructions:
+            line = _line_of(insn.frames, kernel_file)
+            if line is None:
+                continue
+            if source_lines and line > source_lines:
+                past_end.add(line)
+            if (kind := classify(insn.opcode)) is not None:
+                have[(line, kind)] += 1
+        for (line, kind), op_name in sorted(wanted.items()):
+            # LLVM may turn a masked-off global load into an async copy's zero-fill and back: accept either.
+            alt = {"global_load": "async_copy", "async_copy": "global_load"}.get(kind)
+            count = have[(line, kind)] + (have[(line, alt)] if alt else 0)
+            claim = f"line {line}: TTGIR has {op_name}"
+            shown = f"{listing.stage}: {count} {kind.replace('_', ' ')} instruction(s) attributed to line {line}"
+            out.append(Finding("lines", claim, shown, AGREE if count else DISAGREE))
+        if past_end:
+            out.append(Finding("lines", f"the kernel file has {source_lines} lines",
+                               f"{listing.stage} names line(s) {', '.join(map(str, sorted(past_end)))}", DISAGREE))
+    return out
+
+
+def _check_resources(capture: Capture, ttgir: str) -> list[Finding]:
+    m = capture.manifest
+    out: list[Finding] = []
+    declared = _TTG_SHARED.search(ttgir)
+    printed = int(m.metadata.get("shared") or 0)
+    if declared:
+        out.append(Finding("shared", f"{printed} bytes of shared memory per CTA (Triton's metadata)",
+                           f"ttgir: ttg.shared = {declared['n']}",
+                           AGREE if int(declared["n"]) == printed else DISAGREE))
+    if m.backend == "cuda":
+        from irscope.nvtools import ptxas_verbose, resource_usage
+        from irscope.parse.resources import parse_cubin_usage, parse_ptxas_usage
+
+        cubin_run, ptxas_run = resource_usage(capture), ptxas_verbose(capture)
+        cubin = next((u for u in parse_cubin_usage(cubin_run.stdout) if u.function == m.function), None) \
+            if cubin_run.ok else None
+        ptxas = next((u for u in parse_ptxas_usage(ptxas_run.stderr + ptxas_run.stdout) if u.function == m.function),
+                     None) if ptxas_run.ok else None
+        if cubin is None or ptxas is None:
+            why = cubin_run.problem or ptxas_run.problem or "cuobjdump or ptxas -v printed no figures for the kernel"
+            out.append(Finding("registers", "registers per thread", why, UNCHECKED))
+        else:
+            out.append(Finding("registers", f"{cubin.registers} registers per thread (the cubin)",
+                               f"ptxas -v on the PTX: {ptxas.registers}",
+                               AGREE if cubin.registers == ptxas.registers else DISAGREE))
+    else:
+        try:
+            lds = _AMD_LDS.search(capture.read("amdgcn"))
+        except StoreError as exc:
+            out.append(Finding("shared", "LDS per workgroup", str(exc), UNCHECKED))
+            return out
+        if lds and int(lds["n"]):
+            out.append(Finding("shared", f"{printed} bytes of LDS per workgroup (Triton's metadata)",
+                               f"amdgcn: .group_segment_fixed_size {lds['n']}",
+                               AGREE if int(lds["n"]) == printed else DISAGREE))
+        elif lds and printed:
+            out.append(Finding("shared", f"{printed} bytes of LDS per workgroup (Triton's metadata)",
+                               "amdgcn: .group_segment_fixed_size 0: the LDS is sized at launch, so the "
+                               "AMDGCN cannot confirm it", UNCHECKED))
+    return out
+
+
+def verify_capture(capture: Capture) -> Verification:
+    """Check every claim of one capture that a lower stage can confirm."""
+    m = capture.manifest
+    findings: list[Finding] = []
+    problems = capture.verify_files()
+    findings.extend(Finding("files", "stored files match the manifest's sizes and sha256", p, DISAGREE)
+                    for p in problems)
+    if not problems:
+        findings.append(Finding("files", "stored files match the manifest's sizes and sha256",
+                                f"{len(set(m.files.values()))} file(s) hashed", AGREE))
+    try:
+        ttgir = capture.read("ttgir")
+    except StoreError as exc:
+        findings.append(Finding("files", "the TTGIR can be read", str(exc), UNCHECKED))
+        return Verification(m.key, m.kernel, m.target, m.config_index, tuple(findings))
+    module = parse_module(ttgir)
+    layouts = parse_layouts(ttgir)
+    listings, missing = _listings(capture)
+    epilogues = set()
+    for listing in listings:
+        if listing.stage != "sass" and _EPILOGUE.search(capture.read(listing.stage)):
+            epilogues.add(listing.stage)
+    findings.extend(missing)
+    loops, _ = capture_loops(capture)
+    for loop in loops:
+        for listing in listings:
+            if listing.stage == "sass":
+                continue
+            unroll = _unroll(loop, module, layouts, listing, listing.stage in epilogues)
+            peeled = _peeled(loop, module, layouts, listing, unroll)
+            findings.extend(_check_pipeline(loop, listing, m.kernel_path, unroll, peeled))
+            findings.extend(_check_mma(loop, module, layouts, listing, unroll))
+    try:
+        source_lines = len(capture.read("source").splitlines())
+    except StoreError:
+        source_lines = 0
+    findings.extend(_check_lines(module, listings, m.kernel_path, source_lines))
+    findings.extend(_check_resources(capture, ttgir))
+    return Verification(m.key, m.kernel, m.target, m.config_index, tuple(findings))

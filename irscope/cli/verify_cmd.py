@@ -1,0 +1,78 @@
+"""``irscope verify``: check irscope's own claims about captures against the lower stages."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, replace
+
+import click
+
+from irscope.captures import LaunchSpec, get_capture, make_request
+from irscope.cli.options import json_option, kernel_options, store_option
+from irscope.cli.show import compile_notice
+from irscope.errors import UsageError
+from irscope.kernels import KernelInfo
+from irscope.paths import store_root
+from irscope.store import Capture, Store
+
+
+def _captures(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | None, all_configs: bool,
+              store_dir: str | None, launch: LaunchSpec) -> list[Capture]:
+    if not kernels:
+        found = Store(store_root(store_dir)).captures()
+        if not found:
+            raise UsageError("the store holds no captures; name kernels to verify (e.g. irscope verify matmul)")
+        return found
+    chosen: dict[str, Capture] = {}
+    for kernel in kernels:
+        for target in targets or (None,):
+            request = make_request(kernel, target, config or 0, launch=launch, store_dir=store_dir)
+            indices = [request.config_index]
+            if all_configs:
+                if not isinstance(request.kernel, KernelInfo):
+                    raise UsageError(f"--all-configs needs a kernel module that declares CONFIGS; {kernel} does not")
+                indices = list(range(len(request.kernel.configs_for(request.target.backend))))
+            for index in indices:
+                cap = get_capture(replace(request, config_index=index), store_dir, on_compile=compile_notice)
+                chosen[cap.manifest.key] = cap
+    return list(chosen.values())
+
+
+@click.command("verify")
+@click.argument("kernels", nargs=-1, metavar="[KERNEL|KEY]...")
+@click.option("--target", "-t", "targets", metavar="TARGET", multiple=True,
+              help="target(s) to check (repeatable; default: as for show)")
+@click.option("--config", "-c", "config", type=int, default=None, metavar="N", help="launch config index")
+@click.option("--all-configs", is_flag=True, help="every launch config of each kernel module")
+@click.option("--verbose", "-v", is_flag=True, help="print every finding, not only disagreements")
+@json_option
+@store_option
+@kernel_options
+def verify(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | None, all_configs: bool,
+           verbose: bool, as_json: bool, store_dir: str | None, launch: LaunchSpec) -> None:
+    """Re-derive every claim irscope makes about KERNEL that a lower stage can confirm, and print each
+    disagreement: stored files against their sha256, pipeline depth and waits against cp.async /
+    wait_group (AMD: global loads), mma kind and instruction shape against the tensor-core
+    instructions, registers against ptxas and the cubin, shared memory against the TTGIR, and the
+    source lines of dots, loads and stores against each stage's line table. With no KERNEL, every
+    capture in the store. Exit status 1 when anything disagrees.
+
+    Example:
+
+        irscope verify matmul --target sm90 --target gfx942
+    """
+    from irscope.analysis.verify import verify_capture
+
+    results = [verify_capture(c) for c in _captures(kernels, targets, config, all_configs, store_dir, launch)]
+    if as_json:
+        click.echo(json.dumps([{**asdict(r), "disagreements": len(r.disagreements)} for r in results], indent=2))
+    else:
+        for r in results:
+            agree = sum(1 for f in r.findings if f.status == "agree")
+            click.echo(f"{r.kernel} on {r.target}, config {r.config_index} ({r.key}): {agree} agree, "
+                       f"{len(r.disagreements)} disagree, {len(r.unchecked)} unchecked")
+            for f in r.findings:
+                if f.status == "disagree" or verbose:
+                    click.echo(f"  {f.status:<9} {f.topic:<9} {f.claim}\n  {'':<19} {f.evidence}")
+    if any(r.disagreements for r in results):
+        raise SystemExit(1)
