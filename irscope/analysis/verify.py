@@ -208,7 +208,7 @@ def _expected_mma(dot: MlirOp, layouts: LayoutTable) -> tuple[str, tuple[int, in
     big_m, big_n = result.shape
     big_k = a.shape[-1]
     if isinstance(layout, NvidiaMmaLayout) and layout.version_major == 3 and len(layout.instr_shape) == 3:
-        im, inn, ik = layout.instr_shape
+        _, inn, ik = layout.instr_shape
         wm, wn = layout.warps_per_cta[0], layout.warps_per_cta[1]
         # A warpgroup (4 warps along M) issues m64 instructions.
         groups_m = max(wm // 4, 1)
@@ -216,16 +216,13 @@ def _expected_mma(dot: MlirOp, layouts: LayoutTable) -> tuple[str, tuple[int, in
         return "wgmma", (64, inn, ik), reps if reps > 0 else None
     if isinstance(layout, NvidiaMmaLayout) and layout.version_major == 2 and len(layout.instr_shape) >= 2:
         im, inn = layout.instr_shape[:2]
-        wm, wn = layout.warps_per_cta[0], layout.warps_per_cta[1]
         return "mma.sync", (im, inn, None), None
     if isinstance(layout, AmdMfmaLayout) and len(layout.instr_shape) >= 2:
         im, inn = layout.instr_shape[:2]
-        ik = layout.instr_shape[2] if len(layout.instr_shape) > 2 else None
+        kk = layout.instr_shape[2] if len(layout.instr_shape) > 2 and layout.instr_shape[2] else None
         wm, wn = layout.warps_per_cta[0], layout.warps_per_cta[1]
-        reps = None
-        if ik:
-            reps = (big_m // (im * wm) or 1) * (big_n // (inn * wn) or 1) * (big_k // ik)
-        return "mfma", (im, inn, ik), reps
+        count = (big_m // (im * wm) or 1) * (big_n // (inn * wn) or 1) * (big_k // kk) if kk else None
+        return "mfma", (im, inn, kk), count
     return None
 
 
