@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
+from irscope.analysis.layout_to_linear import UnsupportedLayout, mma_operand_tile, to_linear_layout
 from irscope.analysis.linear_layout import LinearLayout, matrix_order
 from irscope.parse.layouts import (
     AmdMfmaLayout,
@@ -270,10 +270,33 @@ def _mma_sentence(layout: NvidiaMmaLayout) -> str:
         )
     if layout.version_major == 2:
         return (
-            f"nvidia_mma v2 (Ampere mma.sync), instrShape {_dims(layout.instr_shape)}, {_prod(warps)} warps as "
-            f"{_dims(warps)}; each warp computes {_dims(layout.instr_shape)} tiles, a quad of 4 lanes sharing a row"
+            f"nvidia_mma v2 ({_mma_v2_instruction(layout)}), instrShape {_dims(layout.instr_shape)}, {_prod(warps)} "
+            f"warps as {_dims(warps)}; each warp computes {_dims(layout.instr_shape)} tiles, a quad of 4 lanes "
+            "sharing a row, each lane 2 consecutive elements of it"
         )
     return f"nvidia_mma v{layout.version_major}, instrShape {_dims(layout.instr_shape)}, warps {_dims(warps)}"
+
+
+def _mma_v2_instruction(layout: NvidiaMmaLayout) -> str:
+    """`Ampere mma.sync`, or the fp64 DMMA that instrShape [8, 8] stands for."""
+    if tuple(layout.instr_shape[-2:]) == (8, 8):
+        return "fp64 DMMA, mma.sync m8n8k4"
+    return "Ampere mma.sync"
+
+
+def _mma_operand_phrase(layout: DotOperandLayout, parent: NvidiaMmaLayout, what: str) -> str:
+    """`of every 8x4 tile of A a thread holds 1 fp64 (4 lanes along K x 8 along M)` for an mma.sync operand."""
+    try:
+        rows, cols = mma_operand_tile(layout, parent)
+    except UnsupportedLayout:
+        return ""
+    per_thread = rows * cols // 32
+    other = "M" if layout.op_idx == 0 else "N"
+    operand = "A" if layout.op_idx == 0 else "B"
+    return (
+        f"; of every {rows}x{cols} tile of {operand} a thread holds {per_thread} {what} "
+        f"(4 lanes along K x 8 along {other})"
+    )
 
 
 def _dot_sentence(layout: DotOperandLayout, element: str | None) -> str:
@@ -286,7 +309,10 @@ def _dot_sentence(layout: DotOperandLayout, element: str | None) -> str:
         return head
     bits = f" ({layout.k_width * element_bits(element)} bits)" if element else ""
     what = _dtype(element) if element else "elements"
-    return head + f", kWidth {layout.k_width}: each thread holds runs of {layout.k_width} consecutive {what} along K{bits}"
+    text = head + f", kWidth {layout.k_width}: each thread holds runs of {layout.k_width} consecutive {what} along K{bits}"
+    if isinstance(parent, NvidiaMmaLayout) and parent.version_major == 2:
+        text += _mma_operand_phrase(layout, parent, what)
+    return text
 
 
 
