@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from irscope.analysis.access_widths import AccessWidth, describe_access
 from irscope.analysis.layout_to_linear import UnsupportedLayout, mma_operand_tile, to_linear_layout
 from irscope.analysis.linear_layout import LinearLayout, matrix_order
 from irscope.parse.layouts import (
@@ -214,16 +215,26 @@ def _order_phrase(order: Sequence[int]) -> str:
     return f"order {list(order)}"
 
 
-def _vector_phrase(contiguous: int, element: str | None, access: str) -> str:
-    if not element or contiguous < 2:
-        return ""
-    nbytes = contiguous * element_bits(element) // 8
-    if nbytes in (2, 4, 8, 16):
-        return f" (one {nbytes}-byte {access})"
-    if nbytes > 16 and nbytes % 16 == 0:
-        plural = "es" if access.endswith("s") else "s"
-        return f" ({nbytes // 16} 16-byte {access}{plural})"
-    return ""
+def _vector_phrase(contiguous: int, accesses: Sequence[tuple[str, str]]) -> str:
+    """` (the layout allows one 16-byte load of bf16)`: what a thread's contiguous run allows per access.
+
+    `accesses` are (kind, element read or written) pairs; the element is the pointee of the access's
+    pointer, never the type of the arithmetic done on the values. Whether the compiler really
+    vectorizes that far depends on alignment it can prove (see irscope.analysis.access_widths).
+    """
+    parts = []
+    elements = {element for _, element in accesses}
+    for access, element in dict.fromkeys(accesses):
+        nbytes = contiguous * element_bits(element) // 8
+        of = f" of {_dtype(element)}" if len(elements) > 1 else ""
+        if contiguous < 2 or nbytes < 2:
+            continue
+        if nbytes <= 16:
+            parts.append(f"one {nbytes}-byte {access}{of}")
+        elif nbytes % 16 == 0:
+            plural = "es" if access.endswith("s") else "s"
+            parts.append(f"{nbytes // 16} 16-byte {access}{plural}{of}")
+    return f" (the layout allows {' and '.join(parts)})" if parts else ""
 
 
 def _fit_phrase(ll: LinearLayout | None, shape: Sequence[int] | None, element: str | None) -> str:
@@ -239,11 +250,11 @@ def _fit_phrase(ll: LinearLayout | None, shape: Sequence[int] | None, element: s
     return text
 
 
-def _blocked_sentence(layout: BlockedLayout, element: str | None, access: str) -> str:
+def _blocked_sentence(layout: BlockedLayout, element: str | None, accesses: Sequence[tuple[str, str]]) -> str:
     spt, rank = layout.size_per_thread, len(layout.size_per_thread)
     what = _dtype(element) if element else "elements"
     contiguous = spt[layout.order[0]]
-    vector = _vector_phrase(contiguous, element, access)
+    vector = _vector_phrase(contiguous, accesses)
     if _prod(spt) == 1:
         holds = f"each thread holds one {_dtype(element) if element else 'element'}"
     elif contiguous == _prod(spt):
@@ -428,16 +439,23 @@ def _shared_sentence(layout: Layout, element: str | None) -> str | None:
 
 
 def explain_layout(
-    layout: Layout, shape: Sequence[int] | None = None, element: str | None = None, access: str = "access"
+    layout: Layout, shape: Sequence[int] | None = None, element: str | None = None, access: str = "access",
+    accesses: Sequence[tuple[str, str]] | None = None,
 ) -> str:
-    """One sentence describing `layout`, made concrete by the shape and element type it is used with."""
+    """One sentence describing `layout`, made concrete by the shape and element type it is used with.
+
+    `accesses` lists the global memory accesses through the layout as (kind, element accessed) pairs;
+    without it, one `access` of `element` is assumed.
+    """
+    if accesses is None:
+        accesses = [(access, element)] if element else []
     shared = _shared_sentence(layout, element)
     if shared is not None:
         return shared
     if isinstance(layout, OpaqueLayout):
         return f"{layout.mnemonic}: not modelled by irscope ({layout.reason})"
     if isinstance(layout, BlockedLayout):
-        text = _blocked_sentence(layout, element, access)
+        text = _blocked_sentence(layout, element, accesses)
     elif isinstance(layout, NvidiaMmaLayout):
         text = _mma_sentence(layout)
     elif isinstance(layout, DotOperandLayout):
@@ -495,19 +513,38 @@ def _main_element(uses: Sequence[LayoutUse]) -> str | None:
     return None
 
 
-def _access_word(uses: Sequence[LayoutUse]) -> str:
-    ops = {u.op for u in uses}
-    if any("load" in op or "async_copy" in op for op in ops):
-        return "load"
-    if any("store" in op for op in ops):
-        return "store"
-    return "access"
+# TTGIR ops that read or write global memory through a tensor in some layout
+_GLOBAL_ACCESS = {
+    "tt.load": "load", "amdg.buffer_load": "load", "ttg.async_copy_global_to_local": "load",
+    "amdg.buffer_load_to_local": "load", "tt.store": "store", "amdg.buffer_store": "store",
+}
 
 
-def analyze_layouts(text: str, table: LayoutTable | None = None, first_line: int = 1) -> LayoutReport:
+def _accesses(uses: Sequence[LayoutUse]) -> list[tuple[str, str]]:
+    """(kind, element read or written) for each global access through the layout: the pointer's pointee."""
+    found: list[tuple[str, str]] = []
+    for use in uses:
+        kind = _GLOBAL_ACCESS.get(use.op)
+        element = use.type.element
+        if kind is None or use.type.kind != "tensor":
+            continue
+        if element.startswith("!tt.ptr<") and element.endswith(">"):
+            element = element[len("!tt.ptr<"):-1]
+        elif use.op.startswith("tt.") or use.op.startswith("ttg."):
+            continue  # the mask or the value of a tt.load/tt.store: the pointer tensor says what moves
+        if (kind, element) not in found:
+            found.append((kind, element))
+    return found
+
+
+def analyze_layouts(
+    text: str, table: LayoutTable | None = None, first_line: int = 1, accesses: Sequence[AccessWidth] = ()
+) -> LayoutReport:
     """Explain every layout of one TTGIR module: meaning, uses, register cost and conversions.
 
     `first_line` is the line number of the module's first line in its file (for multi-module files).
+    `accesses` (from irscope.analysis.access_widths) add what the machine code does for each global
+    access to the explanation of its layout.
     """
     table = table or parse_layouts(text)
     problems = list(table.problems)
@@ -529,7 +566,7 @@ def analyze_layouts(text: str, table: LayoutTable | None = None, first_line: int
                 Conversion(op.results[0] if op.results else "", src.encoding, dst.encoding, src.shape, src.element,
                            op.line, op.loc)
             )
-    layouts = [_finish(info, problems) for info in by_label.values()]
+    layouts = [_finish(info, problems, accesses) for info in by_label.values()]
     return LayoutReport(module=module, layouts=layouts, conversions=conversions, problems=problems)
 
 
@@ -570,14 +607,19 @@ def _allocation_phrase(uses: Sequence[LayoutUse]) -> str:
     return "; allocated as " + ", ".join(parts)
 
 
-def _finish(info: LayoutInfo, problems: list[str]) -> LayoutInfo:
+def _finish(info: LayoutInfo, problems: list[str], machine: Sequence[AccessWidth] = ()) -> LayoutInfo:
     """Fill in the explanation and per-shape register costs once all uses are known."""
     tensor_uses = [u for u in info.uses if u.type.kind == "tensor"]
-    element = _main_element(info.uses)
+    accesses = _accesses(info.uses)
+    moved = {e for _, e in accesses}
+    element = next(iter(moved)) if len(moved) == 1 else _main_element(info.uses) if not moved else None
     shapes = [shape for shape, _ in Counter(u.type.shape for u in info.uses).most_common()]
     main_shape = shapes[0] if shapes and info.layout.distributed else None
-    explanation = explain_layout(info.layout, main_shape, element, _access_word(info.uses))
+    explanation = explain_layout(info.layout, main_shape, element, accesses=accesses)
     explanation += _allocation_phrase(info.uses)
+    for access in machine:
+        if access.layout == info.label:
+            explanation += "; " + describe_access(access, allowed=False)
     registers: list[RegisterUse] = []
     if info.layout.distributed:
         seen: set[tuple[tuple[int, ...], str]] = set()

@@ -59,6 +59,9 @@ _SASS_AT = re.compile(r'inlined at\s+"(?P<file>[^"]*)",\s*line\s+(?P<line>\d+)')
 _SASS_INSN = re.compile(r"^\s*/\*(?P<addr>[0-9a-f]{4,})\*/\s+(?P<text>.*?)\s*;?\s*$")
 # Example: @!P1 BRA `(.L_x_0)
 _SASS_BRANCH = re.compile(r"\bBRA\b.*?`?\((?P<target>\.L[\w]+)\)")
+# Example: 	// begin inline asm      /      ;;#ASMSTART     (and their ends)
+_ASM_BEGIN = re.compile(r"^(?://\s*begin inline asm|;;#ASMSTART)")
+_ASM_END = re.compile(r"^(?://\s*end inline asm|;;#ASMEND)")
 # Example: @%p1 bra $L__BB0_3;  /  HGMMA.64x256x16.F32 R24 ...  /  tcgen05.mma.cta_group::1.kind::f16 [%r1], ...
 _MNEMONIC = re.compile(r"^(?:@!?%?\w+\s+)?(?P<op>[A-Za-z_][\w.]*(?:::[\w.]+)*)")
 
@@ -313,9 +316,16 @@ def _directive_listing(text: str, stage: str) -> Listing:
     current: tuple[SourceLoc, ...] = ()
     functions: set[str] = set()
     in_function = stage == "ptx"
+    in_asm = asm_located = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
+            continue
+        # LLVM numbers the lines of an inline-asm string as if they were source lines: after the first
+        # `.loc` inside one (the call's own position), each asm line advances it by one (a load at line
+        # 22 shows up at 26), so a whole inline-asm block keeps its first position.
+        if _ASM_BEGIN.match(line) or _ASM_END.match(line):
+            in_asm, asm_located = bool(_ASM_BEGIN.match(line)), False
             continue
         if stage == "amdgcn":
             if func := _AMD_FUNC.match(raw):
@@ -340,7 +350,9 @@ def _directive_listing(text: str, stage: str) -> Listing:
             continue
         opening = False
         if line.startswith(".loc") and (loc := _LOC.match(line)):
-            current = _frames_of_loc(loc, files, stage, problems)
+            if not (in_asm and asm_located):
+                current = _frames_of_loc(loc, files, stage, problems)
+                asm_located = in_asm
             continue
         if line.startswith((".", "//", ";", "{", "}", "#", ")")) or not in_function:
             continue

@@ -1,0 +1,271 @@
+"""How wide each global load and store is: what its layout allows, and what the machine code does.
+
+A thread can move its contiguous run of elements (the layout's register bases along the fastest
+dim) in one instruction of up to 16 bytes, but the compiler vectorizes only as far as it can prove
+the addresses contiguous and aligned (Triton's AxisInfo: `tt.divisibility` of the arguments,
+strides, masks). So the width the layout allows is computed here from the element type of the
+*pointer* and the layout, and the width used is read from the PTX / AMDGCN instructions that carry
+the same source position (line and column) as the TTGIR op.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from irscope.analysis.instructions import access_bytes, classify
+from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
+from irscope.parse.layouts import LayoutTable, parse_layout, parse_layouts
+from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
+from irscope.parse.mlir_locs import innermost_in
+from irscope.parse.mlir_ops import parse_module
+from irscope.parse.ttgir_ops import SourceLoc, TensorType, element_bits, scan_ops
+from irscope.store import Capture
+
+__all__ = ["AccessWidth", "MachineAccess", "access_widths", "describe_access", "match_accesses", "ttgir_accesses"]
+
+# TTGIR op -> what it does to global memory
+_ACCESS_OPS = {
+    "tt.load": "load", "tt.store": "store", "amdg.buffer_load": "load", "amdg.buffer_store": "store",
+    "ttg.async_copy_global_to_local": "async copy", "amdg.buffer_load_to_local": "async copy",
+}
+# machine-code instruction classes (irscope.analysis.instructions) that match each TTGIR kind
+_MACHINE_KINDS = {"load": ("global_load",), "store": ("global_store",), "async copy": ("async_copy",)}
+_MAX_BYTES = 16
+# Example: %x = tt.load %ptrs, %mask, %other : tensor<64x!tt.ptr<f16>, #blocked>   (operands before the type)
+_OPERANDS = re.compile(r"^(?:%[^=]*=\s*)?[\w.]+\s+(?P<operands>[^:{]*)")
+# Example: amdg.buffer_load %x_ptr[%x_9] stride = %s {contiguity = 8 : i32} : ...
+_CONTIGUITY = re.compile(r"\bcontiguity\s*=\s*(?P<n>\d+)")
+# Example: %stride_xm: i32 {tt.divisibility = 16 : i32} loc("stride_xm"(#loc))     (one tt.func argument)
+_ARG = re.compile(r"%(?P<name>[\w$.-]+):\s*(?P<type>!tt\.ptr<[^>]*>|i\d+)(?P<attrs>\s*\{[^}]*\})?")
+
+
+@dataclass(frozen=True)
+class MachineAccess:
+    """One global memory instruction of the machine code.
+
+    Attributes:
+        number: 1-based line in the PTX or AMDGCN text.
+        opcode: the mnemonic with modifiers (`ld.global.v4.b32`, `buffer_load_dwordx4`).
+        nbytes: bytes one thread moves with it.
+    """
+
+    number: int
+    opcode: str
+    nbytes: int
+
+
+@dataclass(frozen=True)
+class AccessWidth:
+    """One global load, store or async copy of the TTGIR, with the width its layout allows and the one used.
+
+    Attributes:
+        op: the TTGIR op (`tt.load`, `amdg.buffer_store`, ...).
+        kind: "load", "store" or "async copy".
+        ttgir_line: 1-based line of the op in the TTGIR.
+        loc: its source position (innermost frame in the kernel's file), or None.
+        element: the pointee's element type as printed (`bf16`), read from the pointer operand.
+        layout: label of the layout of the accessed tensor (`#blocked1` or inline text).
+        shape: the accessed tensor's shape.
+        contiguous: elements each thread holds contiguously along the layout's fastest dim.
+        allowed_bytes: the widest access that run allows, capped at 16 bytes.
+        masked: whether the op has a mask operand.
+        compiler_contiguity: the `contiguity` the AMD backend recorded on a buffer op, or None.
+        unaligned_args: integer and pointer arguments of the kernel without `tt.divisibility`.
+        stage: `ptx` or `amdgcn` when machine code was read, else "".
+        machine: the stage's global memory instructions of the same kind at the same source position.
+        shared_position: other accesses of the same kind share the source position, so `machine`
+            holds theirs too.
+    """
+
+    op: str
+    kind: str
+    ttgir_line: int
+    loc: SourceLoc | None
+    element: str
+    layout: str
+    shape: tuple[int, ...]
+    contiguous: int
+    allowed_bytes: int
+    masked: bool
+    compiler_contiguity: int | None
+    unaligned_args: tuple[str, ...] = ()
+    stage: str = ""
+    machine: tuple[MachineAccess, ...] = ()
+    shared_position: bool = False
+
+    @property
+    def machine_bytes(self) -> int | None:
+        """The widest instruction the machine code uses for it, or None when none was found."""
+        return max((m.nbytes for m in self.machine), default=None)
+
+    @property
+    def agrees(self) -> bool | None:
+        """Whether the machine code uses the width the layout allows (None when unknown)."""
+        widest = self.machine_bytes
+        return None if widest is None else widest == self.allowed_bytes
+
+
+def _contiguous(ll_bases: list[tuple[int, ...]]) -> int:
+    """How many elements the first register bases walk contiguously (1, 2, 4 ...) along one dim."""
+    if not ll_bases or not any(ll_bases[0]):
+        return 1
+    dim = next(i for i, v in enumerate(ll_bases[0]) if v)
+    run = 1
+    for basis in ll_bases:
+        if basis[dim] != run or any(v for i, v in enumerate(basis) if i != dim):
+            break
+        run *= 2
+    return run
+
+
+def _accessed(types: tuple[TensorType, ...]) -> tuple[TensorType, str] | None:
+    """(the register tensor accessed, the pointee element): a tensor of pointers first, else the data."""
+    tensors = [t for t in types if t.kind == "tensor" and t.encoding]
+    for typ in tensors:
+        if typ.element.startswith("!tt.ptr<") and typ.element.endswith(">"):
+            return typ, typ.element[len("!tt.ptr<"):-1]
+    return (tensors[0], tensors[0].element) if tensors else None
+
+
+def _unaligned_args(text: str) -> tuple[str, ...]:
+    """Integer and pointer arguments of the kernel's `tt.func` that carry no `tt.divisibility`."""
+    for line in text.splitlines():
+        if "tt.func" in line and "public" in line:
+            return tuple(m["name"] for m in _ARG.finditer(line) if "tt.divisibility" not in (m["attrs"] or ""))
+    return ()
+
+
+def ttgir_accesses(text: str, kernel_file: str = "", table: LayoutTable | None = None) -> list[AccessWidth]:
+    """Every global access of a TTGIR module with the width its layout allows (no machine code yet).
+
+    `kernel_file` picks the source frame for ops inlined from helpers (the innermost frame in that
+    file); without it the op's innermost frame is used.
+    """
+    table = table or parse_layouts(text)
+    frames = {op.line: op.location.frames for op in parse_module(text).ops}
+    unaligned = _unaligned_args(text)
+    found: list[AccessWidth] = []
+    for op in scan_ops(text):
+        kind = _ACCESS_OPS.get(op.op)
+        accessed = _accessed(op.result_types + op.operand_types) if kind else None
+        if kind is None or accessed is None:
+            continue
+        typ, element = accessed
+        layout = parse_layout(typ.encoding, table.aliases)
+        try:
+            contiguous = _contiguous(list(to_linear_layout(layout, typ.shape).in_bases("register")))
+        except UnsupportedLayout:
+            contiguous = 1
+        chain = frames.get(op.line, ())
+        loc = (innermost_in(chain, kernel_file) if kernel_file else None) or (chain[0] if chain else op.loc)
+        operands = _OPERANDS.match(op.text)
+        count = len([p for p in operands["operands"].split(",") if p.strip()]) if operands else 0
+        masked = count > (2 if kind == "store" else 1) if op.op.startswith("tt.") else False
+        contiguity = _CONTIGUITY.search(op.text)
+        found.append(AccessWidth(
+            op=op.op, kind=kind, ttgir_line=op.line, loc=loc, element=element, layout=typ.encoding,
+            shape=typ.shape, contiguous=contiguous,
+            allowed_bytes=max(1, min(_MAX_BYTES, contiguous * element_bits(element) // 8)),
+            masked=masked, compiler_contiguity=int(contiguity["n"]) if contiguity else None,
+            unaligned_args=unaligned,
+        ))
+    return found
+
+
+def match_accesses(accesses: list[AccessWidth], listing: Listing, kernel_file: str) -> list[AccessWidth]:
+    """Attach to each access the machine instructions of its kind at its source line and column."""
+    by_position: dict[tuple[str, int, int], list[MachineAccess]] = {}
+    for insn in listing.instructions:
+        kind = classify(insn.opcode)
+        nbytes = access_bytes(insn.opcode, insn.text) if kind else None
+        own = innermost_in(insn.frames, kernel_file) if kernel_file else (insn.frames[0] if insn.frames else None)
+        if kind is None or nbytes is None or own is None:
+            continue
+        by_position.setdefault((kind, own.line, own.col), []).append(MachineAccess(insn.number, insn.opcode, nbytes))
+    seen: dict[tuple[str, int, int], int] = {}
+    for access in accesses:
+        if access.loc is not None:
+            key = (access.kind, access.loc.line, access.loc.col)
+            seen[key] = seen.get(key, 0) + 1
+    out = []
+    for access in accesses:
+        machine: list[MachineAccess] = []
+        shared = False
+        if access.loc is not None:
+            for kind in _MACHINE_KINDS[access.kind]:
+                machine += by_position.get((kind, access.loc.line, access.loc.col), [])
+            shared = seen[(access.kind, access.loc.line, access.loc.col)] > 1
+        out.append(AccessWidth(**{**access.__dict__, "stage": listing.stage, "machine": tuple(machine),
+                                  "shared_position": shared}))
+    return out
+
+
+def access_widths(capture: Capture) -> list[AccessWidth]:
+    """Every global access of a capture: the width its layout allows and the width its PTX / AMDGCN uses."""
+    kernel_file = capture.manifest.kernel_path
+    text = capture.read("ttgir")
+    stage = "ptx" if capture.manifest.backend == "cuda" else "amdgcn"
+    parser = parse_ptx if stage == "ptx" else parse_amdgcn
+    return match_accesses(ttgir_accesses(text, kernel_file), parser(capture.read(stage)), kernel_file)
+
+
+def _dtype(element: str) -> str:
+    words = {"f16": "fp16", "bf16": "bf16", "f32": "fp32", "f64": "fp64", "i8": "int8", "i16": "int16",
+             "i32": "int32", "i64": "int64"}
+    return words.get(element, element)
+
+
+def describe_access(access: AccessWidth, allowed: bool = True) -> str:
+    """One sentence: the width the layout allows and, when known, what the machine code does.
+
+    With `allowed=False` the sentence leaves out what the layout allows (said elsewhere) unless the
+    machine code disagrees with it.
+    """
+    where = f"line {access.loc.line}" if access.loc else f"ttgir line {access.ttgir_line}"
+    verb = {"load": "loads", "store": "stores", "async copy": "async copies"}[access.kind]
+    run = access.contiguous * element_bits(access.element) // 8
+    many = f" ({run // access.allowed_bytes} per run)" if run > access.allowed_bytes else ""
+    claim = (
+        f"{access.contiguous} contiguous {_dtype(access.element)} per thread allow "
+        f"{access.allowed_bytes}-byte {verb}{many}"
+    )
+    head = f"{access.op} at {where}: "
+    if not access.stage:
+        return head + claim
+    stage = access.stage.upper()
+    if not access.machine:
+        return head + claim + f"; no {stage} instruction of that kind carries this source position"
+    widths = sorted({(m.nbytes, m.opcode) for m in access.machine}, reverse=True)
+    lines = ", ".join(str(m.number) for m in access.machine[:3]) + (" ..." if len(access.machine) > 3 else "")
+    used = (
+        f"the {stage} has " + ", ".join(f"{n}-byte `{opcode}`" for n, opcode in widths)
+        + f" ({stage} line{'s' if len(access.machine) > 1 else ''} {lines})"
+    )
+    if access.shared_position:
+        used += ", shared with other accesses at the same position"
+    widest = access.machine_bytes or 0
+    if widest == access.allowed_bytes:
+        return head + (f"{claim}; {used}" if allowed else used)
+    if widest > access.allowed_bytes:
+        return head + f"{claim}, but {used}, wider than the layout's run"
+    return head + f"{claim}, but {used}: {_why_narrower(access)}"
+
+
+def _why_narrower(access: AccessWidth) -> str:
+    """What keeps the compiler from the full width, as far as the TTGIR shows it."""
+    reasons = []
+    nbytes = element_bits(access.element) // 8
+    if access.compiler_contiguity is not None and access.compiler_contiguity * nbytes < access.allowed_bytes:
+        reasons.append(f"the compiler proved only {access.compiler_contiguity} contiguous elements")
+    if access.unaligned_args:
+        reasons.append(
+            f"the addresses are not known to be {access.allowed_bytes}-byte aligned "
+            f"({', '.join(access.unaligned_args)} carr{'ies' if len(access.unaligned_args) == 1 else 'y'} "
+            "no tt.divisibility: not a multiple of 16)"
+        )
+    if access.masked:
+        reasons.append("the mask may not be constant over each run")
+    if not reasons:
+        reasons.append("the compiler could not prove the addresses contiguous and aligned")
+    return "; or ".join(reasons)
