@@ -74,8 +74,8 @@ class AccessWidth:
         unaligned_args: integer and pointer arguments of the kernel without `tt.divisibility`.
         stage: `ptx` or `amdgcn` when machine code was read, else "".
         machine: the stage's global memory instructions of the same kind at the same source position.
-        shared_position: other accesses of the same kind share the source position, so `machine`
-            holds theirs too.
+        same_position: how many accesses of this kind share the source position (a pipelined load's
+            prologue and loop copies do); `machine` then holds the instructions of all of them.
     """
 
     op: str
@@ -92,7 +92,7 @@ class AccessWidth:
     unaligned_args: tuple[str, ...] = ()
     stage: str = ""
     machine: tuple[MachineAccess, ...] = ()
-    shared_position: bool = False
+    same_position: int = 1
 
     @property
     def machine_bytes(self) -> int | None:
@@ -191,13 +191,13 @@ def match_accesses(accesses: list[AccessWidth], listing: Listing, kernel_file: s
     out = []
     for access in accesses:
         machine: list[MachineAccess] = []
-        shared = False
+        same = 1
         if access.loc is not None:
             for kind in _MACHINE_KINDS[access.kind]:
                 machine += by_position.get((kind, access.loc.line, access.loc.col), [])
-            shared = seen[(access.kind, access.loc.line, access.loc.col)] > 1
+            same = seen[(access.kind, access.loc.line, access.loc.col)]
         out.append(AccessWidth(**{**access.__dict__, "stage": listing.stage, "machine": tuple(machine),
-                                  "shared_position": shared}))
+                                  "same_position": same}))
     return out
 
 
@@ -216,11 +216,11 @@ def _dtype(element: str) -> str:
     return words.get(element, element)
 
 
-def describe_access(access: AccessWidth, allowed: bool = True) -> str:
+def describe_access(access: AccessWidth, allowed: bool = True, count: int = 1) -> str:
     """One sentence: the width the layout allows and, when known, what the machine code does.
 
     With `allowed=False` the sentence leaves out what the layout allows (said elsewhere) unless the
-    machine code disagrees with it.
+    machine code disagrees with it; `count` > 1 describes that many identical accesses at once.
     """
     where = f"line {access.loc.line}" if access.loc else f"ttgir line {access.ttgir_line}"
     verb = {"load": "loads", "store": "stores", "async copy": "async copies"}[access.kind]
@@ -230,7 +230,7 @@ def describe_access(access: AccessWidth, allowed: bool = True) -> str:
         f"{access.contiguous} contiguous {_dtype(access.element)} per thread allow "
         f"{access.allowed_bytes}-byte {verb}{many}"
     )
-    head = f"{access.op} at {where}: "
+    head = f"{access.op} at {where}{f' ({count} ops)' if count > 1 else ''}: "
     if not access.stage:
         return head + claim
     stage = access.stage.upper()
@@ -242,8 +242,11 @@ def describe_access(access: AccessWidth, allowed: bool = True) -> str:
         f"the {stage} has " + ", ".join(f"{n}-byte `{opcode}`" for n, opcode in widths)
         + f" ({stage} line{'s' if len(access.machine) > 1 else ''} {lines})"
     )
-    if access.shared_position:
-        used += ", shared with other accesses at the same position"
+    others = access.same_position - count
+    if others > 0:
+        noun = {"load": "load", "store": "store", "async copy": "async cop"}[access.kind]
+        noun += ("ies" if noun.endswith("cop") else "s") if others > 1 else ("y" if noun.endswith("cop") else "")
+        used += f", shared with {others} other {noun} at the same position"
     widest = access.machine_bytes or 0
     if widest == access.allowed_bytes:
         return head + (f"{claim}; {used}" if allowed else used)

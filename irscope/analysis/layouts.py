@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from irscope.analysis.access_widths import AccessWidth, describe_access
 from irscope.analysis.layout_to_linear import UnsupportedLayout, mma_operand_tile, to_linear_layout
@@ -617,9 +617,9 @@ def _finish(info: LayoutInfo, problems: list[str], machine: Sequence[AccessWidth
     main_shape = shapes[0] if shapes and info.layout.distributed else None
     explanation = explain_layout(info.layout, main_shape, element, accesses=accesses)
     explanation += _allocation_phrase(info.uses)
-    for access in machine:
-        if access.layout == info.label:
-            explanation += "; " + describe_access(access, allowed=False)
+    same = Counter(replace(a, ttgir_line=0) if a.loc else a for a in machine if a.layout == info.label)
+    for access, count in same.items():  # a pipelined load's prologue and loop copies read alike
+        explanation += "; " + describe_access(access, allowed=False, count=count)
     registers: list[RegisterUse] = []
     if info.layout.distributed:
         seen: set[tuple[tuple[int, ...], str]] = set()
