@@ -126,7 +126,7 @@ def test_a_row_stride_of_1000_keeps_loads_one_element_wide_and_the_report_says_s
     claimed = allowed_load(info.explanation)
     assert claimed == load.allowed_bytes
     assert (f"allow {claimed}-byte loads, but the {stage} has 2-byte" in info.explanation
-            and "stride_xm carries no tt.divisibility" in info.explanation), info.explanation
+            and "they depend on stride_xm, which carries no tt.divisibility" in info.explanation), info.explanation
     # the fp32 store next to it is unaffected: 16 bytes in the layout and in the machine code
     store = next(a for a in access_widths(odd) if a.kind == "store")
     assert (store.element, store.allowed_bytes, store.machine_bytes) == ("f32", 16, 16)

@@ -11,6 +11,7 @@ the same source position (line and column) as the TTGIR op.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from irscope.analysis.instructions import access_bytes, classify
@@ -18,11 +19,14 @@ from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layou
 from irscope.parse.layouts import LayoutTable, parse_layout, parse_layouts
 from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
 from irscope.parse.mlir_locs import innermost_in
-from irscope.parse.mlir_ops import parse_module
+from irscope.parse.mlir_ops import MlirModule, parse_module
 from irscope.parse.ttgir_ops import SourceLoc, TensorType, element_bits, scan_ops
 from irscope.store import Capture
 
-__all__ = ["AccessWidth", "MachineAccess", "access_widths", "describe_access", "match_accesses", "ttgir_accesses"]
+__all__ = [
+    "AccessWidth", "MachineAccess", "access_widths", "describe_access", "global_accesses", "match_accesses",
+    "ttgir_accesses", "vector_phrase",
+]
 
 # TTGIR op -> what it does to global memory
 _ACCESS_OPS = {
@@ -71,7 +75,8 @@ class AccessWidth:
         allowed_bytes: the widest access that run allows, capped at 16 bytes.
         masked: whether the op has a mask operand.
         compiler_contiguity: the `contiguity` the AMD backend recorded on a buffer op, or None.
-        unaligned_args: integer and pointer arguments of the kernel without `tt.divisibility`.
+        unaligned_args: the kernel's integer and pointer arguments without `tt.divisibility` (not known
+            to be multiples of 16) that the access's address or mask depends on.
         stage: `ptx` or `amdgcn` when machine code was read, else "".
         machine: the stage's global memory instructions of the same kind at the same source position.
         same_position: how many accesses of this kind share the source position (a pipelined load's
@@ -128,12 +133,44 @@ def _accessed(types: tuple[TensorType, ...]) -> tuple[TensorType, str] | None:
     return (tensors[0], tensors[0].element) if tensors else None
 
 
-def _unaligned_args(text: str) -> tuple[str, ...]:
-    """Integer and pointer arguments of the kernel's `tt.func` that carry no `tt.divisibility`."""
+def _unaligned_args(text: str) -> set[str]:
+    """Integer (not i1) and pointer arguments of the kernel's `tt.func` that carry no `tt.divisibility`."""
     for line in text.splitlines():
         if "tt.func" in line and "public" in line:
-            return tuple(m["name"] for m in _ARG.finditer(line) if "tt.divisibility" not in (m["attrs"] or ""))
-    return ()
+            return {f"%{m['name']}" for m in _ARG.finditer(line)
+                    if m["type"] != "i1" and "tt.divisibility" not in (m["attrs"] or "")}
+    return set()
+
+
+def _args_feeding(module: MlirModule, index: int, limit: int = 4000) -> set[str]:
+    """The kernel arguments op `index` depends on, through its operands, loop inits and loop updates."""
+    definer = module.definer()
+    func_args = {name for op in module.ops if op.name == "tt.func" for name in op.defines}
+    todo = list(module.ops[index].operands)
+    seen: set[str] = set()
+    found: set[str] = set()
+    while todo and len(seen) < limit:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in func_args:
+            found.add(name)
+            continue
+        at = definer.get(name)
+        if at is None:
+            continue
+        op = module.ops[at]
+        if name not in op.defines:
+            todo += op.operands
+            continue
+        # a loop's block argument: its initial value, and what each iteration yields for it
+        carried = [arg for arg, _ in op.bindings[1:]] if op.name == "scf.for" else []
+        todo += [init for arg, init in op.bindings if arg == name]
+        yields = [child for child in module.children(at) if child.name == "scf.yield"]
+        if name in carried and yields and carried.index(name) < len(yields[-1].operands):
+            todo.append(yields[-1].operands[carried.index(name)])
+    return found
 
 
 def ttgir_accesses(text: str, kernel_file: str = "", table: LayoutTable | None = None) -> list[AccessWidth]:
@@ -143,7 +180,8 @@ def ttgir_accesses(text: str, kernel_file: str = "", table: LayoutTable | None =
     file); without it the op's innermost frame is used.
     """
     table = table or parse_layouts(text)
-    frames = {op.line: op.location.frames for op in parse_module(text).ops}
+    module = parse_module(text)
+    by_line = {op.line: op for op in module.ops}
     unaligned = _unaligned_args(text)
     found: list[AccessWidth] = []
     for op in scan_ops(text):
@@ -157,18 +195,20 @@ def ttgir_accesses(text: str, kernel_file: str = "", table: LayoutTable | None =
             contiguous = _contiguous(list(to_linear_layout(layout, typ.shape).in_bases("register")))
         except UnsupportedLayout:
             contiguous = 1
-        chain = frames.get(op.line, ())
+        mlir_op = by_line.get(op.line)
+        chain = mlir_op.location.frames if mlir_op else ()
+        feeding = _args_feeding(module, mlir_op.index) & unaligned if mlir_op else unaligned
         loc = (innermost_in(chain, kernel_file) if kernel_file else None) or (chain[0] if chain else op.loc)
         operands = _OPERANDS.match(op.text)
         count = len([p for p in operands["operands"].split(",") if p.strip()]) if operands else 0
-        masked = count > (2 if kind == "store" else 1) if op.op.startswith("tt.") else False
+        masked = count > (2 if kind == "store" else 1) if op.op.startswith("tt.") else " mask " in op.text
         contiguity = _CONTIGUITY.search(op.text)
         found.append(AccessWidth(
             op=op.op, kind=kind, ttgir_line=op.line, loc=loc, element=element, layout=typ.encoding,
             shape=typ.shape, contiguous=contiguous,
             allowed_bytes=max(1, min(_MAX_BYTES, contiguous * element_bits(element) // 8)),
             masked=masked, compiler_contiguity=int(contiguity["n"]) if contiguity else None,
-            unaligned_args=unaligned,
+            unaligned_args=tuple(sorted(name.lstrip("%") for name in feeding)),
         ))
     return found
 
@@ -262,13 +302,57 @@ def _why_narrower(access: AccessWidth) -> str:
     if access.compiler_contiguity is not None and access.compiler_contiguity * nbytes < access.allowed_bytes:
         reasons.append(f"the compiler proved only {access.compiler_contiguity} contiguous elements")
     if access.unaligned_args:
+        names = ", ".join(access.unaligned_args)
+        verb = "carries" if len(access.unaligned_args) == 1 else "carry"
         reasons.append(
-            f"the addresses are not known to be {access.allowed_bytes}-byte aligned "
-            f"({', '.join(access.unaligned_args)} carr{'ies' if len(access.unaligned_args) == 1 else 'y'} "
-            "no tt.divisibility: not a multiple of 16)"
+            f"the addresses are not known to be {access.allowed_bytes}-byte aligned: they depend on {names}, "
+            f"which {verb} no tt.divisibility (not known to be a multiple of 16)"
         )
     if access.masked:
         reasons.append("the mask may not be constant over each run")
     if not reasons:
         reasons.append("the compiler could not prove the addresses contiguous and aligned")
     return "; or ".join(reasons)
+
+
+def global_accesses(uses: Iterable[tuple[str, TensorType]]) -> list[tuple[str, str]]:
+    """(kind, element read or written) of the global accesses among (op, type) uses of a layout.
+
+    The element is the pointer's pointee (a bf16 load stays bf16 when its values become fp32); kind is
+    "load" (async copies included) or "store".
+    """
+    found: list[tuple[str, str]] = []
+    for op, typ in uses:
+        kind = _ACCESS_OPS.get(op)
+        if kind is None or typ.kind != "tensor":
+            continue
+        element = typ.element
+        if element.startswith("!tt.ptr<") and element.endswith(">"):
+            element = element[len("!tt.ptr<"):-1]
+        elif op.startswith(("tt.", "ttg.")):
+            continue  # the mask or the value of a tt.load/tt.store: the pointer tensor says what moves
+        kind = "load" if kind == "async copy" else kind
+        if (kind, element) not in found:
+            found.append((kind, element))
+    return found
+
+
+def vector_phrase(contiguous: int, accesses: Sequence[tuple[str, str]]) -> str:
+    """` (the layout allows one 16-byte load)`: what a thread's contiguous run allows for each access.
+
+    `accesses` are (kind, element) pairs as global_accesses gives them. Whether the compiler really
+    vectorizes that far depends on what it can prove of the addresses (see access_widths).
+    """
+    parts = []
+    elements = {element for _, element in accesses}
+    for access, element in dict.fromkeys(accesses):
+        nbytes = contiguous * element_bits(element) // 8
+        of = f" of {_dtype(element)}" if len(elements) > 1 else ""
+        if contiguous < 2 or nbytes < 2:
+            continue
+        if nbytes <= _MAX_BYTES:
+            parts.append(f"one {nbytes}-byte {access}{of}")
+        elif nbytes % _MAX_BYTES == 0:
+            plural = "es" if access.endswith("s") else "s"
+            parts.append(f"{nbytes // _MAX_BYTES} {_MAX_BYTES}-byte {access}{plural}{of}")
+    return f" (the layout allows {' and '.join(parts)})" if parts else ""

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from irscope.analysis.access_widths import AccessWidth, describe_access
+from irscope.analysis.access_widths import AccessWidth, describe_access, global_accesses, vector_phrase
 from irscope.analysis.layout_to_linear import UnsupportedLayout, mma_operand_tile, to_linear_layout
 from irscope.analysis.linear_layout import LinearLayout, matrix_order
 from irscope.parse.layouts import (
@@ -215,28 +215,6 @@ def _order_phrase(order: Sequence[int]) -> str:
     return f"order {list(order)}"
 
 
-def _vector_phrase(contiguous: int, accesses: Sequence[tuple[str, str]]) -> str:
-    """` (the layout allows one 16-byte load of bf16)`: what a thread's contiguous run allows per access.
-
-    `accesses` are (kind, element read or written) pairs; the element is the pointee of the access's
-    pointer, never the type of the arithmetic done on the values. Whether the compiler really
-    vectorizes that far depends on alignment it can prove (see irscope.analysis.access_widths).
-    """
-    parts = []
-    elements = {element for _, element in accesses}
-    for access, element in dict.fromkeys(accesses):
-        nbytes = contiguous * element_bits(element) // 8
-        of = f" of {_dtype(element)}" if len(elements) > 1 else ""
-        if contiguous < 2 or nbytes < 2:
-            continue
-        if nbytes <= 16:
-            parts.append(f"one {nbytes}-byte {access}{of}")
-        elif nbytes % 16 == 0:
-            plural = "es" if access.endswith("s") else "s"
-            parts.append(f"{nbytes // 16} 16-byte {access}{plural}{of}")
-    return f" (the layout allows {' and '.join(parts)})" if parts else ""
-
-
 def _fit_phrase(ll: LinearLayout | None, shape: Sequence[int] | None, element: str | None) -> str:
     if ll is None or not shape:
         return ""
@@ -254,7 +232,7 @@ def _blocked_sentence(layout: BlockedLayout, element: str | None, accesses: Sequ
     spt, rank = layout.size_per_thread, len(layout.size_per_thread)
     what = _dtype(element) if element else "elements"
     contiguous = spt[layout.order[0]]
-    vector = _vector_phrase(contiguous, accesses)
+    vector = vector_phrase(contiguous, accesses)
     if _prod(spt) == 1:
         holds = f"each thread holds one {_dtype(element) if element else 'element'}"
     elif contiguous == _prod(spt):
@@ -513,30 +491,6 @@ def _main_element(uses: Sequence[LayoutUse]) -> str | None:
     return None
 
 
-# TTGIR ops that read or write global memory through a tensor in some layout
-_GLOBAL_ACCESS = {
-    "tt.load": "load", "amdg.buffer_load": "load", "ttg.async_copy_global_to_local": "load",
-    "amdg.buffer_load_to_local": "load", "tt.store": "store", "amdg.buffer_store": "store",
-}
-
-
-def _accesses(uses: Sequence[LayoutUse]) -> list[tuple[str, str]]:
-    """(kind, element read or written) for each global access through the layout: the pointer's pointee."""
-    found: list[tuple[str, str]] = []
-    for use in uses:
-        kind = _GLOBAL_ACCESS.get(use.op)
-        element = use.type.element
-        if kind is None or use.type.kind != "tensor":
-            continue
-        if element.startswith("!tt.ptr<") and element.endswith(">"):
-            element = element[len("!tt.ptr<"):-1]
-        elif use.op.startswith("tt.") or use.op.startswith("ttg."):
-            continue  # the mask or the value of a tt.load/tt.store: the pointer tensor says what moves
-        if (kind, element) not in found:
-            found.append((kind, element))
-    return found
-
-
 def analyze_layouts(
     text: str, table: LayoutTable | None = None, first_line: int = 1, accesses: Sequence[AccessWidth] = ()
 ) -> LayoutReport:
@@ -610,7 +564,7 @@ def _allocation_phrase(uses: Sequence[LayoutUse]) -> str:
 def _finish(info: LayoutInfo, problems: list[str], machine: Sequence[AccessWidth] = ()) -> LayoutInfo:
     """Fill in the explanation and per-shape register costs once all uses are known."""
     tensor_uses = [u for u in info.uses if u.type.kind == "tensor"]
-    accesses = _accesses(info.uses)
+    accesses = global_accesses((u.op, u.type) for u in info.uses)
     moved = {e for _, e in accesses}
     element = next(iter(moved)) if len(moved) == 1 else _main_element(info.uses) if not moved else None
     shapes = [shape for shape, _ in Counter(u.type.shape for u in info.uses).most_common()]
