@@ -407,6 +407,22 @@ def test_mma_operand_sentence_agrees_with_triton(instr: tuple[int, int], k_width
         assert f"for {tile} each thread holds {held} " in sentence, sentence
 
 
+@pytest.mark.parametrize("instr", [(8, 8), (16, 8)])
+def test_mma_v2_sentence_agrees_with_triton(instr: tuple[int, int]) -> None:
+    from irscope.analysis.layouts import explain_layout
+
+    mma = L.NvidiaMmaLayout(version_major=2, version_minor=0, warps_per_cta=(1, 1), instr_shape=instr)
+    sentence = explain_layout(mma, list(instr), "f64")
+    assert f"each warp computes {instr[0]}x{instr[1]} tiles, a quad of 4 lanes sharing a row, each lane 2 " \
+           "consecutive elements of it" in sentence
+    rows = to_gluon(mma).format_tensor_view(list(instr)).splitlines()
+    # lanes 0-3 share row 0, two consecutive columns each; lane 4 starts row 1
+    assert [cell.strip(" []") for cell in rows[0].split(",")][:8] == [
+        "T0:0", "T0:1", "T1:0", "T1:1", "T2:0", "T2:1", "T3:0", "T3:1"]
+    assert rows[1].split(",")[0].strip(" []") == "T4:0"
+    assert f"for {instr[0]}x{instr[1]} each thread holds {instr[0] * instr[1] // 32} fp64" in sentence
+
+
 @pytest.mark.compile
 def test_fp64_dot_kernel_layouts_match_triton(tmp_path: Path, triton_ir: tuple[Any, Any]) -> None:
     import irscope
