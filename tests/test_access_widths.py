@@ -7,6 +7,7 @@ irscope's, so the sentences are checked against the lower stage independently.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -155,3 +156,22 @@ def test_accesses_without_machine_code_only_say_what_the_layout_allows() -> None
 def test_access_width_is_plain_data() -> None:
     fields = set(AccessWidth.__dataclass_fields__)
     assert {"op", "kind", "loc", "element", "layout", "contiguous", "allowed_bytes", "machine", "stage"} <= fields
+
+
+def test_layouts_json_lists_each_access_with_both_widths(shared_store: Path) -> None:
+    from click.testing import CliRunner
+
+    from irscope.cli import cli
+
+    result = CliRunner().invoke(cli, [
+        "layouts", f"{KERNELS}:upcast_kernel", "--target", "sm90", "--store", str(shared_store), "--json",
+        "--args", "x_ptr=bf16[64,1000], out_ptr=fp32[64,64], stride_xm=1000",
+        "--constexpr", "BLOCK_M=64", "--constexpr", "BLOCK_N=64",
+    ])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output[result.output.index("{"):])
+    accesses = data["modules"][0]["accesses"]
+    assert [(a["op"], a["element"], a["machine_bytes"], a["agrees"], a["unaligned_args"]) for a in accesses] == [
+        ("tt.load", "bf16", 2, False, ["stride_xm"]), ("tt.store", "f32", 16, True, []),
+    ]
+    assert accesses[0]["loc"].endswith("load_widths.py:23:9") and accesses[0]["stage"] == "ptx"

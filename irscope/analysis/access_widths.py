@@ -19,7 +19,7 @@ from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layou
 from irscope.parse.layouts import LayoutTable, parse_layout, parse_layouts
 from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
 from irscope.parse.mlir_locs import innermost_in
-from irscope.parse.mlir_ops import MlirModule, parse_module
+from irscope.parse.mlir_ops import MlirModule, MlirOp, parse_module
 from irscope.parse.ttgir_ops import SourceLoc, TensorType, element_bits, scan_ops
 from irscope.store import Capture
 
@@ -36,6 +36,9 @@ _ACCESS_OPS = {
 # machine-code instruction classes (irscope.analysis.instructions) that match each TTGIR kind
 _MACHINE_KINDS = {"load": ("global_load",), "store": ("global_store",), "async copy": ("async_copy",)}
 _MAX_BYTES = 16
+# operand positions of the pointer and the mask: tt.load %ptr, %mask, %other / tt.store %ptr, %value, %mask /
+# ttg.async_copy_global_to_local %ptr, %smem mask %mask other %other
+_ADDRESS_OPERANDS = {"tt.load": (0, 1), "tt.store": (0, 2), "ttg.async_copy_global_to_local": (0, 2)}
 # Example: %x = tt.load %ptrs, %mask, %other : tensor<64x!tt.ptr<f16>, #blocked>   (operands before the type)
 _OPERANDS = re.compile(r"^(?:%[^=]*=\s*)?[\w.]+\s+(?P<operands>[^:{]*)")
 # Example: amdg.buffer_load %x_ptr[%x_9] stride = %s {contiguity = 8 : i32} : ...
@@ -142,11 +145,19 @@ def _unaligned_args(text: str) -> set[str]:
     return set()
 
 
+def _address_operands(op: MlirOp) -> list[str]:
+    """The operands an access's addresses and mask come from (not the value stored, not `other`)."""
+    picks = _ADDRESS_OPERANDS.get(op.name)
+    if picks is None:
+        return list(op.operands[1:] if op.name == "amdg.buffer_store" else op.operands)
+    return [op.operands[i] for i in picks if i < len(op.operands)]
+
+
 def _args_feeding(module: MlirModule, index: int, limit: int = 4000) -> set[str]:
-    """The kernel arguments op `index` depends on, through its operands, loop inits and loop updates."""
+    """The kernel arguments the addresses (and mask) of access op `index` depend on, through loops too."""
     definer = module.definer()
     func_args = {name for op in module.ops if op.name == "tt.func" for name in op.defines}
-    todo = list(module.ops[index].operands)
+    todo = _address_operands(module.ops[index])
     seen: set[str] = set()
     found: set[str] = set()
     while todo and len(seen) < limit:

@@ -163,12 +163,14 @@ class LayoutReport:
         layouts: aliased layouts in definition order, then inline ones in order of first use.
         conversions: every convert_layout op in text order.
         problems: what could not be read or modelled, one sentence each.
+        accesses: the global loads and stores checked against the machine code, when it was given.
     """
 
     module: ModuleInfo
     layouts: list[LayoutInfo]
     conversions: list[Conversion]
     problems: list[str]
+    accesses: list[AccessWidth] = field(default_factory=list)
 
     def get(self, label: str) -> LayoutInfo | None:
         """The layout with this label (`#mma` or `mma`), or None."""
@@ -521,7 +523,8 @@ def analyze_layouts(
                            op.line, op.loc)
             )
     layouts = [_finish(info, problems, accesses) for info in by_label.values()]
-    return LayoutReport(module=module, layouts=layouts, conversions=conversions, problems=problems)
+    return LayoutReport(module=module, layouts=layouts, conversions=conversions, problems=problems,
+                        accesses=list(accesses))
 
 
 def _info_for(
