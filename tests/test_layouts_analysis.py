@@ -32,7 +32,7 @@ def test_blocked_explanation_reads_like_an_engineer(reports: dict[str, LayoutRep
     info = reports["matmul.sm90"].get("#blocked1")
     assert info is not None
     assert info.explanation == (
-        "#blocked1: each thread holds 1x8 contiguous fp16 (one 16-byte load); a warp covers 4x64; "
+        "#blocked1: each thread holds 1x8 contiguous fp16 (the layout allows one 16-byte load); a warp covers 4x64; "
         "8 warps stacked 8x1; order [1, 0] (row-major); for 128x64 each thread holds 32 fp16"
     )
 

@@ -363,3 +363,92 @@ def test_random_amd_layouts_match_triton() -> None:
     for index in range(48):
         layout, shape = _random_amd_case(rng, index)
         _assert_same(layout, to_gluon(layout), shape, f"amd case {index}: {layout!r} {shape}")
+
+
+# -- fp64 dots: nvidia_mma v2 with instrShape [8, 8] (m8n8k4 DMMA) ------------------------------------
+
+DMMA_WARPS = [[1, 1], [2, 2], [4, 1], [1, 4], [2, 1], [4, 2]]
+
+
+@pytest.mark.parametrize("warps", DMMA_WARPS, ids=["x".join(map(str, w)) for w in DMMA_WARPS])
+def test_dmma_dot_operands_match_triton(warps: list[int]) -> None:
+    mma = L.NvidiaMmaLayout(version_major=2, version_minor=0, warps_per_cta=tuple(warps), instr_shape=(8, 8))
+    for shape in ([8, 8], [16, 16], [64, 32]):
+        _assert_same(mma, to_gluon(mma), shape, f"{mma!r} {shape}")
+    for op_idx in (0, 1):
+        for k_width in (1, 2):  # Triton gives fp64 operands kWidth 1
+            dot = L.DotOperandLayout(op_idx=op_idx, parent=mma, k_width=k_width)
+            for shape in ([8, 4], [8, 8], [16, 16], [32, 8], [8, 32], [64, 32], [32, 64]):
+                _assert_same(dot, to_gluon(dot), shape, f"{dot!r} {shape}")
+
+
+def _thread0_registers(layout: L.Layout, shape: list[int]) -> int:
+    """How many registers thread 0 holds for `shape`, read from Triton's tensor view."""
+    return to_gluon(layout).format_tensor_view(shape).count("T0:")
+
+
+@pytest.mark.parametrize(("instr", "k_width", "tile_a", "tile_b"), [
+    ((8, 8), 1, "8x4", "4x8"), ((16, 8), 2, "16x16", "16x8"), ((16, 8), 4, "16x32", "32x8"),
+])
+def test_mma_operand_sentence_agrees_with_triton(instr: tuple[int, int], k_width: int, tile_a: str,
+                                                 tile_b: str) -> None:
+    from irscope.analysis.layouts import explain_layout
+
+    mma = L.NvidiaMmaLayout(version_major=2, version_minor=0, warps_per_cta=(1, 1), instr_shape=instr)
+    for op_idx, tile in ((0, tile_a), (1, tile_b)):
+        dot = L.DotOperandLayout(op_idx=op_idx, parent=mma, k_width=k_width)
+        shape = [int(v) for v in tile.split("x")]
+        held = _thread0_registers(dot, shape)
+        # a tile is exactly what one warp holds once: no replication, no repetition
+        assert held * 32 == shape[0] * shape[1]
+        sentence = explain_layout(dot, shape, "f64" if instr == (8, 8) else "f16")
+        operand = "A" if op_idx == 0 else "B"
+        assert f"of every {tile} tile of {operand} a thread holds {held} " in sentence, sentence
+        assert f"for {tile} each thread holds {held} " in sentence, sentence
+
+
+@pytest.mark.parametrize("instr", [(8, 8), (16, 8)])
+def test_mma_v2_sentence_agrees_with_triton(instr: tuple[int, int]) -> None:
+    from irscope.analysis.layouts import explain_layout
+
+    mma = L.NvidiaMmaLayout(version_major=2, version_minor=0, warps_per_cta=(1, 1), instr_shape=instr)
+    sentence = explain_layout(mma, list(instr), "f64")
+    assert f"each warp computes {instr[0]}x{instr[1]} tiles, a quad of 4 lanes sharing a row, each lane 2 " \
+           "consecutive elements of it" in sentence
+    rows = to_gluon(mma).format_tensor_view(list(instr)).splitlines()
+    # lanes 0-3 share row 0, two consecutive columns each; lane 4 starts row 1
+    assert [cell.strip(" []") for cell in rows[0].split(",")][:8] == [
+        "T0:0", "T0:1", "T1:0", "T1:1", "T2:0", "T2:1", "T3:0", "T3:1"]
+    assert rows[1].split(",")[0].strip(" []") == "T4:0"
+    assert f"for {instr[0]}x{instr[1]} each thread holds {instr[0] * instr[1] // 32} fp64" in sentence
+
+
+@pytest.mark.compile
+def test_fp64_dot_kernel_layouts_match_triton(tmp_path: Path, triton_ir: tuple[Any, Any]) -> None:
+    import irscope
+    from irscope.analysis.layouts import analyze_layouts
+
+    kernel = Path(__file__).parent / "data" / "kernels" / "fp64_dot.py"
+    capture = irscope.capture(f"{kernel}:fp64_dot_kernel", target="sm80", store=str(tmp_path / "store"),
+                              args="a_ptr=fp64[64,32], b_ptr=fp64[32,64], c_ptr=fp64[64,64]",
+                              BLOCK_M=64, BLOCK_N=64, BLOCK_K=32, num_warps=4)
+    text = capture.read("ttgir")
+    path = tmp_path / "fp64_dot.ttgir"
+    path.write_text(text)
+    report = analyze_layouts(text)
+    mma = report.get("#mma")
+    assert mma is not None and isinstance(mma.layout, L.NvidiaMmaLayout)
+    assert (mma.layout.version_major, mma.layout.instr_shape) == (2, (8, 8))
+    assert "fp64 DMMA, mma.sync m8n8k4" in mma.explanation
+    ctx, builder = triton_ir
+    checked = set()
+    for (encoding, shape), theirs in _triton_layouts(path, ctx, builder).items():
+        layout = parse_layout(encoding, parse_layouts(text).aliases)
+        _assert_same(layout, theirs, list(shape), f"{encoding} {shape}")
+        checked.add(layout.kind if not isinstance(layout, L.DotOperandLayout) else f"dot_op/{layout.op_idx}")
+    assert {"nvidia_mma", "dot_op/0", "dot_op/1"} <= checked
+    operands = [info for info in report.layouts if isinstance(info.layout, L.DotOperandLayout)]
+    assert {info.layout.k_width for info in operands} == {1}
+    for info in operands:
+        tile = "8x4" if info.layout.op_idx == 0 else "4x8"
+        assert f"of every {tile} tile of {'AB'[info.layout.op_idx]} a thread holds 1 fp64" in info.explanation

@@ -140,6 +140,40 @@ def test_ptx_loc_with_inlined_at_line_zero_and_loops():
     assert mapped.counts() == {10: 1, 12: 1, 14: 1}
 
 
+# Two loads as Triton 3.9 prints them for `x = tl.load(...)` on line 22 (sm90): LLVM numbers the lines of
+# each inline-asm string as if they were source lines, so the `.loc`s inside advance to 26.
+PTX_INLINE_ASM = """	.file	1 "/work/k.py"
+	.loc	1 22 17                         // k.py:22:17
+	add.s64 	%rd1, %rd15, %rd19;
+	.loc	1 22 9                          // k.py:22:9
+	// begin inline asm
+	.loc	1 22 9                          // k.py:22:9
+	mov.u32 %r1, 0x0;
+	.loc	1 23 9                          // k.py:23:9
+	mov.u32 %r2, 0x0;
+	.loc	1 24 9                          // k.py:24:9
+	ld.global.v2.b32 { %r1, %r2 }, [ %rd1 + 0 ];
+
+	// end inline asm
+	// begin inline asm
+	.loc	1 22 9                          // k.py:22:9
+	mov.u32 %r3, 0x0;
+	.loc	1 23 9                          // k.py:23:9
+	ld.global.b32 { %r3 }, [ %rd2 + 0 ];
+
+	// end inline asm
+	.loc	1 23 5                          // k.py:23:5
+	st.global.v4.b32 [ %rd5 + 0 ], { %r17, %r18, %r19, %r20 };
+"""
+
+
+def test_an_inline_asm_block_keeps_the_position_it_starts_with():
+    listing = parse_ptx(PTX_INLINE_ASM)
+    lines = [(i.opcode, i.frames[0].line, i.frames[0].col) for i in listing.instructions]
+    assert lines == [("add.s64", 22, 17), ("mov.u32", 22, 9), ("mov.u32", 22, 9), ("ld.global.v2.b32", 22, 9),
+                     ("mov.u32", 22, 9), ("ld.global.b32", 22, 9), ("st.global.v4.b32", 23, 5)]
+
+
 AMDGCN = """	.text
 	.type	k,@function
 k:                                      ; @k

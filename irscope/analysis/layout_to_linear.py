@@ -32,7 +32,7 @@ from irscope.parse.layouts import (
     SliceLayout,
 )
 
-__all__ = ["UnsupportedLayout", "cga_linear_layout", "to_linear_layout"]
+__all__ = ["UnsupportedLayout", "cga_linear_layout", "mma_operand_tile", "to_linear_layout"]
 
 _MFMA_WAVE = 64
 _WMMA_WAVE = 32
@@ -160,6 +160,22 @@ def _order_for_operand(op_idx: int, rank: int) -> tuple[int, ...]:
     return matrix_order(rank, row_major=op_idx == 0)
 
 
+def mma_operand_tile(dot: DotOperandLayout, mma: NvidiaMmaLayout) -> tuple[int, int]:
+    """The (rows, cols) one warp's register/lane tile of an mma.sync operand covers (A: M x K, B: K x N).
+
+    The fp64 m8n8k4 DMMA (instrShape [8, 8]) takes 8 rows of A (columns of B) and 4 * kWidth along K;
+    every other shape takes 16 rows of A (8 columns of B) and 8 * kWidth along K.
+    """
+    k_width = dot.k_width or 0
+    if k_width < 1:
+        raise UnsupportedLayout("dot operand of nvidia_mma without kWidth")
+    dmma = mma.version_major == 2 and len(mma.instr_shape) >= 2 and mma.instr_shape[-2] == 8
+    k_tile = k_width * (4 if dmma else 8)
+    if dot.op_idx == 0:
+        return (8 if dmma else 16), k_tile
+    return k_tile, 8
+
+
 def _nvidia_dot(dot: DotOperandLayout, mma: NvidiaMmaLayout, shape: Sequence[int]) -> LinearLayout:
     rank = len(shape)
     if mma.version_major not in (2, 3):
@@ -170,10 +186,7 @@ def _nvidia_dot(dot: DotOperandLayout, mma: NvidiaMmaLayout, shape: Sequence[int
     if not k_width:
         raise UnsupportedLayout("dot operand of nvidia_mma without kWidth")
     tile = [1] * rank
-    if dot.op_idx == 0:
-        tile[-2], tile[-1] = 16, k_width * 8
-    else:
-        tile[-2], tile[-1] = k_width * 8, 8
+    tile[-2], tile[-1] = mma_operand_tile(dot, mma)
     order = _order_for_operand(dot.op_idx, rank)
     cta = _mma_tile(tile, k_width, order, order)
     k_dim = rank - 1 if dot.op_idx == 0 else rank - 2

@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
+from irscope.analysis.access_widths import AccessWidth, describe_access, global_accesses, vector_phrase
+from irscope.analysis.layout_to_linear import UnsupportedLayout, mma_operand_tile, to_linear_layout
 from irscope.analysis.linear_layout import LinearLayout, matrix_order
 from irscope.parse.layouts import (
     AmdMfmaLayout,
@@ -162,12 +163,14 @@ class LayoutReport:
         layouts: aliased layouts in definition order, then inline ones in order of first use.
         conversions: every convert_layout op in text order.
         problems: what could not be read or modelled, one sentence each.
+        accesses: the global loads and stores checked against the machine code, when it was given.
     """
 
     module: ModuleInfo
     layouts: list[LayoutInfo]
     conversions: list[Conversion]
     problems: list[str]
+    accesses: list[AccessWidth] = field(default_factory=list)
 
     def get(self, label: str) -> LayoutInfo | None:
         """The layout with this label (`#mma` or `mma`), or None."""
@@ -214,18 +217,6 @@ def _order_phrase(order: Sequence[int]) -> str:
     return f"order {list(order)}"
 
 
-def _vector_phrase(contiguous: int, element: str | None, access: str) -> str:
-    if not element or contiguous < 2:
-        return ""
-    nbytes = contiguous * element_bits(element) // 8
-    if nbytes in (2, 4, 8, 16):
-        return f" (one {nbytes}-byte {access})"
-    if nbytes > 16 and nbytes % 16 == 0:
-        plural = "es" if access.endswith("s") else "s"
-        return f" ({nbytes // 16} 16-byte {access}{plural})"
-    return ""
-
-
 def _fit_phrase(ll: LinearLayout | None, shape: Sequence[int] | None, element: str | None) -> str:
     if ll is None or not shape:
         return ""
@@ -239,11 +230,11 @@ def _fit_phrase(ll: LinearLayout | None, shape: Sequence[int] | None, element: s
     return text
 
 
-def _blocked_sentence(layout: BlockedLayout, element: str | None, access: str) -> str:
+def _blocked_sentence(layout: BlockedLayout, element: str | None, accesses: Sequence[tuple[str, str]]) -> str:
     spt, rank = layout.size_per_thread, len(layout.size_per_thread)
     what = _dtype(element) if element else "elements"
     contiguous = spt[layout.order[0]]
-    vector = _vector_phrase(contiguous, element, access)
+    vector = vector_phrase(contiguous, accesses)
     if _prod(spt) == 1:
         holds = f"each thread holds one {_dtype(element) if element else 'element'}"
     elif contiguous == _prod(spt):
@@ -270,10 +261,33 @@ def _mma_sentence(layout: NvidiaMmaLayout) -> str:
         )
     if layout.version_major == 2:
         return (
-            f"nvidia_mma v2 (Ampere mma.sync), instrShape {_dims(layout.instr_shape)}, {_prod(warps)} warps as "
-            f"{_dims(warps)}; each warp computes {_dims(layout.instr_shape)} tiles, a quad of 4 lanes sharing a row"
+            f"nvidia_mma v2 ({_mma_v2_instruction(layout)}), instrShape {_dims(layout.instr_shape)}, {_prod(warps)} "
+            f"warps as {_dims(warps)}; each warp computes {_dims(layout.instr_shape)} tiles, a quad of 4 lanes "
+            "sharing a row, each lane 2 consecutive elements of it"
         )
     return f"nvidia_mma v{layout.version_major}, instrShape {_dims(layout.instr_shape)}, warps {_dims(warps)}"
+
+
+def _mma_v2_instruction(layout: NvidiaMmaLayout) -> str:
+    """`Ampere mma.sync`, or the fp64 DMMA that instrShape [8, 8] stands for."""
+    if tuple(layout.instr_shape[-2:]) == (8, 8):
+        return "fp64 DMMA, mma.sync m8n8k4"
+    return "Ampere mma.sync"
+
+
+def _mma_operand_phrase(layout: DotOperandLayout, parent: NvidiaMmaLayout, what: str) -> str:
+    """`of every 8x4 tile of A a thread holds 1 fp64 (4 lanes along K x 8 along M)` for an mma.sync operand."""
+    try:
+        rows, cols = mma_operand_tile(layout, parent)
+    except UnsupportedLayout:
+        return ""
+    per_thread = rows * cols // 32
+    other = "M" if layout.op_idx == 0 else "N"
+    operand = "A" if layout.op_idx == 0 else "B"
+    return (
+        f"; of every {rows}x{cols} tile of {operand} a thread holds {per_thread} {what} "
+        f"(4 lanes along K x 8 along {other})"
+    )
 
 
 def _dot_sentence(layout: DotOperandLayout, element: str | None) -> str:
@@ -286,7 +300,10 @@ def _dot_sentence(layout: DotOperandLayout, element: str | None) -> str:
         return head
     bits = f" ({layout.k_width * element_bits(element)} bits)" if element else ""
     what = _dtype(element) if element else "elements"
-    return head + f", kWidth {layout.k_width}: each thread holds runs of {layout.k_width} consecutive {what} along K{bits}"
+    text = head + f", kWidth {layout.k_width}: each thread holds runs of {layout.k_width} consecutive {what} along K{bits}"
+    if isinstance(parent, NvidiaMmaLayout) and parent.version_major == 2:
+        text += _mma_operand_phrase(layout, parent, what)
+    return text
 
 
 
@@ -402,16 +419,23 @@ def _shared_sentence(layout: Layout, element: str | None) -> str | None:
 
 
 def explain_layout(
-    layout: Layout, shape: Sequence[int] | None = None, element: str | None = None, access: str = "access"
+    layout: Layout, shape: Sequence[int] | None = None, element: str | None = None, access: str = "access",
+    accesses: Sequence[tuple[str, str]] | None = None,
 ) -> str:
-    """One sentence describing `layout`, made concrete by the shape and element type it is used with."""
+    """One sentence describing `layout`, made concrete by the shape and element type it is used with.
+
+    `accesses` lists the global memory accesses through the layout as (kind, element accessed) pairs;
+    without it, one `access` of `element` is assumed.
+    """
+    if accesses is None:
+        accesses = [(access, element)] if element else []
     shared = _shared_sentence(layout, element)
     if shared is not None:
         return shared
     if isinstance(layout, OpaqueLayout):
         return f"{layout.mnemonic}: not modelled by irscope ({layout.reason})"
     if isinstance(layout, BlockedLayout):
-        text = _blocked_sentence(layout, element, access)
+        text = _blocked_sentence(layout, element, accesses)
     elif isinstance(layout, NvidiaMmaLayout):
         text = _mma_sentence(layout)
     elif isinstance(layout, DotOperandLayout):
@@ -469,19 +493,14 @@ def _main_element(uses: Sequence[LayoutUse]) -> str | None:
     return None
 
 
-def _access_word(uses: Sequence[LayoutUse]) -> str:
-    ops = {u.op for u in uses}
-    if any("load" in op or "async_copy" in op for op in ops):
-        return "load"
-    if any("store" in op for op in ops):
-        return "store"
-    return "access"
-
-
-def analyze_layouts(text: str, table: LayoutTable | None = None, first_line: int = 1) -> LayoutReport:
+def analyze_layouts(
+    text: str, table: LayoutTable | None = None, first_line: int = 1, accesses: Sequence[AccessWidth] = ()
+) -> LayoutReport:
     """Explain every layout of one TTGIR module: meaning, uses, register cost and conversions.
 
     `first_line` is the line number of the module's first line in its file (for multi-module files).
+    `accesses` (from irscope.analysis.access_widths) add what the machine code does for each global
+    access to the explanation of its layout.
     """
     table = table or parse_layouts(text)
     problems = list(table.problems)
@@ -503,8 +522,9 @@ def analyze_layouts(text: str, table: LayoutTable | None = None, first_line: int
                 Conversion(op.results[0] if op.results else "", src.encoding, dst.encoding, src.shape, src.element,
                            op.line, op.loc)
             )
-    layouts = [_finish(info, problems) for info in by_label.values()]
-    return LayoutReport(module=module, layouts=layouts, conversions=conversions, problems=problems)
+    layouts = [_finish(info, problems, accesses) for info in by_label.values()]
+    return LayoutReport(module=module, layouts=layouts, conversions=conversions, problems=problems,
+                        accesses=list(accesses))
 
 
 def _info_for(
@@ -544,14 +564,19 @@ def _allocation_phrase(uses: Sequence[LayoutUse]) -> str:
     return "; allocated as " + ", ".join(parts)
 
 
-def _finish(info: LayoutInfo, problems: list[str]) -> LayoutInfo:
+def _finish(info: LayoutInfo, problems: list[str], machine: Sequence[AccessWidth] = ()) -> LayoutInfo:
     """Fill in the explanation and per-shape register costs once all uses are known."""
     tensor_uses = [u for u in info.uses if u.type.kind == "tensor"]
-    element = _main_element(info.uses)
+    accesses = global_accesses((u.op, u.type) for u in info.uses)
+    moved = {e for _, e in accesses}
+    element = next(iter(moved)) if len(moved) == 1 else _main_element(info.uses) if not moved else None
     shapes = [shape for shape, _ in Counter(u.type.shape for u in info.uses).most_common()]
     main_shape = shapes[0] if shapes and info.layout.distributed else None
-    explanation = explain_layout(info.layout, main_shape, element, _access_word(info.uses))
+    explanation = explain_layout(info.layout, main_shape, element, accesses=accesses)
     explanation += _allocation_phrase(info.uses)
+    same = Counter(replace(a, ttgir_line=0) if a.loc else a for a in machine if a.layout == info.label)
+    for access, count in same.items():  # a pipelined load's prologue and loop copies read alike
+        explanation += "; " + describe_access(access, allowed=False, count=count)
     registers: list[RegisterUse] = []
     if info.layout.distributed:
         seen: set[tuple[tuple[int, ...], str]] = set()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -18,6 +18,10 @@ from irscope.cli.options import (
     target_option,
 )
 from irscope.errors import UsageError, unknown
+
+if TYPE_CHECKING:
+    from irscope.analysis.layouts import LayoutReport
+    from irscope.store import Capture
 
 VIEWS = ("tensor", "hardware")
 
@@ -34,19 +38,20 @@ def _parse_shape(text: str) -> tuple[int, ...]:
 
 
 def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config: int, stage: str,
-                store_dir: str | None, launch: Any = None, pass_name: str | None = None) -> tuple[str, str]:
-    """(TTGIR text, what it is) from a kernel capture or a file."""
+                store_dir: str | None, launch: Any = None, pass_name: str | None = None
+                ) -> tuple[str, str, Capture | None]:
+    """(TTGIR text, what it is, the capture when it is a capture's final TTGIR) from a kernel or a file."""
     if file is not None:
         if kernel is not None:
             raise UsageError("give either KERNEL or --file, not both")
         path = Path(file)
         if not path.is_file():
             raise UsageError(f"TTGIR file {file} does not exist")
-        return path.read_text(), str(path)
+        return path.read_text(), str(path), None
     if kernel is None:
         raise UsageError("give a KERNEL (see irscope list) or --file some.ttgir")
     if pass_name is not None:
-        return _pass_text(kernel, target, config, store_dir, launch, pass_name)
+        return (*_pass_text(kernel, target, config, store_dir, launch, pass_name), None)
     if stage != "ttgir":
         raise UsageError(f"layouts live in the ttgir stage, not {stage!r}")
     from irscope.captures import get_capture, make_request, stage_text
@@ -55,7 +60,7 @@ def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config
     request = make_request(kernel, target, config, stage, launch=launch, store_dir=store_dir)
     capture = get_capture(request, store_dir, on_compile=compile_notice)
     _, text = stage_text(capture, stage)
-    return text, f"{request.kernel.name} on {request.target.name}"
+    return text, f"{request.kernel.name} on {request.target.name}", capture
 
 
 def _pass_text(kernel: str, target: str | None, config: int, store_dir: str | None, launch: Any,
@@ -73,6 +78,19 @@ def _pass_text(kernel: str, target: str | None, config: int, store_dir: str | No
     if point.ir != "mlir":
         raise UsageError(f"{point.label} is {point.ir} IR; layouts live in the TritonGPU (MLIR) passes")
     return point.text, f"{request.kernel.name} on {request.target.name}, {point.label}"
+
+
+def _with_machine_code(text: str, capture: Capture) -> LayoutReport:
+    """The report of a capture's TTGIR, each global access checked against the PTX / AMDGCN widths."""
+    from irscope.analysis.access_widths import access_widths
+    from irscope.analysis.layouts import analyze_layouts
+    from irscope.errors import StoreError
+
+    try:
+        accesses = access_widths(capture)
+    except StoreError:
+        accesses = []
+    return analyze_layouts(text, accesses=accesses)
 
 
 @click.command("layouts")
@@ -111,8 +129,8 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
 
     if image and not image.lower().endswith(".svg"):
         raise UsageError("--image writes SVG only; give a name ending in .svg")
-    text, source = _ttgir_text(kernel, file, target, config, stage, store_dir, launch, pass_name)
-    reports = analyze_layout_file(text)
+    text, source, capture = _ttgir_text(kernel, file, target, config, stage, store_dir, launch, pass_name)
+    reports = analyze_layout_file(text) if capture is None else [_with_machine_code(text, capture)]
     if map_alias is None:
         if as_json:
             from irscope.views.layout_report import layout_report_data

@@ -134,6 +134,10 @@ def layout_report_data(report: LayoutReport) -> dict[str, Any]:
             }
             for info in report.layouts
         ],
+        "accesses": [
+            {**_plain(a), "loc": str(a.loc) if a.loc else None, "machine_bytes": a.machine_bytes, "agrees": a.agrees}
+            for a in report.accesses
+        ],
         "conversions": [
             {"result": c.result, "source": c.source, "dest": c.dest, "shape": list(c.shape), "element": c.element,
              "line": c.line, "loc": str(c.loc) if c.loc else None}
