@@ -118,6 +118,20 @@ def test_verify_catches_a_dot_lowered_to_another_instruction_shape(captures, tmp
     assert "mma" in {f.topic for f in verify_capture(cap).disagreements}
 
 
+def test_verify_catches_a_machine_access_wider_than_the_layout_allows(captures, tmp_path):
+    cap = _copy(captures("vector_add", "sm90"), tmp_path)
+    widths = [f for f in verify_capture(cap).findings if f.topic == "widths"]
+    assert len(widths) == 3 and all(f.status == "agree" for f in widths)  # x, y loads and the store
+    # Claim 1 fp32 per thread: the 16-byte ld.global.v4.b32 in the PTX contradicts it.
+    text = cap.read("ttgir")
+    spt = next(w for w in text.split("sizePerThread = [")[1:])
+    _rewrite(cap, "ttgir", "sizePerThread = [" + spt.split("]")[0] + "]", "sizePerThread = [1]")
+    cap = Store(tmp_path).get(cap.manifest.key)
+    assert cap is not None
+    bad = [f for f in verify_capture(cap).disagreements if f.topic == "widths"]
+    assert bad and "16 bytes" in bad[0].evidence, _report(verify_capture(cap))
+
+
 def test_verify_catches_a_changed_byte_and_the_cli_exits_1(captures, tmp_path):
     cap = _copy(captures("vector_add", "sm90"), tmp_path)
     path = cap.stage_path("ttgir")

@@ -13,8 +13,9 @@ What is checked, per capture:
   Triton's metadata (what ``resources`` prints) and, on AMD, the LDS the AMDGCN declares.
 - ``lines``: every TTGIR dot, global load/store and async copy has instructions of the same class
   attributed to its source line in each lower stage, and no stage names a line past the end of the file.
-- ``widths``: the access widths ``layouts`` states against the machine code's (when the layouts
-  analysis provides them).
+- ``widths``: the width each global access's layout allows (``layouts``) never below what the PTX /
+  AMDGCN instructions of the same source position move (a wider instruction would mean irscope read
+  the layout wrong); narrower ones are what ``layouts`` reports as such, with the reason.
 
 A check that cannot be made says so (``unchecked``), with why; it never counts as agreement.
 """
@@ -49,6 +50,7 @@ _TTG_SHARED = re.compile(r"\b(?:ttg|triton_gpu)\.shared\s*=\s*(?P<n>\d+)")
 _AMD_LDS = re.compile(r"^\s*\.group_segment_fixed_size:\s*(?P<n>\d+)", re.M)
 # Example: .LBB0_7:                                ; %.epil.preheader
 _EPILOGUE = re.compile(r"%\S*\.epil\b")
+_PLURAL = {"load": "loads", "store": "stores", "async copy": "async copies"}
 _PIPELINE_CLASS = {"async": "async_copy", "register": "global_load"}
 _LINE_CLASSES = ("mma", "global_load", "global_store", "async_copy")
 _WAIT_PTX = {"ttg.async_wait": "cp.async.wait_group", "ttng.warp_group_dot_wait": "wgmma.wait_group"}
@@ -381,6 +383,28 @@ def _check_resources(capture: Capture, ttgir: str) -> list[Finding]:
     return out
 
 
+def _check_widths(capture: Capture) -> list[Finding]:
+    """The width each access's layout allows (what ``layouts`` states) bounds what the machine code does."""
+    from irscope.analysis.access_widths import access_widths
+
+    out: list[Finding] = []
+    for access in access_widths(capture):
+        where = f"line {access.loc.line}" if access.loc else f"TTGIR line {access.ttgir_line}"
+        claim = (f"{access.op} at {where}: {access.contiguous} contiguous {access.element} per thread allow "
+                 f"{access.allowed_bytes}-byte {_PLURAL.get(access.kind, access.kind)}")
+        widest = access.machine_bytes
+        if widest is None:
+            out.append(Finding("widths", claim, f"no {access.kind} instruction of the {access.stage or 'machine code'} "
+                               "carries its source position", UNCHECKED))
+            continue
+        opcodes = ", ".join(sorted({m.opcode for m in access.machine}))
+        shown = f"{access.stage}: widest {widest} bytes ({opcodes})"
+        if widest < access.allowed_bytes:
+            shown += " — narrower, as `layouts` says"
+        out.append(Finding("widths", claim, shown, AGREE if widest <= access.allowed_bytes else DISAGREE))
+    return out
+
+
 def verify_capture(capture: Capture) -> Verification:
     """Check every claim of one capture that a lower stage can confirm."""
     m = capture.manifest
@@ -418,5 +442,6 @@ def verify_capture(capture: Capture) -> Verification:
     except StoreError:
         source_lines = 0
     findings.extend(_check_lines(module, listings, m.kernel_path, source_lines))
+    findings.extend(_check_widths(capture))
     findings.extend(_check_resources(capture, ttgir))
     return Verification(m.key, m.kernel, m.target, m.config_index, tuple(findings))
