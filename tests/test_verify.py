@@ -25,7 +25,7 @@ LIB = DATA / "kernels" / "libstyle.py"
 sys.path.insert(0, str(LIB.parent))
 from libstyle import LAUNCHES  # noqa: E402
 
-TARGETS = ("sm80", "sm90", "gfx942")
+TARGETS = ("sm80", "sm90", "sm100", "gfx942", "gfx950")
 
 
 def _all_configs() -> list[tuple[str, str, int]]:

@@ -4,7 +4,8 @@ One table of patterns covers TTGIR ops, PTX, SASS and AMDGCN mnemonics, so every
 same things the same way: ``mma`` (tensor-core / matrix-core math), ``async_copy`` (global to
 shared without registers: cp.async, TMA, LDGSTS), ``wait`` (waiting on those, with a pending
 count), ``shared_load`` (ldmatrix, LDSM, ds_read, local_load), ``global_load``, ``shared_store``,
-``global_store``, ``barrier`` and ``convert`` (a layout conversion).
+``global_store``, ``scalar_load`` (AMD scalar memory loads), ``barrier`` and ``convert`` (a layout
+conversion).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ KINDS: dict[str, str] = {
     "wait": "waits",
     "shared_load": "shared -> register loads",
     "global_load": "global loads into registers",
+    "scalar_load": "scalar loads (AMD: s_load, uniform values and descriptors)",
     "shared_store": "register -> shared stores",
     "global_store": "global stores",
     "barrier": "barriers",
@@ -60,9 +62,11 @@ _TABLE: tuple[InstructionKind, ...] = (
     # Example: ldmatrix.sync.aligned.m8n8.x4.shared.b16 | LDSM.16.M88.4 | ds_read_b128 | ttg.local_load
     InstructionKind("shared_load", re.compile(
         r"^(?:ldmatrix|ld\.shared|LDSM|LDS\b|LDS\.|ds_read|ds_load|ttg\.local_load)")),
-    # Example: ld.global.v4.b32 | LDG.E.128 | buffer_load_dwordx4 | s_load_dwordx2 (AMD scalar load) | tt.load
+    # Example: s_load_dwordx2 s[42:43], s[0:1], 0x0   (AMD: a value every lane shares, into scalar registers)
+    InstructionKind("scalar_load", re.compile(r"^(?:s_load_|s_buffer_load_)")),
+    # Example: ld.global.v4.b32 | LDG.E.128 | buffer_load_dwordx4 | tt.load
     InstructionKind("global_load", re.compile(
-        r"^(?:ld\.global|LDG\b|LDG\.|global_load|buffer_load|s_load_|s_buffer_load_|tt\.load$|amdg\.buffer_load$|tt\.descriptor_load)")),
+        r"^(?:ld\.global|LDG\b|LDG\.|global_load|buffer_load|tt\.load$|amdg\.buffer_load$|tt\.descriptor_load)")),
     # Example: st.shared.v4.b32 | STS.128 | ds_write_b128 | ttg.local_store
     InstructionKind("shared_store", re.compile(
         r"^(?:st\.shared|stmatrix|STS\b|STS\.|STSM|ds_write|ds_store|ttg\.local_store|ttg\.local_alloc)")),

@@ -370,6 +370,9 @@ def _directive_listing(text: str, stage: str) -> Listing:
         opcode = _opcode(code)
         if not opcode:
             continue
+        if stage == "amdgcn" and code.endswith(" lds") and "_load_" in opcode:
+            # Example: buffer_load_dwordx4 v3, s[8:11], 0 offen lds   (straight into LDS: an async copy)
+            opcode += "_lds"
         if branch := _BRANCH.search(code):
             branches.append((number, branch["target"]))
         instructions.append(Instruction(number, code, opcode, current))
