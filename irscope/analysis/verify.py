@@ -287,7 +287,7 @@ def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Li
         opcodes = sorted({i.opcode for i in mmas})
         ok = bool(mmas) and all(o.startswith("tcgen05.mma") for o in opcodes)
         return [Finding("mma", claim, f"{listing.stage}: {len(mmas)} x {', '.join(opcodes) or 'no tensor-core instruction'}"
-                        " (the instruction shape is set at run time by its descriptor: kind only)",
+                        " (M and N sit in its instruction-descriptor operand, not in the mnemonic: the kind is checked)",
                         AGREE if ok else DISAGREE)]
     expected = [e for d in dots if (e := _expected_mma(d, layouts)) is not None]
     if not expected:
