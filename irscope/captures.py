@@ -207,11 +207,14 @@ def request_for(capture: Capture) -> Request:
         tgt = TARGETS.get(m.target) or resolve_target(m.target)
         return Request(kernel=info, target=tgt, config_index=m.config_index, sizes=dict(m.sizes))
     source = capture.path / m.files.get("source", "source.py")
-    if m.origin == "program" and m.replay and source.is_file():
+    if m.origin in ("program", "function") and m.replay and source.is_file():
         tgt = TARGETS.get(m.target) or Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,
                                               description="recorded target")
         kernel = RecordedKernel(path=source, qualname=m.function or m.kernel, replay=m.replay, key=m.key)
         return Request(kernel=kernel, target=tgt, config_index=0, sizes={})
+    if m.origin in ("program", "function"):
+        raise UsageError(f"{m.key} was stored without its specialization (made by an older irscope) and cannot be "
+                         "compiled again from the store alone; capture it again")
     raise UsageError(f"{m.key} ({m.origin}) cannot be compiled again from the store alone; capture it in this "
                      "process with irscope.capture(...) or name it as FILE:FUNCTION with its launch")
 

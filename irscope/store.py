@@ -113,7 +113,7 @@ class Manifest:
             ``program`` (recorded by ``irscope capture``).
         arguments: the launch as the user described it (FILE:FUNCTION kernels).
         program: the command line a ``program`` capture came from.
-        replay: for ``program`` captures, the exact specialization (signature, typed constexprs,
+        replay: for ``program`` and ``function`` captures, the exact specialization (signature, typed constexprs,
             attrs, options) to compile the recorded kernel again from its stored source.
     """
 

@@ -44,11 +44,12 @@ def _write(kind: str, data: dict[str, Any]) -> None:
     os.replace(tmp, folder / name)
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """A value as JSON: scalars and lists as they are, anything else as its repr."""
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     return repr(value)
 
 
@@ -80,9 +81,9 @@ def _replay(src: Any, metadata: dict[str, Any]) -> dict[str, Any]:
         "signature": {k: str(v) for k, v in (getattr(src, "signature", {}) or {}).items()},
         "constants": [[list(k) if isinstance(k, tuple) else [k], encode_constant(v)]
                       for k, v in (getattr(src, "constants", {}) or {}).items()],
-        "attrs": [[list(k) if isinstance(k, tuple) else [k], _jsonable(v)]
+        "attrs": [[list(k) if isinstance(k, tuple) else [k], jsonable(v)]
                   for k, v in (getattr(src, "attrs", {}) or {}).items()],
-        "options": {k: _jsonable(v) for k, v in metadata.items() if k not in ("target", "hash", "name")},
+        "options": {k: jsonable(v) for k, v in metadata.items() if k not in ("target", "hash", "name")},
     }
 
 
@@ -146,9 +147,9 @@ def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         "target": target_dict,
         "triton_version": metadata.get("triton_version", ""),
         "signature": {k: str(v) for k, v in signature.items()},
-        "constexprs": {label(k): _jsonable(v) for k, v in (getattr(src, "constants", {}) or {}).items()},
-        "attrs": {label(k): _jsonable(v) for k, v in (getattr(src, "attrs", {}) or {}).items() if v},
-        "metadata": {k: _jsonable(v) for k, v in metadata.items() if k != "target"},
+        "constexprs": {label(k): jsonable(v) for k, v in (getattr(src, "constants", {}) or {}).items()},
+        "attrs": {label(k): jsonable(v) for k, v in (getattr(src, "attrs", {}) or {}).items() if v},
+        "metadata": {k: jsonable(v) for k, v in metadata.items() if k != "target"},
         "files": dict(metadata_group),
         "dump_dir": str(dump) if dump else "",
         "stage_seconds": stage_seconds,
@@ -160,13 +161,13 @@ def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
 
 def config_values(config: Any) -> dict[str, Any]:
     """An autotune Config's values as JSON: its kwargs, then num_warps, num_stages, ... that are set."""
-    return {k: _jsonable(v) for k, v in config.all_kwargs().items()}
+    return {k: jsonable(v) for k, v in config.all_kwargs().items()}
 
 
 def _matches(config: Any, constants: dict[str, Any], metadata: dict[str, Any]) -> bool:
     """Whether a compile with these constexprs and metadata is this config's."""
     for name, value in config.kwargs.items():
-        if name in constants and _jsonable(constants[name]) != _jsonable(value):
+        if name in constants and jsonable(constants[name]) != jsonable(value):
             return False
     for option in ("num_warps", "num_stages", "num_ctas", "maxnreg"):
         value = getattr(config, option, None)
