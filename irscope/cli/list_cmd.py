@@ -8,11 +8,11 @@ from collections.abc import Mapping
 import click
 
 from irscope.cli.options import json_option, store_option
+from irscope.errors import UsageError
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
 from irscope.kernelspec import parse_function_ref
 from irscope.paths import store_root
 from irscope.stages import stages_for
-from irscope.errors import UsageError
 from irscope.store import Capture, Manifest, Store
 from irscope.targets import TARGETS
 

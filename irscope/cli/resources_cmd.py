@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import click
 
+from irscope.analysis.resources import Resources
 from irscope.captures import LaunchSpec, Request, StoredKernel, get_capture, make_request
 from irscope.cli.loops_cmd import capture_title
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
 from irscope.cli.show import compile_notice
-from irscope.analysis.resources import Resources
 from irscope.errors import IrscopeError, UsageError
 from irscope.kernels import KernelInfo
 from irscope.kernelspec import FunctionKernel

@@ -65,9 +65,13 @@ def ensure_driver(target: Target | None) -> None:
     if reports_wanted():
         return
     if isinstance(getattr(driver, "_active", None), OfflineDriver) and hasattr(driver, "reset_active"):
-        driver.reset_active()  # back to the real driver, when the machine's GPU is the target
-        if reports_wanted():
-            return
+        try:
+            driver.reset_active()  # back to the real driver, when the machine's GPU is the target
+        except RuntimeError:  # no GPU here: Triton finds no driver to go back to
+            pass
+        else:
+            if reports_wanted():
+                return
     driver.set_active(OfflineDriver(wanted))
 
 

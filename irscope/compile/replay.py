@@ -113,9 +113,7 @@ def _safe_block(stmt: ast.If | ast.Try) -> bool:
             if isinstance(sub, (ast.Assign, ast.AnnAssign)):
                 if sub.value is None or not _safe_value(sub.value):
                     return False
-            elif not isinstance(sub, (ast.Import, ast.ImportFrom, ast.Pass, ast.If, ast.Try)):
-                return False
-            elif isinstance(sub, ast.ImportFrom) and sub.level:
+            elif not isinstance(sub, (ast.Import, ast.ImportFrom, ast.Pass, ast.If, ast.Try)) or (isinstance(sub, ast.ImportFrom) and sub.level):
                 return False
     return True
 
@@ -153,12 +151,13 @@ def extract_kernel(text: str, name: str, where: str) -> ReplaySource:
         if wanted in done:
             continue
         done.add(wanted)
-        stmt = defs.get(wanted)
-        if stmt is None:
+        found = defs.get(wanted)
+        if found is None:
             if wanted in _BUILTINS:
                 continue
             raise UsageError(f"replaying {name} needs {wanted!r}, which {where} does not define at module level; "
                              "irscope compiles recorded kernels without running the program's code")
+        stmt = found
         line = f"{where}:{stmt.lineno}"
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             if isinstance(stmt, ast.ImportFrom) and stmt.level:

@@ -13,7 +13,7 @@ import triton
 import triton.language as tl
 
 try:
-    from triton.language.extra import libdevice  # noqa: F401  (a guarded import, as kernels libraries write it)
+    from triton.language.extra import libdevice
 except ImportError:
     libdevice = None
 

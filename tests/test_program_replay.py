@@ -1,0 +1,130 @@
+"""Replays (passes, diff --pass, timing) of stored kernels compile them from what was recorded, never the program."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from irscope.compile.replay import extract_kernel
+from irscope.errors import UsageError
+from tests.conftest import DATA, REPO
+from tests.test_program_capture import irscope
+
+pytestmark = pytest.mark.compile
+PROGRAMS = DATA / "programs"
+TILE_ARGS = "x_ptr=fp32[512,256], out_ptr=fp32[512,256], M=512, N=256, stride=256"
+
+
+def run_in(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m irscope ARGS`` with ``cwd`` as working directory (for relative --store paths)."""
+    full = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
+    full.pop("IRSCOPE_HOME", None)
+    return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, env=full,
+                          cwd=cwd, timeout=600)
+
+
+def last_ttgir_pass(passes_json: str) -> int:
+    rows = json.loads(passes_json)["passes"]
+    return [r["index"] for r in rows if r["stage"] == "ttgir"][-1]
+
+
+def test_a_recorded_script_is_replayed_without_running_it(tmp_path: Path) -> None:
+    marker = tmp_path / "runs.txt"
+    env = {"IRSCOPE_TEST_MARKER": str(marker)}
+    script = str(PROGRAMS / "toplevel_autotune.py")
+    proc = run_in(tmp_path, "capture", "--store", "rel-store", "--target", "sm90", "--", sys.executable, script,
+                  env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert marker.read_text() == "ran\n"
+    # The script launches at module level and autotunes: importing it would run it (and fail offline on
+    # the autotuner's benchmarker). A relative --store reaches the child compile too.
+    passes = run_in(tmp_path, "passes", "scaled_copy_kernel", "--config", "1", "--store", "rel-store", "--json",
+                    env=env)
+    assert passes.returncode == 0, passes.stderr
+    assert marker.read_text() == "ran\n"
+    assert json.loads(passes.stdout)["config"] == 1
+    # The replay compiles config 1 (BLOCK=512, num_warps=4) exactly as the program's launch did.
+    diff = run_in(tmp_path, "diff", "scaled_copy_kernel", "--config", "1", "--store", "rel-store",
+                  "--from", "ttgir", "--to", str(last_ttgir_pass(passes.stdout)), env=env)
+    assert diff.returncode == 0, diff.stderr
+    assert "are identical after normalisation" in diff.stdout
+    timing = run_in(tmp_path, "timing", "scaled_copy_kernel", "--config", "0", "--repeat", "1", "--store",
+                    "rel-store", "--json", env=env)
+    assert timing.returncode == 0, timing.stderr
+    assert json.loads(timing.stdout)["config"] == 0
+    assert marker.read_text() == "ran\n"
+
+
+def test_a_file_function_capture_is_replayed_by_name_and_all_configs_covers_autotune(tmp_path: Path) -> None:
+    spec = f"{PROGRAMS / 'autotuned.py'}:tile_scale_kernel"
+    table = irscope("resources", spec, "--args", TILE_ARGS, "--all-configs", store=tmp_path)
+    assert table.returncode == 0, table.stderr
+    lines = [line.split() for line in table.stdout.splitlines() if line.strip()[:1].isdigit()]
+    assert [(row[0], row[1], row[2], row[3]) for row in lines] == [
+        ("0", "16/32", "1", "1"), ("1", "32/64", "2", "2"), ("2", "64/32", "4", "3"), ("3", "128/64", "8", "4")]
+    passes = irscope("passes", "tile_scale_kernel", "--config", "2", "--json", store=tmp_path)
+    assert passes.returncode == 0, passes.stderr
+    diff = irscope("diff", "tile_scale_kernel", "--config", "2", "--from", "ttgir", "--to",
+                   str(last_ttgir_pass(passes.stdout)), store=tmp_path)
+    assert diff.returncode == 0 and "are identical after normalisation" in diff.stdout, diff.stdout + diff.stderr
+    # The same configs recorded from the program give the same figures, config by config.
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(PROGRAMS / "autotuned.py"),
+                   store=tmp_path / "program")
+    assert proc.returncode == 0, proc.stderr
+    recorded = irscope("resources", "tile_scale_kernel", "--all-configs", store=tmp_path / "program")
+    assert recorded.returncode == 0, recorded.stderr
+    assert recorded.stdout == table.stdout
+
+
+SOURCE = '''import os
+import triton
+import triton.language as tl
+from .local import helper_value
+
+SCALE = tl.constexpr(2.0)
+SIZE = int(os.environ.get("SIZE", "4"))
+
+
+@triton.jit
+def _twice(x):
+    return x * SCALE
+
+
+@triton.autotune(configs=[triton.Config({"B": 8})],
+                 key=["n"])
+@triton.jit
+def good(x_ptr, n, B: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, B), _twice(tl.load(x_ptr + tl.arange(0, B))))
+
+
+@triton.jit
+def computed(x_ptr):
+    tl.store(x_ptr, SIZE)
+
+
+@triton.jit
+def relative(x_ptr):
+    tl.store(x_ptr, helper_value)
+'''
+
+
+def test_the_replay_module_keeps_what_the_kernel_needs_on_its_own_lines() -> None:
+    replay = extract_kernel(SOURCE, "good", "prog.py")
+    kept = replay.text.splitlines()
+    original = SOURCE.splitlines()
+    assert replay.kept == ("triton", "tl", "SCALE", "_twice", "good")
+    for number in (2, 3, 6, 10, 11, 12, 17, 18, 19):  # imports, the constant, the helper, the kernel: same lines
+        assert kept[number - 1] == original[number - 1]
+    assert "autotune" not in replay.text and "import os" not in replay.text and "SIZE" not in replay.text
+    with pytest.raises(UsageError, match=r"needs 'SIZE', computed by the program at prog.py:7 "
+                                         r"\(int\(os.environ.get\('SIZE', '4'\)\)\)"):
+        extract_kernel(SOURCE, "computed", "prog.py")
+    with pytest.raises(UsageError, match=r"needs 'helper_value' from a relative import \(prog.py:4\)"):
+        extract_kernel(SOURCE, "relative", "prog.py")
+    with pytest.raises(UsageError, match=r"prog\.py defines no function 'missing' at module level"):
+        extract_kernel(SOURCE, "missing", "prog.py")
