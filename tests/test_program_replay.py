@@ -22,8 +22,8 @@ TILE_ARGS = "x_ptr=fp32[512,256], out_ptr=fp32[512,256], M=512, N=256, stride=25
 
 def run_in(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``python -m irscope ARGS`` with ``cwd`` as working directory (for relative --store paths)."""
-    full = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
-    full.pop("IRSCOPE_HOME", None)
+    full = {k: v for k, v in os.environ.items() if k != "IRSCOPE_HOME"}
+    full.update({"PYTHONPATH": str(REPO), **(env or {})})
     return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, env=full,
                           cwd=cwd, timeout=600)
 
@@ -128,3 +128,36 @@ def test_the_replay_module_keeps_what_the_kernel_needs_on_its_own_lines() -> Non
         extract_kernel(SOURCE, "relative", "prog.py")
     with pytest.raises(UsageError, match=r"prog\.py defines no function 'missing' at module level"):
         extract_kernel(SOURCE, "missing", "prog.py")
+
+
+def test_a_package_kernel_with_relative_imports_is_replayed_by_name(tmp_path: Path) -> None:
+    env = {"PYTHONPATH": os.pathsep.join([str(REPO), str(DATA / "pkgs")]), "IRSCOPE_HOME": str(tmp_path)}
+    show = run_in(tmp_path, "show", "relative_kernels.ops:scale_kernel", "--signature", "*fp32:16, *fp32:16, i32, 1024",
+                  "--stage", "ttir", env=env)
+    assert show.returncode == 0, show.stderr
+    assert "dense<5.000000e+00>" in show.stdout  # SCALE, read by the helper from .consts
+    passes = run_in(tmp_path, "passes", "scale_kernel", "--store", str(tmp_path), "--json", env=env)
+    assert passes.returncode == 0, passes.stderr
+    diff = run_in(tmp_path, "diff", "scale_kernel", "--store", str(tmp_path), "--from", "ttgir", "--to",
+                  str(last_ttgir_pass(passes.stdout)), env=env)
+    assert diff.returncode == 0 and "are identical after normalisation" in diff.stdout, diff.stdout + diff.stderr
+
+
+def test_on_a_gpu_a_compile_inside_an_autotuner_is_matched_to_its_config() -> None:
+    """The recording hook's rule for real runs (no GPU here to run one): the config whose values the compile has."""
+    import triton
+
+    from irscope.compile import program_hook
+
+    from types import SimpleNamespace
+
+    tuner = SimpleNamespace(configs=[triton.Config({"BLOCK": 128}, num_warps=2),
+                                     triton.Config({"BLOCK": 512}, num_warps=4),
+                                     triton.Config({"BLOCK": 512}, num_warps=8)])
+    source = SimpleNamespace(constants={(3,): 512})
+    program_hook._STATE.autotuner = tuner
+    try:
+        found = program_hook._current_config(source, {"num_warps": 8, "num_stages": 3}, lambda p: "BLOCK")
+    finally:
+        program_hook._STATE.autotuner = None
+    assert found == (2, {"BLOCK": 512, "num_warps": 8, "num_ctas": 1, "num_stages": 3})

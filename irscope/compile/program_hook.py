@@ -77,7 +77,9 @@ def encode_constant(value: Any) -> Any:
 
 def _replay(src: Any, metadata: dict[str, Any]) -> dict[str, Any]:
     """What a later compile needs to rebuild this exact ASTSource: signature, constants, attrs, options."""
+    py = getattr(getattr(src, "fn", None), "fn", None)
     return {
+        "module": str(getattr(py, "__module__", "") or ""),  # resolves the source's relative imports on replay
         "signature": {k: str(v) for k, v in (getattr(src, "signature", {}) or {}).items()},
         "constants": [[list(k) if isinstance(k, tuple) else [k], encode_constant(v)]
                       for k, v in (getattr(src, "constants", {}) or {}).items()],

@@ -118,16 +118,33 @@ def _safe_block(stmt: ast.If | ast.Try) -> bool:
     return True
 
 
-def _import_subset(stmt: ast.Import | ast.ImportFrom, names: set[str]) -> str:
-    """The import statement with only the aliases that bind ``names``."""
+def _absolute(stmt: ast.ImportFrom, module: str) -> str | None:
+    """``from .consts import X`` in ``pkg.ops`` -> ``pkg.consts``; None when the package is not known."""
+    if "." not in module or module.startswith("__main__"):
+        return None
+    package = module.rsplit(".", 1)[0]
+    try:
+        return importlib.util.resolve_name("." * stmt.level + (stmt.module or ""), package)
+    except (ImportError, ValueError):
+        return None
+
+
+def _import_subset(stmt: ast.Import | ast.ImportFrom, names: set[str], module: str) -> str:
+    """The import statement with only the aliases that bind ``names`` (relative ones made absolute)."""
     aliases = [a for a in stmt.names if (a.asname or a.name).split(".")[0] in names]
     if isinstance(stmt, ast.Import):
         return ast.unparse(ast.Import(names=aliases))
-    return ast.unparse(ast.ImportFrom(module=stmt.module, names=aliases, level=stmt.level))
+    if stmt.level:
+        return ast.unparse(ast.ImportFrom(module=_absolute(stmt, module), names=aliases, level=0))
+    return ast.unparse(ast.ImportFrom(module=stmt.module, names=aliases, level=0))
 
 
-def extract_kernel(text: str, name: str, where: str) -> ReplaySource:
-    """The module that defines ``name`` and what it needs from ``text``, nothing else of the program."""
+def extract_kernel(text: str, name: str, where: str, module: str = "") -> ReplaySource:
+    """The module that defines ``name`` and what it needs from ``text``, nothing else of the program.
+
+    ``module`` is the dotted name the file had when it was compiled (``pkg.ops``): with it, relative
+    imports (``from .consts import SCALE``) are resolved against its package.
+    """
     try:
         tree = ast.parse(text)
     except SyntaxError as exc:
@@ -160,7 +177,7 @@ def extract_kernel(text: str, name: str, where: str) -> ReplaySource:
         stmt = found
         line = f"{where}:{stmt.lineno}"
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            if isinstance(stmt, ast.ImportFrom) and stmt.level:
+            if isinstance(stmt, ast.ImportFrom) and stmt.level and _absolute(stmt, module) is None:
                 raise UsageError(f"replaying {name} needs {wanted!r} from a relative import ({line}), which "
                                  "cannot be resolved outside its package")
             imports.setdefault(id(stmt), set()).add(wanted)
@@ -191,7 +208,7 @@ def extract_kernel(text: str, name: str, where: str) -> ReplaySource:
         order.append(kept[id(stmt)])
         first = stmt.lineno
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            out[first - 1] = _import_subset(stmt, imports[id(stmt)])
+            out[first - 1] = _import_subset(stmt, imports[id(stmt)], module)
             continue
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.decorator_list:
             first = min(d.lineno for d in stmt.decorator_list)
@@ -203,13 +220,13 @@ def extract_kernel(text: str, name: str, where: str) -> ReplaySource:
     return ReplaySource(text="\n".join(out) + "\n", kept=tuple(order))
 
 
-def load_replayed(path: Path, name: str) -> Any:
+def load_replayed(path: Path, name: str, module: str = "") -> Any:
     """The kernel object ``name`` from a generated module of ``path``'s source (no program code runs)."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"the recorded source {path} cannot be read: {exc.strerror}") from None
-    replay = extract_kernel(text, name, str(path))
+    replay = extract_kernel(text, name, str(path), module)
     digest = hashlib.sha256(replay.text.encode()).hexdigest()[:12]
     folder = Path(tempfile.mkdtemp(prefix="irscope-replay-"))
     atexit.register(shutil.rmtree, folder, True)
@@ -230,6 +247,7 @@ def job_replay(job: Any) -> dict[str, Any]:
     from irscope.compile.program_hook import encode_constant, jsonable
 
     return {
+        "module": str(getattr(getattr(job.fn, "fn", None), "__module__", "") or ""),
         "signature": {k: str(v) for k, v in job.signature.items()},
         "constants": [[list(path), encode_constant(value)] for path, value in job.constexprs.items()],
         "attrs": [[list(path), jsonable(value)] for path, value in job.attrs.items()],
