@@ -145,11 +145,11 @@ def test_a_package_kernel_with_relative_imports_is_replayed_by_name(tmp_path: Pa
 
 def test_on_a_gpu_a_compile_inside_an_autotuner_is_matched_to_its_config() -> None:
     """The recording hook's rule for real runs (no GPU here to run one): the config whose values the compile has."""
+    from types import SimpleNamespace
+
     import triton
 
     from irscope.compile import program_hook
-
-    from types import SimpleNamespace
 
     tuner = SimpleNamespace(configs=[triton.Config({"BLOCK": 128}, num_warps=2),
                                      triton.Config({"BLOCK": 512}, num_warps=4),
