@@ -234,12 +234,12 @@ def load_replayed(path: Path, name: str, module: str = "") -> Any:
     generated.write_text(replay.text, encoding="utf-8")
     spec = importlib.util.spec_from_file_location(f"irscope_replay_{name}_{digest}", generated)
     assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
+    generated_module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        spec.loader.exec_module(generated_module)
     except Exception as exc:  # an import the kernel needs is missing here: say which, in one line
         raise UsageError(f"the recorded source of {name} cannot be compiled here: {type(exc).__name__}: {exc}") from None
-    return getattr(module, name)
+    return getattr(generated_module, name)
 
 
 def job_replay(job: Any) -> dict[str, Any]:
