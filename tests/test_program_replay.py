@@ -48,8 +48,9 @@ def test_a_recorded_script_is_replayed_without_running_it(tmp_path: Path) -> Non
     assert passes.returncode == 0, passes.stderr
     assert marker.read_text() == "ran\n"
     assert json.loads(passes.stdout)["config"] == 1
-    # The replay compiles config 1 (BLOCK=512, num_warps=4) exactly as the program's launch did.
-    diff = run_in(tmp_path, "diff", "scaled_copy_kernel", "--config", "1", "--store", "rel-store",
+    # The replay compiles config 1 (BLOCK=512, num_warps=4) exactly as the program's launch did, down to the
+    # locations (file, line and column of every op).
+    diff = run_in(tmp_path, "diff", "scaled_copy_kernel", "--config", "1", "--store", "rel-store", "--keep-locs",
                   "--from", "ttgir", "--to", str(last_ttgir_pass(passes.stdout)), env=env)
     assert diff.returncode == 0, diff.stderr
     assert "are identical after normalisation" in diff.stdout
@@ -69,7 +70,7 @@ def test_a_file_function_capture_is_replayed_by_name_and_all_configs_covers_auto
         ("0", "16/32", "1", "1"), ("1", "32/64", "2", "2"), ("2", "64/32", "4", "3"), ("3", "128/64", "8", "4")]
     passes = irscope("passes", "tile_scale_kernel", "--config", "2", "--json", store=tmp_path)
     assert passes.returncode == 0, passes.stderr
-    diff = irscope("diff", "tile_scale_kernel", "--config", "2", "--from", "ttgir", "--to",
+    diff = irscope("diff", "tile_scale_kernel", "--config", "2", "--keep-locs", "--from", "ttgir", "--to",
                    str(last_ttgir_pass(passes.stdout)), store=tmp_path)
     assert diff.returncode == 0 and "are identical after normalisation" in diff.stdout, diff.stdout + diff.stderr
     # The same configs recorded from the program give the same figures, config by config.

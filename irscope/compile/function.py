@@ -267,7 +267,8 @@ def recorded_job(kernel: RecordedKernel, target: Target) -> CompileJob:
     from irscope.compile.replay import load_replayed
 
     ensure_driver(target)
-    obj = load_replayed(kernel.path, kernel.name, str(kernel.replay.get("module", "")))
+    obj = load_replayed(kernel.path, kernel.name, str(kernel.replay.get("module", "")),
+                        str(kernel.replay.get("file", "")))
     fn = unwrap(obj, kernel.name).fn
     replay = kernel.replay
     tgt = gpu_target(target)

@@ -80,6 +80,7 @@ def _replay(src: Any, metadata: dict[str, Any]) -> dict[str, Any]:
     py = getattr(getattr(src, "fn", None), "fn", None)
     return {
         "module": str(getattr(py, "__module__", "") or ""),  # resolves the source's relative imports on replay
+        "file": getattr(getattr(py, "__code__", None), "co_filename", ""),  # the IR's locations name this file
         "signature": {k: str(v) for k, v in (getattr(src, "signature", {}) or {}).items()},
         "constants": [[list(k) if isinstance(k, tuple) else [k], encode_constant(v)]
                       for k, v in (getattr(src, "constants", {}) or {}).items()],

@@ -17,8 +17,11 @@ import atexit
 import builtins
 import hashlib
 import importlib.util
+import linecache
 import shutil
+import sys
 import tempfile
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -220,34 +223,45 @@ def extract_kernel(text: str, name: str, where: str, module: str = "") -> Replay
     return ReplaySource(text="\n".join(out) + "\n", kept=tuple(order))
 
 
-def load_replayed(path: Path, name: str, module: str = "") -> Any:
-    """The kernel object ``name`` from a generated module of ``path``'s source (no program code runs)."""
+def load_replayed(path: Path, name: str, module: str = "", filename: str = "") -> Any:
+    """The kernel object ``name`` from a generated module of ``path``'s source (no program code runs).
+
+    With ``filename`` (the file the kernel was compiled from when it was recorded) the generated code
+    carries that name, and Python's line cache serves the generated text under it, so the IR's
+    locations name the recorded file as the original compile's did. Meant for a process of its own
+    (the per-pass worker): that cache entry hides the real file of that name from ``inspect``.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"the recorded source {path} cannot be read: {exc.strerror}") from None
     replay = extract_kernel(text, name, str(path), module)
     digest = hashlib.sha256(replay.text.encode()).hexdigest()[:12]
-    folder = Path(tempfile.mkdtemp(prefix="irscope-replay-"))
-    atexit.register(shutil.rmtree, folder, True)
-    generated = folder / path.name
-    generated.write_text(replay.text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(f"irscope_replay_{name}_{digest}", generated)
-    assert spec is not None and spec.loader is not None
-    generated_module = importlib.util.module_from_spec(spec)
+    if not filename:
+        folder = Path(tempfile.mkdtemp(prefix="irscope-replay-"))
+        atexit.register(shutil.rmtree, folder, True)
+        filename = str(folder / path.name)
+        Path(filename).write_text(replay.text, encoding="utf-8")
+    # mtime None: linecache.checkcache keeps the entry instead of re-reading a file of that name
+    linecache.cache[filename] = (len(replay.text), None, replay.text.splitlines(keepends=True), filename)
+    generated = types.ModuleType(f"irscope_replay_{name}_{digest}")
+    generated.__file__ = filename
+    sys.modules[generated.__name__] = generated
     try:
-        spec.loader.exec_module(generated_module)
+        exec(compile(replay.text, filename, "exec"), generated.__dict__)  # only the extracted definitions
     except Exception as exc:  # an import the kernel needs is missing here: say which, in one line
         raise UsageError(f"the recorded source of {name} cannot be compiled here: {type(exc).__name__}: {exc}") from None
-    return getattr(generated_module, name)
+    return getattr(generated, name)
 
 
 def job_replay(job: Any) -> dict[str, Any]:
     """A compile job's specialization in the form ``Manifest.replay`` keeps (as ``irscope capture`` records it)."""
     from irscope.compile.program_hook import encode_constant, jsonable
 
+    code = getattr(getattr(job.fn, "fn", None), "__code__", None)
     return {
         "module": str(getattr(getattr(job.fn, "fn", None), "__module__", "") or ""),
+        "file": code.co_filename if code is not None else "",
         "signature": {k: str(v) for k, v in job.signature.items()},
         "constants": [[list(path), encode_constant(value)] for path, value in job.constexprs.items()],
         "attrs": [[list(path), jsonable(value)] for path, value in job.attrs.items()],
