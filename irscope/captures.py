@@ -211,7 +211,7 @@ def request_for(capture: Capture) -> Request:
         tgt = TARGETS.get(m.target) or Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,
                                               description="recorded target")
         kernel = RecordedKernel(path=source, qualname=m.function or m.kernel, replay=m.replay, key=m.key)
-        return Request(kernel=kernel, target=tgt, config_index=0, sizes={})
+        return Request(kernel=kernel, target=tgt, config_index=m.config_index, sizes={})
     if m.origin in ("program", "function"):
         raise UsageError(f"{m.key} was stored without its specialization (made by an older irscope) and cannot be "
                          "compiled again from the store alone; capture it again")

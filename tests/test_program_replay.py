@@ -152,13 +152,18 @@ def test_on_a_gpu_a_compile_inside_an_autotuner_is_matched_to_its_config() -> No
 
     from irscope.compile import program_hook
 
-    tuner = SimpleNamespace(configs=[triton.Config({"BLOCK": 128}, num_warps=2),
-                                     triton.Config({"BLOCK": 512}, num_warps=4),
-                                     triton.Config({"BLOCK": 512}, num_warps=8)])
-    source = SimpleNamespace(constants={(3,): 512})
+    jit = SimpleNamespace(params=[])
+    tuner = SimpleNamespace(fn=SimpleNamespace(fn=jit), configs=[  # an Autotuner over a Heuristics over the jit
+        triton.Config({"BLOCK": 128}, num_warps=2), triton.Config({"BLOCK": 512}, num_warps=4),
+        triton.Config({"BLOCK": 512}, num_warps=8)])
+    metadata = {"num_warps": 8, "num_stages": 3}
     program_hook._STATE.autotuner = tuner
     try:
-        found = program_hook._current_config(source, {"num_warps": 8, "num_stages": 3}, lambda p: "BLOCK")
+        found = program_hook._current_config(SimpleNamespace(fn=jit, constants={(3,): 512}), metadata,
+                                             lambda p: "BLOCK")
+        other = program_hook._current_config(SimpleNamespace(fn=object(), constants={(3,): 512}), metadata,
+                                             lambda p: "BLOCK")
     finally:
         program_hook._STATE.autotuner = None
     assert found == (2, {"BLOCK": 512, "num_warps": 8, "num_ctas": 1, "num_stages": 3})
+    assert other == (None, {})  # another kernel compiled while the autotuner runs (a hook's) is no config of it

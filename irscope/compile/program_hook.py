@@ -185,8 +185,11 @@ def _current_config(src: Any, metadata: dict[str, Any], label: Any) -> tuple[int
     if explicit is not None:
         return explicit
     tuner = getattr(_STATE, "autotuner", None)
-    if tuner is None:
-        return None, {}
+    tuned = getattr(tuner, "fn", None)
+    while tuned is not None and not hasattr(tuned, "params") and hasattr(tuned, "fn"):
+        tuned = tuned.fn  # through @triton.heuristics to the JITFunction
+    if tuner is None or tuned is not getattr(src, "fn", None):
+        return None, {}  # not the autotuned kernel (one its hooks launch, say)
     constants = {label(k): v for k, v in (getattr(src, "constants", {}) or {}).items()}
     for index, config in enumerate(tuner.configs):
         if _matches(config, constants, metadata):
