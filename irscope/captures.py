@@ -90,8 +90,17 @@ class Request:
         return capture_key(self.kernel.name, payload, self.target, self.config_index)
 
 
-def _stored(kernel: str, target: str | None, store_dir: str | None) -> Request | None:
-    """A request for a stored capture named by key, key prefix, kernel or function name."""
+def recorded_configs(captures: list[Capture]) -> str:
+    """``0 (BLOCK=256, num_warps=2), 1 (BLOCK=1024, num_warps=4)``: the configs these captures hold."""
+    seen: dict[int, str] = {}
+    for c in captures:
+        text = c.manifest.config_text()
+        seen.setdefault(c.manifest.config_index, f"{c.manifest.config_index}" + (f" ({text})" if text else ""))
+    return ", ".join(seen[i] for i in sorted(seen))
+
+
+def _stored(kernel: str, target: str | None, store_dir: str | None, config: int = 0) -> Request | None:
+    """A request for a stored capture named by key, key prefix, kernel or function name, and config."""
     store = Store(store_root(store_dir))
     found = store.find(kernel)
     if not found:
@@ -107,6 +116,14 @@ def _stored(kernel: str, target: str | None, store_dir: str | None) -> Request |
         default = default_target_name()
         preferred = [c for c in found if c.manifest.target == default]
         found = preferred or found
+    exact = len(found) == 1 and found[0].manifest.key == kernel
+    if not (exact and config == 0):  # a key names one capture; --config (default 0) picks among a name's configs
+        with_config = [c for c in found if c.manifest.config_index == config]
+        if not with_config:
+            where = f" for {found[0].manifest.target}" if len({c.manifest.target for c in found}) == 1 else ""
+            raise UsageError(f"config {config} is not recorded for {kernel}{where}; recorded: "
+                             f"{recorded_configs(found)}")
+        found = with_config
     chosen = found[-1]
     m = chosen.manifest
     tgt = TARGETS.get(m.target) or Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,
@@ -132,7 +149,7 @@ def make_request(kernel: str, target: str | None = None, config: int = 0, stage:
     try:
         info = get_kernel(kernel)
     except UsageError:
-        stored = _stored(kernel, target, store_dir)
+        stored = _stored(kernel, target, store_dir, config)
         if stored is None:
             raise
         if stage is not None:
@@ -216,11 +233,14 @@ def request_for(capture: Capture) -> Request:
         tgt = TARGETS.get(m.target) or resolve_target(m.target)
         return Request(kernel=info, target=tgt, config_index=m.config_index, sizes=dict(m.sizes))
     source = capture.path / m.files.get("source", "source.py")
-    if m.origin == "program" and m.replay and source.is_file():
+    if m.origin in ("program", "function") and m.replay and source.is_file():
         tgt = TARGETS.get(m.target) or Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,
                                               description="recorded target")
         kernel = RecordedKernel(path=source, qualname=m.function or m.kernel, replay=m.replay, key=m.key)
-        return Request(kernel=kernel, target=tgt, config_index=0, sizes={})
+        return Request(kernel=kernel, target=tgt, config_index=m.config_index, sizes={})
+    if m.origin in ("program", "function"):
+        raise UsageError(f"{m.key} was stored without its specialization (made by an older irscope) and cannot be "
+                         "compiled again from the store alone; capture it again")
     raise UsageError(f"{m.key} ({m.origin}) cannot be compiled again from the store alone; capture it in this "
                      "process with irscope.capture(...) or name it as FILE:FUNCTION with its launch")
 

@@ -118,7 +118,7 @@ class Manifest:
             ``program`` (recorded by ``irscope capture``).
         arguments: the launch as the user described it (FILE:FUNCTION kernels).
         program: the command line a ``program`` capture came from.
-        replay: for ``program`` captures, the exact specialization (signature, typed constexprs,
+        replay: for ``program`` and ``function`` captures, the exact specialization (signature, typed constexprs,
             attrs, options) to compile the recorded kernel again from its stored source.
         checksums: file name -> ``{"size": bytes, "sha256": hex digest}`` for every file in ``files``,
             written when the capture is committed; sizes are checked on every read, digests by
@@ -153,6 +153,11 @@ class Manifest:
     replay: dict[str, Any] = field(default_factory=dict)
     checksums: dict[str, dict[str, Any]] = field(default_factory=dict)
     format: int = FORMAT
+
+    def config_text(self) -> str:
+        """What tells this capture apart from the kernel's others: its config values, else its constexprs."""
+        values = self.config or self.constexprs
+        return ", ".join(f"{k}={v}" for k, v in values.items())
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -285,11 +290,11 @@ class Store:
         return Capture(path=path, manifest=manifest)
 
     def captures(self) -> list[Capture]:
-        """Every readable capture, oldest first."""
+        """Every readable capture, oldest first (then by config and key, for captures made in the same second)."""
         if not self.captures_dir.is_dir():
             return []
         found = [c for p in self.captures_dir.iterdir() if (c := self.get(p.name)) is not None]
-        return sorted(found, key=lambda c: c.manifest.created)
+        return sorted(found, key=lambda c: (c.manifest.created, c.manifest.config_index, c.manifest.key))
 
     def find(self, name: str) -> list[Capture]:
         """Captures whose key is or starts with ``name``, or whose kernel/function is ``name``; oldest first."""

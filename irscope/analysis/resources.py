@@ -41,6 +41,9 @@ class GpuLimits:
         shared_per_cta: the most one CTA (workgroup) may use, bytes.
         reserved_per_cta: shared memory the driver reserves per CTA, bytes.
         max_waves_per_simd: AMD only: wave slots per SIMD.
+        warp_size: threads per warp (32) or work-items per wave (64 on CDNA).
+        max_threads: the most threads (work-items) one CTA (workgroup) may have: 1024 on both vendors
+            (CUDA's maxThreadsPerBlock; AMD's largest flat workgroup size).
     """
 
     name: str
@@ -54,6 +57,8 @@ class GpuLimits:
     shared_per_cta: int
     reserved_per_cta: int = 0
     max_waves_per_simd: int = 0
+    warp_size: int = 32
+    max_threads: int = 1024
 
 
 _KB = 1024
@@ -61,8 +66,8 @@ GPU_LIMITS: dict[str, GpuLimits] = {
     "sm80": GpuLimits("A100 (sm80)", "nvidia", 64, 32, 65536, 256, 4, 164 * _KB, 163 * _KB, 1 * _KB),
     "sm90": GpuLimits("H100/H200 (sm90)", "nvidia", 64, 32, 65536, 256, 4, 228 * _KB, 227 * _KB, 1 * _KB),
     "sm100": GpuLimits("B200 (sm100)", "nvidia", 64, 32, 65536, 256, 4, 228 * _KB, 227 * _KB, 1 * _KB),
-    "gfx942": GpuLimits("MI300X (gfx942)", "amd", 32, 32, 512, 8, 4, 64 * _KB, 64 * _KB, 0, 8),
-    "gfx950": GpuLimits("MI355X (gfx950)", "amd", 32, 32, 512, 8, 4, 160 * _KB, 160 * _KB, 0, 8),
+    "gfx942": GpuLimits("MI300X (gfx942)", "amd", 32, 32, 512, 8, 4, 64 * _KB, 64 * _KB, 0, 8, warp_size=64),
+    "gfx950": GpuLimits("MI355X (gfx950)", "amd", 32, 32, 512, 8, 4, 160 * _KB, 160 * _KB, 0, 8, warp_size=64),
 }
 
 
@@ -80,6 +85,7 @@ class Occupancy:
         limiting: the resources that set ``ctas``.
         fits: False when one CTA alone exceeds a per-CTA limit (the launch would fail).
         waves_per_simd: AMD only: the waves per SIMD the registers allow (LLVM's "Occupancy"), else None.
+        problems: when it does not fit, why, one sentence per limit exceeded.
     """
 
     gpu: str
@@ -90,6 +96,7 @@ class Occupancy:
     limiting: tuple[str, ...]
     fits: bool = True
     waves_per_simd: int | None = None
+    problems: tuple[str, ...] = ()
 
     @property
     def percent(self) -> float:
@@ -156,17 +163,23 @@ def nvidia_occupancy(limits: GpuLimits, registers: int, num_warps: int, shared_t
     per_partition = limits.registers // limits.partitions
     warps_by_regs = (per_partition // per_warp) * limits.partitions
     by_regs = warps_by_regs // num_warps
-    fits = per_warp * _round_up(num_warps, limits.partitions) <= limits.registers and registers <= 255
+    problems = _thread_problems(limits, num_warps)
+    if registers > 255:
+        problems.append(f"{registers} registers per thread, over the 255 a thread may have")
+    elif per_warp * _round_up(num_warps, limits.partitions) > limits.registers:
+        problems.append(f"{num_warps} warps of {per_warp} registers need more than the {limits.registers} "
+                        "registers of an SM")
     by_shared = limits.shared // shared_total if shared_total else limits.max_ctas
     if shared_total - limits.reserved_per_cta > limits.shared_per_cta:
-        fits = False
+        problems.append(f"{shared_total - limits.reserved_per_cta} B of shared memory exceed the "
+                        f"{limits.shared_per_cta} B one CTA may use")
     result = {
         "registers": by_regs,
         "shared memory": by_shared,
         "warp slots": limits.max_warps // num_warps,
         "CTA slots": limits.max_ctas,
     }
-    return _finish(limits, result, num_warps, fits)
+    return _finish(limits, result, num_warps, problems)
 
 
 def amd_occupancy(limits: GpuLimits, usage: AmdUsage, num_warps: int, lds_total: int) -> Occupancy:
@@ -185,15 +198,35 @@ def amd_occupancy(limits: GpuLimits, usage: AmdUsage, num_warps: int, lds_total:
         "warp slots": limits.max_warps // num_warps,
         "CTA slots": limits.max_ctas,
     }
-    fits = lds_total <= limits.shared_per_cta and total <= limits.registers
-    return _finish(limits, result, num_warps, fits, min(waves_by_vgpr, waves_by_sgpr))
+    problems = _thread_problems(limits, num_warps)
+    if usage.max_workgroup_size is not None and num_warps * limits.warp_size > usage.max_workgroup_size:
+        problems.append(f"the kernel's metadata allows at most {usage.max_workgroup_size} work-items per "
+                        "workgroup (.max_flat_workgroup_size)")
+    if lds_total > limits.shared_per_cta:
+        problems.append(f"{lds_total} B of LDS exceed the {limits.shared_per_cta} B one workgroup may use")
+    if total > limits.registers:
+        problems.append(f"{total} VGPRs per lane exceed the {limits.registers} of a SIMD")
+    return _finish(limits, result, num_warps, problems, min(waves_by_vgpr, waves_by_sgpr))
 
 
-def _finish(limits: GpuLimits, result: dict[str, int], num_warps: int, fits: bool,
+def _thread_problems(limits: GpuLimits, num_warps: int) -> list[str]:
+    """The per-CTA thread limit: more threads (work-items) than one CTA (workgroup) may have cannot launch."""
+    threads = num_warps * limits.warp_size
+    if threads <= limits.max_threads:
+        return []
+    amd = limits.vendor == "amd"
+    warps, items, cta = ("waves", "work-items", "workgroup") if amd else ("warps", "threads", "CTA")
+    return [f"{num_warps} {warps} x {limits.warp_size} = {threads} {items} per {cta}, over the {limits.max_threads} "
+            f"{limits.name} allows"]
+
+
+def _finish(limits: GpuLimits, result: dict[str, int], num_warps: int, problems: list[str],
             waves_per_simd: int | None = None) -> Occupancy:
+    fits = not problems
     ctas = min(result.values()) if fits else 0
     limiting = tuple(k for k, v in result.items() if v == ctas)
-    return Occupancy(limits.name, ctas, ctas * num_warps, limits.max_warps, result, limiting, fits, waves_per_simd)
+    return Occupancy(limits.name, ctas, ctas * num_warps, limits.max_warps, result, limiting, fits, waves_per_simd,
+                     tuple(problems))
 
 
 def _nvidia(capture: Capture) -> Resources:

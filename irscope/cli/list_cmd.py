@@ -8,11 +8,12 @@ from collections.abc import Mapping
 import click
 
 from irscope.cli.options import json_option, store_option
+from irscope.errors import UsageError
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
 from irscope.kernelspec import parse_function_ref
 from irscope.paths import store_root
 from irscope.stages import stages_for
-from irscope.store import Store
+from irscope.store import Capture, Manifest, Store
 from irscope.targets import TARGETS
 
 
@@ -52,6 +53,39 @@ def _list_function(spec: str, as_json: bool) -> None:
     click.echo("\n".join(lines))
 
 
+def _how(m: Manifest) -> str:
+    """How a capture was made and what tells it apart from the kernel's other captures."""
+    values = m.config_text()
+    how = f"config {m.config_index}" + (f" ({values})" if values else "")
+    return f"{how}, from {m.program}" if m.origin == "program" else how
+
+
+def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
+    """The captures of a recorded kernel (or the one capture a key names): configs, targets, keys."""
+    if as_json:
+        click.echo(json.dumps({"kernel": name, "captures": [
+            {"key": c.manifest.key, "kernel": c.manifest.kernel, "target": c.manifest.target,
+             "config": c.manifest.config_index, "config_values": c.manifest.config,
+             "constexprs": c.manifest.constexprs, "options": c.manifest.options, "origin": c.manifest.origin,
+             "program": c.manifest.program, "triton_version": c.manifest.triton_version, "path": str(c.path)}
+            for c in captures]}, indent=2, default=str))
+        return
+    first = captures[0].manifest
+    lines = [f"{name}  ({len(captures)} capture{'s' if len(captures) != 1 else ''}, {first.origin})"]
+    if first.program:
+        lines.append(f"  recorded from: {first.program}")
+    for c in sorted(captures, key=lambda c: (c.manifest.target, c.manifest.config_index, c.manifest.created)):
+        m = c.manifest
+        values = m.config_text()
+        opts = ", ".join(f"{k}={m.options[k]}" for k in ("num_warps", "num_stages") if k in m.options
+                         and f"{k}=" not in values)
+        detail = ", ".join(p for p in (values, opts) if p)
+        lines.append(f"  {m.target:<7} config {m.config_index:<3} {detail}")
+        lines.append(f"          {m.key}")
+    lines.append(f"  select one with: irscope show {name} --target TARGET --config N")
+    click.echo("\n".join(lines))
+
+
 @click.command("list")
 @click.argument("kernel", required=False)
 @json_option
@@ -60,7 +94,9 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
     """List kernels, their launch configs, targets, stages and stored captures.
 
     With KERNEL (a bundled name, a kernel-module path or FILE.py:FUNCTION), list that kernel's
-    configs in full; for FILE:FUNCTION these are its @triton.autotune configs.
+    configs in full; for FILE:FUNCTION these are its @triton.autotune configs. With the name or
+    key of a stored capture (recorded by 'irscope capture'), list its captures: target, config
+    index and the values that tell the configs apart.
 
     Example:
 
@@ -69,8 +105,15 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
     if kernel and parse_function_ref(kernel) is not None:
         _list_function(kernel, as_json)
         return
-    kernels = [get_kernel(kernel)] if kernel else list(bundled_kernels().values())
     store = Store(store_root(store_dir))
+    try:
+        kernels = [get_kernel(kernel)] if kernel else list(bundled_kernels().values())
+    except UsageError:
+        stored = store.find(kernel) if kernel else []
+        if not stored:
+            raise
+        _list_stored(kernel or "", stored, as_json)
+        return
     captures = store.captures()
     if as_json:
         click.echo(json.dumps({
@@ -79,7 +122,8 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
             "targets": [{"name": t.name, "backend": t.backend, "arch": t.arch, "description": t.description,
                          "stages": [s.name for s in stages_for(t.backend)]} for t in TARGETS.values()],
             "captures": [{"key": c.manifest.key, "kernel": c.manifest.kernel, "target": c.manifest.target,
-                          "config": c.manifest.config_index, "triton_version": c.manifest.triton_version,
+                          "config": c.manifest.config_index, "config_values": c.manifest.config,
+                          "origin": c.manifest.origin, "triton_version": c.manifest.triton_version,
                           "path": str(c.path)} for c in captures],
         }, indent=2))
         return
@@ -103,7 +147,6 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
     out.append(f"Captures in {store.root}: {len(shown)}")
     for c in shown:
         m = c.manifest
-        how = f"from {m.program}" if m.origin == "program" else f"config {m.config_index}"
-        out.append(f"  {m.kernel:<14} {m.target:<7} {how:<10}  Triton {m.triton_version}  "
+        out.append(f"  {m.kernel:<14} {m.target:<7} {_how(m)}  Triton {m.triton_version}  "
                    f"{m.compile_seconds:.2f} s  {m.created}  {m.key}")
     click.echo("\n".join(out))

@@ -7,12 +7,36 @@ from dataclasses import replace
 
 import click
 
-from irscope.captures import LaunchSpec, get_capture, make_request
+from irscope.analysis.resources import Resources
+from irscope.captures import LaunchSpec, Request, StoredKernel, get_capture, make_request
 from irscope.cli.loops_cmd import capture_title
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
 from irscope.cli.show import compile_notice
-from irscope.errors import UsageError
+from irscope.errors import IrscopeError, UsageError
 from irscope.kernels import KernelInfo
+from irscope.kernelspec import FunctionKernel
+from irscope.paths import store_root
+from irscope.store import Capture, Store
+
+
+def _every_config(request: Request, store_dir: str | None) -> list[Capture]:
+    """A capture of each of the kernel's configs: declared CONFIGS, @triton.autotune configs, or those recorded."""
+    kernel = request.kernel
+    if isinstance(kernel, StoredKernel):
+        m = kernel.capture.manifest
+        found = [c for c in Store(store_root(store_dir)).find(m.kernel)
+                 if c.manifest.target == m.target and c.manifest.origin == m.origin and c.manifest.program == m.program]
+        latest = {c.manifest.config_index: c for c in found}  # oldest first: the latest capture of each config wins
+        return [latest[i] for i in sorted(latest)]
+    if isinstance(kernel, KernelInfo):
+        count = len(kernel.configs_for(request.target.backend))
+    elif isinstance(kernel, FunctionKernel):
+        from irscope.compile.function import kernel_configs
+
+        count = len(kernel_configs(kernel))
+    else:
+        raise UsageError(f"--all-configs does not apply to {kernel.name}; name the kernel with --config N")
+    return [get_capture(replace(request, config_index=i), store_dir, on_compile=compile_notice) for i in range(count)]
 
 
 @click.command("resources")
@@ -20,7 +44,8 @@ from irscope.kernels import KernelInfo
 @target_option
 @config_option
 @click.option("--all-configs", "all_configs", is_flag=True,
-              help="every launch config of the kernel (compiling those not yet captured), one line each")
+              help="every launch config of the kernel (declared CONFIGS, @triton.autotune configs, or the configs "
+                   "recorded by 'irscope capture'; compiling those not yet captured), one line each")
 @json_option
 @store_option
 @kernel_options
@@ -43,18 +68,23 @@ def resources(kernel: str, target: str | None, config: int, all_configs: bool, a
         found = capture_resources(capture)
         if as_json:
             click.echo(json.dumps(resources_json([found])[0], indent=2))
-            return
-        click.echo(render_resources(found, capture_title(capture)), nl=False)
+        else:
+            click.echo(render_resources(found, capture_title(capture)), nl=False)
+        _fail_unlaunchable([found])
         return
-    if not isinstance(request.kernel, KernelInfo):
-        raise UsageError("--all-configs needs a kernel module that declares CONFIGS (a bundled kernel or a "
-                         "kernel-module path)")
-    configs = request.kernel.configs_for(request.target.backend)
-    rows = [capture_resources(get_capture(replace(request, config_index=i), store_dir, on_compile=compile_notice))
-            for i in range(len(configs))]
+    rows = [capture_resources(c) for c in _every_config(request, store_dir)]
     if as_json:
         click.echo(json.dumps(resources_json(rows), indent=2))
-        return
-    title = (f"{request.kernel.function} on {request.target.name}: {len(rows)} configs"
-             + (f" ({rows[0].occupancy.gpu} limits)" if rows and rows[0].occupancy else ""))
-    click.echo(render_resource_table(rows, title), nl=False)
+    else:
+        title = (f"{rows[0].kernel} on {request.target.name}: {len(rows)} configs"
+                 + (f" ({rows[0].occupancy.gpu} limits)" if rows and rows[0].occupancy else ""))
+        click.echo(render_resource_table(rows, title), nl=False)
+    _fail_unlaunchable(rows)
+
+
+def _fail_unlaunchable(rows: list[Resources]) -> None:
+    """Exit 1 naming each config whose CTA (workgroup) cannot be launched on the target at all."""
+    bad = [r for r in rows if r.occupancy is not None and not r.occupancy.fits]
+    if bad:
+        raise IrscopeError("; ".join(f"{r.kernel} config {r.config_index} cannot be launched on {r.target}: "
+                                     + "; ".join(r.occupancy.problems if r.occupancy else ()) for r in bad))

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from irscope.compile.replay import job_replay
 from irscope.compile.specialize import CompileJob, kernel_job
 from irscope.errors import CompileError
 from irscope.kernels import KernelInfo
@@ -151,6 +152,9 @@ def _collect(cache: Path, dump: Path, dest: Path) -> dict[str, str]:
 def job_for(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target, config_index: int,
             sizes: dict[str, int]) -> tuple[CompileJob, dict[str, Any]]:
     """The compile job and the config values, for any kind of kernel that can be compiled."""
+    from irscope.compile.function import ensure_driver
+
+    ensure_driver(target)  # the kernel's own target checks must see the target compiled for
     if isinstance(kernel, RecordedKernel):
         from irscope.compile.function import recorded_job
 
@@ -212,6 +216,7 @@ def capture(kernel: KernelInfo | FunctionKernel, target: Target, config_index: i
             origin=(("bundled" if kernel.bundled else "module") if isinstance(kernel, KernelInfo)
                     else "function"),
             arguments="" if isinstance(kernel, KernelInfo) else kernel.describe_arguments(),
+            replay=job_replay(job) if isinstance(kernel, FunctionKernel) else {},
         )
         return store.commit(staging, manifest)
     finally:

@@ -40,17 +40,39 @@ class Unwrapped:
 
 
 def ensure_driver(target: Target | None) -> None:
-    """Without a GPU, Triton has no active driver and module-level code that asks for one fails
-    (``triton.runtime.driver.active.get_active_torch_device()`` in the tutorials); stand in for it."""
+    """Make Triton's active driver report the target compiled for.
+
+    Without a GPU, Triton has no active driver and module-level code that asks for one fails
+    (``triton.runtime.driver.active.get_active_torch_device()`` in the tutorials). With a GPU of
+    another kind (an NVIDIA GPU, compiling for gfx942), the kernel's own checks
+    (``tl.target_info.is_hip()``, ``driver.active.get_current_target()``) would see that GPU and
+    take its branch. In both cases a stand-in driver that reports the target is installed.
+    """
     from triton.runtime import driver
 
-    try:
-        driver.active.get_current_target()
-    except RuntimeError:
-        from irscope.compile.program_hook import OfflineDriver
-        from irscope.targets import resolve_target
+    from irscope.compile.program_hook import OfflineDriver
+    from irscope.targets import resolve_target
 
-        driver.set_active(OfflineDriver(gpu_target(target or resolve_target(None))))
+    wanted = gpu_target(target or resolve_target(None))
+
+    def reports_wanted() -> bool:
+        try:
+            current = driver.active.get_current_target()
+        except RuntimeError:
+            return False
+        return (current.backend, current.arch, current.warp_size) == (wanted.backend, wanted.arch, wanted.warp_size)
+
+    if reports_wanted():
+        return
+    if isinstance(getattr(driver, "_active", None), OfflineDriver) and hasattr(driver, "reset_active"):
+        try:
+            driver.reset_active()  # back to the real driver, when the machine's GPU is the target
+        except RuntimeError:  # no GPU here: Triton finds no driver to go back to
+            pass
+        else:
+            if reports_wanted():
+                return
+    driver.set_active(OfflineDriver(wanted))
 
 
 def load_object(kernel: FunctionKernel, target: Target | None = None) -> Any:
@@ -242,15 +264,11 @@ def recorded_job(kernel: RecordedKernel, target: Target) -> CompileJob:
 
     from triton.compiler import make_backend
 
+    from irscope.compile.replay import load_replayed
+
     ensure_driver(target)
-    try:
-        module = load_module(kernel.path)
-    except Exception as exc:  # generated sources (Inductor) import their runtime helpers; say what failed
-        raise UsageError(f"the recorded source of {kernel.name} cannot be imported here: "
-                         f"{type(exc).__name__}: {exc}") from None
-    obj: Any = getattr(module, kernel.qualname.rsplit(".", 1)[-1], None)
-    if obj is None:
-        raise UsageError(f"{kernel.path} has no {kernel.name!r}")
+    obj = load_replayed(kernel.path, kernel.name, str(kernel.replay.get("module", "")),
+                        str(kernel.replay.get("file", "")))
     fn = unwrap(obj, kernel.name).fn
     replay = kernel.replay
     tgt = gpu_target(target)

@@ -112,7 +112,9 @@ def _store_one(rec: dict[str, Any], store: Store, command: str) -> Capture:
     target = rec["target"]
     tname = target_name(target["backend"], target["arch"], target["warp_size"])
     name = rec["name"]
-    key = f"{name}-{tname}-p-{rec['hash'][:20]}"
+    config_index = rec.get("config_index")
+    index = config_index if isinstance(config_index, int) else 0
+    key = f"{name}-{tname}-c{index}-p-{rec['hash'][:20]}"
     if (existing := store.get(key)) is not None:
         return existing
     staging = store.new_staging(key)
@@ -134,7 +136,7 @@ def _store_one(rec: dict[str, Any], store: Store, command: str) -> Capture:
         meta = rec.get("metadata", {})
         manifest = Manifest(
             key=key, kernel=name, kernel_path=rec.get("source_file", ""), function=rec.get("qualname") or name,
-            config_index=0, config={}, sizes={}, dtype="", target=tname, backend=target["backend"],
+            config_index=index, config=dict(rec.get("config") or {}), sizes={}, dtype="", target=tname, backend=target["backend"],
             arch=target["arch"], warp_size=target["warp_size"],
             triton_version=rec.get("triton_version") or str(meta.get("triton_version", "")),
             signature=rec.get("signature", {}), constexprs=rec.get("constexprs", {}), attrs=rec.get("attrs", {}),

@@ -44,11 +44,12 @@ def _write(kind: str, data: dict[str, Any]) -> None:
     os.replace(tmp, folder / name)
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """A value as JSON: scalars and lists as they are, anything else as its repr."""
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     return repr(value)
 
 
@@ -76,13 +77,16 @@ def encode_constant(value: Any) -> Any:
 
 def _replay(src: Any, metadata: dict[str, Any]) -> dict[str, Any]:
     """What a later compile needs to rebuild this exact ASTSource: signature, constants, attrs, options."""
+    py = getattr(getattr(src, "fn", None), "fn", None)
     return {
+        "module": str(getattr(py, "__module__", "") or ""),  # resolves the source's relative imports on replay
+        "file": getattr(getattr(py, "__code__", None), "co_filename", ""),  # the IR's locations name this file
         "signature": {k: str(v) for k, v in (getattr(src, "signature", {}) or {}).items()},
         "constants": [[list(k) if isinstance(k, tuple) else [k], encode_constant(v)]
                       for k, v in (getattr(src, "constants", {}) or {}).items()],
-        "attrs": [[list(k) if isinstance(k, tuple) else [k], _jsonable(v)]
+        "attrs": [[list(k) if isinstance(k, tuple) else [k], jsonable(v)]
                   for k, v in (getattr(src, "attrs", {}) or {}).items()],
-        "options": {k: _jsonable(v) for k, v in metadata.items() if k not in ("target", "hash", "name")},
+        "options": {k: jsonable(v) for k, v in metadata.items() if k not in ("target", "hash", "name")},
     }
 
 
@@ -134,8 +138,11 @@ def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         head = names[path[0]] if path and isinstance(path[0], int) and path[0] < len(names) else str(path)
         return head + "".join(f"[{i}]" for i in path[1:])
 
+    config_index, config = _current_config(src, metadata, label)
     _write("records", {
         "name": metadata.get("name") or getattr(src, "name", "?"),
+        "config_index": config_index,
+        "config": config,
         "qualname": getattr(py, "__qualname__", ""),
         "source_file": source_file,
         "kept_source": kept_source,
@@ -143,9 +150,9 @@ def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         "target": target_dict,
         "triton_version": metadata.get("triton_version", ""),
         "signature": {k: str(v) for k, v in signature.items()},
-        "constexprs": {label(k): _jsonable(v) for k, v in (getattr(src, "constants", {}) or {}).items()},
-        "attrs": {label(k): _jsonable(v) for k, v in (getattr(src, "attrs", {}) or {}).items() if v},
-        "metadata": {k: _jsonable(v) for k, v in metadata.items() if k != "target"},
+        "constexprs": {label(k): jsonable(v) for k, v in (getattr(src, "constants", {}) or {}).items()},
+        "attrs": {label(k): jsonable(v) for k, v in (getattr(src, "attrs", {}) or {}).items() if v},
+        "metadata": {k: jsonable(v) for k, v in metadata.items() if k != "target"},
         "files": dict(metadata_group),
         "dump_dir": str(dump) if dump else "",
         "stage_seconds": stage_seconds,
@@ -153,6 +160,41 @@ def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         "replay": _replay(src, metadata),
         "offline": bool(os.environ.get("IRSCOPE_CAPTURE_TARGET")),
     })
+
+
+def config_values(config: Any) -> dict[str, Any]:
+    """An autotune Config's values as JSON: its kwargs, then num_warps, num_stages, ... that are set."""
+    return {k: jsonable(v) for k, v in config.all_kwargs().items()}
+
+
+def _matches(config: Any, constants: dict[str, Any], metadata: dict[str, Any]) -> bool:
+    """Whether a compile with these constexprs and metadata is this config's."""
+    for name, value in config.kwargs.items():
+        if name in constants and jsonable(constants[name]) != jsonable(value):
+            return False
+    for option in ("num_warps", "num_stages", "num_ctas", "maxnreg"):
+        value = getattr(config, option, None)
+        if value is not None and option in metadata and metadata[option] != value:
+            return False
+    return True
+
+
+def _current_config(src: Any, metadata: dict[str, Any], label: Any) -> tuple[int | None, dict[str, Any]]:
+    """Which autotune config this compile belongs to: the one being compiled (offline), else the one that matches."""
+    explicit = getattr(_STATE, "config", None)
+    if explicit is not None:
+        return explicit
+    tuner = getattr(_STATE, "autotuner", None)
+    tuned = getattr(tuner, "fn", None)
+    while tuned is not None and not hasattr(tuned, "params") and hasattr(tuned, "fn"):
+        tuned = tuned.fn  # through @triton.heuristics to the JITFunction
+    if tuner is None or tuned is not getattr(src, "fn", None):
+        return None, {}  # not the autotuned kernel (one its hooks launch, say)
+    constants = {label(k): v for k, v in (getattr(src, "constants", {}) or {}).items()}
+    for index, config in enumerate(tuner.configs):
+        if _matches(config, constants, metadata):
+            return index, config_values(config)
+    return None, {}
 
 
 class OfflineDriver:
@@ -214,12 +256,30 @@ def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any)
 def _compile_every_config(self: Any, *args: Any, **kwargs: Any) -> None:
     """Autotuner.run without a GPU: compile each config (each is recorded), benchmark none."""
     self.nargs = dict(zip(self.arg_names, args, strict=False))
-    for config in self.configs:
+    for index, config in enumerate(self.configs):
+        _STATE.config = (index, config_values(config))
         try:
             self.fn.run(*args, **kwargs, **config.all_kwargs())
         except Exception as exc:  # one config that does not compile must not hide the others
-            _write("failures", {"name": getattr(self.fn, "__name__", "?"), "error": f"config {config}: {exc}"})
+            _write("failures", {"name": getattr(self.fn, "__name__", "?"),
+                                "error": f"config {index} ({config}): {exc}"})
+        finally:
+            _STATE.config = None
     self.nargs = None
+
+
+def _tracking_run(run: Any) -> Any:
+    """Autotuner.run on a GPU, remembering which autotuner is running so compiles can name their config."""
+
+    def tracked(self: Any, *args: Any, **kwargs: Any) -> Any:
+        outer = getattr(_STATE, "autotuner", None)
+        _STATE.autotuner = self
+        try:
+            return run(self, *args, **kwargs)
+        finally:
+            _STATE.autotuner = outer
+
+    return tracked
 
 
 def install() -> None:
@@ -235,7 +295,11 @@ def install() -> None:
 
     knobs.compilation.listener = listener
     spec = os.environ.get("IRSCOPE_CAPTURE_TARGET")
-    if spec:
+    if not spec:
+        from triton.runtime.autotuner import Autotuner
+
+        Autotuner.run = _tracking_run(Autotuner.run)
+    else:
         from triton.backends.compiler import GPUTarget
         from triton.runtime import driver
         from triton.runtime.autotuner import Autotuner

@@ -20,7 +20,7 @@ _PTXAS_ITEM = re.compile(r"(?:used (?P<barriers>\d+) barriers|(?P<bytes>\d+) byt
 _CUBIN_FUNC = re.compile(r"^\s*Function (?P<name>[^:\s]+):")
 # Example:   REG:208 STACK:0 SHARED:1024 LOCAL:0 CONSTANT[0]:592 TEXTURE:0 SURFACE:0 SAMPLER:0
 _CUBIN_ITEM = re.compile(r"(?P<key>[A-Z]+(?:\[\d+\])?):(?P<value>\d+)")
-# Example:     .vgpr_count:     206        (the kernel's entry in the .amdgpu_metadata YAML)
+# Example:     .vgpr_count:     206   /   .max_flat_workgroup_size: 1024   (the kernel's .amdgpu_metadata entry)
 _AMD_META = re.compile(r"^\s*-?\s*\.(?P<key>[a-z_]+):\s+(?P<value>\d+)\s*$")
 # Example: ; Occupancy: 2     /    ; NumVgprs: 206    /    ; LDSByteSize: 0 bytes/workgroup (compile time only)
 _AMD_COMMENT = re.compile(r"^;\s*(?P<key>[A-Za-z][\w ]*?):\s*(?P<value>\d+)\b")
@@ -89,6 +89,8 @@ class AmdUsage:
         lds_bytes: statically known LDS per workgroup (``.group_segment_fixed_size``).
         scratch_bytes: scratch (private memory) per lane (``.private_segment_fixed_size``).
         llvm_occupancy: waves per SIMD LLVM computed (``; Occupancy:``), or None.
+        max_workgroup_size: the most work-items a workgroup of this kernel may have
+            (``.max_flat_workgroup_size``), or None when not printed.
     """
 
     vgprs: int
@@ -101,6 +103,7 @@ class AmdUsage:
     lds_bytes: int
     scratch_bytes: int
     llvm_occupancy: int | None
+    max_workgroup_size: int | None = None
 
 
 def parse_ptxas_usage(text: str) -> list[PtxasUsage]:
@@ -168,4 +171,5 @@ def parse_amdgcn_usage(text: str) -> AmdUsage | None:
         lds_bytes=meta.get("group_segment_fixed_size", comments.get("LDSByteSize", 0)),
         scratch_bytes=meta.get("private_segment_fixed_size", comments.get("ScratchSize", 0)),
         llvm_occupancy=comments.get("Occupancy"),
+        max_workgroup_size=meta.get("max_flat_workgroup_size"),
     )

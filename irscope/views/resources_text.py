@@ -9,7 +9,7 @@ from irscope.analysis.resources import Resources
 
 __all__ = ["render_resource_table", "render_resources", "resources_json"]
 
-_OPTION_KEYS = ("num_warps", "num_stages")
+_OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
 
 
 def _kib(n: int) -> str:
@@ -28,7 +28,7 @@ def _occupancy_lines(r: Resources) -> list[str]:
     amd = "gfx" in r.target
     cta, sm, warp = ("workgroup", "CU", "wave") if amd else ("CTA", "SM", "warp")
     if not occ.fits:
-        return [f"  occupancy on {occ.gpu}: one {cta} does not fit (over a per-{cta} limit): the launch would fail"]
+        return [f"  ERROR: one {cta} does not fit on {occ.gpu}, the launch would fail: " + "; ".join(occ.problems)]
     plural = "s" if occ.ctas != 1 else ""
     out = [f"  occupancy on {occ.gpu}: {occ.ctas} {cta}{plural} per {sm} = {occ.warps} of {occ.max_warps} {warp} "
            f"slots ({occ.percent:.1f}%), limited by {_and(occ.limiting)}",

@@ -18,6 +18,7 @@ if os.environ.get("IRSCOPE_CAPTURE_SESSION"):
 
 _here = os.path.dirname(os.path.abspath(__file__))
 _saved = list(sys.path)
+_this = sys.modules.get(__name__)
 try:
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
     sys.modules.pop("sitecustomize", None)
@@ -26,3 +27,6 @@ except ImportError:
     pass
 finally:
     sys.path[:] = _saved
+    if "sitecustomize" not in sys.modules and _this is not None:
+        # No other sitecustomize: put this one back, as the import that is loading it expects to find it.
+        sys.modules["sitecustomize"] = _this
