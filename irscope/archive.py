@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from irscope.errors import StoreError, UsageError
-from irscope.store import FILE_NAME_RE, KEY_RE, MANIFEST, Capture, CommitMode, Manifest, Store, file_checksum
+from irscope.manifest_fields import FILE_NAME_RE, KEY_RE
+from irscope.store import MANIFEST, Capture, CommitMode, Manifest, Store, file_checksum
 
 _MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 _CHUNK = 1 << 20

@@ -160,7 +160,7 @@ def test_the_dot_key_archive_deletes_nothing(captures, tmp_path):
 
 @pytest.mark.parametrize("kind", ["symlink", "hardlink", "fifo", "chr"])
 def test_links_and_special_files_are_refused(captures, tmp_path, kind):
-    key, members = real_members(captures)
+    _key, members = real_members(captures)
     store, before = seeded_store(captures, tmp_path / "store")
     hostile = [("file", n, d) for n, d in members.items() if not n.endswith(".ttgir")]
     hostile.append((kind, next(n for n in members if n.endswith(".ttgir")), b"/etc/passwd"))
@@ -207,7 +207,7 @@ def test_manifest_attacks_are_refused_before_writing(captures, tmp_path, what, m
 
 
 def test_a_file_that_differs_from_its_checksum_is_refused(captures, tmp_path):
-    key, members = real_members(captures)
+    _key, members = real_members(captures)
     store, before = seeded_store(captures, tmp_path / "store")
     name = next(n for n in members if n.endswith(".ttgir"))
     hostile = [("file", n, d[:-4] + b"XXXX" if n == name else d) for n, d in members.items()]
@@ -255,7 +255,7 @@ def test_a_gzip_bomb_is_refused_by_its_ratio_before_writing(captures, tmp_path):
 
 
 def test_the_total_size_cap_refuses_before_writing_and_a_flag_raises_it(captures, tmp_path):
-    key, members = real_members(captures)
+    _key, members = real_members(captures)
     store, before = seeded_store(captures, tmp_path / "store")
     total = sum(len(d) for d in members.values())
     archive = write_archive(tmp_path / "big.tar.gz", [("file", n, d) for n, d in members.items()])
@@ -265,7 +265,7 @@ def test_the_total_size_cap_refuses_before_writing_and_a_flag_raises_it(captures
 
 
 def test_the_member_count_cap(captures, tmp_path):
-    key, members = real_members(captures)
+    _key, members = real_members(captures)
     store, before = seeded_store(captures, tmp_path / "store")
     archive = write_archive(tmp_path / "many.tar.gz", [("file", n, d) for n, d in members.items()])
     result = open_cli(archive, store, "--max-members", "3")
@@ -273,7 +273,7 @@ def test_the_member_count_cap(captures, tmp_path):
 
 
 def test_a_header_claiming_100_gb_is_refused(captures, tmp_path):
-    key, members = real_members(captures)
+    key, _members = real_members(captures)
     store, before = seeded_store(captures, tmp_path / "store")
     info = tarfile.TarInfo(f"captures/{key}/add_kernel.ptx")
     info.size = 100 * 1024**3
@@ -286,7 +286,7 @@ def test_a_header_claiming_100_gb_is_refused(captures, tmp_path):
 
 @pytest.mark.parametrize("cut", [0.1, 0.5, 0.9, 0.99])
 def test_a_truncated_archive_is_refused(captures, tmp_path, cut):
-    key, members = real_members(captures)
+    _key, members = real_members(captures)
     store, before = seeded_store(captures, tmp_path / "store")
     whole = write_archive(tmp_path / "whole.tar.gz", [("file", n, d) for n, d in members.items()]).read_bytes()
     archive = tmp_path / "cut.tar.gz"
@@ -297,7 +297,7 @@ def test_a_truncated_archive_is_refused(captures, tmp_path, cut):
 
 @pytest.mark.parametrize("where", [0.3, 0.6])
 def test_a_corrupt_gzip_is_refused(captures, tmp_path, where):
-    key, members = real_members(captures)
+    _key, members = real_members(captures)
     store, before = seeded_store(captures, tmp_path / "store")
     whole = bytearray(write_archive(tmp_path / "w.tar.gz", [("file", n, d) for n, d in members.items()]).read_bytes())
     at = int(len(whole) * where)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import REPO
+
 from irscope.captures import get_capture, make_request
 from irscope.cli import cli
 from irscope.passdump import effects_path, get_pass_dump, index_path

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import REPO
+
 from irscope.archive import build_member
 from irscope.cli import cli
 from irscope.store import Store
@@ -76,7 +76,7 @@ def test_an_opened_capture_is_read_freely_but_its_python_runs_only_once_trusted(
 
 
 def test_trust_cannot_be_forged_by_the_archive(captures, tmp_path):
-    archive, key, marker = forged_archive(captures, tmp_path, "program")
+    archive, key, _marker = forged_archive(captures, tmp_path, "program")
     with tarfile.open(archive) as tar:
         members = {m.name: tar.extractfile(m).read() for m in tar.getmembers()}  # type: ignore[union-attr]
     sneaky = tmp_path / "sneaky.tar.gz"
