@@ -5,6 +5,8 @@ Layout under the store root (``--store``, ``IRSCOPE_HOME`` or the user cache dir
     captures/<key>/manifest.json     what was compiled, how, and which file holds each stage
     captures/<key>/<kernel>.<ext>    every artifact Triton wrote (ttir, ttgir, llir, ptx, cubin, sass, ...)
     staging/<key>.<pid>.<rand>/      a capture being written; renamed into captures/ when complete
+    locks/                           file locks (irscope.locks): per-pass compiles, live staging directories
+    untrusted/<key>                  a capture opened from an archive: its Python is not imported until trusted
 
 Reading the store never imports Triton or torch.
 """
