@@ -423,7 +423,24 @@ class Store:
                 swept.append(old)
             except OSError:
                 continue
+        self._sweep_orphan_locks()
         return swept
+
+    def _sweep_orphan_locks(self) -> None:
+        """Remove staging locks whose directory is gone and whose owner has ended (a compile that failed)."""
+        try:
+            orphans = [p for p in (self.locks_dir / "staging").glob("*.lock")
+                       if not (self.staging_dir / p.name[: -len(".lock")]).exists()]
+        except OSError:
+            return
+        for path in orphans:
+            try:
+                lock = locks.take(path)
+                if lock is not None:
+                    lock.release()
+                    path.unlink(missing_ok=True)
+            except OSError:
+                continue
 
     def is_trusted(self, key: str) -> bool:
         """Whether irscope may import or compile this capture's Python (false for one opened from an archive)."""

@@ -149,3 +149,5 @@ def test_staging_of_a_dead_owner_is_swept_at_once_and_a_live_one_never(tmp_path)
         live_proc.kill()
         live_proc.wait()
     assert Store(store).sweep_staging() == [live]
+    Store(store).discard(mine)
+    assert sorted(p.name for p in (store / "locks" / "staging").iterdir()) == []  # no lock files left behind
