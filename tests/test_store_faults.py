@@ -58,9 +58,10 @@ def survived(result) -> None:
         assert len(errors) == 1, result.output
 
 
-def _files(template) -> list[str]:
-    root, key = template
-    return sorted(p.name for p in (root / "captures" / key).iterdir())
+def kept(store: Path) -> dict[str, bytes]:
+    """Every file of the store's captures except the per-pass dump files (derived data, rewritten on need)."""
+    return {str(p.relative_to(store)): p.read_bytes() for p in sorted((store / "captures").rglob("*"))
+            if p.is_file() and not p.name.startswith(("passes.", ".passes."))}
 
 
 FAULTS = ("missing", "truncated", "empty", "garbage", "directory")
@@ -93,8 +94,10 @@ def test_store_fault_matrix_reads(template, tmp_path, name, fault):
     store, capdir = fresh_store(template, tmp_path)
     apply(capdir / name, fault)
     key = capdir.name
+    before = kept(store)
     for args in (["show", key, "-s", "ttgir"], ["layouts", key], ["list"], ["resources", key]):
         survived(run(store, *args))
+    assert kept(store) == before  # nothing lost: reading removes or rewrites nothing
     if name == "add_kernel.ttgir" and fault != "garbage":
         result = run(store, "show", key, "-s", "ttgir")
         assert result.exit_code == 1 and f"capture {key} is damaged: add_kernel.ttgir" in result.output
@@ -118,8 +121,10 @@ def test_store_fault_matrix_pass_dump(template, tmp_path, which, fault):
         path.write_text(json.dumps(data))
     else:
         apply(path, fault)
+    before = kept(store)
     result = run(store, "passes", KERNEL, "-t", TARGET)
     survived(result)
+    assert kept(store) == before  # the capture's own files; the dump and its cache may be written anew
     if which == "effects" or (which == "index" and fault != "directory"):
         # The cache and the index are derived data: the table comes back the same, from the dump itself.
         assert result.exit_code == 0 and result.stdout == healthy.stdout, result.output
@@ -154,11 +159,13 @@ def test_a_wrong_typed_manifest_field_is_one_line_when_named_by_key(template, tm
     manifest[field] = _wrong(manifest.get(field))
     (capdir / "manifest.json").write_text(json.dumps(manifest))
     key = capdir.name
+    before = kept(store)
     result = run(store, "show", key, "-s", "ttgir")
     assert result.exit_code == 1 and f"capture {key} cannot be read: manifest.json: field {field!r}" in result.output
     assert Store(store).get(key) is None
     for args in (["list"], ["layouts", key]):
         survived(run(store, *args))
+    assert kept(store) == before
 
 
 @pytest.mark.parametrize("damage", ["files-list", "metadata-null", "not-an-object", "not-json", "capture-is-a-file"])
