@@ -297,7 +297,8 @@ def store_error(root: Path, exc: OSError, doing: str) -> StoreError:
     """The one-line StoreError for a failed write into the store; a read-only store is named as such."""
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return StoreError(f"the store is read-only: use --store DIR ({root} cannot be written: {doing})")
-    return StoreError(f"cannot write the store at {root} ({doing}): {exc.strerror or exc}")
+    where = f"{exc.filename}: " if exc.filename else ""
+    return StoreError(f"cannot write the store at {root} ({doing}): {where}{exc.strerror or exc}")
 
 
 CommitMode = Literal["heal", "keep", "replace"]
