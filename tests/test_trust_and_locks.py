@@ -66,6 +66,7 @@ def test_an_opened_capture_is_read_freely_but_its_python_runs_only_once_trusted(
         assert f"capture {key} was opened from {archive} and is not trusted" in result.output
         assert f"irscope trust {key}" in result.output
         assert not marker.exists(), f"{args[0]} imported the archive's source.py"
+        assert "compiling" not in result.output and "compile(s)" not in result.output  # refused before announcing
     assert not (store / "captures" / key / "passes.mlir.json").exists()
     trusted = run(store, "trust", str(archive))
     assert trusted.exit_code == 0 and key in trusted.output
