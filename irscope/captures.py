@@ -17,7 +17,7 @@ from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
 from irscope.kernelspec import FunctionKernel, RecordedKernel, function_kernel
 from irscope.paths import store_root
 from irscope.stages import Stage, get_stage
-from irscope.store import Capture, Store, capture_key
+from irscope.store import Capture, Store, capture_key, require_trusted
 from irscope.targets import TARGETS, Target, default_target_name, resolve_target
 
 
@@ -171,13 +171,16 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
                              "compile it again (run the program under 'irscope capture' again)")
         return _checked_stored(request.kernel.capture)
     store = Store(store_root(store_dir))
-    if not recapture and (hit := store.get(request.key())) is not None:
+    hit, unreadable = (None, "") if recapture else store.lookup(request.key())
+    if unreadable:
+        sys.stderr.write(f"irscope: capture {request.key()} cannot be read ({unreadable}); compiling it again\n")
+    if hit is not None:
         why = hit.damage() if hit.manifest.checksums else "made by an older irscope, without checksums"
         if why is None:
             return remember(request, hit)
         if isinstance(request.kernel, RecordedKernel):
             raise _damaged_error(hit, why)
-        sys.stderr.write(f"irscope: capture {hit.manifest.key} cannot be trusted ({why}); compiling it again\n")
+        sys.stderr.write(f"irscope: capture {hit.manifest.key} is damaged ({why}); compiling it again\n")
         recapture = True
     if isinstance(request.kernel, RecordedKernel):
         raise UsageError(f"capture {request.key()} is not in {store.root}; recorded kernels are not compiled anew")
@@ -224,6 +227,7 @@ def request_for(capture: Capture) -> Request:
     m = capture.manifest
     if m.key in _REQUESTS:
         return _REQUESTS[m.key]
+    require_trusted(capture)  # what follows imports a file the manifest names
     if m.origin in ("bundled", "module") and m.kernel_path:
         from pathlib import Path
 

@@ -12,6 +12,7 @@ never pairs an index with another capture's data. Reading never imports Triton.
 
 from __future__ import annotations
 
+import errno
 import gzip
 import json
 import os
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from irscope import locks
 from irscope.analysis.passes import VERSION as EFFECTS_VERSION
 from irscope.analysis.passes import PassTable, effects_to_json, pass_table
 from irscope.errors import StoreError
@@ -34,7 +36,7 @@ from irscope.parse.passes import (
     index_passes,
     section_body,
 )
-from irscope.store import Capture
+from irscope.store import Capture, Store, require_trusted, store_error
 
 if TYPE_CHECKING:
     from irscope.captures import Request
@@ -120,7 +122,11 @@ def write_dump(directory: Path, flavour: str, chunks: Iterable[bytes], meta: Cal
     splitter = SectionSplitter()
     rows: list[list[Any]] = []
     raw = 0
-    with open(tmp, "wb") as out:
+    try:
+        out_file = open(tmp, "wb")  # noqa: SIM115 -- closed by the with block below
+    except OSError as exc:
+        raise store_error(directory.parent.parent, exc, "storing a per-pass dump") from None
+    with out_file as out:
 
         def add(section: Section, data: bytes) -> None:
             member = gzip.compress(data, compresslevel=6, mtime=0)
@@ -334,7 +340,10 @@ def read_effects(directory: Path, flavour: str, file: str) -> CachedEffects | No
         return None
     if not isinstance(data, dict) or data.get("file") != file:
         return None
-    return CachedEffects(version=str(data.get("version", "")), rows=list(data.get("rows", [])))
+    rows = data.get("rows")
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        return None  # damaged: computed again from the dump
+    return CachedEffects(version=str(data.get("version", "")), rows=rows)
 
 
 def write_effects(directory: Path, flavour: str, file: str, version: str, rows: list[dict[str, Any]]) -> None:
@@ -350,14 +359,23 @@ def get_pass_dump(request: Request, capture: Capture, llvm: bool = False, recapt
                   on_compile: Callable[[Capture], None] | None = None) -> PassDump:
     """The capture's per-pass dump, compiling once more with dumps on when it has none (or when asked)."""
     flavour = "llvm" if llvm else "mlir"
-    if not recapture and (found := load_dump(capture.path, flavour)) is not None:
-        return found
-    if on_compile is not None:
-        on_compile(capture)
-    from irscope.compile.passes import capture_passes
+    store = Store(capture.path.parent.parent)
+    # One irscope at a time compiles a capture's dump; the others wait, then read what it stored.
+    with locks.exclusive(store.locks_dir / f"{capture.manifest.key}.lock", f"capture {capture.manifest.key}"):
+        if not recapture and (found := load_dump(capture.path, flavour)) is not None:
+            return found
+        from irscope.captures import StoredKernel
 
-    capture_passes(request, capture, llvm=llvm)
-    found = load_dump(capture.path, flavour)
+        if isinstance(request.kernel, StoredKernel):
+            require_trusted(capture)  # before saying a compile starts: it would import the capture's Python
+        if not os.access(capture.path, os.W_OK):
+            raise store_error(store.root, OSError(errno.EACCES, "read-only"), "storing a per-pass dump")
+        if on_compile is not None:
+            on_compile(capture)
+        from irscope.compile.passes import capture_passes
+
+        capture_passes(request, capture, llvm=llvm)
+        found = load_dump(capture.path, flavour)
     if found is None:
         raise StoreError(f"the per-pass dump of {capture.manifest.key} was written but cannot be read back")
     return found
@@ -368,7 +386,10 @@ def cached_pass_table(dump: PassDump) -> PassTable:
     directory, flavour = dump.path.parent, dump.info.flavour
     cached = read_effects(directory, flavour, dump.info.file)
     if cached is not None and cached.version == EFFECTS_VERSION:
-        return pass_table(dump, cached.rows)
+        try:
+            return pass_table(dump, cached.rows)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            pass  # a damaged cache: computed again from the dump below
     table = pass_table(dump)
     if not table.problems:
         write_effects(directory, flavour, dump.info.file, EFFECTS_VERSION, effects_to_json(table.rows))

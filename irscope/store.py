@@ -5,12 +5,15 @@ Layout under the store root (``--store``, ``IRSCOPE_HOME`` or the user cache dir
     captures/<key>/manifest.json     what was compiled, how, and which file holds each stage
     captures/<key>/<kernel>.<ext>    every artifact Triton wrote (ttir, ttgir, llir, ptx, cubin, sass, ...)
     staging/<key>.<pid>.<rand>/      a capture being written; renamed into captures/ when complete
+    locks/                           file locks (irscope.locks): per-pass compiles, live staging directories
+    untrusted/<key>                  a capture opened from an archive: its Python is not imported until trusted
 
 Reading the store never imports Triton or torch.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import json
@@ -18,11 +21,13 @@ import os
 import re
 import shutil
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import MISSING, asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from irscope import locks
 from irscope.errors import DamagedCaptureError, StoreError, UsageError
+from irscope.manifest_fields import FIELD_CHECKS, KEY_RE, json_type
 from irscope.stages import Stage, get_stage
 from irscope.targets import Target
 
@@ -43,6 +48,8 @@ _KEY_ENV_IGNORED = frozenset({
     "MLIR_ENABLE_TIMING", "LLVM_ENABLE_TIMING",
 })
 _STALE_STAGING_SECONDS = 3600
+# A manifest is a few kilobytes; a larger one is not read.
+_MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 
 
 # Example: __version__ = '3.9.0'
@@ -164,10 +171,24 @@ class Manifest:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Manifest:
-        """Build from a manifest.json dict; unknown keys are ignored, missing ones fail."""
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in data.items() if k in known})
+    def from_json(cls, data: object) -> Manifest:
+        """Build from a manifest.json value, checking every field's type; unknown keys are ignored.
+
+        Raises StoreError naming the first field that is missing or of the wrong type.
+        """
+        if not isinstance(data, dict):
+            raise StoreError(f"{MANIFEST} holds {json_type(data)}, not an object")
+        values: dict[str, Any] = {}
+        for name, f in cls.__dataclass_fields__.items():
+            if name not in data:
+                if f.default is MISSING and f.default_factory is MISSING:
+                    raise StoreError(f"{MANIFEST} lacks the field {name!r}")
+                continue
+            problem = FIELD_CHECKS[name](data[name])
+            if problem:
+                raise StoreError(f"{MANIFEST}: field {name!r} {problem}")
+            values[name] = data[name]
+        return cls(**values)
 
 
 def file_checksum(path: Path) -> dict[str, Any]:
@@ -269,6 +290,25 @@ class Capture:
         return problems
 
 
+def _remove(path: Path) -> None:
+    """Remove a file or a directory tree."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def store_error(root: Path, exc: OSError, doing: str) -> StoreError:
+    """The one-line StoreError for a failed write into the store; a read-only store is named as such."""
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return StoreError(f"the store is read-only: use --store DIR ({root} cannot be written: {doing})")
+    where = f"{exc.filename}: " if exc.filename else ""
+    return StoreError(f"cannot write the store at {root} ({doing}): {where}{exc.strerror or exc}")
+
+
+CommitMode = Literal["heal", "keep", "replace"]
+
+
 class Store:
     """The directory of captures."""
 
@@ -276,57 +316,205 @@ class Store:
         self.root = root
         self.captures_dir = root / "captures"
         self.staging_dir = root / "staging"
+        self.locks_dir = root / "locks"
+        self.untrusted_dir = root / "untrusted"
+
+    def lookup(self, key: str) -> tuple[Capture | None, str]:
+        """``(capture, "")``; ``(None, "")`` when there is no such capture; ``(None, why)`` when it cannot be read."""
+        if not key or "/" in key or "\\" in key or key in (".", ".."):
+            return None, ""
+        path = self.captures_dir / key
+        try:
+            if not path.exists():
+                return None, ""
+            if not path.is_dir():
+                return None, "it is not a directory"
+            size = (path / MANIFEST).stat().st_size
+            if size > _MAX_MANIFEST_BYTES:
+                return None, f"{MANIFEST} has {size} bytes, more than a manifest can hold"
+            data = json.loads((path / MANIFEST).read_bytes().decode("utf-8"))
+        except OSError as exc:
+            return None, f"{MANIFEST} cannot be read ({exc.strerror or exc})"
+        except ValueError as exc:
+            return None, f"{MANIFEST} is not valid JSON ({exc})"
+        try:
+            manifest = Manifest.from_json(data)
+        except StoreError as exc:
+            return None, str(exc)
+        if manifest.format not in READABLE_FORMATS:
+            return None, f"{MANIFEST} has format {manifest.format}; this irscope reads {READABLE_FORMATS}"
+        if manifest.key != key:
+            return None, f"{MANIFEST} names the key {manifest.key!r}, not its directory's"
+        return Capture(path=path, manifest=manifest), ""
 
     def get(self, key: str) -> Capture | None:
         """The capture with this key, or None when absent or unreadable (then it is captured anew)."""
-        path = self.captures_dir / key
-        try:
-            data = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
-            manifest = Manifest.from_json(data)
-        except (OSError, ValueError, TypeError):
-            return None
-        if manifest.format not in READABLE_FORMATS or manifest.key != key:
-            return None
-        return Capture(path=path, manifest=manifest)
+        return self.lookup(key)[0]
 
     def captures(self) -> list[Capture]:
         """Every readable capture, oldest first (then by config and key, for captures made in the same second)."""
-        if not self.captures_dir.is_dir():
+        try:
+            names = [p.name for p in self.captures_dir.iterdir()] if self.captures_dir.is_dir() else []
+        except OSError:
             return []
-        found = [c for p in self.captures_dir.iterdir() if (c := self.get(p.name)) is not None]
+        found = [c for name in names if (c := self.get(name)) is not None]
         return sorted(found, key=lambda c: (c.manifest.created, c.manifest.config_index, c.manifest.key))
 
     def find(self, name: str) -> list[Capture]:
-        """Captures whose key is or starts with ``name``, or whose kernel/function is ``name``; oldest first."""
-        exact = self.get(name) if "/" not in name and name not in (".", "..") else None
+        """Captures whose key is or starts with ``name``, or whose kernel/function is ``name``; oldest first.
+
+        A capture named by its whole key that cannot be read is an error saying why.
+        """
+        exact, why = self.lookup(name)
         if exact is not None:
             return [exact]
+        if why:
+            raise StoreError(f"capture {name} cannot be read: {why}; delete {self.captures_dir / name} and capture "
+                             "it again (or open its archive again)")
         return [c for c in self.captures()
                 if c.manifest.key.startswith(name) or name in (c.manifest.kernel, c.manifest.function)]
 
+    def _staging_lock(self, name: str) -> Path:
+        return self.locks_dir / "staging" / f"{name}.lock"
+
     def new_staging(self, key: str) -> Path:
-        """A fresh private directory to write a capture into."""
-        self.staging_dir.mkdir(parents=True, exist_ok=True)
-        self._sweep_stale_staging()
-        path = self.staging_dir / f"{key}.{os.getpid()}.{os.urandom(4).hex()}"
-        path.mkdir()
+        """A fresh private directory to write a capture into, locked by this process until committed."""
+        name = f"{key}.{os.getpid()}.{os.urandom(4).hex()}"
+        path = self.staging_dir / name
+        try:
+            self.staging_dir.mkdir(parents=True, exist_ok=True)
+            self.sweep_staging()
+            locks.hold_staging(self._staging_lock(name), path)
+            path.mkdir()
+        except FileExistsError:
+            raise StoreError(f"{self.staging_dir} is not a directory; remove it so irscope can stage captures "
+                             "there") from None
+        except OSError as exc:
+            raise store_error(self.root, exc, "making a staging directory") from None
         return path
 
-    def _sweep_stale_staging(self) -> None:
-        """Remove staging directories left behind by killed captures."""
+    def discard(self, staging: Path) -> None:
+        """Remove a staging directory that was not committed, and drop its lock."""
+        shutil.rmtree(staging, ignore_errors=True)
+        locks.release_staging(self._staging_lock(staging.name), staging)
+
+    def sweep_staging(self) -> list[Path]:
+        """Remove staging directories whose owner is gone (its lock can be taken); return them.
+
+        A directory without a lock (left by an older irscope, or a moved-aside damaged capture)
+        goes once it is an hour old. One still being written is never removed: its owner holds its lock.
+        """
+        swept: list[Path] = []
         now = time.time()
-        for old in self.staging_dir.iterdir():
+        try:
+            entries = list(self.staging_dir.iterdir())
+        except OSError:
+            return swept
+        for old in entries:
+            lock_path = self._staging_lock(old.name)
             try:
-                if now - old.stat().st_mtime > _STALE_STAGING_SECONDS:
-                    shutil.rmtree(old, ignore_errors=True)
-            except FileNotFoundError:
+                if lock_path.exists():
+                    lock = locks.take(lock_path)
+                    if lock is None:
+                        continue
+                    try:
+                        _remove(old)
+                    finally:
+                        lock.release()
+                        lock_path.unlink(missing_ok=True)
+                elif now - old.lstat().st_mtime > _STALE_STAGING_SECONDS:
+                    _remove(old)
+                else:
+                    continue
+                swept.append(old)
+            except OSError:
+                continue
+        self._sweep_orphan_locks()
+        return swept
+
+    def _sweep_orphan_locks(self) -> None:
+        """Remove staging locks whose directory is gone and whose owner has ended (a compile that failed)."""
+        try:
+            orphans = [p for p in (self.locks_dir / "staging").glob("*.lock")
+                       if not (self.staging_dir / p.name[: -len(".lock")]).exists()]
+        except OSError:
+            return
+        for path in orphans:
+            try:
+                lock = locks.take(path)
+                if lock is not None:
+                    lock.release()
+                    path.unlink(missing_ok=True)
+            except OSError:
                 continue
 
-    def commit(self, staging: Path, manifest: Manifest) -> Capture:
+    def is_trusted(self, key: str) -> bool:
+        """Whether irscope may import or compile this capture's Python (false for one opened from an archive)."""
+        try:
+            return not (self.untrusted_dir / key).exists()
+        except OSError:
+            return False
+
+    def untrusted_origin(self, key: str) -> str:
+        """The archive an untrusted capture was opened from, in words ('' when not recorded)."""
+        try:
+            data = json.loads((self.untrusted_dir / key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return ""
+        return str(data.get("archive", "")) if isinstance(data, dict) else ""
+
+    def untrusted_keys(self) -> dict[str, dict[str, Any]]:
+        """Every capture key marked untrusted, with what was recorded when it was opened."""
+        found: dict[str, dict[str, Any]] = {}
+        try:
+            entries = list(self.untrusted_dir.iterdir())
+        except OSError:
+            return found
+        for entry in entries:
+            try:
+                data = json.loads(entry.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                data = {}
+            found[entry.name] = data if isinstance(data, dict) else {}
+        return found
+
+    def mark_untrusted(self, key: str, note: dict[str, Any]) -> None:
+        """Record, outside the capture, that its Python must not run until the user trusts it."""
+        self.untrusted_dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.untrusted_dir / f".{key}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(note, default=str), encoding="utf-8")
+        os.replace(tmp, self.untrusted_dir / key)
+
+    def trust(self, key: str) -> bool:
+        """Drop a capture's untrusted mark; return whether it had one."""
+        try:
+            (self.untrusted_dir / key).unlink()
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise store_error(self.root, exc, "trusting a capture") from None
+        return True
+
+    def commit(self, staging: Path, manifest: Manifest, existing: CommitMode = "heal",
+               untrusted: dict[str, Any] | None = None) -> Capture:
         """Write the manifest and move a finished staging directory into place, atomically.
 
-        When another process committed the same key first, its capture wins and ours is dropped.
+        ``existing`` says what happens to a capture already under the key: ``heal`` replaces it only
+        when it is damaged, ``keep`` never touches it, ``replace`` replaces it. When another process
+        committed the same key first, its capture wins and ours is dropped. ``untrusted`` (what an
+        archive's capture was opened from) marks the capture untrusted before it appears.
         """
+        if not KEY_RE.match(manifest.key):
+            raise StoreError(f"refusing to store a capture under the key {manifest.key!r}: not an irscope key")
+        try:
+            return self._commit(staging, manifest, existing, untrusted)
+        except OSError as exc:
+            raise store_error(self.root, exc, f"storing capture {manifest.key}") from None
+        finally:
+            locks.release_staging(self._staging_lock(staging.name), staging)
+
+    def _commit(self, staging: Path, manifest: Manifest, existing: CommitMode,
+                untrusted: dict[str, Any] | None) -> Capture:
         sums = {name: file_checksum(staging / name) for name in sorted(set(manifest.files.values()))}
         manifest = replace(manifest, checksums=sums, format=FORMAT)
         tmp = staging / (MANIFEST + ".tmp")
@@ -334,10 +522,23 @@ class Store:
         os.replace(tmp, staging / MANIFEST)
         self.captures_dir.mkdir(parents=True, exist_ok=True)
         final = self.captures_dir / manifest.key
-        existing = self.get(manifest.key) if final.exists() else None
-        if final.exists() and (existing is None or existing.damage() is not None):
-            # A damaged entry (not written by this irscope): move it aside, then replace it.
-            shutil.rmtree(final.rename(self.staging_dir / f"broken.{manifest.key}.{os.getpid()}"))
+        present = final.exists() or final.is_symlink()
+        if present and existing == "keep":
+            shutil.rmtree(staging, ignore_errors=True)
+            old, why = self.lookup(manifest.key)
+            if old is None:
+                raise StoreError(f"capture {manifest.key} is already in the store but cannot be read ({why}); "
+                                 "nothing was replaced")
+            return old
+        if untrusted is not None:
+            self.mark_untrusted(manifest.key, untrusted)
+        if present:
+            old, _ = self.lookup(manifest.key)
+            if existing == "replace" or (existing == "heal" and (old is None or old.damage() is not None)):
+                # Moved aside first, so the key is never half-removed; then removed.
+                aside = self.staging_dir / f"broken.{manifest.key}.{os.getpid()}.{os.urandom(3).hex()}"
+                final.rename(aside)
+                _remove(aside)
         try:
             os.rename(staging, final)
         except OSError:
@@ -346,4 +547,17 @@ class Store:
             if winner is None:
                 raise StoreError(f"could not store capture {manifest.key} in {self.captures_dir}") from None
             return winner
+        if untrusted is None:
+            self.trust(manifest.key)  # made here: a mark left by an archive's capture of this key no longer applies
         return Capture(path=final, manifest=manifest)
+
+
+def require_trusted(capture: Capture) -> None:
+    """Refuse (exit 2) to import or compile the Python of a capture opened from an archive and not trusted."""
+    store = Store(capture.path.parent.parent)
+    key = capture.manifest.key
+    if store.is_trusted(key):
+        return
+    origin = store.untrusted_origin(key) or "an archive"
+    raise UsageError(f"capture {key} was opened from {origin} and is not trusted: this would import the Python it "
+                     f"carries; if you trust its author, run 'irscope trust {key}' (or open the archive with --trust)")

@@ -242,7 +242,7 @@ def _dialect_changes(before: Counter[str], after: Counter[str], skip: Iterable[s
             slot[0 if d > 0 else 1] += abs(d)
     if not per:
         return None
-    ranked = sorted(per.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:4]
+    ranked = sorted(per.items(), key=lambda kv: (-(kv[1][0] + kv[1][1]), kv[0]))[:4]  # ties by name: stable
     parts = [f"{dialect} " + " ".join(s for s in (f"+{a}" if a else "", f"-{r}" if r else "") if s)
              for dialect, (a, r) in ranked]
     return "ops " + ", ".join(parts)

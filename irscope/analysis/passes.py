@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass
 from typing import Any, Protocol
 
 from irscope.analysis.diff import (
@@ -245,9 +245,23 @@ def effects_to_json(rows: Iterable[PassEffect]) -> list[dict[str, Any]]:
 
 
 def _effect_from_json(data: dict[str, Any]) -> PassEffect:
-    known = set(PassEffect.__dataclass_fields__)
-    values = {k: v for k, v in data.items() if k in known}
-    values["changes"] = tuple(values.get("changes", ()))
+    """A cached row back as a PassEffect; ValueError when a field is missing or of the wrong type."""
+    values: dict[str, Any] = {}
+    for name, f in PassEffect.__dataclass_fields__.items():
+        if name not in data:
+            if f.default is MISSING:
+                raise ValueError(f"cached pass effect lacks {name!r}")
+            continue
+        value = data[name]
+        if name == "changes":
+            if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+                raise ValueError("cached pass effect: 'changes' must be a list of strings")
+            value = tuple(value)
+        elif f.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ValueError(f"cached pass effect: {name!r} must be an integer")
+        elif f.type == "str" and not isinstance(value, str):
+            raise ValueError(f"cached pass effect: {name!r} must be a string")
+        values[name] = value
     return PassEffect(**values)
 
 

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "tui": "irscope.cli.tui:tui",
     "graph": "irscope.cli.graph_cmd:graph",
     "verify": "irscope.cli.verify_cmd:verify",
+    "trust": "irscope.cli.trust_cmd:trust",
 }
 
 

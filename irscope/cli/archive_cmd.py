@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from irscope.archive import Limits
 from irscope.cli.options import store_option
 from irscope.paths import store_root
 from irscope.store import Store
@@ -35,8 +36,25 @@ def export_cmd(selection: tuple[str, ...], output: str, everything: bool, store_
 @click.command("open")
 @click.argument("archive", type=click.Path(dir_okay=False))
 @store_option
-def open_cmd(archive: str, store_dir: str | None) -> None:
+@click.option("--replace", "replace", multiple=True, metavar="KEY",
+              help="replace the store's capture under KEY with the archive's (repeatable); nothing else is replaced")
+@click.option("--trust", is_flag=True,
+              help="trust the added captures: let passes/timing/diff --pass import the Python they carry")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=Limits.max_bytes, show_default=True,
+              help="refuse an archive whose files unpack to more bytes than this")
+@click.option("--max-members", type=click.IntRange(min=1), default=Limits.max_members, show_default=True,
+              help="refuse an archive with more members than this")
+@click.option("--max-ratio", type=click.IntRange(min=1), default=Limits.max_ratio, show_default=True,
+              help="refuse an archive that unpacks to more than this many times its size")
+def open_cmd(archive: str, store_dir: str | None, replace: tuple[str, ...], trust: bool, max_bytes: int,
+             max_members: int, max_ratio: int) -> None:
     """Add the captures in ARCHIVE (written by 'irscope export') to the store; nothing in it is executed.
+
+    Only captures the store lacks are added; nothing is removed or replaced unless named with
+    --replace. The archive is checked whole (member names, sizes, manifests, checksums) before
+    anything is written. Opened captures can be read at once (show, layouts, loops, map,
+    resources, tui); commands that would import their Python (passes, timing, diff --pass) need
+    'irscope trust' first, or --trust here.
 
     Example:
 
@@ -44,8 +62,15 @@ def open_cmd(archive: str, store_dir: str | None) -> None:
     """
     from irscope.archive import open_archive
 
-    report = open_archive(Path(archive), Store(store_root(store_dir)))
+    limits = Limits(max_bytes=max_bytes, max_members=max_members, max_ratio=max_ratio)
+    report = open_archive(Path(archive), Store(store_root(store_dir)), limits, replace, trust)
     click.echo(f"irscope: opened {archive}: {len(report.added)} capture(s) added, "
                f"{len(report.already)} already in the store")
     for cap in report.added:
         click.echo(f"  {cap.manifest.kernel:<24} {cap.manifest.target:<7} {cap.manifest.key}")
+    for key in report.unreadable:
+        click.echo(f"irscope: warning: the store's capture {key} cannot be read and was left as it is; "
+                   f"--replace {key} replaces it with the archive's", err=True)
+    if report.added and not trust:
+        click.echo("irscope: the added captures are untrusted: commands that would import their Python need "
+                   f"'irscope trust {archive}' first", err=True)

@@ -36,10 +36,14 @@ def timing(kernel: str, target: str | None, config: int, as_json: bool, store_di
 
         irscope timing matmul --target gfx942 --repeat 5 --all
     """
+    from irscope.captures import StoredKernel
     from irscope.compile.timing import measure_timing
+    from irscope.store import require_trusted
 
     request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
     capture = get_capture(request, store_dir, on_compile=compile_notice)
+    if isinstance(request.kernel, StoredKernel):
+        require_trusted(capture)  # timing compiles the capture's own source again
     click.echo(f"irscope: timing {repeat} compile(s) of {capture.manifest.kernel} for {capture.manifest.target}...",
                err=True)
     result = measure_timing(request, capture, repeat)

@@ -97,7 +97,8 @@ class Catalog:
         known = self.kernels.get(m.kernel)
         if known is not None and known.path == path:
             return
-        if known is None and m.origin in ("bundled", "module") and path.is_file():
+        trusted = Store(capture.path.parent.parent).is_trusted(m.key)  # an archive's kernel_path is not adopted
+        if known is None and trusted and m.origin in ("bundled", "module") and path.is_file():
             try:
                 info = read_kernel(path)
             except IrscopeError as exc:
