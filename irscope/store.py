@@ -258,7 +258,7 @@ class Capture:
         return data.decode("utf-8", errors="replace")
 
     def damage(self) -> str | None:
-        """Why this capture cannot be trusted (a file missing, or of another size than recorded), or None.
+        """Why this capture is damaged (a file missing, or of another size than recorded), or None.
 
         Only sizes are compared (cheap enough for every lookup); ``verify_files`` also compares digests.
         """
