@@ -60,17 +60,17 @@ def load_object(kernel: FunctionKernel, target: Target | None = None) -> Any:
     ref = kernel.ref
     ensure_driver(target)
     try:
-        module = importlib.import_module(ref.module) if ref.module else load_module(ref.path)
+        module = importlib.import_module(ref.module) if ref.module else load_module(ref.lookup_file)
     except SyntaxError as exc:
         raise UsageError(f"{exc.filename}:{exc.lineno}: not valid Python: {exc.msg}") from None
     except Exception as exc:  # the user's module failed at import time: one line, not a traceback
-        raise UsageError(f"importing {ref.module or ref.path} failed: {type(exc).__name__}: {exc}") from None
+        raise UsageError(f"importing {ref.module or ref.lookup_file} failed: {type(exc).__name__}: {exc}") from None
     obj: Any = module
     for part in ref.qualname.split("."):
         if not hasattr(obj, part):
             names = sorted(n for n in vars(module) if hasattr(getattr(module, n), "fn") or
                            type(getattr(module, n)).__name__ == "JITFunction")
-            raise UsageError(f"{ref.path} has no {ref.qualname!r}; its Triton kernels: {', '.join(names) or 'none'}")
+            raise UsageError(f"{ref.lookup_file} has no {ref.qualname!r}; its Triton kernels: {', '.join(names) or 'none'}")
         obj = getattr(obj, part)
     return obj
 

@@ -1,0 +1,151 @@
+"""Where a name bound in a Python module is defined, read from source with ``ast`` (nothing is imported).
+
+``pkg.ops:twice`` may name a kernel that ``pkg/ops.py`` only re-exports (``from .impl import twice``);
+the compiler's source positions then point into ``pkg/impl.py``, so that file and its line numbers are
+the kernel's source. Followed: ``from M import x [as y]`` (absolute and relative), ``from M import *``,
+``import M as m`` + ``y = m.x``, and ``y = x``. Anything else (``y = make_kernel()``) is not followed.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+_MAX_HOPS = 16
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A function's definition site.
+
+    Attributes:
+        path: the file with its ``def``.
+        qualname: its name in that file (``Cls.fn`` for methods).
+        line: the first line of the definition, its decorators included.
+    """
+
+    path: Path
+    qualname: str
+    line: int
+
+
+def module_file(module: str, search: list[Path] | None = None) -> Path | None:
+    """``a.b.c``'s source file on ``search`` (default: sys.path), found without importing its packages."""
+    parts = module.split(".")
+    bases = search if search is not None else [Path(entry or ".") for entry in sys.path]
+    for base in bases:
+        for candidate in (base.joinpath(*parts).with_suffix(".py"), base.joinpath(*parts, "__init__.py")):
+            if candidate.is_file():
+                return candidate.resolve()
+    return None
+
+
+def _parse(path: Path) -> ast.Module | None:
+    try:
+        return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _package_dir(path: Path, level: int) -> Path:
+    """The directory a relative import of ``level`` dots starts from, in the module at ``path``."""
+    base = path.parent
+    for _ in range(level - 1):
+        base = base.parent
+    return base
+
+
+def _imported_file(path: Path, node: ast.ImportFrom) -> Path | None:
+    """The file of the module an ``from ... import`` statement in ``path`` reads."""
+    if node.level:
+        base = _package_dir(path, node.level)
+        return module_file(node.module, [base]) if node.module else (base / "__init__.py").resolve()
+    if node.module is None:
+        return None
+    return module_file(node.module, [path.parent]) or module_file(node.module)
+
+
+def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> int:
+    return min([node.lineno, *(d.lineno for d in node.decorator_list)])
+
+
+def _top_level(tree: ast.Module) -> list[ast.stmt]:
+    """Module-level statements, including those inside top-level ``if``/``try`` blocks."""
+    out: list[ast.stmt] = []
+    pending = list(tree.body)
+    while pending:
+        node = pending.pop(0)
+        out.append(node)
+        if isinstance(node, ast.If):
+            pending[:0] = [*node.body, *node.orelse]
+        elif isinstance(node, ast.Try):
+            pending[:0] = [*node.body, *node.orelse, *node.finalbody]
+    return out
+
+
+def find_definition(path: Path, name: str, _hops: int = 0) -> Definition | None:
+    """Where the module-level name ``name`` (``a`` or ``Cls.a``) of the module at ``path`` is defined; None if unknown."""
+    tree = _parse(path)
+    if tree is None or _hops > _MAX_HOPS:
+        return None
+    head, _, rest = name.partition(".")
+    found: Definition | None = None
+    modules: dict[str, Path] = {}  # import-as aliases of modules, for ``y = m.x``
+    # The last module-level binding wins, as when Python runs the file.
+    for node in _top_level(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == head and not rest:
+            found = Definition(path=path, qualname=head, line=_first_line(node))
+        elif isinstance(node, ast.ClassDef) and node.name == head:
+            found = _in_class(path, node, rest) if rest else None
+        elif isinstance(node, ast.ImportFrom):
+            source = _imported_file(path, node)
+            for alias in node.names:
+                if alias.name == "*" and source is not None:
+                    found = find_definition(source, name, _hops + 1) or found
+                    continue
+                sub = _submodule(source, alias.name)
+                if sub is not None:  # ``from pkg import impl [as m]``: a module, for ``y = m.x``
+                    modules[alias.asname or alias.name] = sub
+                if (alias.asname or alias.name) == head:
+                    found = _follow(source, alias.name, sub, rest, _hops)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname and (target := module_file(alias.name, [path.parent]) or module_file(alias.name)):
+                    modules[alias.asname] = target
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == head for t in node.targets):
+            found = _assigned(path, node.value, modules, rest, _hops)
+    return found
+
+
+def _in_class(path: Path, node: ast.ClassDef, attr: str) -> Definition | None:
+    for item in node.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == attr:
+            return Definition(path=path, qualname=f"{node.name}.{attr}", line=_first_line(item))
+    return None
+
+
+def _submodule(source: Path | None, name: str) -> Path | None:
+    """The file of submodule ``name`` of the package whose ``__init__.py`` is ``source``."""
+    if source is None or source.name != "__init__.py":
+        return None
+    return module_file(name, [source.parent])
+
+
+def _follow(source: Path | None, imported: str, sub: Path | None, rest: str, hops: int) -> Definition | None:
+    """The definition behind ``from M import imported``: a name bound in M, or in its submodule ``imported``."""
+    dotted = f"{imported}.{rest}" if rest else imported
+    if source is not None and (hit := find_definition(source, dotted, hops + 1)) is not None:
+        return hit
+    return find_definition(sub, rest, hops + 1) if sub is not None and rest else None
+
+
+def _assigned(path: Path, value: ast.expr, modules: dict[str, Path], rest: str, hops: int) -> Definition | None:
+    """The definition behind ``y = x`` or ``y = m.x``; None for anything computed."""
+    suffix = f".{rest}" if rest else ""
+    if isinstance(value, ast.Name):
+        return find_definition(path, value.id + suffix, hops + 1)
+    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id in modules:
+        return find_definition(modules[value.value.id], value.attr + suffix, hops + 1)
+    return None
