@@ -105,41 +105,74 @@ def _mock(spec: ArgSpec) -> Any:
     return tensor
 
 
-def _split_options(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    opts = {k: v for k, v in values.items() if k in OPTION_NAMES}
-    rest = {k: v for k, v in values.items() if k not in OPTION_NAMES}
-    return rest, opts
-
-
 def _config(unwrapped: Unwrapped, index: int, spec: str) -> dict[str, Any]:
     if not 0 <= index < len(unwrapped.configs):
         raise UsageError(f"unknown config {index} for {spec}; valid: 0..{len(unwrapped.configs) - 1}")
     return unwrapped.configs[index]
 
 
+def _check_constexprs(kernel: FunctionKernel, fn: Any) -> None:
+    """--constexpr names a ``tl.constexpr`` parameter or a launch option (num_stages=4), nothing else."""
+    params = {p.name: p for p in fn.params}
+    settable = [p.name for p in fn.params if p.is_constexpr]
+    for name in kernel.constexprs:
+        param = params.get(name)
+        if param is None and name in OPTION_NAMES:
+            continue
+        if param is not None and param.is_constexpr:
+            continue
+        what = (f"{name!r} is an argument of {kernel.name} but not a tl.constexpr; give its value with --args"
+                if param is not None else f"{kernel.name} has no parameter {name!r}")
+        raise UsageError(f"--constexpr {name}: {what}; constexpr parameters: {', '.join(settable) or 'none'} "
+                         f"(launch options: {', '.join(OPTION_NAMES[:4])}, ...)")
+
+
+def _launch_keywords(kernel: FunctionKernel, config: dict[str, Any]) -> dict[str, Any]:
+    """Every keyword of the launch, as Triton's JIT receives them: autotune config, then --args keywords,
+    --constexpr and --num-warps/--num-stages; one name given two different values is refused."""
+    sources = [("--args", {a.name: a for a in kernel.args if a.name is not None}),
+               ("--constexpr", dict(kernel.constexprs)), ("launch option", dict(kernel.options))]
+    launch = dict(config)
+    given: dict[str, tuple[str, Any]] = {}
+    for where, values in sources:
+        for name, value in values.items():
+            plain = value.value if isinstance(value, ArgSpec) and value.kind != "tensor" else value
+            if name in given and given[name][1] != plain:
+                raise UsageError(f"{kernel.name}: {name} is given twice ({given[name][0]} {name}={given[name][1]!r}, "
+                                 f"{where} {name}={plain!r}); a launch keyword has one value")
+            given[name] = (where, plain)
+            launch[name] = _mock(plain) if isinstance(plain, ArgSpec) else plain
+    return launch
+
+
 def function_job(kernel: FunctionKernel, target: Target, config_index: int) -> tuple[CompileJob, dict[str, Any]]:
-    """The compile job for a FunctionKernel and the config values it used."""
+    """The compile job for a FunctionKernel and the config values it used.
+
+    As in Triton's JIT, a launch keyword binds the parameter of that name and, when it names a launch
+    option (``num_stages``), also sets the option: the fused-softmax tutorial's ``num_stages: tl.constexpr``.
+    """
     unwrapped = unwrap(load_object(kernel, target), kernel.ref.spec)
     fn = unwrapped.fn
     config = _config(unwrapped, config_index, kernel.ref.spec)
     names = list(fn.arg_names)
+    _check_constexprs(kernel, fn)
     if kernel.signature:
         return _signature_job(kernel, unwrapped, target, config), config
     positional = [a for a in kernel.args if a.name is None]
-    keyword = {a.name: a for a in kernel.args if a.name is not None}
-    unknown = [n for n in [*keyword, *kernel.constexprs] if n not in names and n not in OPTION_NAMES]
+    keyword = [a.name for a in kernel.args if a.name is not None]
+    unknown = [n for n in keyword if n not in names and n not in OPTION_NAMES]
     if unknown:
         raise UsageError(f"{kernel.name} has no argument {unknown[0]!r}; its arguments: {', '.join(names)}")
-    values: dict[str, Any] = {}
     if len(positional) > len(names):
         raise UsageError(f"{kernel.name} takes {len(names)} arguments; --args gives {len(positional)} positional")
+    values: dict[str, Any] = {}
     for name, spec in zip(names, positional, strict=False):
         values[name] = _mock(spec) if spec.kind == "tensor" else spec.value
-    for name, spec in keyword.items():
-        values[name] = _mock(spec) if spec.kind == "tensor" else spec.value
-    rest_config, config_options = _split_options(config)
-    values.update(rest_config)
-    values.update({k: v for k, v in kernel.constexprs.items() if k not in OPTION_NAMES})
+    launch = _launch_keywords(kernel, config)
+    twice = [n for n in launch if n in values]
+    if twice:
+        raise UsageError(f"{kernel.name}: {twice[0]!r} is given by position and again by name")
+    values.update({k: v for k, v in launch.items() if k in names})
     missing = [p.name for p in fn.params if p.name not in values and not p.has_default
                and p.name not in dict(unwrapped.heuristics)]
     if missing:
@@ -149,14 +182,10 @@ def function_job(kernel: FunctionKernel, target: Target, config_index: int) -> t
                          f"arguments: {', '.join(names)}")
     for name, heuristic in unwrapped.heuristics:
         if name not in values:
-            values[name] = _apply_heuristic(kernel, name, heuristic, values)
-    options = {**config_options, **{k: v for k, v in kernel.constexprs.items() if k in OPTION_NAMES},
-               **kernel.options}
-    args = [values[p.name] for p in fn.params if p.name in values]
-    if len(args) != len([p for p in fn.params if p.name in values]):
-        raise UsageError(f"{kernel.name}: arguments do not line up with {', '.join(names)}")
+            values[name] = _apply_heuristic(kernel, name, heuristic, {**launch, **values})
+    options = {k: v for k, v in launch.items() if k in OPTION_NAMES}
     kwargs = {p.name: values[p.name] for p in fn.params if p.name in values}
-    return specialize(fn, target, [], {**kwargs, **options}), config
+    return specialize(fn, target, [], {**options, **kwargs}), config
 
 
 def _apply_heuristic(kernel: FunctionKernel, name: str, heuristic: Any, values: dict[str, Any]) -> Any:
@@ -179,11 +208,15 @@ def _signature_job(kernel: FunctionKernel, unwrapped: Unwrapped, target: Target,
     fn = unwrapped.fn
     names = list(fn.arg_names)
     entries = list(kernel.signature)
-    rest_config, config_options = _split_options(config)
-    extra = {**rest_config, **kernel.constexprs}
+    launch = _launch_keywords(kernel, config)
+    extra = {k: v for k, v in launch.items() if k in names}
     if len(entries) > len(names):
         raise UsageError(f"--signature has {len(entries)} entries but {kernel.name} takes {len(names)} "
                          f"arguments ({', '.join(names)})")
+    doubled = [n for n in names[:len(entries)] if n in kernel.constexprs or n in kernel.options]
+    if doubled:
+        raise UsageError(f"{kernel.name}: {doubled[0]!r} is given twice, by its --signature entry "
+                         f"{entries[names.index(doubled[0])].text!r} and by name; a launch keyword has one value")
     uncovered = [n for n in names[len(entries):] if n not in extra
                  and n not in dict(unwrapped.heuristics) and not _has_default(fn, n)]
     if uncovered:
@@ -212,8 +245,7 @@ def _signature_job(kernel: FunctionKernel, unwrapped: Unwrapped, target: Target,
             constexprs[(names.index(name),)] = _apply_heuristic(kernel, name, heuristic, known)
     tgt = gpu_target(target)
     backend = make_backend(tgt)
-    options = backend.parse_options({**config_options, **{k: v for k, v in kernel.constexprs.items()
-                                                          if k in OPTION_NAMES}, **kernel.options})
+    options = backend.parse_options({k: v for k, v in launch.items() if k in OPTION_NAMES})
     return CompileJob(fn=fn, gpu_target=tgt, signature=signature, constexprs=constexprs, attrs=attrs,
                       options=dict(options.__dict__))
 
