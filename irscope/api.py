@@ -49,11 +49,13 @@ def _object_kernel(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> F
     path = Path(source).resolve()
     ref = FunctionRef(spec=f"{path}:{py.__qualname__}", path=path, module=None, qualname=py.__qualname__)
     positional = tuple(_arg_spec(None, a) for a in args)
-    tensors = tuple(_arg_spec(k, v) for k, v in kwargs.items()
-                    if k not in _OPTIONS and hasattr(v, "data_ptr"))
-    constexprs = {k: v for k, v in kwargs.items() if k not in _OPTIONS and not hasattr(v, "data_ptr")}
+    # As the JIT binds them: tensors and plain arguments by name, tl.constexpr parameters, launch options.
+    constexpr_names = {p.name for p in inner.params if p.is_constexpr}
     options = {k: v for k, v in kwargs.items() if k in _OPTIONS}
-    return FunctionKernel(ref=ref, args=positional + tensors, constexprs=constexprs, options=options,
+    constexprs = {k: v for k, v in kwargs.items() if k not in options and not hasattr(v, "data_ptr")
+                  and (k in constexpr_names or k not in inner.arg_names)}
+    named = tuple(_arg_spec(k, v) for k, v in kwargs.items() if k not in options and k not in constexprs)
+    return FunctionKernel(ref=ref, args=positional + named, constexprs=constexprs, options=options,
                           source_sha=hashlib.sha256(path.read_bytes()).hexdigest(), obj=obj)
 
 

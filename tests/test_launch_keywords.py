@@ -80,3 +80,18 @@ def test_python_api_option_keyword_binds_the_parameter(captures, tmp_path):
                            target="sm90", store=str(tmp_path))
     assert made.manifest.constexprs["num_stages"] == 4 and made.manifest.options["num_stages"] == 4
     assert made.read("ttgir") == captures("softmax", "sm90").read("ttgir")
+
+
+@pytest.mark.parametrize(("n", "divisible"), [(4096, True), (4095, False)])
+def test_python_api_plain_argument_by_keyword_is_bound_as_the_jit_binds_it(n, divisible, tmp_path):
+    """``n=4096`` by keyword is an ordinary argument (i32, divisible by 16 or not), not a constexpr."""
+    import torch
+
+    import irscope
+    from irscope.kernels import load_module
+
+    kernel = load_module(DATA / "pkgs" / "demo_kernels" / "activations.py").gelu_kernel
+    x, out = torch.empty(4096), torch.empty(4096)
+    made = irscope.capture(kernel, x, out_ptr=out, n=n, target="sm90", store=str(tmp_path))
+    assert made.manifest.signature["n"] == "i32" and "n" not in made.manifest.constexprs
+    assert (made.manifest.attrs.get("n") == [["tt.divisibility", 16]]) is divisible
