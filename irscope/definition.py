@@ -149,3 +149,58 @@ def _assigned(path: Path, value: ast.expr, modules: dict[str, Path], rest: str, 
     if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id in modules:
         return find_definition(modules[value.value.id], value.attr + suffix, hops + 1)
     return None
+
+
+def _package_root(path: Path) -> Path:
+    """The top package directory holding ``path`` (its own directory for a file outside any package)."""
+    root = path.parent
+    while (root / "__init__.py").is_file() and (root.parent / "__init__.py").is_file():
+        root = root.parent
+    return root
+
+
+def _imported_files(path: Path, tree: ast.Module) -> list[Path]:
+    """The .py files the imports of the module at ``path`` read (wherever the statement is)."""
+    found: list[Path | None] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source = _imported_file(path, node)
+            found.append(source)
+            found.extend(_submodule(source, alias.name) for alias in node.names if alias.name != "*")
+        elif isinstance(node, ast.Import):
+            found.extend(module_file(alias.name, [path.parent]) or module_file(alias.name) for alias in node.names)
+    return [f for f in found if f is not None]
+
+
+def local_sources(path: Path, limit: int = 256) -> list[Path]:
+    """``path`` and the files of its package (or directory) that it imports, directly or not: the
+    source a kernel's compile can read (helpers, constants), sorted after ``path``."""
+    root = _package_root(path.resolve())
+    seen = {path.resolve()}
+    pending = [path.resolve()]
+    while pending and len(seen) < limit:
+        current = pending.pop()
+        tree = _parse(current)
+        if tree is None:
+            continue
+        for dep in _imported_files(current, tree):
+            dep = dep.resolve()
+            if dep not in seen and dep.is_relative_to(root):
+                seen.add(dep)
+                pending.append(dep)
+    rest = sorted(seen - {path.resolve()})
+    return [path.resolve(), *rest]
+
+
+def source_digest(path: Path) -> str:
+    """sha256 over the kernel's file and the local files it imports, so an edit to a helper changes it."""
+    import hashlib
+
+    files = local_sources(path)
+    if len(files) == 1:  # the digest of the file itself, as before helpers were counted
+        return hashlib.sha256(files[0].read_bytes()).hexdigest()
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(str(file.relative_to(_package_root(files[0]))).encode() + b"\0")
+        digest.update(hashlib.sha256(file.read_bytes()).digest())
+    return digest.hexdigest()

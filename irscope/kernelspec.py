@@ -11,13 +11,12 @@ Two ways to describe the launch, both parsed here without importing Triton:
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from irscope.definition import find_definition, module_file
+from irscope.definition import find_definition, module_file, source_digest
 from irscope.errors import UsageError
 
 # Example: kernels/matmul.py:matmul_kernel   or   my_pkg.ops.attention:_attn_fwd
@@ -268,7 +267,7 @@ class FunctionKernel:
         args: example arguments, when given with --args.
         constexprs: values from --constexpr.
         options: num_warps / num_stages / ... from the command line.
-        source_sha: sha256 of the defining file (part of the capture key).
+        source_sha: digest of the defining file and the local files it imports (part of the capture key).
         obj: the kernel object itself when the caller already holds it (Python API); not re-imported.
     """
 
@@ -335,7 +334,7 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
     if bool(signature) == bool(args):
         raise UsageError(f"{spec}: describe the launch with exactly one of --signature \"*fp16:16, i32, 128\" "
                          "or --args \"x=fp16[4096], n=4096\"")
-    sha = hashlib.sha256(ref.path.read_bytes()).hexdigest()
+    sha = source_digest(ref.path)
     return FunctionKernel(
         ref=ref,
         signature=tuple(parse_signature(signature)) if signature else (),

@@ -94,3 +94,46 @@ def test_reexported_kernel_source_map_and_annotate_use_the_defining_file(tmp_pat
     manifest = json.loads((REPO / json.loads(invoke("show", "reexport_kernels.ops:twice", "--json"))["path"])
                           .parent.joinpath("manifest.json").read_text())
     assert manifest["kernel_path"] == str(IMPL) and manifest["function"] == "twice"
+
+
+HELPER = """import triton
+
+
+@triton.jit
+def scaled(x):
+    return x * {scale}.0
+"""
+KERNEL = """import triton
+import triton.language as tl
+
+from .helpers import scaled
+
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, scaled(tl.load(x_ptr + offs, mask=mask)), mask=mask)
+"""
+
+
+@pytest.mark.compile
+def test_editing_an_imported_helper_compiles_again(tmp_path):
+    """The capture key covers the files the kernel imports from its package, not only its own file."""
+    pkg = tmp_path / "src" / "helper_pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kernel.py").write_text(KERNEL)
+    env = {**__import__("os").environ, "PYTHONPATH": f"{REPO}:{tmp_path / 'src'}"}
+
+    def ttgir() -> str:
+        done = subprocess.run([sys.executable, "-m", "irscope", "show", "helper_pkg.kernel:scale_kernel", *LAUNCH,
+                               "--stage", "ttgir", "--store", str(tmp_path / "store")],
+                              capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    (pkg / "helpers.py").write_text(HELPER.format(scale=2))
+    assert "dense<2.000000e+00>" in ttgir()
+    (pkg / "helpers.py").write_text(HELPER.format(scale=3))
+    assert "dense<3.000000e+00>" in ttgir()
