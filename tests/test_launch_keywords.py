@@ -95,3 +95,13 @@ def test_python_api_plain_argument_by_keyword_is_bound_as_the_jit_binds_it(n, di
     made = irscope.capture(kernel, x, out_ptr=out, n=n, target="sm90", store=str(tmp_path))
     assert made.manifest.signature["n"] == "i32" and "n" not in made.manifest.constexprs
     assert (made.manifest.attrs.get("n") == [["tt.divisibility", 16]]) is divisible
+
+
+@pytest.mark.parametrize("extra", [["--num-warps", "2"], ["--constexpr", "BLOCK=256"], ["--config", "1", "--num-stages", "2"]])
+def test_keyword_the_autotuner_sets_is_refused(extra, tmp_path):
+    """Triton raises when a launch keyword is also set by the autotune config; irscope used to let the
+    keyword win and still call the capture "config 0", with that config's values in its manifest."""
+    result = CliRunner().invoke(cli, ["show", f"{DATA / 'pkgs' / 'demo_kernels' / 'activations.py'}:gelu_kernel",
+                                      "--args", "fp32[4096], fp32[4096], 4096", *extra, "--store", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "is set by the autotune config" in result.output and "Traceback" not in result.output

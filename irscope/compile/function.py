@@ -134,6 +134,11 @@ def _launch_keywords(kernel: FunctionKernel, config: dict[str, Any]) -> dict[str
                ("--constexpr", dict(kernel.constexprs)), ("launch option", dict(kernel.options))]
     launch = dict(config)
     given: dict[str, tuple[str, Any]] = {}
+    for _, values in sources:
+        if clash := sorted(set(values) & set(config)):
+            raise UsageError(f"{kernel.name}: {clash[0]} is set by the autotune config ("
+                             + ", ".join(f"{k}={v!r}" for k, v in config.items())
+                             + "); Triton refuses a launch keyword that the autotuner sets (pick another --config)")
     for where, values in sources:
         for name, value in values.items():
             plain = value.value if isinstance(value, ArgSpec) and value.kind != "tensor" else value
