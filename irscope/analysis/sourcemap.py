@@ -9,10 +9,17 @@ helper counts for the innermost line of the kernel's own file in its call chain.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from irscope.errors import StoreError, UsageError
-from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_llir, parse_ptx, parse_sass_lines
+from irscope.parse.lineinfo import (
+    Listing,
+    asm_line_numbers,
+    parse_amdgcn,
+    parse_llir,
+    parse_ptx,
+    parse_sass_lines,
+)
 from irscope.parse.mlir_locs import innermost_in
 from irscope.parse.mlir_ops import parse_module
 from irscope.parse.ttgir_ops import SourceLoc
@@ -150,6 +157,35 @@ def sass_listing(capture: Capture) -> tuple[Listing | None, str]:
     return parse_sass_lines(run.stdout), ""
 
 
+def undo_asm_numbering(listing: Listing, ptx: str) -> Listing:
+    """SASS positions come from PTX's ``.loc``, which numbers each line of a multi-line inline asm one
+    source line further down: put them back on the asm call's line where only asm lines name a line, and
+    say which lines stay uncertain (SASS line info has no column to tell the two apart)."""
+    numbers = asm_line_numbers(ptx)
+    if not numbers.moved and not numbers.shared:
+        return listing
+    moved = {(file.rsplit("/", 1)[-1], line): to for (file, line), to in numbers.moved.items()}
+    shared = {(file.rsplit("/", 1)[-1], line) for file, line in numbers.shared}
+    instructions = []
+    uncertain: set[int] = set()
+    for insn in listing.instructions:
+        frames = insn.frames
+        key = (frames[0].file.rsplit("/", 1)[-1], frames[0].line) if frames else None
+        if key in moved:
+            frames = (replace(frames[0], line=moved[key]), *frames[1:])
+            insn = replace(insn, frames=frames)
+        elif key in shared:
+            uncertain.add(key[1])
+        instructions.append(insn)
+    problems = listing.problems
+    if uncertain:
+        lines = ", ".join(str(n) for n in sorted(uncertain))
+        problems += (f"line{'s' if len(uncertain) > 1 else ''} {lines} may also count instructions of a multi-line "
+                     "inline asm (a masked load) written on a line above: PTX numbers each asm line one source "
+                     "line down, and SASS line info has no column to tell them apart",)
+    return replace(listing, instructions=tuple(instructions), problems=problems)
+
+
 _ORIGINS = {
     "llir": "the instructions' !dbg DILocations",
     "ptx": "the .loc directives",
@@ -168,6 +204,8 @@ def map_stage(capture: Capture, stage: str) -> StageMap:
             listing, why = sass_listing(capture)
             if listing is None:
                 return StageMap(stage, (), _ORIGINS[stage], (why,))
+            if "ptx" in capture.manifest.files:
+                listing = undo_asm_numbering(listing, capture.read("ptx"))
             return map_listing(listing, kernel_file, _ORIGINS[stage])
         parser = {"llir": parse_llir, "ptx": parse_ptx, "amdgcn": parse_amdgcn}.get(stage)
         if parser is None:
