@@ -154,7 +154,10 @@ def sass_listing(capture: Capture) -> tuple[Listing | None, str]:
     run = sass_with_lines(capture)
     if not run.ok:
         return None, run.problem or f"nvdisasm failed: {run.stderr.strip()[:200]}"
-    return parse_sass_lines(run.stdout), ""
+    listing = parse_sass_lines(run.stdout)
+    if "ptx" in capture.manifest.files:
+        listing = undo_asm_numbering(listing, capture.read("ptx"))
+    return listing, ""
 
 
 def undo_asm_numbering(listing: Listing, ptx: str) -> Listing:
@@ -204,8 +207,6 @@ def map_stage(capture: Capture, stage: str) -> StageMap:
             listing, why = sass_listing(capture)
             if listing is None:
                 return StageMap(stage, (), _ORIGINS[stage], (why,))
-            if "ptx" in capture.manifest.files:
-                listing = undo_asm_numbering(listing, capture.read("ptx"))
             return map_listing(listing, kernel_file, _ORIGINS[stage])
         parser = {"llir": parse_llir, "ptx": parse_ptx, "amdgcn": parse_amdgcn}.get(stage)
         if parser is None:
