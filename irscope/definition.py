@@ -11,9 +11,11 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
-_MAX_HOPS = 16
+_MAX_HOPS = 32
+_Seen = frozenset[tuple[Path, str]]
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,16 @@ def module_file(module: str, search: list[Path] | None = None) -> Path | None:
 
 
 def _parse(path: Path) -> ast.Module | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _parse_cached(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=256)
+def _parse_cached(path: Path, mtime_ns: int, size: int) -> ast.Module | None:
+    """A file's syntax tree, read once per version of the file."""
     try:
         return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
@@ -85,11 +97,14 @@ def _top_level(tree: ast.Module) -> list[ast.stmt]:
     return out
 
 
-def find_definition(path: Path, name: str, _hops: int = 0) -> Definition | None:
+def find_definition(path: Path, name: str, _seen: _Seen = frozenset()) -> Definition | None:
     """Where the module-level name ``name`` (``a`` or ``Cls.a``) of the module at ``path`` is defined; None if unknown."""
+    if (path, name) in _seen or len(_seen) > _MAX_HOPS:
+        return None  # an import cycle, or a chain too long to be real
     tree = _parse(path)
-    if tree is None or _hops > _MAX_HOPS:
+    if tree is None:
         return None
+    seen = _seen | {(path, name)}
     head, _, rest = name.partition(".")
     found: Definition | None = None
     modules: dict[str, Path] = {}  # import-as aliases of modules, for ``y = m.x``
@@ -103,19 +118,19 @@ def find_definition(path: Path, name: str, _hops: int = 0) -> Definition | None:
             source = _imported_file(path, node)
             for alias in node.names:
                 if alias.name == "*" and source is not None:
-                    found = find_definition(source, name, _hops + 1) or found
+                    found = find_definition(source, name, seen) or found
                     continue
                 sub = _submodule(source, alias.name)
                 if sub is not None:  # ``from pkg import impl [as m]``: a module, for ``y = m.x``
                     modules[alias.asname or alias.name] = sub
                 if (alias.asname or alias.name) == head:
-                    found = _follow(source, alias.name, sub, rest, _hops)
+                    found = _follow(source, alias.name, sub, rest, seen)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname and (target := module_file(alias.name, [path.parent]) or module_file(alias.name)):
                     modules[alias.asname] = target
         elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == head for t in node.targets):
-            found = _assigned(path, node.value, modules, rest, _hops)
+            found = _assigned(path, node.value, modules, rest, seen)
     return found
 
 
@@ -133,21 +148,21 @@ def _submodule(source: Path | None, name: str) -> Path | None:
     return module_file(name, [source.parent])
 
 
-def _follow(source: Path | None, imported: str, sub: Path | None, rest: str, hops: int) -> Definition | None:
+def _follow(source: Path | None, imported: str, sub: Path | None, rest: str, seen: _Seen) -> Definition | None:
     """The definition behind ``from M import imported``: a name bound in M, or in its submodule ``imported``."""
     dotted = f"{imported}.{rest}" if rest else imported
-    if source is not None and (hit := find_definition(source, dotted, hops + 1)) is not None:
+    if source is not None and (hit := find_definition(source, dotted, seen)) is not None:
         return hit
-    return find_definition(sub, rest, hops + 1) if sub is not None and rest else None
+    return find_definition(sub, rest, seen) if sub is not None and rest else None
 
 
-def _assigned(path: Path, value: ast.expr, modules: dict[str, Path], rest: str, hops: int) -> Definition | None:
+def _assigned(path: Path, value: ast.expr, modules: dict[str, Path], rest: str, seen: _Seen) -> Definition | None:
     """The definition behind ``y = x`` or ``y = m.x``; None for anything computed."""
     suffix = f".{rest}" if rest else ""
     if isinstance(value, ast.Name):
-        return find_definition(path, value.id + suffix, hops + 1)
+        return find_definition(path, value.id + suffix, seen)
     if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id in modules:
-        return find_definition(modules[value.value.id], value.attr + suffix, hops + 1)
+        return find_definition(modules[value.value.id], value.attr + suffix, seen)
     return None
 
 

@@ -137,3 +137,16 @@ def test_editing_an_imported_helper_compiles_again(tmp_path):
     assert "dense<2.000000e+00>" in ttgir()
     (pkg / "helpers.py").write_text(HELPER.format(scale=3))
     assert "dense<3.000000e+00>" in ttgir()
+
+
+def test_import_cycles_end(tmp_path):
+    """Modules that star-import each other: the reader stops instead of recursing without end."""
+    pkg = tmp_path / "cyc"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for name, others in (("a", "bc"), ("b", "ac"), ("c", "ab")):
+        (pkg / f"{name}.py").write_text("".join(f"from .{o} import *\n" for o in others))
+    (pkg / "c.py").write_text((pkg / "c.py").read_text() + "\n\ndef k():\n    pass\n")
+    assert find_definition(pkg / "a.py", "missing") is None
+    found = find_definition(pkg / "a.py", "k")
+    assert found is not None and found.path == pkg / "c.py" and found.line == 5
