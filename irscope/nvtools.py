@@ -141,6 +141,12 @@ def sass_with_lines(capture: Capture) -> ToolRun:
     return _run(capture, "sass-lineinfo", "cubin", "nvdisasm", ["-c", "-gi"])
 
 
+def sass_with_ptx_lines(capture: Capture) -> ToolRun:
+    """``nvdisasm -c -gp`` on the capture's cubin: SASS with the line of the capture's PTX each came from."""
+    _require_cuda(capture, "SASS line info")
+    return _run(capture, "sass-ptxlines", "cubin", "nvdisasm", ["-c", "-gp"])
+
+
 def resource_usage(capture: Capture) -> ToolRun:
     """``cuobjdump --dump-resource-usage`` on the capture's cubin: registers, stack, shared, local."""
     _require_cuda(capture, "resource usage")

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from irscope.analysis.sourcemap import build_source_map
+from irscope.analysis.sourcemap import build_source_map, undo_asm_numbering
 from irscope.parse.lineinfo import asm_line_numbers, parse_ptx
 from tests.test_sourcemap import line_of
 
@@ -41,17 +41,38 @@ def test_ptx_loads_count_for_the_load_line(captures):
     assert {m.opcode for m in smap.stage("ptx").for_line(store)} <= {"add.s64", "st.global.v4.b32"}
 
 
-def test_sass_positions_from_asm_numbering_are_moved_back_or_flagged(captures):
+def test_sass_loads_count_for_the_load_line(captures):
+    """Each SASS instruction on an asm-numbered line takes its position from the PTX line it came from
+    (``nvdisasm -gp``), so the LDGs count for the two loads and none for the store or the lines below."""
     cap = captures("vector_add", "sm90")
-    numbers = asm_line_numbers(cap.read("ptx"))
-    assert numbers.moved and numbers.shared
-    source_lines = len(cap.read("source").splitlines())
-    loads = {line_of(cap, "x = tl.load("), line_of(cap, "y = tl.load(")}
-    assert set(numbers.moved.values()) <= loads
     sass = build_source_map(cap, ("sass",)).stage("sass")
-    assert sass.lines, sass.problems
-    assert all(m.line is None or m.line <= source_lines for m in sass.lines)
-    assert not {m.line for m in sass.lines} & {line for _, line in numbers.moved}
-    shared = {line for _, line in numbers.shared}
-    assert {m.line for m in sass.lines if m.opcode.startswith("LDG")} <= loads | shared
-    assert any("multi-line inline asm" in p and str(min(shared)) in p for p in sass.problems)
+    assert sass.lines and sass.problems == ()
+    loads = {line_of(cap, "x = tl.load("), line_of(cap, "y = tl.load(")}
+    ldg = [m for m in sass.lines if m.opcode.startswith("LDG")]
+    assert len(ldg) == 4 and {m.line for m in ldg} == loads
+    assert {m.opcode.split(".")[0] for m in sass.for_line(line_of(cap, "tl.store("))} <= {"STG", "LDC", "IMAD", "EXIT"}
+
+
+def test_sass_without_ptx_lines_moves_back_what_it_can_and_says_what_it_cannot(captures):
+    cap = captures("vector_add", "sm90")
+    ptx = cap.read("ptx")
+    numbers = asm_line_numbers(ptx)
+    loads = {line_of(cap, "x = tl.load("), line_of(cap, "y = tl.load(")}
+    assert numbers.moved and numbers.shared and set(numbers.moved.values()) <= loads
+    raw, why = sass_listing_without_fix(cap)
+    assert raw is not None, why
+    fixed = undo_asm_numbering(raw, ptx)  # no nvdisasm -gp: the fallback
+    moved_lines = {line for _, line in numbers.moved}
+    assert moved_lines & {i.frames[0].line for i in raw.instructions if i.frames}
+    assert not moved_lines & {i.frames[0].line for i in fixed.instructions if i.frames}
+    shared = sorted(line for _, line in numbers.shared)
+    assert any("multi-line inline asm" in p and str(shared[0]) in p for p in fixed.problems)
+
+
+def sass_listing_without_fix(cap):
+    """The -gi listing exactly as nvdisasm gives it."""
+    from irscope.nvtools import sass_with_lines
+    from irscope.parse.lineinfo import parse_sass_lines
+
+    run = sass_with_lines(cap)
+    return (parse_sass_lines(run.stdout), "") if run.ok else (None, run.problem)
