@@ -85,3 +85,28 @@ def test_decorated_kernels_match_their_jit_warmup(name, n, extra, config, tmp_pa
     assert manifest["constexprs"] == _by_name(jit.src.signature, jit.src.constants)
     assert manifest["options"]["num_warps"] == jit.metadata.num_warps
     assert data["text"] == jit.asm["ttgir"]
+
+
+TYPED = REPO / "tests" / "data" / "pkgs" / "demo_kernels" / "typed.py"
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_dtype_heuristics_see_the_dtype_the_jit_sees(dtype, tmp_path):
+    """``args["x_ptr"].dtype == torch.float16`` in a heuristic: the stand-in tensors carry torch's own dtype."""
+    import torch
+
+    ensure_driver(resolve_target("sm90"))
+    kernel = load_module(TYPED).scale_kernel
+    x, out = torch.empty(4096, dtype=getattr(torch, dtype)), torch.empty(4096, dtype=getattr(torch, dtype))
+    jit = kernel.warmup(x, out, 4096, BLOCK=1024, grid=(1,))
+    short = {"float16": "fp16", "float32": "fp32"}[dtype]
+    result = CliRunner().invoke(cli, ["show", f"{TYPED}:scale_kernel", "--args", f"{short}[4096], {short}[4096], 4096",
+                                      "--constexpr", "BLOCK=1024", "--stage", "ttgir", "--json",
+                                      "--store", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    manifest = json.loads((REPO / data["path"]).parent.joinpath("manifest.json").read_text())
+    expected = _by_name(jit.src.signature, jit.src.constants)
+    assert expected["IS_FP16"] is (dtype == "float16") and expected["WIDE"] is (dtype == "float32")
+    assert manifest["constexprs"] == expected
+    assert data["text"] == jit.asm["ttgir"]

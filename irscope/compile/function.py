@@ -13,7 +13,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from irscope.compile.specialize import CompileJob, FakeDtype, gpu_target, mock_tensor_class, specialize
+from irscope.compile.specialize import CompileJob, gpu_target, mock_tensor_class, specialize, stand_in_dtype
 from irscope.errors import UsageError
 from irscope.kernels import load_module
 from irscope.kernelspec import ArgSpec, FunctionKernel, RecordedKernel
@@ -99,7 +99,7 @@ def kernel_configs(kernel: FunctionKernel) -> list[dict[str, Any]]:
 
 def _mock(spec: ArgSpec) -> Any:
     cls = mock_tensor_class()
-    tensor = cls(FakeDtype(spec.dtype), list(spec.shape) or [1])
+    tensor = cls(stand_in_dtype(spec.dtype), list(spec.shape) or [1])
     if not spec.aligned:
         tensor.address = 4
     return tensor
