@@ -110,3 +110,23 @@ def test_dtype_heuristics_see_the_dtype_the_jit_sees(dtype, tmp_path):
     assert expected["IS_FP16"] is (dtype == "float16") and expected["WIDE"] is (dtype == "float32")
     assert manifest["constexprs"] == expected
     assert data["text"] == jit.asm["ttgir"]
+
+
+def test_value_for_a_heuristic_that_triton_overwrites_is_refused(tmp_path):
+    """Triton's @triton.heuristics overwrites a launch keyword of its name (the warmup below compiles
+    EVEN_N=True although False was passed); irscope used to compile the given False instead."""
+    import torch
+
+    ensure_driver(resolve_target("sm90"))
+    kernel = load_module(ACTIVATIONS).relu_kernel
+    x, out = torch.empty(8192), torch.empty(8192)
+    jit = kernel.warmup(x, out, 8192, BLOCK=1024, EVEN_N=False, grid=(1,))
+    assert _by_name(jit.src.signature, jit.src.constants)["EVEN_N"] is True
+    result = CliRunner().invoke(cli, ["show", f"{ACTIVATIONS}:relu_kernel", "--args", "fp32[8192], fp32[8192], 8192",
+                                      "--constexpr", "BLOCK=1024", "--constexpr", "EVEN_N=False",
+                                      "--store", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "@triton.heuristics computes EVEN_N=True" in result.output and "Traceback" not in result.output
+    same = CliRunner().invoke(cli, ["show", f"{ACTIVATIONS}:relu_kernel", "--args", "fp32[8192], fp32[8192], 8192",
+                                    "--constexpr", "BLOCK=1024", "--constexpr", "EVEN_N=True", "--store", str(tmp_path)])
+    assert same.exit_code == 0, same.output

@@ -185,12 +185,27 @@ def function_job(kernel: FunctionKernel, target: Target, config_index: int) -> t
         raise UsageError(f"{kernel.name}: missing {kind} {missing[0]!r} (give it with "
                          f"{'--constexpr NAME=VALUE' if kind == 'constexpr' else '--args'}); "
                          f"arguments: {', '.join(names)}")
+    given = {*kernel.constexprs, *(a.name for a in kernel.args if a.name is not None)}
     for name, heuristic in unwrapped.heuristics:
         if name not in values:
             values[name] = _apply_heuristic(kernel, name, heuristic, {**launch, **values})
+        elif name in given:
+            _check_overridden(kernel, name, heuristic, values)
     options = {k: v for k, v in launch.items() if k in OPTION_NAMES}
     kwargs = {p.name: values[p.name] for p in fn.params if p.name in values}
     return specialize(fn, target, [], {**options, **kwargs}), config
+
+
+def _check_overridden(kernel: FunctionKernel, name: str, heuristic: Any, values: dict[str, Any]) -> None:
+    """Triton's @triton.heuristics overwrites a launch value of its own name: a value given for it that
+    differs from what it computes is refused (one it cannot compute here is taken as given)."""
+    try:
+        computed = heuristic({k: v for k, v in values.items() if k != name})
+    except (KeyError, TypeError, AttributeError):
+        return
+    if computed != values[name]:
+        raise UsageError(f"{kernel.name}: {name}={values[name]!r} is given, but @triton.heuristics computes "
+                         f"{name}={computed!r} from these arguments and Triton uses that; leave {name} out")
 
 
 def _apply_heuristic(kernel: FunctionKernel, name: str, heuristic: Any, values: dict[str, Any]) -> Any:
