@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 from pathlib import Path
 from typing import Any
 
 from irscope.captures import LaunchSpec, Request, get_capture, make_request
+from irscope.definition import source_digest
 from irscope.errors import UsageError
 from irscope.kernelspec import ArgSpec, FunctionKernel, FunctionRef
 from irscope.store import Capture
@@ -49,12 +49,14 @@ def _object_kernel(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> F
     path = Path(source).resolve()
     ref = FunctionRef(spec=f"{path}:{py.__qualname__}", path=path, module=None, qualname=py.__qualname__)
     positional = tuple(_arg_spec(None, a) for a in args)
-    tensors = tuple(_arg_spec(k, v) for k, v in kwargs.items()
-                    if k not in _OPTIONS and hasattr(v, "data_ptr"))
-    constexprs = {k: v for k, v in kwargs.items() if k not in _OPTIONS and not hasattr(v, "data_ptr")}
+    # As the JIT binds them: tensors and plain arguments by name, tl.constexpr parameters, launch options.
+    constexpr_names = {p.name for p in inner.params if p.is_constexpr}
     options = {k: v for k, v in kwargs.items() if k in _OPTIONS}
-    return FunctionKernel(ref=ref, args=positional + tensors, constexprs=constexprs, options=options,
-                          source_sha=hashlib.sha256(path.read_bytes()).hexdigest(), obj=obj)
+    constexprs = {k: v for k, v in kwargs.items() if k not in options and not hasattr(v, "data_ptr")
+                  and (k in constexpr_names or k not in inner.arg_names)}
+    named = tuple(_arg_spec(k, v) for k, v in kwargs.items() if k not in options and k not in constexprs)
+    return FunctionKernel(ref=ref, args=positional + named, constexprs=constexprs, options=options,
+                          source_sha=source_digest(path), obj=obj)
 
 
 def capture(kernel: Any, *args: Any, target: str = "sm90", config: int = 0, store: str | None = None,

@@ -11,13 +11,12 @@ Two ways to describe the launch, both parsed here without importing Triton:
 
 from __future__ import annotations
 
-import hashlib
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irscope.definition import find_definition, module_file, source_digest
 from irscope.errors import UsageError
 
 # Example: kernels/matmul.py:matmul_kernel   or   my_pkg.ops.attention:_attn_fwd
@@ -45,15 +44,31 @@ class FunctionRef:
 
     Attributes:
         spec: what the user typed.
-        path: the module's .py file (found without importing the package).
+        path: the file that defines the function: its source, the file the compiler's positions name.
         module: dotted module name for package kernels, None for files.
-        qualname: the function's name inside the module (``ops.attn`` for attributes of attributes).
+        qualname: the name looked up in the named module (``ops.attn`` for attributes of attributes).
+        module_file: the named module's file, where the lookup starts (None: ``path`` itself).
+        function: the function's name in ``path`` ("": ``qualname``).
+        line: the first line of its definition in ``path`` (0: not found without importing it).
     """
 
     spec: str
     path: Path
     module: str | None
     qualname: str
+    module_file: Path | None = None
+    function: str = ""
+    line: int = 0
+
+    @property
+    def lookup_file(self) -> Path:
+        """The file of the module the name is looked up in."""
+        return self.module_file or self.path
+
+    @property
+    def defined_as(self) -> str:
+        """The function's qualified name in its defining file."""
+        return self.function or self.qualname
 
 
 @dataclass(frozen=True)
@@ -107,12 +122,9 @@ def _number(text: str) -> int | float | None:
 
 def _module_file(module: str) -> Path | None:
     """Find ``a.b.c``'s source file on sys.path without importing its packages."""
-    parts = module.split(".")
-    for entry in sys.path:
-        base = Path(entry or ".")
-        for candidate in (base.joinpath(*parts).with_suffix(".py"), base.joinpath(*parts, "__init__.py")):
-            if candidate.is_file():
-                return candidate.resolve()
+    found = module_file(module)
+    if found is not None:
+        return found
     import importlib.util
 
     try:
@@ -120,6 +132,16 @@ def _module_file(module: str) -> Path | None:
     except (ImportError, ValueError):
         return None
     return Path(spec.origin).resolve() if spec and spec.origin and spec.origin.endswith(".py") else None
+
+
+def _located(spec: str, file: Path, module: str | None, name: str) -> FunctionRef:
+    """The reference with the function's defining file and line, when the source says where it is."""
+    found = find_definition(file, name)
+    if found is None:
+        return FunctionRef(spec=spec, path=file, module=module, qualname=name)
+    return FunctionRef(spec=spec, path=found.path, module=module, qualname=name,
+                       module_file=None if found.path == file else file,
+                       function="" if found.qualname == name else found.qualname, line=found.line)
 
 
 def parse_function_ref(spec: str) -> FunctionRef | None:
@@ -132,13 +154,13 @@ def parse_function_ref(spec: str) -> FunctionRef | None:
         path = Path(target).expanduser()
         if not path.is_file():
             raise UsageError(f"kernel file {target} does not exist")
-        return FunctionRef(spec=spec, path=path.resolve(), module=None, qualname=name)
+        return _located(spec, path.resolve(), None, name)
     if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", target):
         raise UsageError(f"{spec!r}: expected FILE.py:FUNCTION or package.module:FUNCTION")
     found = _module_file(target)
     if found is None:
         raise UsageError(f"module {target!r} cannot be found on the Python path (is its package installed?)")
-    return FunctionRef(spec=spec, path=found, module=target, qualname=name)
+    return _located(spec, found, target, name)
 
 
 def _split_top(text: str) -> list[str]:
@@ -245,7 +267,7 @@ class FunctionKernel:
         args: example arguments, when given with --args.
         constexprs: values from --constexpr.
         options: num_warps / num_stages / ... from the command line.
-        source_sha: sha256 of the module file (part of the capture key).
+        source_sha: digest of the defining file and the local files it imports (part of the capture key).
         obj: the kernel object itself when the caller already holds it (Python API); not re-imported.
     """
 
@@ -265,17 +287,17 @@ class FunctionKernel:
 
     @property
     def name(self) -> str:
-        """The function's name."""
-        return self.ref.qualname.rsplit(".", 1)[-1]
+        """The function's name (as defined: the name of the compiled kernel)."""
+        return self.ref.defined_as.rsplit(".", 1)[-1]
 
     @property
     def function(self) -> str:
-        """Qualified name inside the module."""
-        return self.ref.qualname
+        """Qualified name inside its defining file."""
+        return self.ref.defined_as
 
     @property
     def path(self) -> Path:
-        """The module file."""
+        """The file that defines the function."""
         return self.ref.path
 
     def describe_arguments(self) -> str:
@@ -312,7 +334,7 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
     if bool(signature) == bool(args):
         raise UsageError(f"{spec}: describe the launch with exactly one of --signature \"*fp16:16, i32, 128\" "
                          "or --args \"x=fp16[4096], n=4096\"")
-    sha = hashlib.sha256(ref.path.read_bytes()).hexdigest()
+    sha = source_digest(ref.path)
     return FunctionKernel(
         ref=ref,
         signature=tuple(parse_signature(signature)) if signature else (),

@@ -13,7 +13,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -142,6 +141,12 @@ def sass_with_lines(capture: Capture) -> ToolRun:
     return _run(capture, "sass-lineinfo", "cubin", "nvdisasm", ["-c", "-gi"])
 
 
+def sass_with_ptx_lines(capture: Capture) -> ToolRun:
+    """``nvdisasm -c -gp`` on the capture's cubin: SASS with the line of the capture's PTX each came from."""
+    _require_cuda(capture, "SASS line info")
+    return _run(capture, "sass-ptxlines", "cubin", "nvdisasm", ["-c", "-gp"])
+
+
 def resource_usage(capture: Capture) -> ToolRun:
     """``cuobjdump --dump-resource-usage`` on the capture's cubin: registers, stack, shared, local."""
     _require_cuda(capture, "resource usage")
@@ -180,81 +185,3 @@ def ptxas_verbose(capture: Capture) -> ToolRun:
     binary, args = _ptxas(capture, verbose=True)
     return _run(capture, "ptxas-v", "ptx", binary, args)
 
-
-# Example: // begin inline asm
-_ASM_BEGIN = re.compile(r"^\s*//\s*begin inline asm")
-# Example: // end inline asm
-_ASM_END = re.compile(r"^\s*//\s*end inline asm")
-
-
-def strip_asm_line_numbers(ptx: str) -> tuple[str, int]:
-    """The PTX without the ``.loc`` lines LLVM invents inside inline asm; and how many were dropped.
-
-    LLVM numbers an inline-asm string's lines as if they were source lines (``.loc 1 31 9``, then
-    ``.loc 1 32 9``, ``.loc 1 33 9`` ... inside one ``// begin inline asm`` block), so ptxas files the
-    ``ld.global`` of a ``tl.load`` on line 31 under line 34. Keeping only each block's first ``.loc``
-    gives every instruction of the block the line it came from.
-    """
-    out: list[str] = []
-    dropped = 0
-    in_asm = seen = False
-    for line in ptx.splitlines(keepends=True):
-        if _ASM_BEGIN.match(line):
-            in_asm, seen = True, False
-        elif _ASM_END.match(line):
-            in_asm = False
-        elif in_asm and line.lstrip().startswith(".loc"):
-            if seen:
-                dropped += 1
-                continue
-            seen = True
-        out.append(line)
-    return "".join(out), dropped
-
-
-def _sass_body(listing: str) -> list[str]:
-    """nvdisasm's instruction lines without its line-info comments (to compare two listings' code)."""
-    return [line.strip() for line in listing.splitlines() if line.strip() and not line.lstrip().startswith("//##")]
-
-
-def sass_with_true_lines(capture: Capture) -> tuple[ToolRun, str]:
-    """``nvdisasm -c -gi`` of the capture's code with LLVM's inline-asm line numbering undone; and a note.
-
-    The PTX, less the invented ``.loc`` lines, is assembled again exactly as Triton assembles it; its
-    listing is used only when its instructions equal those of the capture's own cubin, line for line.
-    Otherwise the cubin's own line table is returned, with a note saying which lines may be off.
-    """
-    original = sass_with_lines(capture)
-    if not original.ok:
-        return original, ""
-    try:
-        fixed, dropped = strip_asm_line_numbers(capture.read("ptx"))
-    except StoreError:
-        return original, ""
-    if not dropped:
-        return original, ""
-    binary, args = _ptxas(capture, verbose=False)
-    name = "sass-lineinfo-asm-lines"
-    digest = f"{hashlib.sha256(fixed.encode()).hexdigest()}:{binary}:{' '.join(args)}"
-    unsure = ("the SASS line table is the cubin's own: LLVM numbered the lines of inline asm as source lines, "
-              "so loads and stores written as inline asm may be filed a few lines below their tl.load/tl.store")
-    if (hit := _read_cache(capture, name, digest)) is not None:
-        return (hit, "") if hit.ok else (original, unsure)
-    ptxas, nvdisasm = tool_path(binary), tool_path("nvdisasm")
-    if ptxas is None or nvdisasm is None:
-        return original, unsure
-    with tempfile.TemporaryDirectory(prefix="irscope-") as scratch:
-        src, cubin = Path(scratch) / "fixed.ptx", Path(scratch) / "fixed.cubin"
-        src.write_text(fixed, encoding="utf-8")
-        argv = [str(ptxas), *(a.replace("{out}", str(cubin)) for a in args), str(src)]
-        try:
-            subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT, check=True)
-            done = subprocess.run([str(nvdisasm), "-c", "-gi", str(cubin)], capture_output=True, text=True,
-                                  timeout=_TIMEOUT, check=True)
-        except (OSError, subprocess.SubprocessError):
-            return original, unsure
-    same = _sass_body(done.stdout) == _sass_body(original.stdout)
-    run = ToolRun(name, ("nvdisasm", "-c", "-gi", "<ptx without inline-asm .loc, assembled again>"),
-                  done.stdout if same else "", done.stderr, 0 if same else 1)
-    _write_cache(capture, run, digest)
-    return (run, "") if same else (original, unsure)

@@ -9,10 +9,19 @@ helper counts for the innermost line of the kernel's own file in its call chain.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from irscope.errors import StoreError, UsageError
-from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_llir, parse_ptx, parse_sass_lines
+from irscope.parse.lineinfo import (
+    Instruction,
+    Listing,
+    asm_line_numbers,
+    parse_amdgcn,
+    parse_llir,
+    parse_ptx,
+    parse_sass_lines,
+)
 from irscope.parse.mlir_locs import innermost_in
 from irscope.parse.mlir_ops import parse_module
 from irscope.parse.ttgir_ops import SourceLoc
@@ -142,13 +151,64 @@ def map_listing(listing: Listing, kernel_file: str, origin: str) -> StageMap:
 
 def sass_listing(capture: Capture) -> tuple[Listing | None, str]:
     """SASS with line info from the capture's cubin (cached), or (None, why not)."""
-    from irscope.nvtools import sass_with_true_lines
+    from irscope.nvtools import sass_with_lines
 
-    run, note = sass_with_true_lines(capture)
+    run = sass_with_lines(capture)
     if not run.ok:
         return None, run.problem or f"nvdisasm failed: {run.stderr.strip()[:200]}"
     listing = parse_sass_lines(run.stdout)
-    return (replace(listing, problems=(*listing.problems, note)) if note else listing), ""
+    if "ptx" in capture.manifest.files:
+        listing = undo_asm_numbering(listing, capture.read("ptx"), lambda: _ptx_line_by_address(capture))
+    return listing, ""
+
+
+def _ptx_line_by_address(capture: Capture) -> dict[int, int]:
+    """SASS address -> the line of the capture's PTX it came from (``nvdisasm -gp``); empty when unavailable."""
+    from irscope.nvtools import sass_with_ptx_lines
+
+    run = sass_with_ptx_lines(capture)
+    if not run.ok:
+        return {}
+    return {i.address: i.frames[0].line for i in parse_sass_lines(run.stdout).instructions if i.frames}
+
+
+def undo_asm_numbering(listing: Listing, ptx: str, ptx_lines: Callable[[], dict[int, int]] | None = None) -> Listing:
+    """SASS positions come from PTX's ``.loc``, which numbers each line of a multi-line inline asm one
+    source line further down. An instruction on such a line takes the position of the PTX instruction it
+    came from (``ptx_lines``: address -> PTX line, from ``nvdisasm -gp``). Without that, a line only asm
+    numbering names goes back to the asm call's line, and a line real code names too is reported."""
+    numbers = asm_line_numbers(ptx)
+    if not numbers.moved and not numbers.shared:
+        return listing
+    moved = {(file.rsplit("/", 1)[-1], line): to for (file, line), to in numbers.moved.items()}
+    shared = {(file.rsplit("/", 1)[-1], line) for file, line in numbers.shared}
+
+    def key(insn: Instruction) -> tuple[str, int] | None:
+        return (insn.frames[0].file.rsplit("/", 1)[-1], insn.frames[0].line) if insn.frames else None
+
+    affected = [insn for insn in listing.instructions if key(insn) in moved or key(insn) in shared]
+    by_address = ptx_lines() if affected and ptx_lines is not None else {}
+    ptx_frames = {i.number: i.frames for i in parse_ptx(ptx).instructions if i.frames} if by_address else {}
+    instructions = []
+    uncertain: set[int] = set()
+    for insn in listing.instructions:
+        where = key(insn)
+        if where in moved or where in shared:
+            exact = ptx_frames.get(by_address.get(insn.address, -1))
+            if exact is not None:
+                insn = replace(insn, frames=exact)
+            elif where in moved:
+                insn = replace(insn, frames=(replace(insn.frames[0], line=moved[where]), *insn.frames[1:]))
+            else:
+                uncertain.add(where[1])
+        instructions.append(insn)
+    problems = listing.problems
+    if uncertain:
+        lines = ", ".join(str(n) for n in sorted(uncertain))
+        problems += (f"line{'s' if len(uncertain) > 1 else ''} {lines} may also count instructions of a multi-line "
+                     "inline asm (a masked load) written on a line above: PTX numbers each asm line one source "
+                     "line down, and SASS line info has no column to tell them apart",)
+    return replace(listing, instructions=tuple(instructions), problems=problems)
 
 
 _ORIGINS = {

@@ -40,11 +40,16 @@ def _list_function(spec: str, as_json: bool) -> None:
     unwrapped = unwrap(load_object(FunctionKernel(ref=ref)), spec)
     params = [("constexpr " if p.is_constexpr else "") + p.name for p in unwrapped.fn.params]
     if as_json:
-        click.echo(json.dumps({"kernel": spec, "path": str(ref.path), "arguments": params,
+        click.echo(json.dumps({"kernel": spec, "path": str(ref.path), "line": ref.line or None,
+                               "function": ref.defined_as, "arguments": params,
                                "configs": unwrapped.configs,
                                "heuristics": [name for name, _ in unwrapped.heuristics]}, indent=2, default=str))
         return
-    lines = [f"{ref.qualname}  ({ref.path})", f"  arguments: {', '.join(params)}"]
+    where = f"{ref.path}:{ref.line}" if ref.line else str(ref.path)
+    if ref.module_file is not None:
+        where += f", re-exported by {ref.module_file.name}"
+    named = ref.qualname if ref.defined_as == ref.qualname else f"{ref.qualname} = {ref.defined_as}"
+    lines = [f"{named}  ({where})", f"  arguments: {', '.join(params)}"]
     if unwrapped.heuristics:
         lines.append(f"  heuristics: {', '.join(name for name, _ in unwrapped.heuristics)}")
     lines.append("  configs (@triton.autotune):" if len(unwrapped.configs) > 1 or unwrapped.configs[0] else

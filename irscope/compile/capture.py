@@ -166,6 +166,23 @@ def job_for(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target
     return kernel_job(kernel, target, config_index, sizes), kernel.config(target.backend, config_index)
 
 
+def defining_file(kernel: KernelInfo | FunctionKernel, job: CompileJob) -> tuple[Path, str]:
+    """The file that defines the compiled function and its name there: the file the IR's positions name.
+
+    Usually the kernel's own path (found from source without importing it); for FILE:FUNCTION kernels
+    the code object has the last word, for kernels bound in ways the source reader does not follow.
+    """
+    if not isinstance(kernel, FunctionKernel):
+        return Path(kernel.path), kernel.function
+    py = getattr(job.fn, "fn", None)
+    code = getattr(py, "__code__", None)
+    if code is not None and Path(code.co_filename).is_file():
+        found = Path(code.co_filename).resolve()
+        if found != Path(kernel.path).resolve():
+            return found, str(getattr(py, "__qualname__", kernel.function))
+    return Path(kernel.path), kernel.function
+
+
 def capture(kernel: KernelInfo | FunctionKernel, target: Target, config_index: int, store: Store,
             sizes: dict[str, int] | None = None, force: bool = False) -> Capture:
     """The capture of ``kernel`` for ``target`` with config ``config_index``, compiling it on a miss."""
@@ -182,7 +199,8 @@ def capture(kernel: KernelInfo | FunctionKernel, target: Target, config_index: i
             job, config = job_for(kernel, target, config_index, sizes)
             compiled, seconds, stage_seconds = compile_job(job)
         files = _collect(cache, dump, staging)
-        (staging / "source.py").write_bytes(kernel.path.read_bytes())
+        source, function = defining_file(kernel, job)
+        (staging / "source.py").write_bytes(source.read_bytes())
         files["source"] = "source.py"
         if (staging / "compile.log").stat().st_size:
             files["log"] = "compile.log"
@@ -193,8 +211,8 @@ def capture(kernel: KernelInfo | FunctionKernel, target: Target, config_index: i
         manifest = Manifest(
             key=key,
             kernel=kernel.name,
-            kernel_path=str(kernel.path),
-            function=kernel.function,
+            kernel_path=str(source),
+            function=function,
             config_index=config_index,
             config=json.loads(json.dumps(config, default=str)),
             sizes=sizes,

@@ -13,7 +13,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from irscope.compile.specialize import CompileJob, FakeDtype, gpu_target, mock_tensor_class, specialize
+from irscope.compile.specialize import CompileJob, gpu_target, mock_tensor_class, specialize, stand_in_dtype
 from irscope.errors import UsageError
 from irscope.kernels import load_module
 from irscope.kernelspec import ArgSpec, FunctionKernel, RecordedKernel
@@ -82,17 +82,17 @@ def load_object(kernel: FunctionKernel, target: Target | None = None) -> Any:
     ref = kernel.ref
     ensure_driver(target)
     try:
-        module = importlib.import_module(ref.module) if ref.module else load_module(ref.path)
+        module = importlib.import_module(ref.module) if ref.module else load_module(ref.lookup_file)
     except SyntaxError as exc:
         raise UsageError(f"{exc.filename}:{exc.lineno}: not valid Python: {exc.msg}") from None
     except Exception as exc:  # the user's module failed at import time: one line, not a traceback
-        raise UsageError(f"importing {ref.module or ref.path} failed: {type(exc).__name__}: {exc}") from None
+        raise UsageError(f"importing {ref.module or ref.lookup_file} failed: {type(exc).__name__}: {exc}") from None
     obj: Any = module
     for part in ref.qualname.split("."):
         if not hasattr(obj, part):
             names = sorted(n for n in vars(module) if hasattr(getattr(module, n), "fn") or
                            type(getattr(module, n)).__name__ == "JITFunction")
-            raise UsageError(f"{ref.path} has no {ref.qualname!r}; its Triton kernels: {', '.join(names) or 'none'}")
+            raise UsageError(f"{ref.lookup_file} has no {ref.qualname!r}; its Triton kernels: {', '.join(names) or 'none'}")
         obj = getattr(obj, part)
     return obj
 
@@ -121,16 +121,10 @@ def kernel_configs(kernel: FunctionKernel) -> list[dict[str, Any]]:
 
 def _mock(spec: ArgSpec) -> Any:
     cls = mock_tensor_class()
-    tensor = cls(FakeDtype(spec.dtype), list(spec.shape) or [1])
+    tensor = cls(stand_in_dtype(spec.dtype), list(spec.shape) or [1])
     if not spec.aligned:
         tensor.address = 4
     return tensor
-
-
-def _split_options(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    opts = {k: v for k, v in values.items() if k in OPTION_NAMES}
-    rest = {k: v for k, v in values.items() if k not in OPTION_NAMES}
-    return rest, opts
 
 
 def _config(unwrapped: Unwrapped, index: int, spec: str) -> dict[str, Any]:
@@ -139,29 +133,73 @@ def _config(unwrapped: Unwrapped, index: int, spec: str) -> dict[str, Any]:
     return unwrapped.configs[index]
 
 
+def _check_constexprs(kernel: FunctionKernel, fn: Any) -> None:
+    """--constexpr names a ``tl.constexpr`` parameter or a launch option (num_stages=4), nothing else."""
+    params = {p.name: p for p in fn.params}
+    settable = [p.name for p in fn.params if p.is_constexpr]
+    for name in kernel.constexprs:
+        param = params.get(name)
+        if param is None and name in OPTION_NAMES:
+            continue
+        if param is not None and param.is_constexpr:
+            continue
+        what = (f"{name!r} is an argument of {kernel.name} but not a tl.constexpr; give its value with --args"
+                if param is not None else f"{kernel.name} has no parameter {name!r}")
+        raise UsageError(f"--constexpr {name}: {what}; constexpr parameters: {', '.join(settable) or 'none'} "
+                         f"(launch options: {', '.join(OPTION_NAMES[:4])}, ...)")
+
+
+def _launch_keywords(kernel: FunctionKernel, config: dict[str, Any]) -> dict[str, Any]:
+    """Every keyword of the launch, as Triton's JIT receives them: autotune config, then --args keywords,
+    --constexpr and --num-warps/--num-stages; one name given two different values is refused."""
+    sources = [("--args", {a.name: a for a in kernel.args if a.name is not None}),
+               ("--constexpr", dict(kernel.constexprs)), ("launch option", dict(kernel.options))]
+    launch = dict(config)
+    given: dict[str, tuple[str, Any]] = {}
+    for _, values in sources:
+        if clash := sorted(set(values) & set(config)):
+            raise UsageError(f"{kernel.name}: {clash[0]} is set by the autotune config ("
+                             + ", ".join(f"{k}={v!r}" for k, v in config.items())
+                             + "); Triton refuses a launch keyword that the autotuner sets (pick another --config)")
+    for where, values in sources:
+        for name, value in values.items():
+            plain = value.value if isinstance(value, ArgSpec) and value.kind != "tensor" else value
+            if name in given and given[name][1] != plain:
+                raise UsageError(f"{kernel.name}: {name} is given twice ({given[name][0]} {name}={given[name][1]!r}, "
+                                 f"{where} {name}={plain!r}); a launch keyword has one value")
+            given[name] = (where, plain)
+            launch[name] = _mock(plain) if isinstance(plain, ArgSpec) else plain
+    return launch
+
+
 def function_job(kernel: FunctionKernel, target: Target, config_index: int) -> tuple[CompileJob, dict[str, Any]]:
-    """The compile job for a FunctionKernel and the config values it used."""
+    """The compile job for a FunctionKernel and the config values it used.
+
+    As in Triton's JIT, a launch keyword binds the parameter of that name and, when it names a launch
+    option (``num_stages``), also sets the option: the fused-softmax tutorial's ``num_stages: tl.constexpr``.
+    """
     unwrapped = unwrap(load_object(kernel, target), kernel.ref.spec)
     fn = unwrapped.fn
     config = _config(unwrapped, config_index, kernel.ref.spec)
     names = list(fn.arg_names)
+    _check_constexprs(kernel, fn)
     if kernel.signature:
         return _signature_job(kernel, unwrapped, target, config), config
     positional = [a for a in kernel.args if a.name is None]
-    keyword = {a.name: a for a in kernel.args if a.name is not None}
-    unknown = [n for n in [*keyword, *kernel.constexprs] if n not in names and n not in OPTION_NAMES]
+    keyword = [a.name for a in kernel.args if a.name is not None]
+    unknown = [n for n in keyword if n not in names and n not in OPTION_NAMES]
     if unknown:
         raise UsageError(f"{kernel.name} has no argument {unknown[0]!r}; its arguments: {', '.join(names)}")
-    values: dict[str, Any] = {}
     if len(positional) > len(names):
         raise UsageError(f"{kernel.name} takes {len(names)} arguments; --args gives {len(positional)} positional")
+    values: dict[str, Any] = {}
     for name, spec in zip(names, positional, strict=False):
         values[name] = _mock(spec) if spec.kind == "tensor" else spec.value
-    for name, spec in keyword.items():
-        values[name] = _mock(spec) if spec.kind == "tensor" else spec.value
-    rest_config, config_options = _split_options(config)
-    values.update(rest_config)
-    values.update({k: v for k, v in kernel.constexprs.items() if k not in OPTION_NAMES})
+    launch = _launch_keywords(kernel, config)
+    twice = [n for n in launch if n in values]
+    if twice:
+        raise UsageError(f"{kernel.name}: {twice[0]!r} is given by position and again by name")
+    values.update({k: v for k, v in launch.items() if k in names})
     missing = [p.name for p in fn.params if p.name not in values and not p.has_default
                and p.name not in dict(unwrapped.heuristics)]
     if missing:
@@ -169,16 +207,27 @@ def function_job(kernel: FunctionKernel, target: Target, config_index: int) -> t
         raise UsageError(f"{kernel.name}: missing {kind} {missing[0]!r} (give it with "
                          f"{'--constexpr NAME=VALUE' if kind == 'constexpr' else '--args'}); "
                          f"arguments: {', '.join(names)}")
+    given = {*kernel.constexprs, *(a.name for a in kernel.args if a.name is not None)}
     for name, heuristic in unwrapped.heuristics:
         if name not in values:
-            values[name] = _apply_heuristic(kernel, name, heuristic, values)
-    options = {**config_options, **{k: v for k, v in kernel.constexprs.items() if k in OPTION_NAMES},
-               **kernel.options}
-    args = [values[p.name] for p in fn.params if p.name in values]
-    if len(args) != len([p for p in fn.params if p.name in values]):
-        raise UsageError(f"{kernel.name}: arguments do not line up with {', '.join(names)}")
+            values[name] = _apply_heuristic(kernel, name, heuristic, {**launch, **values})
+        elif name in given:
+            _check_overridden(kernel, name, heuristic, values)
+    options = {k: v for k, v in launch.items() if k in OPTION_NAMES}
     kwargs = {p.name: values[p.name] for p in fn.params if p.name in values}
-    return specialize(fn, target, [], {**kwargs, **options}), config
+    return specialize(fn, target, [], {**options, **kwargs}), config
+
+
+def _check_overridden(kernel: FunctionKernel, name: str, heuristic: Any, values: dict[str, Any]) -> None:
+    """Triton's @triton.heuristics overwrites a launch value of its own name: a value given for it that
+    differs from what it computes is refused (one it cannot compute here is taken as given)."""
+    try:
+        computed = heuristic({k: v for k, v in values.items() if k != name})
+    except (KeyError, TypeError, AttributeError):
+        return
+    if computed != values[name]:
+        raise UsageError(f"{kernel.name}: {name}={values[name]!r} is given, but @triton.heuristics computes "
+                         f"{name}={computed!r} from these arguments and Triton uses that; leave {name} out")
 
 
 def _apply_heuristic(kernel: FunctionKernel, name: str, heuristic: Any, values: dict[str, Any]) -> Any:
@@ -201,11 +250,15 @@ def _signature_job(kernel: FunctionKernel, unwrapped: Unwrapped, target: Target,
     fn = unwrapped.fn
     names = list(fn.arg_names)
     entries = list(kernel.signature)
-    rest_config, config_options = _split_options(config)
-    extra = {**rest_config, **kernel.constexprs}
+    launch = _launch_keywords(kernel, config)
+    extra = {k: v for k, v in launch.items() if k in names}
     if len(entries) > len(names):
         raise UsageError(f"--signature has {len(entries)} entries but {kernel.name} takes {len(names)} "
                          f"arguments ({', '.join(names)})")
+    doubled = [n for n in names[:len(entries)] if n in kernel.constexprs or n in kernel.options]
+    if doubled:
+        raise UsageError(f"{kernel.name}: {doubled[0]!r} is given twice, by its --signature entry "
+                         f"{entries[names.index(doubled[0])].text!r} and by name; a launch keyword has one value")
     uncovered = [n for n in names[len(entries):] if n not in extra
                  and n not in dict(unwrapped.heuristics) and not _has_default(fn, n)]
     if uncovered:
@@ -234,8 +287,7 @@ def _signature_job(kernel: FunctionKernel, unwrapped: Unwrapped, target: Target,
             constexprs[(names.index(name),)] = _apply_heuristic(kernel, name, heuristic, known)
     tgt = gpu_target(target)
     backend = make_backend(tgt)
-    options = backend.parse_options({**config_options, **{k: v for k, v in kernel.constexprs.items()
-                                                          if k in OPTION_NAMES}, **kernel.options})
+    options = backend.parse_options({k: v for k, v in launch.items() if k in OPTION_NAMES})
     return CompileJob(fn=fn, gpu_target=tgt, signature=signature, constexprs=constexprs, attrs=attrs,
                       options=dict(options.__dict__))
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from irscope.captures import Request, StoredKernel, request_for
 from irscope.errors import CompileError, StoreError
+from irscope.kernelspec import FunctionKernel
 from irscope.passdump import write_dump
 from irscope.store import Capture
 
@@ -53,7 +54,8 @@ def worker_spec(request: Request, capture: Capture, mode: str, root: Path, llvm:
         request = request_for(capture)
     kernel = request.kernel
     assert not isinstance(kernel, StoredKernel)
-    check_source(capture, Path(kernel.path))
+    # A FILE:FUNCTION capture stores the file that defines the function (see capture.defining_file).
+    check_source(capture, Path(capture.manifest.kernel_path if isinstance(kernel, FunctionKernel) else kernel.path))
     path = root / "request.pickle"
     with open(path, "wb") as f:
         pickle.dump((kernel, request.target, request.config_index, dict(request.sizes)), f)

@@ -12,6 +12,7 @@ Checked against Triton 3.5.1, 3.6.0 and 3.9.0 (``create_function_from_signature`
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -44,6 +45,14 @@ class FakeDtype:
     def is_floating_point(self) -> bool:
         """Whether it is a float type."""
         return self.name.startswith(("float", "bfloat"))
+
+
+def stand_in_dtype(name: str) -> Any:
+    """torch's own dtype when torch is already imported (a kernel's heuristics compare with it:
+    ``args["x"].dtype == torch.float16``), else a FakeDtype that prints the same."""
+    torch = sys.modules.get("torch")
+    found = getattr(torch, name, None) if torch is not None else None
+    return found if found is not None and type(found).__name__ == "dtype" else FakeDtype(name)
 
 
 @dataclass(frozen=True)
@@ -129,7 +138,7 @@ def mock_tensors(module: ModuleType, kernel: KernelInfo, sizes: dict[str, int]) 
     cls = mock_tensor_class()
 
     def new(shape: tuple[int, ...], dtype: Any, role: str) -> Any:
-        return cls(FakeDtype(str(dtype).rsplit(".", 1)[-1]), list(shape))
+        return cls(stand_in_dtype(str(dtype).rsplit(".", 1)[-1]), list(shape))
 
     return dict(module.make_tensors(sizes, kernel.dtype, new))
 

@@ -61,6 +61,10 @@ _SASS_INSN = re.compile(r"^\s*/\*(?P<addr>[0-9a-f]{4,})\*/\s+(?P<text>.*?)\s*;?\
 _SASS_BRANCH = re.compile(r"\bBRA\b.*?`?\((?P<target>\.L[\w]+)\)")
 # Example: @%p1 bra $L__BB0_3;  /  HGMMA.64x256x16.F32 R24 ...  /  tcgen05.mma.cta_group::1.kind::f16 [%r1], ...
 _MNEMONIC = re.compile(r"^(?:@!?%?\w+\s+)?(?P<op>[A-Za-z_][\w.]*(?:::[\w.]+)*)")
+# PTX brackets each inline-asm call with these comments. LLVM gives every further line of a multi-line asm
+# string its own ``.loc``, one source line down per asm line, same column: ``mov.u32 %r1, 0x0;`` at 31:9,
+# ``mov.u32 %r2, 0x0;`` at 32:9, ..., the load itself at 34:9. Those lines are not the kernel's.
+_ASM_BEGIN, _ASM_END = "// begin inline asm", "// end inline asm"
 
 
 @dataclass(frozen=True)
@@ -301,10 +305,53 @@ def _by_name(files: dict[int, str], name: str) -> str:
     return name
 
 
-# Example: // begin inline asm   (PTX)   |   ;;#ASMSTART   (AMDGCN)
-_ASM_BEGIN = re.compile(r"^(?://\s*begin inline asm|;;#ASMSTART)\b")
-# Example: // end inline asm   (PTX)   |   ;;#ASMEND   (AMDGCN)
-_ASM_END = re.compile(r"^(?://\s*end inline asm|;;#ASMEND)\b")
+def _asm_numbered(first: tuple[SourceLoc, ...], frames: tuple[SourceLoc, ...]) -> bool:
+    """Whether ``frames`` is LLVM numbering a later line of the inline asm that ``first`` placed."""
+    if not first or not frames:
+        return False
+    a, b = first[0], frames[0]
+    return b.file == a.file and b.col == a.col and b.line > a.line and frames[1:] == first[1:]
+
+
+@dataclass(frozen=True)
+class AsmLineNumbers:
+    """Source lines that PTX's ``.loc`` gives only to later lines of multi-line inline asm.
+
+    Attributes:
+        moved: (file, line) -> the line of the asm call, for lines no real ``.loc`` names.
+        shared: (file, line) pairs that both a real ``.loc`` and such an asm line name.
+    """
+
+    moved: dict[tuple[str, int], int]
+    shared: frozenset[tuple[str, int]]
+
+
+def asm_line_numbers(ptx: str) -> AsmLineNumbers:
+    """Where PTX's inline-asm line numbering put positions that belong to the asm call's own line."""
+    files = _file_table(ptx)
+    real: set[tuple[str, int]] = set()
+    numbered: dict[tuple[str, int], set[int]] = {}
+    first: tuple[SourceLoc, ...] | None = None
+    in_asm = False
+    for raw in ptx.splitlines():
+        line = raw.strip()
+        if line in (_ASM_BEGIN, _ASM_END):
+            in_asm, first = line == _ASM_BEGIN, None
+            continue
+        if not line.startswith(".loc") or (loc := _LOC.match(line)) is None:
+            continue
+        frames = _frames_of_loc(loc, files, "ptx", [])
+        if not frames:
+            continue
+        if in_asm and first is not None and _asm_numbered(first, frames):
+            numbered.setdefault((frames[0].file, frames[0].line), set()).add(first[0].line)
+        else:
+            real.add((frames[0].file, frames[0].line))
+        if in_asm and first is None:
+            first = frames
+    moved = {key: next(iter(lines)) for key, lines in numbered.items() if key not in real and len(lines) == 1}
+    shared = frozenset(key for key in numbered if key not in moved)
+    return AsmLineNumbers(moved=moved, shared=shared)
 
 
 def _directive_listing(text: str, stage: str) -> Listing:
@@ -319,21 +366,14 @@ def _directive_listing(text: str, stage: str) -> Listing:
     current: tuple[SourceLoc, ...] = ()
     functions: set[str] = set()
     in_function = stage == "ptx"
-    # LLVM numbers the lines of an inline-asm string as if they were source lines: inside
-    # `// begin inline asm` it emits `.loc` line, line+1, line+2, ... (the ld.global of a tl.load on line
-    # 31 would land on line 34). The block keeps the position it was entered with.
+    asm_first: tuple[SourceLoc, ...] | None = None  # inside inline asm: the position of the asm call
     in_asm = False
-    asm_seen_loc = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
             continue
-        if _ASM_BEGIN.match(line):
-            in_asm, asm_seen_loc = True, False
-            continue
-        if _ASM_END.match(line):
-            in_asm = False
-            continue
+        if stage == "ptx" and line in (_ASM_BEGIN, _ASM_END):
+            in_asm, asm_first = line == _ASM_BEGIN, None
         if stage == "amdgcn":
             if func := _AMD_FUNC.match(raw):
                 functions.add(func["name"])
@@ -357,11 +397,11 @@ def _directive_listing(text: str, stage: str) -> Listing:
             continue
         opening = False
         if line.startswith(".loc") and (loc := _LOC.match(line)):
-            if in_asm and asm_seen_loc:
-                continue
-            if in_asm:
-                asm_seen_loc = True
             current = _frames_of_loc(loc, files, stage, problems)
+            if in_asm and asm_first is not None and _asm_numbered(asm_first, current):
+                current = asm_first  # a later line of the same asm call, not a later source line
+            elif in_asm and asm_first is None:
+                asm_first = current
             continue
         if line.startswith((".", "//", ";", "{", "}", "#", ")")) or not in_function:
             continue

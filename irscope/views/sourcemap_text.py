@@ -60,6 +60,7 @@ def render_map(smap: SourceMap, line: int, limit: int = 12, width: int = 150) ->
         found = stage.for_line(line)
         origin = f", positions from {stage.origin}" if stage.stage == "sass" else ""
         out.append(f"\n{stage.stage}: {_plural(len(found), unit)} (of {len(stage.lines)}{origin})")
+        out.extend(f"  note: {problem}" for problem in stage.problems)
         if not found:
             continue
         out.append(f"  kinds: {_opcode_summary(found)}")
@@ -107,6 +108,8 @@ def render_annotate(smap: SourceMap, focus: str | None = None, width: int = 150)
     for s in smap.stages:
         if not s.lines:
             out.append(f"{s.stage}: not mapped: {'; '.join(s.problems) or 'no lines'}")
+        else:
+            out.extend(f"{s.stage}: note: {problem}" for problem in s.problems)
     return "\n".join(out) + "\n"
 
 
