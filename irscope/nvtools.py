@@ -169,7 +169,9 @@ def _ptx_target(capture: Capture) -> str:
 def _ptxas(capture: Capture, verbose: bool) -> tuple[str, list[str]]:
     """The ptxas binary and arguments Triton assembles the capture's PTX with (``-o {out}`` last)."""
     options = capture.manifest.options
-    binary = "ptxas" if int(capture.manifest.arch) < 90 else "ptxas-blackwell"
+    # Wheels that ship ptxas-blackwell assemble sm90 and newer with it (Triton 3.9 does); older ones ship one ptxas.
+    newer = int(capture.manifest.arch) >= 90 and tool_path("ptxas-blackwell") is not None
+    binary = "ptxas-blackwell" if newer else "ptxas"
     args = ["-lineinfo", *(["-v"] if verbose else []), "--regAllocOptLevel=2"]
     if options.get("enable_fp_fusion") is False:
         args.append("--fmad=false")
