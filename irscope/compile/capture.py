@@ -122,6 +122,11 @@ def _def_line(filename: str, first: int) -> int:
 def compile_message(exc: BaseException, fn: Any = None) -> str:
     """Triton's own words for a failed compile, kept whole, led by the kernel's file:line."""
     text = str(exc).strip() or type(exc).__name__
+    cause = exc.__cause__ or exc.__context__
+    if cause is not None and (not str(cause).strip() or str(cause).strip() not in text):
+        # Triton's CompilationError shows where; the error that stopped it is its cause.
+        said = str(cause).strip()
+        text += f"\n{type(cause).__name__}: {said}" if said else f"\n{type(cause).__name__} (Triton gave no message)"
     where = ""
     match = _REL_POS.search(text)
     first = getattr(fn, "starting_line_number", None)
