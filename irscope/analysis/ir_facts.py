@@ -230,10 +230,10 @@ def _delta(label: str, before: int, after: int) -> str | None:
 
 
 def _dialect_changes(before: Counter[str], after: Counter[str], skip: Iterable[str]) -> str | None:
-    """Net operation changes per dialect, biggest first: ``ops ttg +14 -2, arith +5``."""
+    """Net operation changes per dialect, biggest first, then by name: ``ops ttg +14 -2, arith +5``."""
     skipped = set(skip)
     per: dict[str, list[int]] = {}
-    for op in set(before) | set(after):
+    for op in sorted(set(before) | set(after)):
         if op in skipped:
             continue
         d = after.get(op, 0) - before.get(op, 0)
@@ -242,7 +242,8 @@ def _dialect_changes(before: Counter[str], after: Counter[str], skip: Iterable[s
             slot[0 if d > 0 else 1] += abs(d)
     if not per:
         return None
-    ranked = sorted(per.items(), key=lambda kv: (-(kv[1][0] + kv[1][1]), kv[0]))[:4]  # ties by name: stable
+    # Ties by name: set order follows string hashing, which changes from one process to the next.
+    ranked = sorted(per.items(), key=lambda kv: (-(kv[1][0] + kv[1][1]), kv[0]))[:4]
     parts = [f"{dialect} " + " ".join(s for s in (f"+{a}" if a else "", f"-{r}" if r else "") if s)
              for dialect, (a, r) in ranked]
     return "ops " + ", ".join(parts)
@@ -330,7 +331,7 @@ def _describe_llvm(before: IrFacts, after: IrFacts) -> list[str]:
     if total_b != total_a:
         out.append(f"instructions {total_b} -> {total_a}")
     moves = sorted(((after.ops.get(k, 0) - before.ops.get(k, 0), k) for k in set(before.ops) | set(after.ops)),
-                   key=lambda dk: -abs(dk[0]))
+                   key=lambda dk: (-abs(dk[0]), dk[1]))  # ties by name, never in hash order
     named = [f"{k} {d:+d}" for d, k in moves[:4] if d and k != "instructions"]
     if named:
         out.append(", ".join(named))
