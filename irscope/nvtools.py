@@ -9,10 +9,12 @@ second look costs nothing; the file is written under a temporary name and rename
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from irscope.errors import StoreError
-from irscope.store import Capture
+from irscope.store import Capture, triton_version
 
 DERIVED = "derived"
 _FORMAT = 1
@@ -166,13 +168,32 @@ def _ptx_target(capture: Capture) -> str:
     return f"sm_{arch}{'a' if arch >= 90 else ''}"
 
 
+@functools.cache
+def _adds_regalloc_level(version: str) -> bool:
+    """Whether the Triton that made a capture passes ``--regAllocOptLevel=2`` to ptxas (it changes registers).
+
+    Read from the installed Triton's NVIDIA backend source (never imported) when the capture was made by
+    that version; 3.5 and 3.6 do not pass it, 3.9 does. Other versions: assumed as 3.9 from 3.7 on.
+    """
+    spec = importlib.util.find_spec("triton")
+    if spec is not None and spec.origin is not None and version == triton_version():
+        try:
+            text = (Path(spec.origin).parent / "backends" / "nvidia" / "compiler.py").read_text(encoding="utf-8")
+            return "--regAllocOptLevel=2" in text
+        except OSError:
+            pass
+    parts = [int(p) for p in re.findall(r"\d+", version)[:2]]
+    return parts >= [3, 7]
+
+
 def _ptxas(capture: Capture, verbose: bool) -> tuple[str, list[str]]:
     """The ptxas binary and arguments Triton assembles the capture's PTX with (``-o {out}`` last)."""
     options = capture.manifest.options
     # Wheels that ship ptxas-blackwell assemble sm90 and newer with it (Triton 3.9 does); older ones ship one ptxas.
     newer = int(capture.manifest.arch) >= 90 and tool_path("ptxas-blackwell") is not None
     binary = "ptxas-blackwell" if newer else "ptxas"
-    args = ["-lineinfo", *(["-v"] if verbose else []), "--regAllocOptLevel=2"]
+    regalloc = ["--regAllocOptLevel=2"] if _adds_regalloc_level(capture.manifest.triton_version) else []
+    args = ["-lineinfo", *(["-v"] if verbose else []), *regalloc]
     if options.get("enable_fp_fusion") is False:
         args.append("--fmad=false")
     if options.get("ptx_options"):

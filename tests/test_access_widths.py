@@ -174,4 +174,5 @@ def test_layouts_json_lists_each_access_with_both_widths(shared_store: Path) -> 
     assert [(a["op"], a["element"], a["machine_bytes"], a["agrees"], a["unaligned_args"]) for a in accesses] == [
         ("tt.load", "bf16", 2, False, ["stride_xm"]), ("tt.store", "f32", 16, True, []),
     ]
-    assert accesses[0]["loc"].endswith("load_widths.py:23:9") and accesses[0]["stage"] == "ptx"
+    # Line 23 holds the tl.load; its column is where Triton's front end puts the call (9 in 3.9, 16 in 3.6).
+    assert re.search(r"load_widths\.py:23:\d+$", accesses[0]["loc"]) and accesses[0]["stage"] == "ptx"

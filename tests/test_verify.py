@@ -16,8 +16,9 @@ from irscope.analysis.sourcemap import build_source_map
 from irscope.analysis.verify import verify_capture
 from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli import cli
+from irscope.errors import CompileError
 from irscope.kernels import bundled_kernels
-from irscope.store import MANIFEST, Capture, Store, file_checksum
+from irscope.store import MANIFEST, Capture, Store, file_checksum, triton_version
 from tests.conftest import DATA
 
 pytestmark = pytest.mark.compile
@@ -61,7 +62,14 @@ def test_every_bundled_kernel_target_and_config_verifies_clean(captures, kernel,
 def test_library_style_kernels_verify_clean(shared_store, function, target):
     args, constexprs = LAUNCHES[function]
     request = make_request(f"{LIB}:{function}", target, launch=LaunchSpec(args=args, constexprs=constexprs))
-    result = verify_capture(get_capture(request, str(shared_store)))
+    try:
+        capture = get_capture(request, str(shared_store))
+    except CompileError as exc:
+        # Older Triton refuses some of these (3.5: fp64 dots for gfx942); CI's pinned 3.9 compiles them all.
+        if tuple(int(p) for p in triton_version().split(".")[:2]) >= (3, 9):
+            raise
+        pytest.xfail(f"Triton {triton_version()} cannot compile {function} for {target}: {str(exc).splitlines()[-1]}")
+    result = verify_capture(capture)
     assert not result.disagreements, _report(result)
     if function.startswith(("dot_", "gated_mlp")):
         assert any(f.topic == "mma" and f.status == "agree" for f in result.findings)

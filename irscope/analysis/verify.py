@@ -304,6 +304,10 @@ def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Li
         (family == "wgmma" and o.startswith("wgmma")) or (family == "mma.sync" and o.startswith("mma.sync"))
         or (family == "mfma" and o.startswith(("v_mfma", "v_smfmac"))) for o in opcodes)
     shape_ok = bool(shapes) and all(s[0] == m and s[1] == n and (k is None or s[2] == k) for s in shapes)
+    if not shape_ok and family == "mma.sync" and shapes and all(m % s[0] == 0 and n % s[1] == 0 for s in shapes):
+        # Triton < 3.9 gives fp64 dots a 16x8 mma-v2 tile and fills it with m8n8k4 DMMA instructions.
+        shape_ok = True
+        shown += f" (each {m}x{n} tile of the layout is issued as {', '.join(f'{m // s[0] * (n // s[1])} x m{s[0]}n{s[1]}' for s in sorted(shapes))})"
     findings = [Finding("mma", claim + f" ({m}x{n}" + (f"x{k}" if k else "") + " per instruction)", shown,
                         AGREE if family_ok and shape_ok else DISAGREE)]
     per_iteration = [e[2] for e in expected]

@@ -124,7 +124,7 @@ def dot_fp64(a_ptr, b_ptr, c_ptr, K, stride_a, stride_b, stride_c,
     for k in range(0, K, BLOCK_K):
         a = tl.load(a_ptr + rm[:, None] * stride_a + (k + rk)[None, :])
         b = tl.load(b_ptr + (k + rk)[:, None] * stride_b + rn[None, :])
-        acc = tl.dot(a, b, acc)
+        acc = tl.dot(a, b, acc, out_dtype=tl.float64)
     tl.store(c_ptr + rm[:, None] * stride_c + rn[None, :], acc)
 
 
@@ -139,7 +139,7 @@ def dot_int8(a_ptr, b_ptr, c_ptr, K, stride_a, stride_b, stride_c,
     for k in range(0, K, BLOCK_K):
         a = tl.load(a_ptr + rm[:, None] * stride_a + (k + rk)[None, :])
         b = tl.load(b_ptr + (k + rk)[:, None] * stride_b + rn[None, :])
-        acc = tl.dot(a, b, acc)
+        acc = tl.dot(a, b, acc, out_dtype=tl.int32)
     tl.store(c_ptr + rm[:, None] * stride_c + rn[None, :], acc)
 
 
