@@ -1,6 +1,6 @@
 """Every op of a TTIR / TTGIR module as printed: results, operands, regions and source location.
 
-The scan follows MLIR's pretty-printer: one op per line, a region op's line ends with ``{`` and its
+The scan follows MLIR's pretty-printer: one op per (logical) line, a region op's line ends with ``{`` and its
 regions close on a line starting with ``}`` that carries the op's location (and, for ``scf.for``,
 its attributes such as ``{tt.num_stages = 3 : i32}``). Lines it cannot read are recorded, not raised.
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from irscope.parse.mlir_text import logical_lines
+from irscope.parse.ttgir_ops import unnamed_result_count
 from irscope.parse.mlir_locs import UNKNOWN, Location, LocationTable, parse_location_table, trailing_location
 
 __all__ = ["MlirModule", "MlirOp", "parse_module"]
@@ -42,6 +44,7 @@ class MlirOp:
         defines: block arguments it defines (loop variable, ``iter_args``, function arguments).
         bindings: for loops, (block argument, its initial value) pairs: the loop variable and its
             lower bound, each ``iter_args`` entry and its init.
+        result_count: how many results the op has (``%x:3 = ...`` names three as ``%x``).
         parent: index of the region op it is nested in, or None at module level.
         depth: how many region ops enclose it.
         location: where it came from.
@@ -61,6 +64,7 @@ class MlirOp:
     location: Location
     text: str
     bindings: tuple[tuple[str, str], ...] = ()
+    result_count: int = 0
 
     @property
     def has_regions(self) -> bool:
@@ -81,6 +85,7 @@ class MlirModule:
     ops: tuple[MlirOp, ...]
     locations: LocationTable
     problems: tuple[str, ...] = ()
+    _definitions: dict[str, list[tuple[int, bool]]] | None = field(default=None, repr=False, compare=False)
 
     def children(self, index: int) -> list[MlirOp]:
         """The ops directly inside the regions of op ``index``."""
@@ -92,12 +97,40 @@ class MlirModule:
         return [op for op in self.ops[index + 1:] if outer.line < op.line <= outer.end_line]
 
     def definer(self) -> dict[str, int]:
-        """SSA name -> index of the op that defines it (as a result or block argument)."""
+        """SSA name -> index of the op that first defines it (as a result or block argument).
+
+        Sibling regions may reuse a name (each reduce combine region has its `%arg5`); `source`
+        resolves a use through the scopes that enclose it.
+        """
         found: dict[str, int] = {}
         for op in self.ops:
             for name in (*op.results, *op.defines):
                 found.setdefault(name, op.index)
         return found
+
+    def source(self, name: str, user: int) -> int | None:
+        """Index of the op whose result or block argument `name` is, as seen from op ``user``."""
+        if self._definitions is None:
+            table: dict[str, list[tuple[int, bool]]] = {}
+            for op in self.ops:
+                for result in op.results:
+                    table.setdefault(result, []).append((op.index, False))
+                for arg in op.defines:
+                    table.setdefault(arg, []).append((op.index, True))
+            object.__setattr__(self, "_definitions", table)
+        enclosing = set()
+        parent = self.ops[user].parent
+        while parent is not None:
+            enclosing.add(parent)
+            parent = self.ops[parent].parent
+        best = None
+        for index, is_argument in self._definitions.get(name, ()):  # type: ignore[union-attr]
+            scope = index if is_argument else self.ops[index].parent
+            visible = scope is None or scope in enclosing  # defined in a region that holds the user
+            before = is_argument or index < user or scope is None  # module-level ops may be used first
+            if visible and before and (best is None or index > best):
+                best = index
+        return best
 
 
 @dataclass
@@ -115,6 +148,7 @@ class _Open:
     text: str
     end_line: int = 0
     extra: list[str] = field(default_factory=list)
+    result_count: int = 0
 
 
 _LOOPS = frozenset({"scf.for", "scf.while", "scf.forall", "scf.parallel"})
@@ -123,6 +157,16 @@ _LOOPS = frozenset({"scf.for", "scf.while", "scf.forall", "scf.parallel"})
 def _names(results: str) -> tuple[str, ...]:
     """``%a, %b:2`` -> ('%a', '%b')."""
     return tuple(part.strip().split(":")[0] for part in results.split(",") if part.strip().startswith("%"))
+
+
+def _count(results: str) -> int:
+    """``%a, %b:2`` -> 3."""
+    total = 0
+    for part in results.split(","):
+        name, _, count = part.strip().partition(":")
+        if name.startswith("%"):
+            total += int(count) if count.strip().isdigit() else 1
+    return total
 
 
 def _base(name: str) -> str:
@@ -147,9 +191,8 @@ def parse_module(text: str) -> MlirModule:
     order: list[_Open] = []
     stack: list[int] = []
     problems: list[str] = list(table.problems)
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith(("#", "//")):
+    for number, line in logical_lines(text):
+        if line.startswith("#"):
             continue
         if line.startswith("}"):
             if not stack:
@@ -181,7 +224,9 @@ def parse_module(text: str) -> MlirModule:
         name = match["op"].strip('"')
         uses, defines = _uses_and_defs(name, match["rest"])
         opened = _Open(number, name, _names(match["results"] or ""), uses, defines,
-                       stack[-1] if stack else None, len(stack), location, body.strip())
+                       stack[-1] if stack else None, len(stack), location, body.strip(),
+                       result_count=_count(match["results"]) if match["results"] else
+                       unnamed_result_count(body, name))
         order.append(opened)
         if line.endswith("{") and not split:
             stack.append(len(order) - 1)
@@ -194,7 +239,7 @@ def parse_module(text: str) -> MlirModule:
         MlirOp(index=i, line=o.line, end_line=o.end_line or o.line, name=o.name, results=o.results,
                operands=tuple(o.operands), defines=tuple(dict.fromkeys(o.defines)), parent=o.parent,
                depth=o.depth, location=o.location, text=" ".join([o.text, *o.extra]),
-               bindings=tuple(_BINDING.findall(o.text)) if o.name in _LOOPS else ())
+               bindings=tuple(_BINDING.findall(o.text)) if o.name in _LOOPS else (), result_count=o.result_count)
         for i, o in enumerate(order)
     )
     return MlirModule(ops=ops, locations=table, problems=tuple(problems))

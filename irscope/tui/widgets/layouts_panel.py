@@ -110,9 +110,13 @@ class LayoutsPanel(Vertical, can_focus=False):
                         f"thread", style="dim")
         self.query_one("#layout-explain", Static).update(text)
         if not info.layout.distributed or not info.shapes:
-            self.query_one("#layout-map", Static).update(
-                Text("No warp map: this layout places data in shared or tensor memory, not in threads.",
-                     style="dim italic"))
+            if info.layout.kind == "opaque":
+                why = f"irscope cannot read this layout ({getattr(info.layout, 'reason', 'unknown kind')})."
+            elif info.layout.distributed:
+                why = "no op uses this layout, so it has no shape to draw."
+            else:
+                why = "this layout places data in shared or tensor memory, not in threads."
+            self.query_one("#layout-map", Static).update(Text(f"No warp map: {why}", style="dim italic"))
             return
         self.query_one("#layout-map", Static).update(Text("drawing the map…", style="dim italic"))
         self.map_text = ""
