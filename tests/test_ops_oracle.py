@@ -23,14 +23,14 @@ if tuple(int(p) for p in triton_version().split(".")[:2] if p.isdigit()) < (3, 9
     pytest.skip(f"the corpus was printed by Triton 3.9; Triton {triton_version()} may refuse it",
                 allow_module_level=True)
 
-from ops_compare import module_disagreements  # noqa: E402
-from triton_oracle import load_corpus, triton_context  # noqa: E402
+from ops_compare import module_disagreements
+from triton_oracle import load_corpus, triton_context
 
-from irscope.analysis.layouts import analyze_layouts  # noqa: E402
-from irscope.parse.layouts import parse_layouts  # noqa: E402
-from irscope.parse.mlir_ops import parse_module  # noqa: E402
-from irscope.parse.ttgir_ops import parse_module_info, scan_ops  # noqa: E402
-from irscope.views.layout_report import render_layout_report  # noqa: E402
+from irscope.analysis.layouts import analyze_layouts
+from irscope.parse.layouts import parse_layouts
+from irscope.parse.mlir_ops import parse_module
+from irscope.parse.ttgir_ops import parse_module_info, scan_ops
+from irscope.views.layout_report import render_layout_report
 
 SNIPPETS = Path(__file__).parent / "data" / "ttgir_corpus" / "snippets"
 

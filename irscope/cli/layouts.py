@@ -138,7 +138,7 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
     from irscope.parse.layouts import OpaqueLayout
 
     if isinstance(info.layout, OpaqueLayout):
-        raise UsageError(f"{label} cannot be mapped: irscope cannot read it ({info.layout.reason})")
+        raise UsageError(f"{label} cannot be mapped: {info.layout.reason}")
     if not info.layout.distributed:
         raise UsageError(f"{label} is a {info.layout.kind} layout (memory, not registers); only register layouts map")
     dims = _parse_shape(shape) if shape else (info.shapes[0] if info.shapes else None)

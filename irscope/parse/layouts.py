@@ -370,9 +370,12 @@ def _from_attr(attr: DialectAttr, name: str, aliases: Mapping[str, Layout], prob
         else:
             builder = _BUILDERS.get(attr.mnemonic)
             if builder is None:
+                placeholder = (attr.dialect, attr.mnemonic) == ("gluon", "auto_encoding")
                 return OpaqueLayout(
                     name=name, dialect=attr.dialect, text=attr.text, mnemonic=f"{attr.dialect}.{attr.mnemonic}",
-                    params=dict(attr.params), reason="layout kind not modelled by irscope",
+                    params=dict(attr.params),
+                    reason="Gluon's placeholder; Triton chooses the layout in a later pass" if placeholder
+                    else "layout kind not modelled by irscope",
                 )
             layout = builder(attr.params, sub)
     except _Bad as exc:
@@ -421,7 +424,7 @@ def split_modules(text: str) -> list[str]:
     return [chunk for chunk in _MODULE_SPLIT.split(text) if chunk.strip()] or [text]
 
 
-def _alias_definitions(text: str, problems: list[str]) -> list[tuple[int, str, str]]:
+def _alias_definitions(text: str) -> list[tuple[int, str, str]]:
     """(line, name, value text) of every `#name = #dialect.attr...` definition, as MLIR reads them.
 
     A definition may span lines, end in a `// comment`, or share its line with the next one.
@@ -434,8 +437,8 @@ def _alias_definitions(text: str, problems: list[str]) -> list[tuple[int, str, s
         while (head := _ALIAS_HEAD.match(line, pos)) is not None:
             try:
                 _, end = read_attr_value(line, head.end())
-            except AttrParseError as exc:
-                problems.append(f"line {number}: #{head.group('name')}: unreadable attribute: {exc}")
+            except AttrParseError:  # parse_layout reports what is wrong with the rest of the line
+                found.append((number, head.group("name"), line[head.end():]))
                 break
             found.append((number, head.group("name"), line[head.end():end]))
             pos = end
@@ -448,7 +451,7 @@ def parse_layouts(text: str) -> LayoutTable:
     For files holding several modules (lit tests), call this on each of `split_modules(text)`.
     """
     table = LayoutTable()
-    for lineno, name, value in _alias_definitions(text, table.problems):
+    for lineno, name, value in _alias_definitions(text):
         head = value[1:].split("<", 1)[0]
         mnemonic = head.partition(".")[2]
         if mnemonic in _MEMORY_SPACES and "<" not in value:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from irscope.parse.mlir_locs import UNKNOWN, Location, LocationTable, parse_location_table, trailing_location
 from irscope.parse.mlir_text import logical_lines
 from irscope.parse.ttgir_ops import unnamed_result_count
-from irscope.parse.mlir_locs import UNKNOWN, Location, LocationTable, parse_location_table, trailing_location
 
 __all__ = ["MlirModule", "MlirOp", "parse_module"]
 

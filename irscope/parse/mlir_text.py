@@ -7,6 +7,8 @@ one op per line; the scanners in this package read logical lines so that both fo
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["logical_lines", "strip_comment"]
 
 _OPEN = "([{<"
@@ -15,6 +17,11 @@ _CLOSE = ")]}>"
 _CONTINUES_AFTER = (":", ",", "->", "=")
 # A line starting with one of these continues the line before (`-> tensor<...>`, `: tensor<...>`, `to tensor<...>`).
 _CONTINUES_BEFORE = ("->", ":", ",", "to ", "attributes ")
+
+
+# Example: #blocked1 = ...   /   module attributes {...} {   /   tt.func public @k(...)
+# (lines that always start a new statement: an unclosed bracket before them is an error, not a continuation)
+_STATEMENT_START = re.compile(r"^(?:#[\w$.-]+\s*=|module\b|(?:tt|func|llvm)\.func\b)")
 
 
 def strip_comment(line: str) -> str:
@@ -76,7 +83,7 @@ def _open_at_end(line: str) -> bool:
         return False
     if _depth(body) > 0:
         return True
-    return body is line and line.endswith(_CONTINUES_AFTER) and not line.endswith("=>")
+    return body is line and line.endswith(_CONTINUES_AFTER)
 
 
 def logical_lines(text: str) -> list[tuple[int, str]]:
@@ -84,8 +91,9 @@ def logical_lines(text: str) -> list[tuple[int, str]]:
 
     A line continues on the next while a bracket is left open (not counting a region's trailing
     `{`), when it ends in `:`, `,`, `->` or `=`, or when the next line starts with `->`, `:`, `,` or
-    `to `. Blank and comment-only lines are dropped; the text of each piece is stripped and joined
-    with one space.
+    `to `; never into a line that starts a statement (`#alias =`, `module`, `tt.func`), so one
+    unclosed bracket does not swallow the rest of a file. Blank and comment-only lines are dropped;
+    the text of each piece is stripped and joined with one space.
     """
     out: list[tuple[int, str]] = []
     current: list[str] = []
@@ -94,7 +102,8 @@ def logical_lines(text: str) -> list[tuple[int, str]]:
         line = strip_comment(raw).strip()
         if not line:
             continue
-        if current and not (_open_at_end(" ".join(current)) or line.startswith(_CONTINUES_BEFORE)):
+        continues = _open_at_end(" ".join(current)) or line.startswith(_CONTINUES_BEFORE) if current else False
+        if current and (not continues or _STATEMENT_START.match(line)):
             out.append((first, " ".join(current)))
             current = []
         if not current:
