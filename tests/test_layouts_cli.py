@@ -62,6 +62,21 @@ def test_map_of_layouts_defined_over_lines_with_comments() -> None:
         assert result.output.startswith(header)
 
 
+def test_tui_says_why_a_layout_has_no_map() -> None:
+    """The layouts panel's message: an unreadable or placeholder layout is not called shared memory."""
+    from irscope.analysis.layouts import analyze_layouts
+    from irscope.tui.widgets.layouts_panel import no_map_reason
+
+    report = analyze_layouts(Path(FORMS).read_text())
+    reasons = {info.label: no_map_reason(info) for info in report.layouts}
+    assert reasons["#gluon.auto_encoding"] == (
+        "irscope cannot draw this layout (Gluon's placeholder; Triton chooses the layout in a later pass).")
+    assert reasons["#shared"] == "this layout places data in shared or tensor memory, not in threads."
+    assert reasons["#blocked"] is None and reasons["#dotB"] is None
+    bad = analyze_layouts(Path(MALFORMED).read_text())
+    assert no_map_reason(bad.get("#missing")) == "irscope cannot draw this layout (missing threadsPerWarp)."  # type: ignore[arg-type]
+
+
 def test_multi_module_file_and_module_choice() -> None:
     path = str(DATA / "snippets" / "lit_multi_module.mlir")
     result = invoke("--file", path)
