@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ DATA = Path(__file__).parent / "data" / "layouts"
 FORMS = Path(__file__).parent / "data" / "ttgir_corpus" / "snippets"
 GOLDEN = sorted(DATA.glob("*.ttgir"))
 RANDOM_LAYOUTS = 600
+SHAPES_PER_LAYOUT = 2
 
 
 def _bases(rows: tuple[tuple[int, ...], ...]) -> list[list[int]]:
@@ -170,6 +172,7 @@ def test_corpus_layouts_match_triton(triton_ir: tuple[Any, Any], tmp_path: Path)
     ctx, builder = triton_ir
     modules = [*load_corpus(), *((p.name, p.read_text()) for p in sorted(FORMS.glob("*.ttgir")))]
     compared: dict[tuple[L.Layout, tuple[int, ...]], str] = {}
+    shapes_of: Counter[L.Layout] = Counter()
     kinds: set[str] = set()
     for name, text in modules:
         path = tmp_path / "module.ttgir"
@@ -182,13 +185,15 @@ def test_corpus_layouts_match_triton(triton_ir: tuple[Any, Any], tmp_path: Path)
             layout = parse_layout(encoding)
             assert not isinstance(layout, L.OpaqueLayout), f"{name}: {encoding}"
             expected.add((layout, shape))
-            if (layout, shape) not in compared:
+            # each layout at up to SHAPES_PER_LAYOUT of its shapes (every shape: minutes, and nothing more found)
+            if (layout, shape) not in compared and shapes_of[layout] < SHAPES_PER_LAYOUT:
                 compared[(layout, shape)] = name
+                shapes_of[layout] += 1
                 _assert_same(layout, gluon_layout, list(shape), f"{name}: {encoding} {shape}")
                 kinds.add(layout.kind if not isinstance(layout, L.DotOperandLayout) else f"dot_op/{layout.parent.kind}")
         ours = {(layout, shape) for layout, shape in _ours(text) if layout.kind != "opaque"}
         assert ours == expected, name
-    assert len(modules) >= 300
+    assert len(modules) >= 300 and len(shapes_of) >= 100, (len(modules), len(shapes_of))
     assert {"blocked", "slice", "nvidia_mma", "amd_mfma", "linear", "amd_wmma", "dot_op/amd_wmma"} <= kinds, kinds
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["logical_lines", "strip_comment"]
+__all__ = ["WARP_REGION", "logical_lines", "strip_comment"]
 
 _OPEN = "([{<"
 _CLOSE = ")]}>"
@@ -22,6 +22,12 @@ _CONTINUES_BEFORE = ("->", ":", ",", "to ", "attributes ")
 # Example: #blocked1 = ...   /   module attributes {...} {   /   tt.func public @k(...)
 # (lines that always start a new statement: an unclosed bracket before them is an error, not a continuation)
 _STATEMENT_START = re.compile(r"^(?:#[\w$.-]+\s*=|module\b|(?:tt|func|llvm)\.func\b)")
+
+
+# Example: default {   /   partition0 num_warps(8) {   /   partition0(%arg7: !ttg.memdesc<1xi64, #shared, #smem> loc(#loc3)) num_warps(4) {
+# (the region headers `ttg.warp_specialize` prints after its op line: its default region, then each
+# region of the `ttg.warp_specialize.partitions` op it holds, with that region's block arguments)
+WARP_REGION = re.compile(r"^(?:default|partition(?P<index>\d+)\s*(?:\((?P<args>.*)\))?\s*num_warps\(\d+\))\s*\{$")
 
 
 def strip_comment(line: str) -> str:
@@ -48,6 +54,11 @@ def strip_comment(line: str) -> str:
 
 def _depth(text: str) -> int:
     """Brackets left open at the end of `text` (strings and `->` arrows skipped; never below 0)."""
+    if '"' not in text:  # the common case, counted fast (a net count: a line never closes more than it opens)
+        opened = text.count("(") + text.count("[") + text.count("{") + text.count("<")
+        closed = text.count(")") + text.count("]") + text.count("}") + text.count(">") - text.count("->")
+        if opened == closed:
+            return 0
     depth = 0
     in_string = False
     i = 0

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, replace
 
 from irscope.parse.mlir_attrs import AttrParseError, AttrValue, matching_close, parse_attr_body
-from irscope.parse.mlir_text import logical_lines
+from irscope.parse.mlir_text import WARP_REGION, logical_lines
 
 __all__ = [
     "ModuleInfo",
@@ -172,14 +172,34 @@ def _type_at(text: str, kind: str, open_at: int, start: int) -> tuple[TensorType
     return TensorType(kind, shape, dims.group("element"), encoding, space, text[start : close + 1]), close + 1
 
 
+def _type_depth(text: str, start: int, end: int, depth: int) -> int:
+    """`depth` updated by the `<`/`>` and `[`/`]` of text[start:end] (`->` arrows skipped)."""
+    for i in range(start, end):
+        ch = text[i]
+        if ch in "<[":
+            depth += 1
+        elif ch == "]" or (ch == ">" and not (i > 0 and text[i - 1] == "-")):
+            depth = max(0, depth - 1)
+    return depth
+
+
 def parse_types(text: str) -> list[tuple[int, TensorType]]:
-    """Every tensor/memdesc type on a line, with the index where it starts."""
+    """Every tensor/memdesc type on a line, with the index where it starts.
+
+    A type nested in another type (the memdescs of `!nvws.aref<[!ttg.memdesc<...>, ...]>`) is part of
+    that type, not one of its own.
+    """
     found: list[tuple[int, TensorType]] = []
     pos = 0
+    depth = 0
     while True:
         match = _TYPE_START.search(text, pos)
         if match is None:
             return found
+        depth = _type_depth(text, pos, match.start(), depth)
+        if depth:
+            pos = match.start() + 1
+            continue
         if match.group("kind"):
             kind, open_at, start = match.group("kind"), match.end() - 1, match.start()
             if kind == "memdesc" and text[max(0, start - 5) : start].endswith("."):
@@ -274,6 +294,9 @@ _ARROW_NAMES_OPERAND = frozenset({
     "ttg.local_store", "triton_gpu.local_store",
     "amdg.buffer_load_to_local", "amdgpu.buffer_load_to_local",
     "amdg.buffer_store", "amdgpu.buffer_store",  # amdg.buffer_store %v, %base[%offsets] : !tt.ptr<f16> -> tensor<..>
+    # ttng.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %true : !tt.tensordesc<..>, !ttg.memdesc<..> -> !ttg.memdesc<..>
+    "ttng.async_tma_copy_global_to_local", "triton_nvidia_gpu.async_tma_copy_global_to_local",
+    "ttng.tmem_store", "triton_nvidia_gpu.tmem_store",  # %tok = ttng.tmem_store %v, %tmem[%t], %true : tensor<..> -> !ttg.memdesc<..>
 })
 # Ops printed without `->` whose result type is not simply the one type they print (Triton infers it
 # from their operands): which printed type it follows, or how it is derived. Checked the same way.
@@ -283,6 +306,8 @@ _RESULT_RULES = {
     "arith.cmpi": "i1",  # %m = arith.cmpi slt, %a, %b : tensor<..xi32>   (the result is i1)
     "arith.cmpf": "i1",
     "tt.load": "pointee",  # %x = tt.load %ptrs : tensor<..x!tt.ptr<f16>>   (the result is f16)
+    # %tok = ttng.tc_gen5_mma %a, %b, %acc[%t], %true, %true : !ttg.memdesc<..>, !ttg.memdesc<..>, !ttg.memdesc<..>
+    "ttng.tc_gen5_mma": "token", "triton_nvidia_gpu.tc_gen5_mma": "token",  # (the result is a token)
 }
 # Function-like ops: the types on their line belong to their arguments and declared results.
 _FUNCTIONS = frozenset({"tt.func", "func.func", "llvm.func"})
@@ -325,7 +350,7 @@ def unnamed_result_count(line: str, op: str) -> int:
 
 def _derived_result(rule: str, types: list[TensorType]) -> TensorType | None:
     """The result type an op with a `_RESULT_RULES` entry has, from the types it prints."""
-    if not types:
+    if not types or rule == "token":
         return None
     if rule == "first":
         return types[0]
@@ -368,10 +393,10 @@ def scan_ops(text: str, first_line: int = 1) -> list[OpLine]:
             op_line, op, results = pending.pop()
         else:
             match = _OP_LINE.match(line)
-            if match is None or line.startswith(("^", "}")):
+            if match is None or line.startswith(("^", "}")) or WARP_REGION.match(line):
                 if not types:
                     continue
-                op, results = ("block-argument" if line.startswith("^") else "region"), ()
+                op, results = ("region" if line.startswith("}") else "block-argument"), ()
             else:
                 op, results = match.group("op").strip('"'), _result_names(match.group("results") or "")
         if not types:

@@ -63,20 +63,33 @@ def _is_ttgir(text: str) -> bool:
     return '"ttg.num-warps"' in text and "llvm.func" not in text
 
 
+# Example: %12 = tt.load %11 : ...   /   "tt.reduce"(%3) <{axis = 1 : i32}> ({   /   #mma = #ttg.nvidia_mma<{...}>
+_FEATURE = re.compile(r"^\s*(?:%[^=]*=\s*)?\"?([a-z_]+\.[\w.]+)|= (#[a-z_]+\.\w+)", re.M)
+
+
 def select(rows: list[dict[str, str]], limit: int = MAX_MODULES) -> list[dict[str, str]]:
-    """At most `limit` rows, shared fairly among (kernel, target) groups, evenly spread within each."""
-    groups: dict[str, list[dict[str, str]]] = {}
-    for row in rows:
-        groups.setdefault(".".join(row["name"].split(".")[:2]), []).append(row)
+    """At most `limit` rows: first each module showing an op or layout kind no earlier one shows, then
+    the rest shared fairly among (kernel, target) groups, evenly spread within each."""
+    seen: set[str] = set()
+    keep: set[int] = set()
+    for i, row in enumerate(rows):
+        features = {a or b for a, b in _FEATURE.findall(row["text"])}
+        if len(keep) < limit and features - seen:
+            keep.add(i)
+            seen |= features
+    groups: dict[str, list[int]] = {}
+    for i, row in enumerate(rows):
+        if i not in keep:
+            groups.setdefault(".".join(row["name"].split(".")[:2]), []).append(i)
     quota = dict.fromkeys(groups, 0)
-    left = min(limit, len(rows))
-    while left:
+    left = min(limit, len(rows)) - len(keep)
+    while left > 0:
         for key, members in groups.items():
-            if left and quota[key] < len(members):
+            if left > 0 and quota[key] < len(members):
                 quota[key] += 1
                 left -= 1
-    keep = {id(members[i * len(members) // quota[key]]) for key, members in groups.items() for i in range(quota[key])}
-    return [row for row in rows if id(row) in keep]
+    keep |= {members[i * len(members) // quota[key]] for key, members in groups.items() for i in range(quota[key])}
+    return [row for i, row in enumerate(rows) if i in keep]
 
 
 def write(rows: list[dict[str, str]]) -> None:
