@@ -198,11 +198,11 @@ _PARTITIONS = ".warp_specialize.partitions"
 
 def _open_warp_region(order: list[_Open], stack: list[int], warp: int, number: int, index: str | None, args: str,
                       line: str) -> None:
-    """Open a region of a `ttg.warp_specialize` op (its default region, or one of its partitions op), or of
-    an `nvws.warp_group` op.
+    """Open the region a `default {` or `partitionN(...) num_warps(K) {` line starts.
 
-    The printer shows the partitions op only through its regions (`partition0(...) num_warps(4) {`);
-    the parser rebuilds it, as Triton's parser does, as the warp op's child holding every partition.
+    `ttg.warp_specialize` holds its default region and a `ttg.warp_specialize.partitions` op, which
+    the printer shows only through its regions; the parser rebuilds that op, as Triton's parser does.
+    `nvws.warp_group` prints its own regions the same way.
     """
     owner = order[warp]
     if index is None or not owner.name.endswith(".warp_specialize"):  # `default {`; nvws.warp_group's own regions
