@@ -13,6 +13,8 @@ from irscope.cli import cli
 
 DATA = Path(__file__).parent / "data" / "layouts"
 SM80 = str(DATA / "matmul.sm80.ttgir")
+FORMS = str(Path(__file__).parent / "data" / "ttgir_corpus" / "snippets" / "mlir_forms.ttgir")
+MALFORMED = str(DATA / "snippets" / "malformed.ttgir")
 
 
 def invoke(*args: str) -> Result:
@@ -52,6 +54,29 @@ def test_map_json_is_tritons_dump_text() -> None:
     assert data["text"].startswith("[[  T0:0| T32:0| T64:0|")  # 4 rows, 8 warps stacked: warps replicate
 
 
+def test_map_of_layouts_defined_over_lines_with_comments() -> None:
+    """Issue 12 item 6: `#blocked` spans two lines and `#dotB` shares a line; both map, at their used shape."""
+    for alias, header in (("blocked", "#blocked, 64x64, tensor view"), ("dotB", "#dotB, 64x64, tensor view")):
+        result = invoke("--file", FORMS, "--map", alias)
+        assert result.exit_code == 0, result.output
+        assert result.output.startswith(header)
+
+
+def test_tui_says_why_a_layout_has_no_map() -> None:
+    """The layouts panel's message: an unreadable or placeholder layout is not called shared memory."""
+    from irscope.analysis.layouts import analyze_layouts
+    from irscope.tui.widgets.layouts_panel import no_map_reason
+
+    report = analyze_layouts(Path(FORMS).read_text())
+    reasons = {info.label: no_map_reason(info) for info in report.layouts}
+    assert reasons["#gluon.auto_encoding"] == (
+        "irscope cannot draw this layout (Gluon's placeholder; Triton chooses the layout in a later pass).")
+    assert reasons["#shared"] == "this layout places data in shared or tensor memory, not in threads."
+    assert reasons["#blocked"] is None and reasons["#dotB"] is None
+    bad = analyze_layouts(Path(MALFORMED).read_text())
+    assert no_map_reason(bad.get("#missing")) == "irscope cannot draw this layout (missing threadsPerWarp)."  # type: ignore[arg-type]
+
+
 def test_multi_module_file_and_module_choice() -> None:
     path = str(DATA / "snippets" / "lit_multi_module.mlir")
     result = invoke("--file", path)
@@ -69,6 +94,9 @@ def test_multi_module_file_and_module_choice() -> None:
     ([], "give a KERNEL (see irscope list) or --file some.ttgir"),
     (["matmul", "--stage", "ptx"], "layouts live in the ttgir stage, not 'ptx'"),
     (["--file", SM80, "--module", "3", "--map", "mma"], "--module 3: the file has 1 module(s)"),
+    (["--file", FORMS, "--map", "#gluon.auto_encoding"],
+     "#gluon.auto_encoding cannot be mapped: Gluon's placeholder; Triton chooses the layout in a later pass"),
+    (["--file", MALFORMED, "--map", "missing"], "#missing cannot be mapped: missing threadsPerWarp"),
 ])
 def test_bad_input_is_one_line(args: list[str], needle: str) -> None:
     result = invoke(*args)

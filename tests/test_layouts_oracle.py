@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ assert hasattr(gl.BlockedLayout, "format_tensor_view"), "Triton >= 3.9 should ha
 
 from triton._C.libtriton import gluon_ir, ir  # noqa: E402
 from triton.experimental.gluon.language.amd import AMDMFMALayout, AMDWMMALayout  # noqa: E402
+from triton_oracle import load_corpus  # noqa: E402
 
 from irscope.analysis.layout_to_linear import cga_linear_layout  # noqa: E402
 from irscope.parse import layouts as L  # noqa: E402
@@ -35,8 +37,10 @@ from irscope.parse.ttgir_ops import parse_types, scan_ops  # noqa: E402
 from irscope.views.layout_text import format_hardware_view, format_tensor_view  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "layouts"
+FORMS = Path(__file__).parent / "data" / "ttgir_corpus" / "snippets"
 GOLDEN = sorted(DATA.glob("*.ttgir"))
 RANDOM_LAYOUTS = 600
+SHAPES_PER_LAYOUT = 2
 
 
 def _bases(rows: tuple[tuple[int, ...], ...]) -> list[list[int]]:
@@ -149,14 +153,48 @@ def test_golden_ttgir_matches_triton(path: Path, triton_ir: tuple[Any, Any]) -> 
         _assert_same(layout, theirs, list(shape), f"{encoding} {shape}")
 
     # The same (layout, shape) pairs must come out of irscope's own alias table and op scan.
-    text = path.read_text()
+    assert _ours(path.read_text()) == checked
+
+
+def _ours(text: str) -> set[tuple[L.Layout, tuple[int, ...]]]:
+    """(layout, shape) of every tensor result irscope's alias table and op scan find in a module."""
     table = parse_layouts(text)
-    ours = set()
+    found = set()
     for op in scan_ops(text):
         for typ in op.result_types:
             if typ.kind == "tensor" and typ.encoding:
-                ours.add((parse_layout(typ.encoding, table.aliases), typ.shape))
-    assert ours == checked
+                found.add((parse_layout(typ.encoding, table.aliases), typ.shape))
+    return found
+
+
+def test_corpus_layouts_match_triton(triton_ir: tuple[Any, Any], tmp_path: Path) -> None:
+    """Every layout on every tensor result of the real-module corpus (and the hand-written forms), both views."""
+    ctx, builder = triton_ir
+    modules = [*load_corpus(), *((p.name, p.read_text()) for p in sorted(FORMS.glob("*.ttgir")))]
+    compared: dict[tuple[L.Layout, tuple[int, ...]], str] = {}
+    shapes_of: Counter[L.Layout] = Counter()
+    kinds: set[str] = set()
+    for name, text in modules:
+        path = tmp_path / "module.ttgir"
+        path.write_text(text)
+        theirs = _triton_layouts(path, ctx, builder)
+        expected = set()
+        for (encoding, shape), gluon_layout in theirs.items():
+            if "#gluon." in encoding:  # Gluon's placeholder: no layout yet, nothing to print
+                continue
+            layout = parse_layout(encoding)
+            assert not isinstance(layout, L.OpaqueLayout), f"{name}: {encoding}"
+            expected.add((layout, shape))
+            # each layout at up to SHAPES_PER_LAYOUT of its shapes (every shape: minutes, and nothing more found)
+            if (layout, shape) not in compared and shapes_of[layout] < SHAPES_PER_LAYOUT:
+                compared[(layout, shape)] = name
+                shapes_of[layout] += 1
+                _assert_same(layout, gluon_layout, list(shape), f"{name}: {encoding} {shape}")
+                kinds.add(layout.kind if not isinstance(layout, L.DotOperandLayout) else f"dot_op/{layout.parent.kind}")
+        ours = {(layout, shape) for layout, shape in _ours(text) if layout.kind != "opaque"}
+        assert ours == expected, name
+    assert len(modules) >= 300 and len(shapes_of) >= 100, (len(modules), len(shapes_of))
+    assert {"blocked", "slice", "nvidia_mma", "amd_mfma", "linear", "amd_wmma", "dot_op/amd_wmma"} <= kinds, kinds
 
 
 def test_every_golden_distributed_alias_is_checked(triton_ir: tuple[Any, Any]) -> None:
@@ -316,21 +354,41 @@ def _random_case(rng: random.Random, index: int) -> tuple[L.Layout, list[int]]:
     return linear, (own if kind == 10 else _around(rng, own))
 
 
+# The instruction shapes Triton's AMDWmmaEncodingAttr verifier accepts per version, and the kWidths of their operands.
+_WMMA_SHAPES = {1: [(16, 16, 16)], 2: [(16, 16, 16), (16, 16, 32)],
+                3: [(16, 16, 32), (16, 16, 64), (16, 16, 128), (32, 16, 128)]}
+_WMMA_KWIDTHS = {1: [8, 16], 2: [4, 8, 16], 3: [2, 4, 8, 16]}
+
+
+def _random_wmma_case(rng: random.Random, dot: bool) -> tuple[L.Layout, list[int]]:
+    """A WMMA result layout (warp and repetition bases, any valid instrShape) or one of its dot operands."""
+    seen = [0, 0]
+    bases: dict[str, list[tuple[int, int]]] = {"warp": [], "register": []}
+    for kind, most in (("warp", 3), ("register", 1)):
+        for _ in range(rng.randint(0, most)):  # each bit moves one more tile along M or N
+            dim = rng.randrange(2)
+            bases[kind].append((1 << seen[0], 0) if dim == 0 else (0, 1 << seen[1]))
+            seen[dim] += 1
+    version = rng.choice([1, 2, 3])
+    instr = rng.choice(_WMMA_SHAPES[version])
+    wmma = L.AmdWmmaLayout(
+        version=version, is_transposed=rng.random() < 0.5, warp_bases=tuple(bases["warp"]),
+        reg_bases=tuple(bases["register"]), instr_shape=instr,
+    )
+    tile = (instr[0], instr[1]) if not wmma.is_transposed else (instr[1], instr[0])
+    extent = [tile[0] << seen[0], tile[1] << seen[1]]  # smaller shapes wrap, which Triton refuses to print
+    if not dot:
+        return wmma, [extent[0] << rng.randint(0, 1), extent[1] << rng.randint(0, 1)]
+    op_idx = rng.randint(0, 1)
+    k_width = rng.choice(_WMMA_KWIDTHS[version])
+    k = max(instr[2], 2 * k_width) << rng.randint(0, 1)
+    shape = [extent[0], k] if op_idx == 0 else [k, extent[1]]
+    return L.DotOperandLayout(op_idx=op_idx, parent=wmma, k_width=k_width), shape
+
+
 def _random_amd_case(rng: random.Random, index: int) -> tuple[L.Layout, list[int]]:
     if index % 3 == 2:
-        seen = [0, 0]
-        bases = []
-        for _ in range(rng.randint(0, 3)):  # each warp bit moves one more tile along M or N
-            dim = rng.randrange(2)
-            bases.append((1 << seen[0], 0) if dim == 0 else (0, 1 << seen[1]))
-            seen[dim] += 1
-        warp_bases = tuple(bases)
-        version = rng.choice([1, 2, 3])
-        wmma = L.AmdWmmaLayout(
-            version=version, is_transposed=rng.random() < 0.5, warp_bases=warp_bases,
-            instr_shape=(16, 16, 32 if version == 3 else 16),
-        )
-        return wmma, _split_bits(rng, rng.randint(8, 10), 2)
+        return _random_wmma_case(rng, dot=index % 6 == 5)
     instr = rng.choice([(32, 32, 8), (16, 16, 16), (32, 32, 16), (16, 16, 32)])
     mfma = L.AmdMfmaLayout(
         version=rng.choice([2, 3, 4]), warps_per_cta=tuple(_split_bits(rng, rng.randint(0, 3), 2)),
@@ -360,7 +418,7 @@ def test_random_layouts_match_triton() -> None:
 
 def test_random_amd_layouts_match_triton() -> None:
     rng = random.Random(942)
-    for index in range(48):
+    for index in range(96):
         layout, shape = _random_amd_case(rng, index)
         _assert_same(layout, to_gluon(layout), shape, f"amd case {index}: {layout!r} {shape}")
 

@@ -297,3 +297,21 @@ def test_golden_scan_finds_the_matmul_ops() -> None:
 ])
 def test_element_bits(element: str, bits: int) -> None:
     assert element_bits(element) == bits
+
+
+def test_comments_go_but_slashes_in_strings_stay() -> None:
+    """`//` starts a comment only outside a string: a location naming `a//b.py` keeps its path."""
+    from irscope.parse.mlir_text import logical_lines, strip_comment
+
+    assert strip_comment('%0 = tt.get_program_id x : i32 loc("/w//k.py":3:4) // pid') == (
+        '%0 = tt.get_program_id x : i32 loc("/w//k.py":3:4)')
+    assert strip_comment('"ttg.target" = "a\\"//b" // c') == '"ttg.target" = "a\\"//b"'
+    text = ('#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], // lanes\n'
+            '  warpsPerCTA = [4], order = [0]}>\n'
+            'module {\n'
+            '  %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b> loc("/w//k.py":3:4)\n'
+            '}\n')
+    assert [n for n, _ in logical_lines(text)] == [1, 3, 4, 5]
+    ops = scan_ops(text)
+    assert len(ops) == 1 and ops[0].loc == SourceLoc("/w//k.py", 3, 4) and ops[0].line == 4
+    assert parse_layouts(text).aliases["b"].warps_per_cta == (4,)  # type: ignore[attr-defined]

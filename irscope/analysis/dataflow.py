@@ -196,7 +196,6 @@ def build_flow_graph(ttgir: str, kernel_file: str = "", constants: bool = False)
         if op.index in clusters:
             where = f", line {line}" if line else ""
             clusters[op.index] = FlowCluster(f"loop{op.index}", f"{op.name}{where}", cluster_of(op))
-    definer = module.definer()
     args: dict[str, FlowNode] = {}
     edges: list[FlowEdge] = []
     for op in module.ops:
@@ -212,7 +211,7 @@ def build_flow_graph(ttgir: str, kernel_file: str = "", constants: bool = False)
             if name in seen or name in op.defines:
                 continue
             seen.add(name)
-            source_index = definer.get(name)
+            source_index = module.source(name, op.index)
             if source_index is None:
                 continue
             source = module.ops[source_index]

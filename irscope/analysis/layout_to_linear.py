@@ -288,48 +288,79 @@ def _wmma_cta(layout: AmdWmmaLayout, rank: int) -> LinearLayout:
     return identity_nd("warp", warps, matrix_order(rank, True)).transpose_outs(names)
 
 
-def _scaled(cta: LinearLayout, tile: Sequence[int]) -> LinearLayout:
-    """Multiply every output coordinate of `cta` by the tile size of its dim (tiles -> elements)."""
-    sizes = dict(zip(dim_names(len(tile)), tile, strict=True))
-    bases = tuple(
-        (name, tuple(tuple(v * sizes[n] for v, n in zip(row, cta.out_names, strict=True)) for row in rows))
-        for name, rows in cta.bases
-    )
-    return LinearLayout(bases, tuple((n, s * sizes[n]) for n, s in cta.out_dims))
+# The instruction shapes Triton's AMDWmmaEncodingAttr verifier accepts, per WMMA version.
+_WMMA_SHAPES = {
+    1: ((16, 16, 16),),
+    2: ((16, 16, 16), (16, 16, 32)),
+    3: ((16, 16, 32), (16, 16, 64), (16, 16, 128), (32, 16, 128)),
+}
+
+
+def _wmma_tile(layout: AmdWmmaLayout, rank: int) -> LinearLayout:
+    """One WMMA result tile of one warp (register, lane -> dims), standard out order."""
+    names = dim_names(rank)
+    instr = tuple(layout.instr_shape)
+    if instr not in _WMMA_SHAPES.get(layout.version, ()):
+        raise UnsupportedLayout(f"amd_wmma version {layout.version} has no instrShape {list(instr)} (Triton rejects it)")
+    thread_order = matrix_order(rank, not layout.is_transposed)
+    fast, slow = names[thread_order[0]], names[thread_order[1]]
+    if layout.version == 1:
+        reg: tuple[tuple[int, int], ...] = ((0, 2), (0, 4), (0, 8))
+        lane: tuple[tuple[int, int], ...] = ((1, 0), (2, 0), (4, 0), (8, 0), (0, 1))
+    else:
+        reg = ((0, 1), (0, 2), (0, 4))
+        lane = ((1, 0), (2, 0), (4, 0), (8, 0), (0, 8))
+        if instr[:2] == (32, 16):  # two 16x16 tiles, the second in 8 more registers
+            reg = (*reg, (0, 16))
+    tile = LinearLayout.from_bases({"register": reg, "lane": lane}, [fast, slow])
+    if rank == 3:
+        tile = tile * _id(1, "register", names[0]) * _id(1, "lane", names[0])
+    return tile.transpose_outs(names)
 
 
 def _wmma(layout: AmdWmmaLayout, shape: Sequence[int]) -> LinearLayout:
     rank = len(shape)
     names = dim_names(rank)
-    m_dim, n_dim = layout.instr_shape[0], layout.instr_shape[1]
-    thread_order = matrix_order(rank, not layout.is_transposed)
-    fast, slow = names[thread_order[0]], names[thread_order[1]]
-    if layout.version == 1:
-        reg = ((0, 2), (0, 4), (0, 8))
-        lane = ((1, 0), (2, 0), (4, 0), (8, 0), (0, 1))
-    else:
-        reg = ((0, 1), (0, 2), (0, 4))
-        lane = ((1, 0), (2, 0), (4, 0), (8, 0), (0, 8))
-    tile = LinearLayout.from_bases({"register": reg, "lane": lane}, [fast, slow])
-    if (m_dim, n_dim) != (16, 16):
-        raise UnsupportedLayout(f"amd_wmma instrShape {list(layout.instr_shape)}")
-    if rank == 3:
-        tile = tile * _id(1, "register", names[0]) * _id(1, "lane", names[0])
-    tile = tile.transpose_outs(names)
-    cta = _scaled(_wmma_cta(layout, rank), [1] * (rank - 2) + [m_dim, n_dim])
+    combined = _wmma_tile(layout, rank) * _wmma_cta(layout, rank)
     rep = [names[d] for d in matrix_order(rank, True)]
-    combined = tile.transpose_outs(rep) * _as_outer(cta, tile).transpose_outs(rep)
-    return _fit_to_shape(combined, cga_linear_layout(layout.cga, rank), shape)
+    return _fit_to_shape(combined.transpose_outs(rep), cga_linear_layout(layout.cga, rank), shape)
 
 
-def _as_outer(cta: LinearLayout, tile: LinearLayout) -> LinearLayout:
-    """Express `cta` (already in element units) so that `tile * result` equals tile XOR cta."""
-    shrink = {n: tile.out_size(n) for n in tile.out_names}
-    bases = tuple(
-        (name, tuple(tuple(v // shrink[n] for v, n in zip(row, cta.out_names, strict=True)) for row in rows))
-        for name, rows in cta.bases
+def _wmma_dot(dot: DotOperandLayout, wmma: AmdWmmaLayout, shape: Sequence[int]) -> LinearLayout:
+    """A WMMA operand: kWidth registers along K, 16 lanes along the other dim, 2 lanes deep in K."""
+    rank = len(shape)
+    names = dim_names(rank)
+    k_width = dot.k_width
+    if not k_width:
+        raise UnsupportedLayout("dot operand of amd_wmma without kWidth")
+    _wmma_tile(wmma, rank)  # checks the instruction shape
+    order = _order_for_operand(dot.op_idx, rank)
+    dim_k, dim_non_k = names[order[0]], names[order[1]]
+    k_dim = wmma.instr_shape[2]
+    tile_m, tile_n = wmma.instr_shape[0], wmma.instr_shape[1]
+    if wmma.is_transposed:  # a transposed 32x16 tile is 32 wide along N
+        tile_m, tile_n = tile_n, tile_m
+    non_k_dim = tile_m if dot.op_idx == 0 else tile_n
+    depth = _WMMA_WAVE // 16
+    tile = LinearLayout.identity_1d(k_width, "register", dim_k) * LinearLayout.identity_1d(16, "lane", dim_non_k)
+    # version 1 repeats the same K values in both lane halves; later versions offset them along K
+    tile = tile * (LinearLayout.zeros_1d(depth, "lane", dim_k) if wmma.version == 1
+                   else LinearLayout.identity_1d(depth, "lane", dim_k))
+    tile = tile * _id(k_dim // (depth * k_width), "register", dim_k) * _id(non_k_dim // 16, "register", dim_non_k)
+    if rank == 3:
+        tile = tile * _id(1, "register", names[order[2]]) * _id(1, "lane", names[order[2]])
+    cta = _wmma_cta(wmma, rank)
+    k_index = names.index(dim_k)
+    projected: dict[str, list[tuple[int, ...]]] = {}
+    for name, rows in cta.bases:  # operands replicate along K; a repetition along K is no repetition
+        kept = [tuple(0 if i == k_index else v for i, v in enumerate(row)) for row in rows]
+        projected[name] = [row for row in kept if any(row)] if name == "register" else kept
+    cta = LinearLayout(
+        tuple((name, tuple(rows)) for name, rows in projected.items()),
+        tuple((n, 1 if n == dim_k else s) for n, s in cta.out_dims),
     )
-    return LinearLayout(bases, tuple((n, max(1, s // shrink[n])) for n, s in cta.out_dims))
+    combined = (tile * cta).transpose_outs([names[d] for d in order])
+    return _fit_to_shape(combined, cga_linear_layout(_dot_cga(dot, wmma.cga, rank), rank), shape)
 
 
 def _slice(layout: SliceLayout, shape: Sequence[int]) -> LinearLayout:
@@ -413,5 +444,7 @@ def _convert(layout: Layout, shape: list[int]) -> LinearLayout:
             return _fma_dot(layout, parent, shape)
         if isinstance(parent, AmdMfmaLayout):
             return _mfma_dot(layout, parent, shape)
+        if isinstance(parent, AmdWmmaLayout):
+            return _wmma_dot(layout, parent, shape)
         raise UnsupportedLayout(f"dot operands of {parent.kind} layouts are not modelled")
     raise UnsupportedLayout(f"{layout.kind} is not a distributed (register) layout")

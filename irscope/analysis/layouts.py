@@ -536,7 +536,7 @@ def _info_for(
         return None
     if encoding in by_label:
         return by_label[encoding]
-    if encoding.startswith("#") and "<" not in encoding:
+    if encoding.startswith("#") and "<" not in encoding and "." not in encoding:  # an alias, not `#gluon.auto_encoding`
         name = encoding[1:]
         if name in table.memory_spaces:
             return None

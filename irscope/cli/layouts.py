@@ -153,6 +153,10 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
     info = report.get(label)
     if info is None:
         raise unknown("layout", label, [i.label for i in report.layouts if i.label.startswith("#") and "<" not in i.label])
+    from irscope.parse.layouts import OpaqueLayout
+
+    if isinstance(info.layout, OpaqueLayout):
+        raise UsageError(f"{label} cannot be mapped: {info.layout.reason}")
     if not info.layout.distributed:
         raise UsageError(f"{label} is a {info.layout.kind} layout (memory, not registers); only register layouts map")
     dims = _parse_shape(shape) if shape else (info.shapes[0] if info.shapes else None)

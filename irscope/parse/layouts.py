@@ -38,7 +38,9 @@ from irscope.parse.mlir_attrs import (
     AttrValue,
     DialectAttr,
     parse_attr_value,
+    read_attr_value,
 )
+from irscope.parse.mlir_text import logical_lines
 
 __all__ = [
     "AmdMfmaLayout",
@@ -66,7 +68,9 @@ __all__ = [
 ]
 
 # Example: #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
-_ALIAS_DEF = re.compile(r"^\s*#(?P<name>[A-Za-z_][\w$.-]*)\s*=\s*(?P<value>#.*?)\s*$")
+# (the head of an attribute alias definition; the value is read by the attribute parser, since it
+# may span lines and be followed by a comment or by the next definition on the same line)
+_ALIAS_HEAD = re.compile(r"\s*#(?P<name>[A-Za-z_][\w$.-]*)\s*=\s*(?=#)")
 # Example: // -----
 _MODULE_SPLIT = re.compile(r"^// -----\s*$", re.MULTILINE)
 # Example: [32:+4, 64:+8]   (the interval:+padding list of a padded_shared layout)
@@ -366,9 +370,12 @@ def _from_attr(attr: DialectAttr, name: str, aliases: Mapping[str, Layout], prob
         else:
             builder = _BUILDERS.get(attr.mnemonic)
             if builder is None:
+                placeholder = (attr.dialect, attr.mnemonic) == ("gluon", "auto_encoding")
                 return OpaqueLayout(
                     name=name, dialect=attr.dialect, text=attr.text, mnemonic=f"{attr.dialect}.{attr.mnemonic}",
-                    params=dict(attr.params), reason="layout kind not modelled by irscope",
+                    params=dict(attr.params),
+                    reason="Gluon's placeholder; Triton chooses the layout in a later pass" if placeholder
+                    else "layout kind not modelled by irscope",
                 )
             layout = builder(attr.params, sub)
     except _Bad as exc:
@@ -417,17 +424,34 @@ def split_modules(text: str) -> list[str]:
     return [chunk for chunk in _MODULE_SPLIT.split(text) if chunk.strip()] or [text]
 
 
+def _alias_definitions(text: str) -> list[tuple[int, str, str]]:
+    """(line, name, value text) of every `#name = #dialect.attr...` definition, as MLIR reads them.
+
+    A definition may span lines, end in a `// comment`, or share its line with the next one.
+    """
+    found: list[tuple[int, str, str]] = []
+    for number, line in logical_lines(text):
+        if not line.startswith("#"):
+            continue
+        pos = 0
+        while (head := _ALIAS_HEAD.match(line, pos)) is not None:
+            try:
+                _, end = read_attr_value(line, head.end())
+            except AttrParseError:  # parse_layout reports what is wrong with the rest of the line
+                found.append((number, head.group("name"), line[head.end():]))
+                break
+            found.append((number, head.group("name"), line[head.end():end]))
+            pos = end
+    return found
+
+
 def parse_layouts(text: str) -> LayoutTable:
     """Read every layout alias defined at the top of a TTGIR module, in order.
 
     For files holding several modules (lit tests), call this on each of `split_modules(text)`.
     """
     table = LayoutTable()
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        match = _ALIAS_DEF.match(line)
-        if match is None:
-            continue
-        name, value = match.group("name"), match.group("value")
+    for lineno, name, value in _alias_definitions(text):
         head = value[1:].split("<", 1)[0]
         mnemonic = head.partition(".")[2]
         if mnemonic in _MEMORY_SPACES and "<" not in value:

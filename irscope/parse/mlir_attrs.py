@@ -14,6 +14,7 @@ __all__ = [
     "matching_close",
     "parse_attr_body",
     "parse_attr_value",
+    "read_attr_value",
 ]
 
 
@@ -257,6 +258,14 @@ def parse_attr_value(text: str) -> AttrValue:
     if not reader.at_end():
         raise AttrParseError(f"unexpected text after the value at {reader.pos} in {text!r}")
     return value
+
+
+def read_attr_value(text: str, start: int) -> tuple[AttrValue, int]:
+    """Read the one attribute value starting at `start`; return it and the index just past it."""
+    reader = _Reader(text)
+    reader.pos = start
+    value = reader.value()
+    return value, reader.pos
 
 
 def parse_attr_body(body: str) -> tuple[dict[str, AttrValue], tuple[str, ...]]:

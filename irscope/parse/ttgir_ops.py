@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from irscope.parse.mlir_attrs import AttrParseError, AttrValue, matching_close, parse_attr_body
+from irscope.parse.mlir_text import WARP_REGION, logical_lines
 
 __all__ = [
     "ModuleInfo",
@@ -17,6 +18,7 @@ __all__ = [
     "parse_module_info",
     "parse_types",
     "scan_ops",
+    "unnamed_result_count",
 ]
 
 # Example: #loc3 = loc("/work/k.py":12:5)
@@ -170,14 +172,34 @@ def _type_at(text: str, kind: str, open_at: int, start: int) -> tuple[TensorType
     return TensorType(kind, shape, dims.group("element"), encoding, space, text[start : close + 1]), close + 1
 
 
+def _type_depth(text: str, start: int, end: int, depth: int) -> int:
+    """`depth` updated by the `<`/`>` and `[`/`]` of text[start:end] (`->` arrows skipped)."""
+    for i in range(start, end):
+        ch = text[i]
+        if ch in "<[":
+            depth += 1
+        elif ch == "]" or (ch == ">" and not (i > 0 and text[i - 1] == "-")):
+            depth = max(0, depth - 1)
+    return depth
+
+
 def parse_types(text: str) -> list[tuple[int, TensorType]]:
-    """Every tensor/memdesc type on a line, with the index where it starts."""
+    """Every tensor/memdesc type on a line, with the index where it starts.
+
+    A type nested in another type (the memdescs of `!nvws.aref<[!ttg.memdesc<...>, ...]>`) is part of
+    that type, not one of its own.
+    """
     found: list[tuple[int, TensorType]] = []
     pos = 0
+    depth = 0
     while True:
         match = _TYPE_START.search(text, pos)
         if match is None:
             return found
+        depth = _type_depth(text, pos, match.start(), depth)
+        if depth:
+            pos = match.start() + 1
+            continue
         if match.group("kind"):
             kind, open_at, start = match.group("kind"), match.end() - 1, match.start()
             if kind == "memdesc" and text[max(0, start - 5) : start].endswith("."):
@@ -242,7 +264,7 @@ def _int_attr(params: dict[str, AttrValue], suffix: str) -> int | None:
 
 def parse_module_info(text: str) -> ModuleInfo:
     """Read num-warps, threads-per-warp, num-ctas and target from the `module attributes` line."""
-    for line in text.splitlines():
+    for _, line in logical_lines(text):
         match = _MODULE_ATTRS.match(line)
         if not match:
             continue
@@ -265,17 +287,99 @@ def _result_names(results: str) -> tuple[str, ...]:
     return tuple(part.strip().split(":")[0] for part in results.split(",") if part.strip())
 
 
+# Ops whose type after `->` is an operand they write, not a result (Triton prints their result, a token
+# or nothing, without a type). Checked against Triton's own parser by tests/test_ops_oracle.py.
+_ARROW_NAMES_OPERAND = frozenset({
+    "ttg.async_copy_global_to_local", "triton_gpu.async_copy_global_to_local",
+    "ttg.local_store", "triton_gpu.local_store",
+    "amdg.buffer_load_to_local", "amdgpu.buffer_load_to_local",
+    "amdg.buffer_store", "amdgpu.buffer_store",  # amdg.buffer_store %v, %base[%offsets] : !tt.ptr<f16> -> tensor<..>
+    # ttng.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %true : !tt.tensordesc<..>, !ttg.memdesc<..> -> !ttg.memdesc<..>
+    "ttng.async_tma_copy_global_to_local", "triton_nvidia_gpu.async_tma_copy_global_to_local",
+    "ttng.tmem_store", "triton_nvidia_gpu.tmem_store",  # %tok = ttng.tmem_store %v, %tmem[%t], %true : tensor<..> -> !ttg.memdesc<..>
+})
+# Ops printed without `->` whose result type is not simply the one type they print (Triton infers it
+# from their operands): which printed type it follows, or how it is derived. Checked the same way.
+_RESULT_RULES = {
+    "tt.addptr": "first",  # %p = tt.addptr %ptrs, %offsets : tensor<..x!tt.ptr<f16>>, tensor<..xi32>
+    "arith.select": "last",  # %v = arith.select %mask, %a, %b : tensor<..xi1>, tensor<..xf32>
+    "arith.cmpi": "i1",  # %m = arith.cmpi slt, %a, %b : tensor<..xi32>   (the result is i1)
+    "arith.cmpf": "i1",
+    "tt.load": "pointee",  # %x = tt.load %ptrs : tensor<..x!tt.ptr<f16>>   (the result is f16)
+    # %tok = ttng.tc_gen5_mma %a, %b, %acc[%t], %true, %true : !ttg.memdesc<..>, !ttg.memdesc<..>, !ttg.memdesc<..>
+    "ttng.tc_gen5_mma": "token", "triton_nvidia_gpu.tc_gen5_mma": "token",  # (the result is a token)
+}
+# Function-like ops: the types on their line belong to their arguments and declared results.
+_FUNCTIONS = frozenset({"tt.func", "func.func", "llvm.func"})
+
+
+def _result_start(line: str, op: str, named: bool) -> int:
+    """Index from which the types on an op line are its results; -1: none are; 0: all are.
+
+    `%r = op %a : A -> B` and `%r = op %a : A to B` put the results after the arrow or `to`; an op whose
+    results are unnamed (`ttg.local_load %0 : A -> B`) still has the results after the arrow.
+    """
+    if op in _FUNCTIONS:
+        return -1
+    colon = _first_top_level(line, " : ")
+    to = _first_top_level(line, " to ", colon) if colon >= 0 else -1
+    if to >= 0:
+        return to
+    arrow = _last_top_level_arrow(line)
+    if op in _ARROW_NAMES_OPERAND:
+        return -1
+    if arrow >= 0:
+        return arrow
+    return 0 if named else -1
+
+
+def unnamed_result_count(line: str, op: str) -> int:
+    """How many results an op line printed without `%x =` names has (`ttg.local_load %0 : A -> B`: 1)."""
+    if op in _FUNCTIONS or op in _ARROW_NAMES_OPERAND:
+        return 0
+    split = _result_start(line, op, named=False)
+    if split < 0:
+        return 0
+    tail = _TRAILING_LOC.sub("", line[split:]).strip()
+    tail = tail[2:] if tail.startswith("->") else tail[3:]  # past `->` or ` to`
+    tail = tail.strip().removesuffix("{").strip()
+    if tail.startswith("(") and tail.endswith(")"):
+        tail = tail[1:-1]
+    return len(_split_top(tail))
+
+
+def _derived_result(rule: str, types: list[TensorType]) -> TensorType | None:
+    """The result type an op with a `_RESULT_RULES` entry has, from the types it prints."""
+    if not types or rule == "token":
+        return None
+    if rule == "first":
+        return types[0]
+    if rule == "last":
+        return types[-1]
+    base = types[0]
+    if rule == "i1":
+        element = "i1"
+    elif base.element.startswith("!tt.ptr<") and base.element.endswith(">"):
+        element = base.element[len("!tt.ptr<"):-1].split(",")[0].strip()
+    else:
+        return None
+    dims = "".join(f"{d}x" for d in base.shape)
+    encoding = f", {base.encoding}" if base.encoding else ""
+    return replace(base, element=element, text=f"{base.kind}<{dims}{element}{encoding}>")
+
+
 def scan_ops(text: str, first_line: int = 1) -> list[OpLine]:
     """Every op line that mentions a tensor or memdesc type, in text order.
 
-    Line numbers count from `first_line` (pass the module's position when it is part of a larger file).
+    Ops broken over several lines are read whole (see irscope.parse.mlir_text.logical_lines). Line
+    numbers count from `first_line` (pass the module's position when it is part of a larger file).
     """
     locs = parse_locations(text)
     ops: list[OpLine] = []
     pending: list[tuple[int, str, tuple[str, ...]]] = []  # generic ops whose types follow their region
-    for number, raw_line in enumerate(text.splitlines(), start=first_line):
-        line = raw_line.strip()
-        if not line or line.startswith(("#", "//")):
+    for number, line in logical_lines(text):
+        number += first_line - 1
+        if line.startswith(("#", "//")):
             continue
         closing_region = line.startswith("})")
         if not closing_region and line.endswith("({"):
@@ -289,10 +393,10 @@ def scan_ops(text: str, first_line: int = 1) -> list[OpLine]:
             op_line, op, results = pending.pop()
         else:
             match = _OP_LINE.match(line)
-            if match is None or line.startswith(("^", "}")):
+            if match is None or line.startswith(("^", "}")) or WARP_REGION.match(line):
                 if not types:
                     continue
-                op, results = ("block-argument" if line.startswith("^") else "region"), ()
+                op, results = ("region" if line.startswith("}") else "block-argument"), ()
             else:
                 op, results = match.group("op").strip('"'), _result_names(match.group("results") or "")
         if not types:
@@ -302,14 +406,45 @@ def scan_ops(text: str, first_line: int = 1) -> list[OpLine]:
         if loc_match:
             body = loc_match.group("body").strip()
             loc = locs.get(body[1:]) if body.startswith("#") else _direct_loc(body)
-        arrow = _last_top_level_arrow("  " + line[2:] if closing_region else line)
+        if op in ("block-argument", "region"):
+            split = -1
+        else:
+            split = _result_start("  " + line[2:] if closing_region else line, op, bool(results))
         result_types: list[TensorType] = []
         operand_types: list[TensorType] = []
         for start, typ in types:
-            is_result = bool(results) and (arrow < 0 or start > arrow)
-            (result_types if is_result else operand_types).append(typ)
+            (result_types if split >= 0 and start >= split else operand_types).append(typ)
+        rule = _RESULT_RULES.get(op)
+        if rule and split == 0:  # the printed types are the operands'; the result follows from them
+            derived = _derived_result(rule, result_types)
+            operand_types, result_types = result_types, [derived] if derived else []
         ops.append(OpLine(op_line, op, results, tuple(result_types), tuple(operand_types), loc, line))
     return ops
+
+
+def _first_top_level(line: str, needle: str, start: int = 0) -> int:
+    """Index of the first `needle` at bracket depth 0 at or after `start`, or -1."""
+    depth = 0
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch == '"':
+            end = line.find('"', i + 1)
+            while end > 0 and line[end - 1] == "\\":
+                end = line.find('"', end + 1)
+            i = len(line) if end < 0 else end + 1
+            continue
+        if ch == "-" and line.startswith("->", i):
+            i += 2
+            continue
+        if depth == 0 and i >= start and line.startswith(needle, i):
+            return i
+        if ch in "<[{(":
+            depth += 1
+        elif ch in ">]})":
+            depth -= 1
+        i += 1
+    return -1
 
 
 def _direct_loc(body: str) -> SourceLoc | None:

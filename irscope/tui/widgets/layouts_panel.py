@@ -14,6 +14,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from irscope.parse.layouts import OpaqueLayout
+
 if TYPE_CHECKING:
     from irscope.analysis.layouts import LayoutInfo, LayoutReport
 
@@ -29,6 +31,17 @@ def default_layout(report: LayoutReport) -> int:
             return i
     return next((i for i, info in enumerate(report.layouts) if info.layout.distributed), 0)
 
+
+
+def no_map_reason(info: LayoutInfo) -> str | None:
+    """Why a layout has no warp map (memory layout, unreadable, never used), or None when it has one."""
+    if isinstance(info.layout, OpaqueLayout):
+        return f"irscope cannot draw this layout ({info.layout.reason})."
+    if not info.layout.distributed:
+        return "this layout places data in shared or tensor memory, not in threads."
+    if not info.shapes:
+        return "no op uses this layout, so it has no shape to draw."
+    return None
 
 class LayoutsPanel(Vertical, can_focus=False):
     """A list of layouts; the highlighted one explained and drawn."""
@@ -109,10 +122,9 @@ class LayoutsPanel(Vertical, can_focus=False):
             text.append(f"\n{'x'.join(str(d) for d in reg.shape)} {reg.element}: {reg.registers} registers per "
                         f"thread", style="dim")
         self.query_one("#layout-explain", Static).update(text)
-        if not info.layout.distributed or not info.shapes:
-            self.query_one("#layout-map", Static).update(
-                Text("No warp map: this layout places data in shared or tensor memory, not in threads.",
-                     style="dim italic"))
+        why = no_map_reason(info)
+        if why is not None:
+            self.query_one("#layout-map", Static).update(Text(f"No warp map: {why}", style="dim italic"))
             return
         self.query_one("#layout-map", Static).update(Text("drawing the map…", style="dim italic"))
         self.map_text = ""
