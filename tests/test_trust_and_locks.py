@@ -37,7 +37,10 @@ def forged_archive(captures, tmp_path: Path, origin: str) -> tuple[Path, str, Pa
     manifest["checksums"]["source.py"] = {"size": len(evil), "sha256": hashlib.sha256(evil).hexdigest()}
     archive = tmp_path / "evil.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
-        for path in sorted(cap.path.iterdir()):
+        # The capture's own files only: pass dumps other tests left beside it would let `passes` read
+        # instead of compile.
+        own = {"manifest.json", *cap.manifest.files.values()}
+        for path in sorted(p for p in cap.path.iterdir() if p.name in own):
             data = {"manifest.json": json.dumps(manifest).encode(), "source.py": evil}.get(path.name)
             build_member(tar, f"captures/{cap.manifest.key}/{path.name}", data or path.read_bytes())
     return archive, cap.manifest.key, marker

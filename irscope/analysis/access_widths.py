@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from irscope.analysis.instructions import access_bytes, classify
+from irscope.analysis.instructions import access_bytes, canonical_op, classify
 from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
 from irscope.parse.layouts import LayoutTable, parse_layout, parse_layouts
 from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
@@ -147,9 +147,9 @@ def _unaligned_args(text: str) -> set[str]:
 
 def _address_operands(op: MlirOp) -> list[str]:
     """The operands an access's addresses and mask come from (not the value stored, not `other`)."""
-    picks = _ADDRESS_OPERANDS.get(op.name)
+    picks = _ADDRESS_OPERANDS.get(canonical_op(op.name))
     if picks is None:
-        return list(op.operands[1:] if op.name == "amdg.buffer_store" else op.operands)
+        return list(op.operands[1:] if canonical_op(op.name) == "amdg.buffer_store" else op.operands)
     return [op.operands[i] for i in picks if i < len(op.operands)]
 
 
@@ -196,7 +196,7 @@ def ttgir_accesses(text: str, kernel_file: str = "", table: LayoutTable | None =
     unaligned = _unaligned_args(text)
     found: list[AccessWidth] = []
     for op in scan_ops(text):
-        kind = _ACCESS_OPS.get(op.op)
+        kind = _ACCESS_OPS.get(canonical_op(op.op))
         accessed = _accessed(op.result_types + op.operand_types) if kind else None
         if kind is None or accessed is None:
             continue
@@ -334,7 +334,7 @@ def global_accesses(uses: Iterable[tuple[str, TensorType]]) -> list[tuple[str, s
     """
     found: list[tuple[str, str]] = []
     for op, typ in uses:
-        kind = _ACCESS_OPS.get(op)
+        kind = _ACCESS_OPS.get(canonical_op(op))
         if kind is None or typ.kind != "tensor":
             continue
         element = typ.element

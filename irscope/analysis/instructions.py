@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["KINDS", "InstructionKind", "access_bytes", "classify", "pending_count"]
+__all__ = ["KINDS", "InstructionKind", "access_bytes", "canonical_op", "classify", "pending_count"]
 
 KINDS: dict[str, str] = {
     "mma": "matrix instructions",
@@ -97,8 +97,21 @@ _CP_ASYNC_SIZE = re.compile(r"^cp\.async\.c[ag]\.\S*\s+\[[^\]]*\],\s*\[[^\]]*\],
 _AMD_WIDTH = re.compile(r"_(?:load|store)_(?:dword(?:x(?P<n>\d))?|(?P<short>u?short|b16)|(?P<byte>u?byte))")
 
 
+# Dialect prefixes Triton printed before 3.2 (``#triton_gpu.``), and the ones it prints now.
+_OLD_PREFIXES = (("triton_gpu.", "ttg."), ("triton_nvidia_gpu.", "ttng."), ("triton_amdgpu.", "amdg."))
+
+
+def canonical_op(name: str) -> str:
+    """An op name in today's spelling: ``triton_gpu.local_load`` -> ``ttg.local_load``."""
+    for old, new in _OLD_PREFIXES:
+        if name.startswith(old):
+            return new + name[len(old):]
+    return name
+
+
 def classify(opcode: str) -> str | None:
     """The class of an op name or mnemonic (a key of KINDS), or None for everything else."""
+    opcode = canonical_op(opcode)
     for entry in _TABLE:
         if entry.pattern.match(opcode):
             return entry.kind
