@@ -39,7 +39,8 @@ class LaunchSpec:
 
     def given(self) -> bool:
         """Whether any launch description was given."""
-        return bool(self.signature or self.args or self.constexprs or any(self.options.values()))
+        return bool(self.signature or self.args or self.constexprs
+                    or any(v is not None for v in self.options.values()))
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,9 @@ def make_request(kernel: str, target: str | None = None, config: int = 0, stage:
                  launch: LaunchSpec | None = None, store_dir: str | None = None) -> Request:
     """Validate a user's kernel, target, config and (optional) stage; raise UsageError naming valid choices."""
     launch = launch or LaunchSpec()
+    if not kernel.strip():
+        raise UsageError("KERNEL is empty; give a bundled kernel (see irscope list), a kernel-module path, "
+                         "FILE.py:FUNCTION or a stored capture's name or key")
     func = function_kernel(kernel, launch.signature, launch.args, launch.constexprs, launch.options)
     if func is not None:
         tgt = resolve_target(target)

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from irscope import __version__
+from irscope.cli.crash import describe_os_error, quiet_stdout, report_crash
 from irscope.errors import IrscopeError
 
 # command name -> "module:attribute"; each module holds one command.
@@ -58,6 +59,20 @@ class IrscopeGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("irscope: interrupted", err=True)
             ctx.exit(130)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except BrokenPipeError:
+            quiet_stdout()  # the reader went away (`irscope show ... | head`): nothing more to say
+            ctx.exit(1)
+        except OSError as exc:
+            click.echo(f"irscope: error: {describe_os_error(exc)}", err=True)
+            ctx.exit(1)
+        except UnicodeDecodeError as exc:
+            click.echo(f"irscope: error: a file is not UTF-8 text ({exc.reason} at byte {exc.start})", err=True)
+            ctx.exit(1)
+        except Exception as exc:  # the last resort: one line for the user, the traceback in a crash log
+            click.echo(f"irscope: internal error: {report_crash(exc, ctx)}", err=True)
+            ctx.exit(70)
 
 
 @click.group(cls=IrscopeGroup, invoke_without_command=True, subcommand_metavar="[COMMAND] [ARGS]...",

@@ -30,7 +30,7 @@ from irscope.errors import UsageError
 @click.option("--side-by-side", "-y", is_flag=True, help="two columns instead of a unified diff")
 @click.option("--keep-locs", is_flag=True, help="keep location attributes and #loc lines (stripped by default)")
 @click.option("--normalize-ssa", is_flag=True, help="ignore SSA renumbering (%x_12 vs %x_13)")
-@click.option("--context", "-U", "context", type=int, default=3, show_default=True, help="lines of context")
+@click.option("--context", "-U", "context", type=click.IntRange(0, 100_000), default=3, show_default=True, help="lines of context")
 @click.option("--llvm", is_flag=True, help="look passes up in the dump that includes LLVM's own passes")
 @json_option
 @store_option
