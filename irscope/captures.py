@@ -15,7 +15,7 @@ from typing import Any
 from irscope.errors import DamagedCaptureError, UsageError, closest
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
 from irscope.kernelspec import FunctionKernel, RecordedKernel, function_kernel
-from irscope.paths import store_root
+from irscope.paths import require_writable, store_root
 from irscope.stages import Stage, get_stage
 from irscope.store import Capture, Store, capture_key
 from irscope.targets import TARGETS, Target, default_target_name, resolve_target
@@ -168,6 +168,7 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
         recapture = True
     if isinstance(request.kernel, RecordedKernel):
         raise UsageError(f"capture {request.key()} is not in {store.root}; recorded kernels are not compiled anew")
+    require_writable(store.root)
     if on_compile is not None:
         on_compile(request)
     from irscope.compile.capture import capture

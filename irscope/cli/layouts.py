@@ -140,6 +140,7 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
         irscope layouts matmul --pass tritongpu-accelerate-matmul
     """
     from irscope.analysis.layouts import analyze_layout_file
+    from irscope.parse.layouts import OpaqueLayout
 
     if image and not image.lower().endswith(".svg"):
         raise UsageError("--image writes SVG only; give a name ending in .svg")
@@ -167,6 +168,8 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
     info = report.get(label)
     if info is None:
         raise unknown("layout", label, [i.label for i in report.layouts if i.label.startswith("#") and "<" not in i.label])
+    if isinstance(info.layout, OpaqueLayout):
+        raise UsageError(f"{label} cannot be drawn: {info.layout.reason}")
     if not info.layout.distributed:
         raise UsageError(f"{label} is a {info.layout.kind} layout (memory, not registers); only register layouts map")
     dims = _parse_shape(shape) if shape is not None else (info.shapes[0] if info.shapes else None)
