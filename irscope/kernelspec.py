@@ -135,11 +135,11 @@ def parse_function_ref(spec: str) -> FunctionRef | None:
     if target.endswith(".py") or "/" in target:
         path = Path(target).expanduser()
         try:
-            found = path.is_file()
+            is_file = path.is_file()
         except OSError as exc:  # e.g. a name too long for the file system
             raise UsageError(f"kernel file {target[:80]}... ({len(target)} characters) cannot be opened: "
                              f"{exc.strerror}") from None
-        if not found:
+        if not is_file:
             raise UsageError(f"kernel file {target} does not exist")
         return FunctionRef(spec=spec, path=path.resolve(), module=None, qualname=name)
     if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", target):

@@ -88,6 +88,10 @@ def cli(ctx: click.Context) -> None:
 
         irscope show matmul --stage ttgir --target sm90
     """
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 prints escaped, never crashes
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     if ctx.invoked_subcommand is not None:
         return
     if sys.stdin.isatty() and sys.stdout.isatty():

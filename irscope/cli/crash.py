@@ -61,7 +61,7 @@ def write_crash_log(exc: BaseException, ctx: click.Context | None = None) -> Pat
     text = (f"irscope {' '.join(sys.argv[1:])}\n"
             + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
     for folder in _crash_dirs(ctx):
-        path = folder / f"{stamp}-{os.getpid()}.log"
+        path = folder / f"{stamp}-{os.getpid()}-{os.urandom(3).hex()}.log"
         try:
             folder.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8", errors="backslashreplace")

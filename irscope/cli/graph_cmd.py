@@ -8,7 +8,14 @@ import click
 
 from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.loops_cmd import capture_title
-from irscope.cli.options import config_option, kernel_options, output_file, store_option, target_option
+from irscope.cli.options import (
+    config_option,
+    kernel_options,
+    not_empty,
+    output_file,
+    store_option,
+    target_option,
+)
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
 
@@ -17,7 +24,7 @@ _GRAPH_STAGES = ("ttir", "ttgir")
 
 @click.command("graph")
 @click.argument("kernel")
-@click.option("--stage", "-s", default="ttgir", show_default=True, metavar="STAGE",
+@click.option("--stage", "-s", default="ttgir", show_default=True, metavar="STAGE", callback=not_empty,
               help="the IR whose data flow to draw: ttgir or ttir")
 @click.option("--pipeline", is_flag=True,
               help="draw the pass pipeline instead (each pass that changed the IR, with its summary)")

@@ -9,16 +9,17 @@ from typing import Any
 import click
 from rich.console import Console
 
+from irscope.cli.crash import short_path
 from irscope.cli.options import (
     config_option,
     json_option,
     kernel_options,
+    not_empty,
     output_file,
     stage_option,
     store_option,
     target_option,
 )
-from irscope.cli.crash import short_path
 from irscope.errors import UsageError, unknown
 
 VIEWS = ("tensor", "hardware")
@@ -112,13 +113,13 @@ def _pass_text(kernel: str, target: str | None, config: int, store_dir: str | No
 @json_option
 @store_option
 @kernel_options
-@click.option("--file", "-f", "file", metavar="PATH", help="read any TTGIR file instead of a kernel's capture "
+@click.option("--file", "-f", "file", metavar="PATH", callback=not_empty, help="read any TTGIR file instead of a kernel's capture "
               "(lit-test files with several `// -----` modules too)")
 @click.option("--module", "module_index", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="which module of a multi-module --file to map")
-@click.option("--pass", "pass_name", metavar="PASS",
+@click.option("--pass", "pass_name", metavar="PASS", callback=not_empty,
               help="read the IR a pass produced (name, prefix or index, as in 'irscope passes') instead of the ttgir stage")
-@click.option("--map", "map_alias", metavar="ALIAS", help="draw one layout, e.g. --map blocked1 or --map '#mma'")
+@click.option("--map", "map_alias", metavar="ALIAS", callback=not_empty, help="draw one layout, e.g. --map blocked1 or --map '#mma'")
 @click.option("--shape", metavar="DIMS", help="tensor shape for --map, like 128x64 (default: its most common use)")
 @click.option("--view", type=click.Choice(VIEWS), default="tensor", show_default=True,
               help="tensor: who holds each element; hardware: what each lane and register holds")
@@ -185,7 +186,7 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
         linear = to_linear_layout(info.layout, dims)
         check_slots(linear, max_elements)
         warps = linear.in_size("warp")
-        if view == "hardware" and warp >= warps:
+        if warp >= warps:
             raise UsageError(f"--warp {warp}: {label} with shape {'x'.join(map(str, dims))} has {warps} warp(s), "
                              f"0..{warps - 1}")
         if as_json:

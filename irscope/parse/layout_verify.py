@@ -126,9 +126,8 @@ def _cga(cga: CGALayout | None, rank: int) -> None:
                 raise _Invalid(f"CGALayout basis {_show(basis)} has {len(basis)} entries, not the rank {rank}")
         return
     for name, values in (("CTAsPerCGA", cga.ctas_per_cga), ("CTASplitNum", cga.cta_split_num)):
-        if values:
-            if len(values) != rank:
-                raise _Invalid(f"{name} = {_show(values)} does not have the layout's rank {rank}")
+        if values and len(values) != rank:
+            raise _Invalid(f"{name} = {_show(values)} does not have the layout's rank {rank}")
     if cga.cta_order:
         _permutation("CTAOrder", cga.cta_order, rank)
 
@@ -173,9 +172,8 @@ def _check(layout: Layout) -> None:
             raise _Invalid("warpsPerCTA is empty")
         _powers_of_two("warpsPerCTA", layout.warps_per_cta)
         _cga(layout.cga, len(layout.warps_per_cta))
-        if isinstance(layout, AmdMfmaLayout):
-            if not 0 <= layout.version <= 4:
-                raise _Invalid(f"version = {layout.version}: must be in 0..4")
+        if isinstance(layout, AmdMfmaLayout) and not 0 <= layout.version <= 4:
+            raise _Invalid(f"version = {layout.version}: must be in 0..4")
     elif isinstance(layout, AmdWmmaLayout):
         if layout.warps_per_cta is not None:
             _powers_of_two("warpsPerCTA", layout.warps_per_cta)
