@@ -196,6 +196,9 @@ def _clean(result: object) -> str | None:
     """None when the result is a refusal in one clean line; else what is wrong with it."""
     code = result.exit_code  # type: ignore[attr-defined]
     out, err = result.stdout, result.stderr  # type: ignore[attr-defined]
+    escaped = result.exception  # type: ignore[attr-defined]
+    if escaped is not None and not isinstance(escaped, SystemExit):
+        return f"a traceback ({type(escaped).__name__}: {str(escaped)[:100]})"
     if code == 0:
         return "exit status 0"
     if "Traceback" in out + err:
@@ -223,7 +226,7 @@ def test_every_bad_command_line_is_one_clean_line(files: Files, monkeypatch: pyt
     runner = CliRunner()
     failures = []
     for case in cases:
-        result = runner.invoke(cli, list(case.args), catch_exceptions=False)
+        result = runner.invoke(cli, list(case.args))
         problem = _clean(result)
         if problem is not None:
             shown = " ".join(a if len(a) < 60 else a[:30] + "..." for a in case.args)
