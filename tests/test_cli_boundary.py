@@ -307,3 +307,14 @@ def test_tui_crash_at_start_up_is_one_line_and_a_non_zero_status(captures: objec
     assert "irscope: internal error: TypeError: " in output
     logs = list((store / "crash").glob("*.log"))
     assert len(logs) == 1 and "Traceback (most recent call last)" in logs[0].read_text()
+
+
+def test_an_archive_error_is_one_line(tmp_path: Path) -> None:
+    """tarfile's reasons per compression method arrive on several lines; the CLI prints them on one."""
+    junk = tmp_path / "junk.tar.gz"
+    junk.write_bytes(b"x")
+    result = run("open", str(junk), "--store", str(tmp_path / "store"))
+    assert result.exit_code == 2  # type: ignore[attr-defined]
+    line = one_error_line(result)
+    assert line.startswith(f"irscope: error: {junk} is not a capture archive")
+    assert "method gz: ReadError('not a gzip file'); method bz2: ReadError('not a bzip2 file')" in line

@@ -151,6 +151,7 @@ def _positional_cases(name: str, f: Files) -> Iterator[Case]:
     rest = _bases(f)[name][1:]
     if name == "open":
         values = [("", "empty"), (str(f.folder), "a directory"), ("/nonexistent/a.tar.gz", "missing"),
+                  (str(f.plain_file), "not an archive"), (str(f.not_utf8_ttgir), "not an archive, not UTF-8"),
                   (f.not_utf8_name, "a non-UTF-8 name"), (f"/tmp/{LONG}.tar.gz", "a 5000-char name")]
     else:
         values = [("", "empty"), ("   ", "blank"), (LONG, "a 5000-char name"), (f"{LONG}.py", "a 5000-char file"),

@@ -9,8 +9,8 @@ from typing import Any
 import click
 
 from irscope import __version__
-from irscope.cli.crash import describe_os_error, quiet_stdout, report_crash
-from irscope.errors import IrscopeError
+from irscope.cli.crash import describe_os_error, one_line, quiet_stdout, report_crash
+from irscope.errors import CompileError, IrscopeError
 
 # command name -> "module:attribute"; each module holds one command.
 COMMANDS: dict[str, str] = {
@@ -54,7 +54,9 @@ class IrscopeGroup(click.Group):
         try:
             return super().invoke(ctx)
         except IrscopeError as exc:
-            click.echo(f"irscope: error: {exc}", err=True)
+            # Triton's own compile message keeps its lines (a source excerpt with a caret); others are one line.
+            text = str(exc) if isinstance(exc, CompileError) else one_line(str(exc))
+            click.echo(f"irscope: error: {text}", err=True)
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("irscope: interrupted", err=True)

@@ -27,6 +27,21 @@ def short_path(name: object) -> str:
     return f"{text[:half]}...{text[-half:]} ({len(text)} characters)"
 
 
+def one_line(message: str) -> str:
+    """A message folded onto one line: its lines joined by "; " (or a space after a colon), bullets dropped.
+
+    Example: "x is not an archive:\n- method gz: not a gzip file\n- method tar: truncated header"
+    becomes "x is not an archive: method gz: not a gzip file; method tar: truncated header".
+    """
+    out = ""
+    for line in message.splitlines():
+        part = line.strip().removeprefix("- ").strip()
+        if not part:
+            continue
+        out += part if not out else (" " if out.endswith(":") else "; ") + part
+    return out
+
+
 def describe_os_error(exc: OSError) -> str:
     """``PATH: why`` (and ``-> PATH2`` for a rename), from an OSError, on one line."""
     why = exc.strerror or str(exc) or type(exc).__name__
