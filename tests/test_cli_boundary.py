@@ -318,3 +318,13 @@ def test_an_archive_error_is_one_line(tmp_path: Path) -> None:
     line = one_error_line(result)
     assert line.startswith(f"irscope: error: {junk} is not a capture archive")
     assert "method gz: ReadError('not a gzip file'); method bz2: ReadError('not a bzip2 file')" in line
+
+
+def test_tui_refuses_an_unusable_store_before_the_screen_opens() -> None:
+    """It used to open and show each background compile failing with 'NotADirectoryError'."""
+    env = {**os.environ, "TERM": "xterm-256color"}
+    status, output = _run_in_terminal([sys.executable, "-m", "irscope", "tui", "vector_add", "--store",
+                                       "/proc/irscope-no-such/store"], env, timeout=60)
+    assert status == 1, output[-2000:]
+    assert output.strip().splitlines()[-1].strip() == ("irscope: error: the store /proc/irscope-no-such/store cannot "
+                                                       "be created: No such file or directory")
