@@ -15,7 +15,7 @@ from typing import Any
 from irscope.errors import DamagedCaptureError, UsageError, closest
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
 from irscope.kernelspec import FunctionKernel, RecordedKernel, function_kernel
-from irscope.paths import store_root
+from irscope.paths import require_writable, store_root
 from irscope.stages import Stage, get_stage
 from irscope.store import Capture, Store, capture_key, require_trusted
 from irscope.targets import TARGETS, Target, default_target_name, resolve_target
@@ -39,7 +39,8 @@ class LaunchSpec:
 
     def given(self) -> bool:
         """Whether any launch description was given."""
-        return bool(self.signature or self.args or self.constexprs or any(self.options.values()))
+        return bool(self.signature or self.args or self.constexprs
+                    or any(v is not None for v in self.options.values()))
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,9 @@ def make_request(kernel: str, target: str | None = None, config: int = 0, stage:
                  launch: LaunchSpec | None = None, store_dir: str | None = None) -> Request:
     """Validate a user's kernel, target, config and (optional) stage; raise UsageError naming valid choices."""
     launch = launch or LaunchSpec()
+    if not kernel.strip():
+        raise UsageError("KERNEL is empty; give a bundled kernel (see irscope list), a kernel-module path, "
+                         "FILE.py:FUNCTION or a stored capture's name or key")
     func = function_kernel(kernel, launch.signature, launch.args, launch.constexprs, launch.options)
     if func is not None:
         tgt = resolve_target(target)
@@ -184,6 +188,7 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
         recapture = True
     if isinstance(request.kernel, RecordedKernel):
         raise UsageError(f"capture {request.key()} is not in {store.root}; recorded kernels are not compiled anew")
+    require_writable(store.root)
     if on_compile is not None:
         on_compile(request)
     from irscope.compile.capture import capture

@@ -127,6 +127,8 @@ def read_kernel(path: Path, bundled: bool = False) -> KernelInfo:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read kernel file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"kernel file {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     try:
         tree = ast.parse(text, filename=str(path))
     except SyntaxError as exc:
@@ -175,17 +177,31 @@ def bundled_kernels() -> dict[str, KernelInfo]:
 def get_kernel(spec: str) -> KernelInfo:
     """A bundled kernel by name, or a kernel module by path (``path/to/kernel.py``)."""
     direct = bundled_dir() / f"{spec}.py"
-    if spec.isidentifier() and direct.is_file() and (info := read_kernel(direct, bundled=True)).name == spec:
+    if spec.isidentifier() and len(spec) < _LONGEST_NAME and direct.is_file() \
+            and (info := read_kernel(direct, bundled=True)).name == spec:
         return info
     kernels = bundled_kernels()
     if spec in kernels:
         return kernels[spec]
     if spec.endswith(".py") or "/" in spec:
-        path = Path(spec).expanduser().resolve()
-        if not path.is_file():
-            raise UsageError(f"kernel file {spec} does not exist; bundled kernels: {', '.join(kernels)}")
+        try:
+            path = Path(spec).expanduser().resolve()
+            found = path.is_file()
+        except (OSError, RuntimeError) as exc:  # a name too long, a symlink loop
+            why = exc.strerror if isinstance(exc, OSError) else str(exc)
+            raise UsageError(f"kernel file {_short(spec)} cannot be opened: {why}") from None
+        if not found:
+            raise UsageError(f"kernel file {_short(spec)} does not exist; bundled kernels: {', '.join(kernels)}")
         return read_kernel(path)
-    raise unknown("kernel", spec, tuple(kernels))
+    raise unknown("kernel", _short(spec), tuple(kernels))
+
+
+_LONGEST_NAME = 200
+
+
+def _short(name: str) -> str:
+    """A name cut in the middle when too long for one readable line."""
+    return name if len(name) <= _LONGEST_NAME else f"{name[:80]}...{name[-80:]} ({len(name)} characters)"
 
 
 def load_module(path: Path) -> ModuleType:

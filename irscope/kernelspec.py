@@ -26,6 +26,10 @@ _TENSOR_RE = re.compile(r"^\*?(?P<dtype>[a-z]+\d*(?:e\d+m\d+\w*)?)\[(?P<shape>[\
 # Example: *fp16:16   /   i32   /   i32:1   /   128
 _SIG_RE = re.compile(r"^(?P<type>\*?k?[a-z]+\d*\w*)(?::(?P<hint>\S+))?$")
 
+# Scalar type names Triton's signature parser (triton.language.str_to_ty) knows; pointers are `*T` or `*kT`.
+SIGNATURE_TYPES = ("i1", "i8", "i16", "i32", "i64", "u1", "u8", "u16", "u32", "u64", "fp16", "bf16", "fp32", "fp64",
+                   "fp8e4nv", "fp8e4b8", "fp8e4b15", "fp8e5", "fp8e5b16")
+
 DTYPES = {
     "fp16": "float16", "f16": "float16", "float16": "float16", "half": "float16",
     "bf16": "bfloat16", "bfloat16": "bfloat16",
@@ -152,7 +156,12 @@ def parse_function_ref(spec: str) -> FunctionRef | None:
     target, name = match.group("target"), match.group("name")
     if target.endswith(".py") or "/" in target:
         path = Path(target).expanduser()
-        if not path.is_file():
+        try:
+            is_file = path.is_file()
+        except OSError as exc:  # e.g. a name too long for the file system
+            raise UsageError(f"kernel file {target[:80]}... ({len(target)} characters) cannot be opened: "
+                             f"{exc.strerror}") from None
+        if not is_file:
             raise UsageError(f"kernel file {target} does not exist")
         return _located(spec, path.resolve(), None, name)
     if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", target):
@@ -246,6 +255,11 @@ def parse_signature(text: str) -> list[SignatureEntry]:
         match = _SIG_RE.match(part)
         if not match:
             raise UsageError(f"--signature entry {part!r}: expected TYPE[:HINT] (e.g. *fp16:16, i32:16) or a constant")
+        scalar = match.group("type").removeprefix("*k") if match.group("type").startswith("*k") \
+            else match.group("type").removeprefix("*")
+        if scalar not in SIGNATURE_TYPES:
+            raise UsageError(f"--signature entry {part!r}: unknown type {scalar!r}; valid: {', '.join(SIGNATURE_TYPES)} "
+                             "(a pointer is *TYPE)")
         hint_text = match.group("hint")
         hint = None
         if hint_text is not None:
@@ -322,6 +336,18 @@ class FunctionKernel:
                 "config_index": config_index}
 
 
+def _check_source_text(path: Path, data: bytes) -> None:
+    """Refuse a kernel file Python could not read as source (not UTF-8, nor in its declared coding)."""
+    import importlib.util
+
+    try:
+        importlib.util.decode_source(data)
+    except (UnicodeDecodeError, SyntaxError, LookupError) as exc:
+        where = f" at byte {exc.start}" if isinstance(exc, UnicodeDecodeError) else ""
+        raise UsageError(f"kernel file {path} is not readable as Python source text{where} "
+                         "(save it as UTF-8)") from None
+
+
 def function_kernel(spec: str, signature: str | None = None, args: str | None = None,
                     constexprs: tuple[str, ...] | list[str] = (), options: dict[str, Any] | None = None
                     ) -> FunctionKernel | None:
@@ -334,6 +360,7 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
     if bool(signature) == bool(args):
         raise UsageError(f"{spec}: describe the launch with exactly one of --signature \"*fp16:16, i32, 128\" "
                          "or --args \"x=fp16[4096], n=4096\"")
+    _check_source_text(ref.path, ref.path.read_bytes())
     sha = source_digest(ref.path)
     return FunctionKernel(
         ref=ref,

@@ -20,3 +20,18 @@ def store_root(override: str | os.PathLike[str] | None = None) -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("irscope"))
+
+
+def require_writable(root: Path) -> Path:
+    """Create the store directory if needed; raise StoreError (one line) when it cannot hold captures."""
+    import os
+
+    from irscope.errors import StoreError
+
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"the store {root} cannot be created: {exc.strerror}") from None
+    if not root.is_dir() or not os.access(root, os.W_OK | os.X_OK):
+        raise StoreError(f"the store {root} is not a writable directory")
+    return root

@@ -142,6 +142,8 @@ def default_target_name() -> str:
 
 def resolve_target(name: str | None) -> Target:
     """Turn a user's target name into a Target; ``None`` means the default."""
+    if name is not None and not name.strip():
+        raise UsageError(f"the target is empty; valid: {', '.join(TARGET_CHOICES)}")
     name = name or default_target_name()
     if name == "native":
         found = native_target()

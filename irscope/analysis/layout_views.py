@@ -5,11 +5,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from irscope.analysis.layout_to_linear import to_linear_layout
-from irscope.analysis.linear_layout import LinearLayout
+from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
+from irscope.analysis.linear_layout import IN_DIMS, LinearLayout
 from irscope.parse.layouts import Layout
 
-__all__ = ["Holder", "LayoutGrid", "layout_grid"]
+__all__ = ["MAX_SLOTS", "Holder", "LayoutGrid", "LayoutTooLarge", "check_slots", "layout_grid"]
+
+# Hardware slots (registers x lanes x warps x blocks) and tensor elements a grid evaluates at most by
+# default: a 1024x1024 tensor. Larger maps are refused before anything is enumerated.
+MAX_SLOTS = 1 << 20
+
+
+class LayoutTooLarge(UnsupportedLayout):
+    """The layout, for this shape, has more slots or elements than a map draws."""
+
+
+def check_slots(layout: LinearLayout, limit: int = MAX_SLOTS) -> None:
+    """Raise LayoutTooLarge when the layout's slots or its tensor's elements exceed ``limit``.
+
+    Counted from the number of bases (a power of two per input dim), so nothing is enumerated.
+    """
+    bits = sum(len(layout.in_bases(name)) for name in IN_DIMS)
+    if bits > 62 or (1 << bits) > limit:
+        parts = " x ".join(f"{layout.in_size(n)} {n}s" for n in IN_DIMS if layout.in_bases(n))
+        raise LayoutTooLarge(f"it spreads over 2^{bits} hardware slots ({parts}); maps draw at most {limit}")
+    elements = 1
+    for size in layout.out_shape:
+        elements *= size
+    if elements > limit:
+        raise LayoutTooLarge(f"its tensor has {elements} elements; maps draw at most {limit}")
 
 
 @dataclass(frozen=True)
@@ -109,9 +133,15 @@ def layout_grid(layout: Layout | LinearLayout, shape: Sequence[int]) -> LayoutGr
     """Evaluate a distributed layout (or a ready linear layout) on every slot for `shape`.
 
     Flat indices combine by XOR because every dim size is a power of two, so each input dim's
-    images are computed once and mixed per slot.
+    images are computed once and mixed per slot. A layout converted here is refused beyond
+    MAX_SLOTS (LayoutTooLarge); a caller passing a ready linear layout has bounded it with
+    check_slots and its own limit.
     """
-    ll = layout if isinstance(layout, LinearLayout) else to_linear_layout(layout, shape)
+    if isinstance(layout, LinearLayout):
+        ll = layout
+    else:
+        ll = to_linear_layout(layout, shape)
+        check_slots(ll)
     regs, lanes = _flat_images(ll, "register"), _flat_images(ll, "lane")
     warps, blocks = _flat_images(ll, "warp"), _flat_images(ll, "block")
     slots = [b ^ w ^ lane ^ r for b in blocks for w in warps for lane in lanes for r in regs]

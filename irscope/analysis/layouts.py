@@ -433,6 +433,8 @@ def explain_layout(
     if shared is not None:
         return shared
     if isinstance(layout, OpaqueLayout):
+        if layout.reason.startswith("invalid: "):  # Triton's verifier would reject it (parse/layout_verify.py)
+            return f"{layout.mnemonic}, {layout.reason}"
         return f"{layout.mnemonic}: not modelled by irscope ({layout.reason})"
     if isinstance(layout, BlockedLayout):
         text = _blocked_sentence(layout, element, accesses)

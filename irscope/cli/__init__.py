@@ -9,7 +9,8 @@ from typing import Any
 import click
 
 from irscope import __version__
-from irscope.errors import IrscopeError
+from irscope.cli.crash import describe_os_error, one_line, quiet_stdout, report_crash
+from irscope.errors import CompileError, IrscopeError
 
 # command name -> "module:attribute"; each module holds one command.
 COMMANDS: dict[str, str] = {
@@ -54,11 +55,27 @@ class IrscopeGroup(click.Group):
         try:
             return super().invoke(ctx)
         except IrscopeError as exc:
-            click.echo(f"irscope: error: {exc}", err=True)
+            # Triton's own compile message keeps its lines (a source excerpt with a caret); others are one line.
+            text = str(exc) if isinstance(exc, CompileError) else one_line(str(exc))
+            click.echo(f"irscope: error: {text}", err=True)
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("irscope: interrupted", err=True)
             ctx.exit(130)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except BrokenPipeError:
+            quiet_stdout()  # the reader went away (`irscope show ... | head`): nothing more to say
+            ctx.exit(1)
+        except OSError as exc:
+            click.echo(f"irscope: error: {describe_os_error(exc)}", err=True)
+            ctx.exit(1)
+        except UnicodeDecodeError as exc:
+            click.echo(f"irscope: error: a file is not UTF-8 text ({exc.reason} at byte {exc.start})", err=True)
+            ctx.exit(1)
+        except Exception as exc:  # the last resort: one line for the user, the traceback in a crash log
+            click.echo(f"irscope: internal error: {report_crash(exc, ctx)}", err=True)
+            ctx.exit(70)
 
 
 @click.group(cls=IrscopeGroup, invoke_without_command=True, subcommand_metavar="[COMMAND] [ARGS]...",
@@ -74,6 +91,10 @@ def cli(ctx: click.Context) -> None:
 
         irscope show matmul --stage ttgir --target sm90
     """
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 prints escaped, never crashes
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     if ctx.invoked_subcommand is not None:
         return
     if sys.stdin.isatty() and sys.stdout.isatty():

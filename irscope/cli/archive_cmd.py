@@ -7,14 +7,15 @@ from pathlib import Path
 import click
 
 from irscope.archive import Limits
-from irscope.cli.options import store_option
+from irscope.cli.options import output_file, store_option
 from irscope.paths import store_root
 from irscope.store import Store
 
 
 @click.command("export")
 @click.argument("selection", nargs=-1)
-@click.option("--output", "-o", "output", required=True, metavar="FILE.tar.gz", help="archive to write")
+@click.option("--output", "-o", "output", required=True, metavar="FILE.tar.gz", callback=output_file,
+              help="archive to write")
 @click.option("--all", "everything", is_flag=True, help="export every capture in the store")
 @store_option
 def export_cmd(selection: tuple[str, ...], output: str, everything: bool, store_dir: str | None) -> None:

@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 import click
 
-from irscope.cli.options import store_option
+from irscope.cli.options import not_empty, output_file, store_option
 from irscope.errors import UsageError
 from irscope.kernels import bundled_kernels, get_kernel
 
@@ -28,9 +28,10 @@ def _parse_sizes(text: str, names: list[str]) -> list[dict[str, int]]:
 
 @click.command("bench")
 @click.argument("kernels", nargs=-1)
-@click.option("--sizes", metavar="AxB,...", help="sizes to sweep (one kernel only), e.g. 4096x4096,8192x8192")
-@click.option("--runs", type=int, default=2, show_default=True, help="timing runs; the median of their medians is kept")
-@click.option("--plot", "plot_path", metavar="FILE.png", help="write a plot of throughput against size")
+@click.option("--sizes", metavar="AxB,...", callback=not_empty, help="sizes to sweep (one kernel only), e.g. 4096x4096,8192x8192")
+@click.option("--runs", type=click.IntRange(min=1), default=2, show_default=True, help="timing runs; the median of their medians is kept")
+@click.option("--plot", "plot_path", metavar="FILE.png", callback=output_file,
+              help="write a plot of throughput against size")
 @click.option("--json", "as_json", is_flag=True, help="print JSON instead of a table")
 @store_option
 def bench(kernels: tuple[str, ...], sizes: str | None, runs: int, plot_path: str | None, as_json: bool,

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from irscope.cli.options import store_option
+from irscope.cli.options import store_option, target_value
 from irscope.paths import store_root
 from irscope.store import Store
 from irscope.targets import resolve_target
 
 
 @click.command("capture", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
-@click.option("--target", "-t", metavar="TARGET", default=None,
+@click.option("--target", "-t", metavar="TARGET", default=None, callback=target_value,
               help="compile for this target without running anything (no GPU needed), e.g. sm90; "
                    "without it the program runs for real on the local GPU")
 @store_option

@@ -10,27 +10,36 @@ from dataclasses import asdict
 import click
 
 from irscope.captures import LaunchSpec, get_capture, make_request
-from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
+from irscope.cli.options import (
+    config_option,
+    json_option,
+    kernel_options,
+    not_empty,
+    store_option,
+    target_option,
+    target_value,
+)
 from irscope.cli.passes import compile_notice, dump_notice
 from irscope.errors import UsageError
+from irscope.stages import get_stage
 
 
 @click.command("diff")
 @click.argument("kernel")
-@click.option("--from", "start", metavar="A", default=None, help="stage (ttir, ttgir, ...) or pass to start from")
-@click.option("--to", "end", metavar="B", default=None, help="stage or pass to end at (its output)")
-@click.option("--pass", "one_pass", metavar="P", default=None,
+@click.option("--from", "start", metavar="A", default=None, callback=not_empty, help="stage (ttir, ttgir, ...) or pass to start from")
+@click.option("--to", "end", metavar="B", default=None, callback=not_empty, help="stage or pass to end at (its output)")
+@click.option("--pass", "one_pass", metavar="P", default=None, callback=not_empty,
               help="just this pass's change: name, unique prefix, index, name:N or name/Step")
 @target_option
 @config_option
-@click.option("--vs-target", metavar="TARGET", default=None, help="compare one stage against this target")
-@click.option("--vs-config", metavar="N", type=int, default=None, help="compare one stage against this config")
-@click.option("--stage", "-s", metavar="STAGE", default="ttgir", show_default=True,
+@click.option("--vs-target", metavar="TARGET", default=None, callback=target_value, help="compare one stage against this target")
+@click.option("--vs-config", metavar="N", type=click.IntRange(min=0), default=None, help="compare one stage against this config")
+@click.option("--stage", "-s", metavar="STAGE", default="ttgir", show_default=True, callback=not_empty,
               help="the stage compared with --vs-target / --vs-config")
 @click.option("--side-by-side", "-y", is_flag=True, help="two columns instead of a unified diff")
 @click.option("--keep-locs", is_flag=True, help="keep location attributes and #loc lines (stripped by default)")
 @click.option("--normalize-ssa", is_flag=True, help="ignore SSA renumbering (%x_12 vs %x_13)")
-@click.option("--context", "-U", "context", type=int, default=3, show_default=True, help="lines of context")
+@click.option("--context", "-U", "context", type=click.IntRange(0, 100_000), default=3, show_default=True, help="lines of context")
 @click.option("--llvm", is_flag=True, help="look passes up in the dump that includes LLVM's own passes")
 @json_option
 @store_option
@@ -59,6 +68,7 @@ def diff(kernel: str, start: str | None, end: str | None, one_pass: str | None, 
     from irscope.analysis.diff import DiffOptions
     from irscope.compare import diff_points, resolve_points, stage_point
 
+    get_stage(stage)  # an unknown --stage is refused even when only --from/--to are compared
     options = DiffOptions(keep_locs=keep_locs, normalize_ssa=normalize_ssa, context=context)
     across = vs_target is not None or vs_config is not None
     if across and (start or end or one_pass):

@@ -8,7 +8,14 @@ import click
 
 from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.loops_cmd import capture_title
-from irscope.cli.options import config_option, kernel_options, store_option, target_option
+from irscope.cli.options import (
+    config_option,
+    kernel_options,
+    not_empty,
+    output_file,
+    store_option,
+    target_option,
+)
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
 
@@ -17,11 +24,11 @@ _GRAPH_STAGES = ("ttir", "ttgir")
 
 @click.command("graph")
 @click.argument("kernel")
-@click.option("--stage", "-s", default="ttgir", show_default=True, metavar="STAGE",
+@click.option("--stage", "-s", default="ttgir", show_default=True, metavar="STAGE", callback=not_empty,
               help="the IR whose data flow to draw: ttgir or ttir")
 @click.option("--pipeline", is_flag=True,
               help="draw the pass pipeline instead (each pass that changed the IR, with its summary)")
-@click.option("--out", "-o", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--out", "-o", "out", type=click.Path(path_type=Path), default=None, callback=output_file,
               help="file to write: .svg, .png or .pdf (drawn by Graphviz's dot), or .dot; default: DOT text on stdout")
 @click.option("--constants", is_flag=True, help="include arith.constant ops (left out to keep the graph readable)")
 @target_option

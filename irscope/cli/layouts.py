@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.console import Console
 
+from irscope.cli.crash import short_path
 from irscope.cli.options import (
     config_option,
     json_option,
     kernel_options,
+    not_empty,
+    output_file,
     stage_option,
     store_option,
     target_option,
@@ -26,8 +29,14 @@ if TYPE_CHECKING:
 VIEWS = ("tensor", "hardware")
 
 
+# Elements a map draws at most unless --max-elements says more: a 1024x1024 tensor.
+MAX_ELEMENTS = 1 << 20
+
+
 def _parse_shape(text: str) -> tuple[int, ...]:
     """`128x64` -> (128, 64); every dim a power of two."""
+    if len(text) > 200:
+        raise UsageError(f"--shape {text[:40]!r}... ({len(text)} characters) is not like 128x64")
     try:
         shape = tuple(int(part) for part in text.lower().split("x"))
     except ValueError:
@@ -37,6 +46,30 @@ def _parse_shape(text: str) -> tuple[int, ...]:
     return shape
 
 
+def _check_size(label: str, dims: tuple[int, ...], max_elements: int) -> None:
+    """Refuse to draw a tensor of more than ``max_elements`` elements (its map would not end)."""
+    total = 1
+    for d in dims:
+        total *= d
+    if total > max_elements:
+        raise UsageError(f"{label} with shape {'x'.join(map(str, dims))} has {total} elements; maps draw at most "
+                         f"{max_elements} (give a smaller --shape, or raise --max-elements)")
+
+
+def _read_ttgir(file: str) -> str:
+    """A TTGIR file's text, or one line saying why it cannot be read."""
+    path = Path(file)
+    try:
+        if not path.is_file():
+            raise UsageError(f"TTGIR file {short_path(file)} does not exist" if not path.exists()
+                             else f"TTGIR file {short_path(file)} is not a file")
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"TTGIR file {short_path(file)} is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise UsageError(f"TTGIR file {short_path(file)} cannot be read: {exc.strerror}") from None
+
+
 def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config: int, stage: str,
                 store_dir: str | None, launch: Any = None, pass_name: str | None = None
                 ) -> tuple[str, str, Capture | None]:
@@ -44,10 +77,7 @@ def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config
     if file is not None:
         if kernel is not None:
             raise UsageError("give either KERNEL or --file, not both")
-        path = Path(file)
-        if not path.is_file():
-            raise UsageError(f"TTGIR file {file} does not exist")
-        return path.read_text(), str(path), None
+        return _read_ttgir(file), file, None
     if kernel is None:
         raise UsageError("give a KERNEL (see irscope list) or --file some.ttgir")
     if pass_name is not None:
@@ -101,21 +131,24 @@ def _with_machine_code(text: str, capture: Capture) -> LayoutReport:
 @json_option
 @store_option
 @kernel_options
-@click.option("--file", "-f", "file", metavar="PATH", help="read any TTGIR file instead of a kernel's capture "
+@click.option("--file", "-f", "file", metavar="PATH", callback=not_empty, help="read any TTGIR file instead of a kernel's capture "
               "(lit-test files with several `// -----` modules too)")
-@click.option("--module", "module_index", type=int, default=1, show_default=True, metavar="N",
+@click.option("--module", "module_index", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="which module of a multi-module --file to map")
-@click.option("--pass", "pass_name", metavar="PASS",
+@click.option("--pass", "pass_name", metavar="PASS", callback=not_empty,
               help="read the IR a pass produced (name, prefix or index, as in 'irscope passes') instead of the ttgir stage")
-@click.option("--map", "map_alias", metavar="ALIAS", help="draw one layout, e.g. --map blocked1 or --map '#mma'")
+@click.option("--map", "map_alias", metavar="ALIAS", callback=not_empty, help="draw one layout, e.g. --map blocked1 or --map '#mma'")
 @click.option("--shape", metavar="DIMS", help="tensor shape for --map, like 128x64 (default: its most common use)")
 @click.option("--view", type=click.Choice(VIEWS), default="tensor", show_default=True,
               help="tensor: who holds each element; hardware: what each lane and register holds")
-@click.option("--warp", type=int, default=0, show_default=True, metavar="N", help="warp drawn by --view hardware")
-@click.option("--image", metavar="FILE.svg", help="also write the map as an SVG image")
+@click.option("--warp", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="warp drawn by --view hardware")
+@click.option("--max-elements", type=click.IntRange(min=1), default=MAX_ELEMENTS, show_default=True, metavar="N",
+              help="refuse to --map a tensor (or a layout's registers x lanes x warps) larger than this")
+@click.option("--image", metavar="FILE.svg", callback=output_file, help="also write the map as an SVG image")
 def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_json: bool, store_dir: str | None,
-            launch: Any, pass_name: str | None, file: str | None, module_index: int, map_alias: str | None, shape: str | None, view: str, warp: int,
-            image: str | None) -> None:
+            launch: Any, pass_name: str | None, file: str | None, module_index: int, map_alias: str | None,
+            shape: str | None, view: str, warp: int, max_elements: int, image: str | None) -> None:
     """Explain every layout in KERNEL's TTGIR: what it means, which ops use it, what it costs in
     registers, and every convert_layout between layouts. With --map, draw one layout.
 
@@ -126,6 +159,7 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
         irscope layouts matmul --pass tritongpu-accelerate-matmul
     """
     from irscope.analysis.layouts import analyze_layout_file
+    from irscope.parse.layouts import OpaqueLayout
 
     if image and not image.lower().endswith(".svg"):
         raise UsageError("--image writes SVG only; give a name ending in .svg")
@@ -153,30 +187,36 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
     info = report.get(label)
     if info is None:
         raise unknown("layout", label, [i.label for i in report.layouts if i.label.startswith("#") and "<" not in i.label])
-    from irscope.parse.layouts import OpaqueLayout
-
     if isinstance(info.layout, OpaqueLayout):
         raise UsageError(f"{label} cannot be mapped: {info.layout.reason}")
     if not info.layout.distributed:
         raise UsageError(f"{label} is a {info.layout.kind} layout (memory, not registers); only register layouts map")
-    dims = _parse_shape(shape) if shape else (info.shapes[0] if info.shapes else None)
+    dims = _parse_shape(shape) if shape is not None else (info.shapes[0] if info.shapes else None)
     if dims is None:
         raise UsageError(f"{label} is not used by any op; give --shape")
-    from irscope.analysis.layout_to_linear import UnsupportedLayout
+    _check_size(label, dims, max_elements)
+    from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
+    from irscope.analysis.layout_views import check_slots
     from irscope.views.layout_map import render_layout_map, render_layout_svg
     from irscope.views.layout_text import format_hardware_view, format_tensor_view
 
     try:
+        linear = to_linear_layout(info.layout, dims)
+        check_slots(linear, max_elements)
+        warps = linear.in_size("warp")
+        if warp >= warps:
+            raise UsageError(f"--warp {warp}: {label} with shape {'x'.join(map(str, dims))} has {warps} warp(s), "
+                             f"0..{warps - 1}")
         if as_json:
             dump = format_tensor_view if view == "tensor" else format_hardware_view
             click.echo(json.dumps({"label": label, "shape": list(dims), "view": view, "explanation": info.explanation,
-                                   "text": dump(info.layout, dims)}, indent=2))
+                                   "text": dump(linear, dims)}, indent=2))
         else:
             Console(width=100, highlight=False).print(
-                render_layout_map(info.layout, dims, view, warp=warp, label=label), end=""
+                render_layout_map(linear, dims, view, warp=warp, label=label), end=""
             )
         if image:
-            Path(image).write_text(render_layout_svg(info.layout, dims, view, warp=warp, label=label))
+            Path(image).write_text(render_layout_svg(linear, dims, view, warp=warp, label=label))
             click.echo(f"wrote {image}", err=True)
     except UnsupportedLayout as exc:
         raise UsageError(f"{label} with shape {'x'.join(map(str, dims))}: {exc}") from None

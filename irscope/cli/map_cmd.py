@@ -8,7 +8,15 @@ import shutil
 import click
 
 from irscope.captures import LaunchSpec, get_capture, make_request
-from irscope.cli.options import F, config_option, json_option, kernel_options, store_option, target_option
+from irscope.cli.options import (
+    F,
+    config_option,
+    json_option,
+    kernel_options,
+    not_empty,
+    store_option,
+    target_option,
+)
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
 
@@ -25,18 +33,18 @@ def _width(full: bool) -> int:
 
 def _stage_option(f: F) -> F:
     """``--stage`` for map and annotate: several stages, repeated or comma-separated."""
-    return click.option("--stage", "-s", "stages", multiple=True, metavar="STAGE",
+    return click.option("--stage", "-s", "stages", multiple=True, metavar="STAGE", callback=not_empty,
                         help="stages to map (repeat or comma-separate; default: every stage with positions: "
                              "ttir, ttgir, llir, ptx, sass or amdgcn)")(f)
 
 
 @click.command("map")
 @click.argument("kernel")
-@click.option("--line", "-l", "line", type=int, required=True, help="the kernel source line to follow")
+@click.option("--line", "-l", "line", type=click.IntRange(min=1), required=True, help="the kernel source line to follow")
 @_stage_option
 @target_option
 @config_option
-@click.option("--limit", type=int, default=12, show_default=True, metavar="N",
+@click.option("--limit", type=click.IntRange(min=0), default=12, show_default=True, metavar="N",
               help="lines shown per stage (0: all)")
 @click.option("--full", is_flag=True, help="do not cut long lines to the terminal width")
 @json_option

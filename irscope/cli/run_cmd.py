@@ -37,7 +37,7 @@ def _verdict(r: RunResult) -> str:
 @click.argument("kernels", nargs=-1)
 @click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True,
               help="where to run: the GPU torch sees, or Triton's CPU interpreter (auto: GPU if present)")
-@click.option("--config", "-c", "config", type=int, default=0, show_default=True, metavar="N",
+@click.option("--config", "-c", "config", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
               help="launch config index")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the random inputs")
 @click.option("--json", "as_json", is_flag=True, help="print JSON instead of a table")

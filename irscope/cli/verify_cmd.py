@@ -8,7 +8,7 @@ from dataclasses import asdict, replace
 import click
 
 from irscope.captures import LaunchSpec, get_capture, make_request
-from irscope.cli.options import json_option, kernel_options, store_option
+from irscope.cli.options import json_option, kernel_options, store_option, target_value
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
 from irscope.kernels import KernelInfo
@@ -40,9 +40,9 @@ def _captures(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | 
 
 @click.command("verify")
 @click.argument("kernels", nargs=-1, metavar="[KERNEL|KEY]...")
-@click.option("--target", "-t", "targets", metavar="TARGET", multiple=True,
+@click.option("--target", "-t", "targets", metavar="TARGET", multiple=True, callback=target_value,
               help="target(s) to check (repeatable; default: as for show)")
-@click.option("--config", "-c", "config", type=int, default=None, metavar="N", help="launch config index")
+@click.option("--config", "-c", "config", type=click.IntRange(min=0), default=None, metavar="N", help="launch config index")
 @click.option("--all-configs", is_flag=True, help="every launch config of each kernel module")
 @click.option("--verbose", "-v", is_flag=True, help="print every finding, not only disagreements")
 @json_option

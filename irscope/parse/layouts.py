@@ -32,6 +32,7 @@ from irscope.parse.layout_kinds import (
     TensorMemoryLayout,
     TensorMemoryScalesLayout,
 )
+from irscope.parse.layout_verify import layout_problem
 from irscope.parse.mlir_attrs import (
     AliasRef,
     AttrParseError,
@@ -383,6 +384,13 @@ def _from_attr(attr: DialectAttr, name: str, aliases: Mapping[str, Layout], prob
         return OpaqueLayout(
             name=name, dialect=attr.dialect, text=attr.text, mnemonic=f"{attr.dialect}.{attr.mnemonic}",
             params=dict(attr.params), reason=str(exc),
+        )
+    invalid = layout_problem(layout)
+    if invalid is not None:  # Triton's verifier would reject it: no analysis may run on it
+        problems.append(f"{label}: invalid {attr.dialect}.{attr.mnemonic}: {invalid}")
+        return OpaqueLayout(
+            name=name, dialect=attr.dialect, text=attr.text, mnemonic=f"{attr.dialect}.{attr.mnemonic}",
+            params=dict(attr.params), reason=f"invalid: {invalid}",
         )
     return _renamed(layout, name, attr.dialect, attr.text)
 

@@ -40,6 +40,16 @@ class IrscopeApp(App[None]):
         if theme is not None:
             self.theme = theme
 
+    @property
+    def crash(self) -> BaseException | None:
+        """The unhandled exception that closed the app, or None."""
+        return self._exception
+
+    def _fatal_error(self) -> None:
+        """Close after an unhandled exception without Textual's traceback: ``irscope tui`` reports it in
+        one line and writes the traceback to a crash log (``crash`` holds the exception)."""
+        self._close_messages_no_wait()
+
     def on_mount(self) -> None:
         """Settle memory a few seconds in, at the latest (the first capture may still be compiling, or failed)."""
         self.set_timer(5.0, self.settle_memory)
