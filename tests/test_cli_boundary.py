@@ -214,7 +214,7 @@ def test_layouts_triton_would_reject_are_one_problem_line(tmp_path: Path, layout
     drawn = run("layouts", "--file", path, "--map", "blocked1", "--shape", "64x64")
     assert drawn.exit_code == 2  # type: ignore[attr-defined]
     line = one_error_line(drawn)
-    assert line.startswith("irscope: error: #blocked1 cannot be drawn: invalid: ") and needle in line
+    assert line.startswith("irscope: error: #blocked1 cannot be mapped: invalid: ") and needle in line
 
 
 @pytest.mark.parametrize(("layout", "slots"), [
