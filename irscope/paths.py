@@ -32,6 +32,8 @@ def require_writable(root: Path) -> Path:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreError(f"the store {root} cannot be created: {exc.strerror}") from None
-    if not root.is_dir() or not os.access(root, os.W_OK | os.X_OK):
-        raise StoreError(f"the store {root} is not a writable directory")
+    if not root.is_dir():
+        raise StoreError(f"the store {root} is not a directory: use --store DIR")
+    if not os.access(root, os.W_OK | os.X_OK):
+        raise StoreError(f"the store is read-only: use --store DIR ({root} cannot be written)")
     return root

@@ -321,7 +321,7 @@ class Store:
 
     def lookup(self, key: str) -> tuple[Capture | None, str]:
         """``(capture, "")``; ``(None, "")`` when there is no such capture; ``(None, why)`` when it cannot be read."""
-        if not key or "/" in key or "\\" in key or key in (".", ".."):
+        if not key or "/" in key or "\\" in key or key in (".", "..") or not KEY_RE.match(key):
             return None, ""
         path = self.captures_dir / key
         try:

@@ -114,6 +114,10 @@ def _bad_values(option: str, f: Files) -> list[tuple[str, str]]:
         "--out": path_values,
         "--output": path_values,
         "--plot": path_values,
+        "--replace": [("", "empty"), ("../x", "not a key"), (LONG, "5000 chars")],
+        "--max-bytes": [("0", "zero"), ("-1", "negative"), ("x", "not a number")],
+        "--max-members": [("0", "zero"), ("-1", "negative")],
+        "--max-ratio": [("0", "zero"), ("-5", "negative")],
     }
     return table.get(option, [])
 
@@ -126,7 +130,7 @@ def _bases(f: Files) -> dict[str, list[str]]:
         "layouts": [*BASE_KERNEL, "--map", "blocked"], "map": [*BASE_KERNEL, "--line", "31"],
         "diff": [*BASE_KERNEL, "--from", "ttir", "--to", "ttgir"], "list": [], "tui": ["vector_add"],
         "export": ["vector_add", "--output", str(f.folder / "out.tar.gz")], "open": [str(f.folder / "none.tar.gz")],
-        "bench": ["vector_add"], "run": ["vector_add"], "capture": ["--target", "sm90", "--", "true"],
+        "trust": ["no_such_key"], "bench": ["vector_add"], "run": ["vector_add"], "capture": ["--target", "sm90", "--", "true"],
     }
 
 
@@ -149,7 +153,7 @@ def _positional_cases(name: str, f: Files) -> Iterator[Case]:
     if name in ("list", "capture", "export"):
         return
     rest = _bases(f)[name][1:]
-    if name == "open":
+    if name in ("open", "trust"):
         values = [("", "empty"), (str(f.folder), "a directory"), ("/nonexistent/a.tar.gz", "missing"),
                   (str(f.plain_file), "not an archive"), (str(f.not_utf8_ttgir), "not an archive, not UTF-8"),
                   (f.not_utf8_name, "a non-UTF-8 name"), (f"/tmp/{LONG}.tar.gz", "a 5000-char name")]

@@ -29,7 +29,9 @@ from irscope.store import Capture
 # Variables that make Triton print or time things; each worker sets exactly the ones its mode needs.
 _DEBUG_ENV = ("MLIR_ENABLE_DUMP", "MLIR_DUMP_PATH", "LLVM_IR_ENABLE_DUMP", "MLIR_ENABLE_TIMING", "LLVM_ENABLE_TIMING",
               "TRITON_KERNEL_DUMP", "TRITON_DUMP_DIR", "NVPTX_ENABLE_DUMP", "AMDGCN_ENABLE_DUMP",
-              "TRITON_REPRODUCER_PATH", "MLIR_ENABLE_DIAGNOSTICS", "TRITON_ENABLE_LLVM_DEBUG", "TRITON_LLVM_DEBUG_ONLY")
+              "TRITON_REPRODUCER_PATH", "MLIR_ENABLE_DIAGNOSTICS", "TRITON_ENABLE_LLVM_DEBUG", "TRITON_LLVM_DEBUG_ONLY",
+              # The interpreter replaces @triton.jit: a compile never runs under it (irscope run sets it).
+              "TRITON_INTERPRET")
 _CHUNK = 1 << 20
 
 
