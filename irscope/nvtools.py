@@ -42,6 +42,7 @@ class ToolRun:
         returncode: its exit status; -1 when it could not be run.
         problem: why there is no usable output (tool missing, input missing, failure), else "".
         cached: whether this came from the capture's cache.
+        reproduces: for a rerun of ptxas, whether its cubin equals the capture's byte for byte (None: not compared).
     """
 
     name: str
@@ -51,6 +52,7 @@ class ToolRun:
     returncode: int
     problem: str = ""
     cached: bool = False
+    reproduces: bool | None = None
 
     @property
     def ok(self) -> bool:
@@ -89,15 +91,18 @@ def _read_cache(capture: Capture, name: str, digest: str) -> ToolRun | None:
         return None
     if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("input_sha256") != digest:
         return None
+    same = data.get("reproduces")
     return ToolRun(name=name, command=tuple(data.get("command", ())), stdout=str(data.get("stdout", "")),
-                   stderr=str(data.get("stderr", "")), returncode=int(data.get("returncode", -1)), cached=True)
+                   stderr=str(data.get("stderr", "")), returncode=int(data.get("returncode", -1)), cached=True,
+                   reproduces=same if isinstance(same, bool) else None)
 
 
 def _write_cache(capture: Capture, run: ToolRun, digest: str) -> None:
     """Store a run beside the capture; a read-only store just means no cache."""
     path = _cache_file(capture, run.name)
     payload: dict[str, Any] = {"format": _FORMAT, "input_sha256": digest, "command": list(run.command),
-                               "returncode": run.returncode, "stdout": run.stdout, "stderr": run.stderr}
+                               "returncode": run.returncode, "stdout": run.stdout, "stderr": run.stderr,
+                               "reproduces": run.reproduces}
     try:
         path.parent.mkdir(exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(3).hex()}.tmp")
@@ -107,8 +112,11 @@ def _write_cache(capture: Capture, run: ToolRun, digest: str) -> None:
         return
 
 
-def _run(capture: Capture, name: str, artifact: str, binary: str, args: list[str]) -> ToolRun:
-    """Run ``binary args... <artifact file>`` (cached); ``{out}`` in args becomes a scratch output path."""
+def _run(capture: Capture, name: str, artifact: str, binary: str, args: list[str], same_as: str = "") -> ToolRun:
+    """Run ``binary args... <artifact file>`` (cached); ``{out}`` in args becomes a scratch output path.
+
+    With ``same_as`` (an artifact name), the scratch output is compared with that artifact of the capture.
+    """
     file = capture.manifest.files.get(artifact)
     if file is None or not (capture.path / file).is_file():
         return ToolRun(name, (), "", "", -1, problem=f"capture {capture.manifest.key} has no {artifact} file")
@@ -127,7 +135,13 @@ def _run(capture: Capture, name: str, artifact: str, binary: str, args: list[str
             done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT, check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return ToolRun(name, shown, "", "", -1, problem=f"{binary} could not run: {exc}")
-    run = ToolRun(name, shown, done.stdout, done.stderr, done.returncode)
+        same: bool | None = None
+        if same_as and (other := capture.manifest.files.get(same_as)):
+            try:
+                same = (Path(scratch) / "out").read_bytes() == (capture.path / other).read_bytes()
+            except OSError:
+                same = False
+    run = ToolRun(name, shown, done.stdout, done.stderr, done.returncode, reproduces=same)
     _write_cache(capture, run, digest)
     return run
 
@@ -186,14 +200,17 @@ def _adds_regalloc_level(version: str) -> bool:
     return parts >= [3, 7]
 
 
-def _ptxas(capture: Capture, verbose: bool) -> tuple[str, list[str]]:
+def _ptxas(capture: Capture, verbose: bool, binary: str | None = None, regalloc: bool | None = None
+           ) -> tuple[str, list[str]]:
     """The ptxas binary and arguments Triton assembles the capture's PTX with (``-o {out}`` last)."""
     options = capture.manifest.options
-    # Wheels that ship ptxas-blackwell assemble sm90 and newer with it (Triton 3.9 does); older ones ship one ptxas.
-    newer = int(capture.manifest.arch) >= 90 and tool_path("ptxas-blackwell") is not None
-    binary = "ptxas-blackwell" if newer else "ptxas"
-    regalloc = ["--regAllocOptLevel=2"] if _adds_regalloc_level(capture.manifest.triton_version) else []
-    args = ["-lineinfo", *(["-v"] if verbose else []), *regalloc]
+    if binary is None:
+        # Wheels that ship ptxas-blackwell assemble sm90 and newer with it (Triton 3.9 does); older ones ship one.
+        newer = int(capture.manifest.arch) >= 90 and tool_path("ptxas-blackwell") is not None
+        binary = "ptxas-blackwell" if newer else "ptxas"
+    if regalloc is None:
+        regalloc = _adds_regalloc_level(capture.manifest.triton_version)
+    args = ["-lineinfo", *(["-v"] if verbose else []), *(["--regAllocOptLevel=2"] if regalloc else [])]
     if options.get("enable_fp_fusion") is False:
         args.append("--fmad=false")
     if options.get("ptx_options"):
@@ -203,8 +220,27 @@ def _ptxas(capture: Capture, verbose: bool) -> tuple[str, list[str]]:
 
 
 def ptxas_verbose(capture: Capture) -> ToolRun:
-    """The capture's PTX assembled again with ``ptxas -v``, as Triton invokes it (Triton drops that log)."""
+    """The capture's PTX assembled again with ``ptxas -v``, as Triton invoked it (Triton drops that log).
+
+    Which ptxas and flags a Triton release uses changed between releases (3.9 assembles sm90 with
+    ptxas-blackwell and ``--regAllocOptLevel=2``); the rerun whose cubin equals the capture's byte for
+    byte is the one returned, so its register and spill figures are those of the real compile. When
+    none does, the first is returned with ``reproduces`` False.
+    """
     _require_cuda(capture, "ptxas")
-    binary, args = _ptxas(capture, verbose=True)
-    return _run(capture, "ptxas-v", "ptx", binary, args)
+    default_binary, _ = _ptxas(capture, verbose=True)
+    default_regalloc = _adds_regalloc_level(capture.manifest.triton_version)
+    binaries = [default_binary] + [b for b in ("ptxas-blackwell", "ptxas") if b != default_binary and tool_path(b)]
+    first: ToolRun | None = None
+    for regalloc in (default_regalloc, not default_regalloc):
+        for binary in binaries:
+            name = "ptxas-v" if (binary, regalloc) == (default_binary, default_regalloc) else \
+                f"ptxas-v-{binary}-{'ra2' if regalloc else 'ra0'}"
+            binary, args = _ptxas(capture, True, binary, regalloc)
+            run = _run(capture, name, "ptx", binary, args, same_as="cubin")
+            first = first or run
+            if run.reproduces or (run.reproduces is None and run.ok):
+                return run
+    assert first is not None
+    return first
 

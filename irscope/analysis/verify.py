@@ -385,8 +385,11 @@ def _check_resources(capture: Capture, ttgir: str) -> list[Finding]:
             why = cubin_run.problem or ptxas_run.problem or "cuobjdump or ptxas -v printed no figures for the kernel"
             out.append(Finding("registers", "registers per thread", why, UNCHECKED))
         else:
+            how = ("its cubin equals the capture's byte for byte" if ptxas_run.reproduces
+                   else "no ptxas invocation tried reproduced the capture's cubin" if ptxas_run.reproduces is False
+                   else "cubins not compared")
             out.append(Finding("registers", f"{cubin.registers} registers per thread (the cubin)",
-                               f"ptxas -v on the PTX: {ptxas.registers}",
+                               f"ptxas -v on the PTX ({' '.join(ptxas_run.command[:1])}; {how}): {ptxas.registers}",
                                AGREE if cubin.registers == ptxas.registers else DISAGREE))
     else:
         try:
