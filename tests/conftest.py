@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,8 +16,12 @@ DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture(autouse=True)
-def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point IRSCOPE_HOME, TRITON_CACHE_DIR, TRITON_HOME and HOME into the test's tmp dir."""
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point IRSCOPE_HOME, TRITON_CACHE_DIR, TRITON_HOME and HOME into the test's tmp dir.
+
+    ``irscope run`` in-process (CliRunner) sets TRITON_INTERPRET for the rest of the process, as the CLI
+    does for its own; it is removed after each test so session fixtures that compile never see it.
+    """
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
@@ -24,7 +30,8 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TRITON_HOME", str(home))
     monkeypatch.delenv("IRSCOPE_TARGET", raising=False)
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
-    return tmp_path
+    yield tmp_path
+    os.environ.pop("TRITON_INTERPRET", None)
 
 
 @pytest.fixture(scope="session")

@@ -46,5 +46,9 @@ def capture(target: str | None, store_dir: str | None, command: tuple[str, ...])
         click.echo(f"irscope: the program failed (exit status {report.exit_code}); {kept}", err=True)
         raise SystemExit(1)
     if not report.captures:
-        click.echo("irscope: the program compiled no Triton kernel", err=True)
+        import os
+
+        why = ("; TRITON_INTERPRET is set, so Triton's interpreter ran its kernels without compiling them: unset "
+               "it to capture") if os.environ.get("TRITON_INTERPRET", "0") not in ("", "0") else ""
+        click.echo(f"irscope: the program compiled no Triton kernel{why}", err=True)
         raise SystemExit(1)
