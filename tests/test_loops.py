@@ -168,3 +168,19 @@ def test_warm_reports_import_neither_triton_nor_torch(captures):
     assert proc.returncode == 0, proc.stderr
     assert "IMPORTED False False" in proc.stderr
     assert "digraph dataflow" in proc.stdout and "pipelined: 3 stages" in proc.stdout
+
+
+@pytest.mark.parametrize("name", ["matmul.sm80.ttgir", "matmul.sm90.ttgir", "matmul.gfx942.ttgir"])
+def test_old_dialect_spelling_gives_the_same_loops(name):
+    """Modules printed before Triton 3.2 spell the dialects triton_gpu / triton_nvidia_gpu: same analysis."""
+    from irscope.analysis.loops import analyze_loops
+
+    text = (DATA / "layouts" / name).read_text()
+    old = (text.replace("#ttg.", "#triton_gpu.").replace(" ttg.", " triton_gpu.").replace('"ttg.', '"triton_gpu.')
+           .replace(" ttng.", " triton_nvidia_gpu."))
+    assert "triton_gpu.async_copy_global_to_local" in old or "triton_gpu.local_load" in old
+    new_loops, old_loops = analyze_loops(text, "matmul.py"), analyze_loops(old, "matmul.py")
+    assert new_loops == old_loops
+    assert new_loops[0].pipelined and new_loops[0].mma
+    if "gfx" not in name:  # NVIDIA's pipeline fills multi-buffered shared memory with async copies
+        assert new_loops[0].buffers

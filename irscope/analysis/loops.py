@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from irscope.analysis.instructions import access_bytes, classify, pending_count
+from irscope.analysis.instructions import access_bytes, canonical_op, classify, pending_count
 from irscope.errors import StoreError
 from irscope.parse.layouts import AmdMfmaLayout, AmdWmmaLayout, LayoutTable, NvidiaMmaLayout, parse_layouts
 from irscope.parse.lineinfo import AsmLoop, Listing, parse_amdgcn, parse_ptx
@@ -225,7 +225,7 @@ def _feeds_shared(module: MlirModule, op: MlirOp, users: dict[str, list[MlirOp]]
         following: list[str] = []
         for name in frontier:
             for user in users.get(name, []):
-                if user.name in _REGISTER_STAGED_USERS:
+                if canonical_op(user.name) in _REGISTER_STAGED_USERS:
                     return True
                 if user.index not in seen:
                     seen.add(user.index)
@@ -303,7 +303,7 @@ def _streams(module: MlirModule, loop: MlirOp, body: list[MlirOp], kernel_file: 
         stages = max(1, before // len(ops) - peeled + 1) if before else 1
         width = _async_bytes(ops[0]) if kind == "async" else _register_load_bytes(ops[0], table)
         # The address: the pointer operand (buffer loads: the base pointer and the offsets).
-        address = list(ops[0].operands[: 2 if ops[0].name.startswith("amdg.buffer") else 1])
+        address = list(ops[0].operands[: 2 if canonical_op(ops[0].name).startswith("amdg.buffer") else 1])
         depends = _sources(module, address, args, definer)
         found.append(LoadStream(line, kind, len(ops), before, stages, width, feeds, depends, peeled if before else 0))
     return sorted(found, key=lambda s: (s.line or 0, s.kind))
@@ -318,10 +318,10 @@ def _buffers(module: MlirModule, body: list[MlirOp]) -> tuple[str, ...]:
             continue
         index = definer.get(op.operands[1])
         view = module.ops[index] if index is not None else None
-        if view is not None and view.name in ("ttg.memdesc_index", "ttg.memdesc_subview") and view.operands:
+        if view is not None and canonical_op(view.name) in ("ttg.memdesc_index", "ttg.memdesc_subview") and view.operands:
             index = definer.get(view.operands[0])
             view = module.ops[index] if index is not None else None
-        if view is not None and view.name == "ttg.local_alloc":
+        if view is not None and canonical_op(view.name) == "ttg.local_alloc":
             types = [t for _, t in parse_types(view.text) if t.kind == "memdesc"]
             if types:
                 found[f"{types[-1].shape_text}x{types[-1].element}"] = None
@@ -337,10 +337,10 @@ def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
     types = [t for _, t in parse_types(dot.text)]
     result = types[-1] if types else None
     layout = table.get(result.encoding) if result and result.encoding.startswith("#") else None
-    if dot.name == "ttng.warp_group_dot" or (isinstance(layout, NvidiaMmaLayout) and layout.version_major == 3):
+    if canonical_op(dot.name) == "ttng.warp_group_dot" or (isinstance(layout, NvidiaMmaLayout) and layout.version_major == 3):
         shape = "x".join(str(n) for n in layout.instr_shape) if isinstance(layout, NvidiaMmaLayout) else "?"
         mma = f"wgmma (NVIDIA mma v3, warpgroup instruction tile {shape})"
-    elif dot.name == "ttng.tc_gen5_mma":
+    elif canonical_op(dot.name) == "ttng.tc_gen5_mma":
         mma = "tcgen05.mma (NVIDIA mma v5, accumulator in tensor memory)"
     elif isinstance(layout, NvidiaMmaLayout):
         shape = "x".join(str(n) for n in layout.instr_shape)
@@ -356,7 +356,7 @@ def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
         how = "A and B are read by the tensor cores straight from shared memory"
     elif operands and operands[0].kind == "tensor" and len(operands) > 1 and operands[1].kind == "memdesc":
         how = "A from registers, B straight from shared memory"
-    elif any(op.name == "ttg.local_load" and "dot_op" in op.text for op in body):
+    elif any(canonical_op(op.name) == "ttg.local_load" and "dot_op" in op.text for op in body):
         how = "through shared memory: local_load (ldmatrix / ds_read) into dot-operand registers"
     else:
         how = "in registers (no shared-memory staging in the loop)"
@@ -364,7 +364,7 @@ def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
 
 
 def _waits(body: list[MlirOp]) -> tuple[WaitInfo, ...]:
-    return tuple(WaitInfo(op.name, pending_count(op.text), _WAIT_WHAT.get(op.name, ""), op.line)
+    return tuple(WaitInfo(canonical_op(op.name), pending_count(op.text), _WAIT_WHAT.get(canonical_op(op.name), ""), op.line)
                  for op in body if classify(op.name) == "wait")
 
 
