@@ -120,6 +120,8 @@ def _emit(result: object, side_by_side: bool, color: bool | None, pager: bool | 
         console.print(text, end="")
     out = captured.get()
     if (tty if pager is None else pager) and tty and out.count("\n") > shutil.get_terminal_size().lines:
-        click.echo_via_pager(out, color=use_color)
+        from irscope.views.highlight import page
+
+        page(out, use_color)
     else:
         click.echo(out, nl=False, color=use_color)

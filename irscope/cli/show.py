@@ -34,7 +34,9 @@ def emit(text: str, lexer: str, color: bool | None, pager: bool | None) -> None:
 
         text = highlight_ansi(text, lexer)
     if (tty if pager is None else pager) and tty:
-        click.echo_via_pager(text, color=use_color)
+        from irscope.views.highlight import page
+
+        page(text, use_color)
     else:
         click.echo(text, nl=not text.endswith("\n"), color=use_color)
 
