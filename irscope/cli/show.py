@@ -56,7 +56,7 @@ def show(kernel: str, stage: str, target: str | None, config: int, as_json: bool
          launch: LaunchSpec, recapture: bool, color: bool | None, pager: bool | None) -> None:
     """Print one stage (source, ttir, ttgir, llir, ptx, sass, amdgcn) of KERNEL's compilation.
 
-    KERNEL is a bundled kernel (vector_add, softmax, matmul), a kernel-module path, FILE.py:FUNCTION
+    KERNEL is a bundled kernel (vector_add, softmax, matmul, matmul_tma), a kernel-module path, FILE.py:FUNCTION
     or package.module:FUNCTION (with --signature or --args), or a kernel recorded by 'irscope
     capture'. The first request compiles offline with the JIT's specialization and stores the
     capture; later ones read the store without importing Triton.
@@ -76,7 +76,8 @@ def show(kernel: str, stage: str, target: str | None, config: int, as_json: bool
         click.echo(json.dumps({
             "kernel": m.kernel, "target": m.target, "config": m.config_index, "stage": st.name,
             "capture": m.key, "path": str(capture.stage_path(st)), "triton_version": m.triton_version,
-            "elapsed_seconds": round(time.perf_counter() - start, 4), "text": text,
+            "config_values": m.config, "signature": m.signature, "constexprs": m.constexprs, "attrs": m.attrs,
+            "options": m.options, "elapsed_seconds": round(time.perf_counter() - start, 4), "text": text,
         }, indent=2))
         return
     emit(text, st.lexer, color, pager)
