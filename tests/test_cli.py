@@ -51,8 +51,12 @@ def test_show_json(store_args):
     assert os.path.isfile(data["path"])
     # The specialization the JIT would apply travels with the text (docs/tour.md says so).
     assert data["attrs"]["x_ptr"] == [["tt.divisibility", 16]] and data["signature"]["x_ptr"] == "*fp32"
-    assert data["constexprs"]["BLOCK_SIZE"] == data["config_values"]["BLOCK_SIZE"]
-    assert data["options"]["num_warps"] == data["config_values"].get("num_warps", data["options"]["num_warps"])
+    # ... and equals what the kernel module declares for config 0 (read independently of the capture).
+    from irscope.kernels import bundled_kernels
+
+    declared = bundled_kernels()["vector_add"].config("cuda", 0)
+    assert data["constexprs"]["BLOCK_SIZE"] == declared["BLOCK_SIZE"] == data["config_values"]["BLOCK_SIZE"]
+    assert data["options"]["num_warps"] == declared["num_warps"]
 
 
 def test_show_color_is_forced_with_flag(store_args):

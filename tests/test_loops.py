@@ -155,11 +155,11 @@ def test_loops_cli_text_and_json(captures):
 
 
 def test_warm_reports_import_neither_triton_nor_torch(captures):
-    """map, annotate, loops, resources and graph read the store (and run the bundled tools) only."""
+    """map, annotate, loops, resources, graph, layouts and verify read the store (and run the bundled tools) only."""
     captures("matmul", "sm90")
     code = ("import sys\nfrom irscope.cli import cli\n"
             "for args in (['map', 'matmul', '-l', '60'], ['annotate', 'matmul'], ['loops', 'matmul'],\n"
-            "             ['resources', 'matmul'], ['graph', 'matmul']):\n"
+            "             ['resources', 'matmul'], ['graph', 'matmul'], ['layouts', 'matmul'], ['verify', 'matmul']):\n"
             "    try:\n        cli(args + ['--target', 'sm90', '--store', sys.argv[1]], prog_name='irscope')\n"
             "    except SystemExit as e:\n        assert e.code in (0, None), (args, e.code)\n"
             "print('IMPORTED', 'triton' in sys.modules, 'torch' in sys.modules, file=sys.stderr)\n")
@@ -168,6 +168,7 @@ def test_warm_reports_import_neither_triton_nor_torch(captures):
     assert proc.returncode == 0, proc.stderr
     assert "IMPORTED False False" in proc.stderr
     assert "digraph dataflow" in proc.stdout and "pipelined: 3 stages" in proc.stdout
+    assert "0 disagree" in proc.stdout
 
 
 @pytest.mark.parametrize("name", ["matmul.sm80.ttgir", "matmul.sm90.ttgir", "matmul.gfx942.ttgir"])

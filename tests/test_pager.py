@@ -16,9 +16,7 @@ import pytest
 
 pytestmark = pytest.mark.compile
 
-if shutil.which("less") is None:
-    pytest.skip("less is not installed: click pages through more, which passes colours as they are",
-                allow_module_level=True)
+_NO_LESS = shutil.which("less") is None
 
 
 def _page(args: list[str], env: dict[str, str], seconds: float = 8.0) -> bytes:
@@ -53,6 +51,7 @@ def _page(args: list[str], env: dict[str, str], seconds: float = 8.0) -> bytes:
     return out
 
 
+@pytest.mark.skipif(_NO_LESS, reason="no system less: the stand-in test below checks the same contract")
 @pytest.mark.parametrize("less", [None, "-i", "FX"])
 def test_show_pages_colours_through_less_with_any_less_setting(captures, shared_store: Path, less: str | None):
     captures("vector_add", "sm90")
@@ -64,3 +63,24 @@ def test_show_pages_colours_through_less_with_any_less_setting(captures, shared_
     assert b"tt.func" in out, out[-500:]
     assert b"ESC[" not in out, "less printed the escape codes as text"
     assert b"\x1b[38;5;" in out  # the 256-colour codes reached the terminal
+
+
+def test_show_gives_less_the_r_flag_even_without_a_system_less(captures, shared_store: Path, tmp_path: Path):
+    """The same contract with a stand-in ``less`` on PATH (a fresh machine may have no less): it records
+    the LESS it was started with and the bytes it was given."""
+    captures("vector_add", "sm90")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    record = tmp_path / "less-saw"
+    fake = bin_dir / "less"
+    fake.write_text(f"#!{sys.executable}\nimport os, sys\n"
+                    f"data = sys.stdin.buffer.read()\n"
+                    f"open({str(record)!r}, 'wb').write(os.environ.get('LESS', '<unset>').encode() + b'\\n' + data)\n")
+    fake.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in ("LESS", "PAGER", "MANPAGER")}
+    env.update({"TERM": "xterm-256color", "IRSCOPE_HOME": str(shared_store),
+                "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"})
+    _page(["show", "vector_add", "--stage", "ttgir", "--target", "sm90"], env, seconds=30)
+    less_env, _, shown = record.read_bytes().partition(b"\n")
+    assert b"R" in less_env.upper() and less_env != b"<unset>"
+    assert b"\x1b[38;5;" in shown and b"tt.func" in shown

@@ -153,35 +153,10 @@ def _address_operands(op: MlirOp) -> list[str]:
     return [op.operands[i] for i in picks if i < len(op.operands)]
 
 
-def _args_feeding(module: MlirModule, index: int, limit: int = 4000) -> set[str]:
+def _args_feeding(module: MlirModule, index: int) -> set[str]:
     """The kernel arguments the addresses (and mask) of access op `index` depend on, through loops too."""
-    definer = module.definer()
     func_args = {name for op in module.ops if op.name == "tt.func" for name in op.defines}
-    todo = _address_operands(module.ops[index])
-    seen: set[str] = set()
-    found: set[str] = set()
-    while todo and len(seen) < limit:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        if name in func_args:
-            found.add(name)
-            continue
-        at = definer.get(name)
-        if at is None:
-            continue
-        op = module.ops[at]
-        if name not in op.defines:
-            todo += op.operands
-            continue
-        # a loop's block argument: its initial value, and what each iteration yields for it
-        carried = [arg for arg, _ in op.bindings[1:]] if op.name == "scf.for" else []
-        todo += [init for arg, init in op.bindings if arg == name]
-        yields = [child for child in module.children(at) if child.name == "scf.yield"]
-        if name in carried and yields and carried.index(name) < len(yields[-1].operands):
-            todo.append(yields[-1].operands[carried.index(name)])
-    return found
+    return set(module.arguments_feeding(_address_operands(module.ops[index]), func_args, through_yields=True))
 
 
 def ttgir_accesses(text: str, kernel_file: str = "", table: LayoutTable | None = None) -> list[AccessWidth]:
@@ -252,13 +227,17 @@ def match_accesses(accesses: list[AccessWidth], listing: Listing, kernel_file: s
     return out
 
 
-def access_widths(capture: Capture) -> list[AccessWidth]:
-    """Every global access of a capture: the width its layout allows and the width its PTX / AMDGCN uses."""
+def access_widths(capture: Capture, listing: Listing | None = None) -> list[AccessWidth]:
+    """Every global access of a capture: the width its layout allows and the width its PTX / AMDGCN uses.
+
+    ``listing``: the capture's PTX / AMDGCN already parsed by the caller (else it is read and parsed).
+    """
     kernel_file = capture.manifest.kernel_path
     text = capture.read("ttgir")
-    stage = "ptx" if capture.manifest.backend == "cuda" else "amdgcn"
-    parser = parse_ptx if stage == "ptx" else parse_amdgcn
-    return match_accesses(ttgir_accesses(text, kernel_file), parser(capture.read(stage)), kernel_file)
+    if listing is None:
+        stage = "ptx" if capture.manifest.backend == "cuda" else "amdgcn"
+        listing = (parse_ptx if stage == "ptx" else parse_amdgcn)(capture.read(stage))
+    return match_accesses(ttgir_accesses(text, kernel_file), listing, kernel_file)
 
 
 def _dtype(element: str) -> str:

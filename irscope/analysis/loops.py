@@ -192,32 +192,6 @@ def _func_args(module: MlirModule) -> dict[str, bool]:
     return found
 
 
-def _sources(module: MlirModule, names: list[str], args: dict[str, bool], definer: dict[str, int]
-             ) -> tuple[str, ...]:
-    """Function arguments values are computed from (walking defining ops; a loop's block argument
-    follows its initial value)."""
-    seen: set[str] = set()
-    found: list[str] = []
-    todo = list(names)
-    while todo and len(seen) < 5000:
-        current = todo.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        if current in args:
-            found.append(current)
-            continue
-        index = definer.get(current)
-        if index is None:
-            continue
-        op = module.ops[index]
-        if current in op.results or op.name not in _LOOP_OPS:
-            todo.extend(op.operands)
-        else:
-            todo.extend(init for arg, init in op.bindings if arg == current)
-    return tuple(sorted(dict.fromkeys(found)))
-
-
 def _feeds_shared(module: MlirModule, op: MlirOp, users: dict[str, list[MlirOp]]) -> bool:
     """Whether a loaded value reaches a shared-memory store within a few ops (through layout changes)."""
     frontier, seen = list(op.results), set()
@@ -288,7 +262,6 @@ def _streams(module: MlirModule, loop: MlirOp, body: list[MlirOp], kernel_file: 
              ) -> list[LoadStream]:
     users = _users(module)
     args = _func_args(module)
-    definer = module.definer()
     prologue = _prologue(module, loop)
     ahead = Counter((_kernel_line(op, kernel_file), _load_kind(op)) for op in prologue if _load_kind(op))
     peeled = _peeled(prologue, body, kernel_file)
@@ -304,7 +277,7 @@ def _streams(module: MlirModule, loop: MlirOp, body: list[MlirOp], kernel_file: 
         width = _async_bytes(ops[0]) if kind == "async" else _register_load_bytes(ops[0], table)
         # The address: the pointer operand (buffer loads: the base pointer and the offsets).
         address = list(ops[0].operands[: 2 if canonical_op(ops[0].name).startswith("amdg.buffer") else 1])
-        depends = _sources(module, address, args, definer)
+        depends = tuple(sorted(set(module.arguments_feeding(address, args))))
         found.append(LoadStream(line, kind, len(ops), before, stages, width, feeds, depends, peeled if before else 0))
     return sorted(found, key=lambda s: (s.line or 0, s.kind))
 
@@ -504,14 +477,18 @@ def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = Non
     return loops
 
 
-def capture_loops(capture: Capture) -> tuple[list[Loop], tuple[str, ...]]:
-    """The loops of a stored capture, with PTX and SASS (NVIDIA) or AMDGCN evidence; and what was missing."""
+def capture_loops(capture: Capture, listings: tuple[Listing, ...] | None = None
+                  ) -> tuple[list[Loop], tuple[str, ...]]:
+    """The loops of a stored capture, with PTX and SASS (NVIDIA) or AMDGCN evidence; and what was missing.
+
+    ``listings``: the lower stages already parsed by the caller (then nothing is read again).
+    """
     from irscope.analysis.sourcemap import sass_listing
 
     m = capture.manifest
-    listings: list[Listing] = []
+    found: list[Listing] = list(listings or ())
     missing: list[str] = []
-    lower = ("ptx", "sass") if m.backend == "cuda" else ("amdgcn",)
+    lower = () if listings is not None else ("ptx", "sass") if m.backend == "cuda" else ("amdgcn",)
     for stage in lower:
         try:
             if stage == "sass":
@@ -519,9 +496,9 @@ def capture_loops(capture: Capture) -> tuple[list[Loop], tuple[str, ...]]:
                 if listing is None:
                     missing.append(f"sass: {why}")
                     continue
-                listings.append(listing)
+                found.append(listing)
             else:
-                listings.append((parse_ptx if stage == "ptx" else parse_amdgcn)(capture.read(stage)))
+                found.append((parse_ptx if stage == "ptx" else parse_amdgcn)(capture.read(stage)))
         except StoreError as exc:
             missing.append(f"{stage}: {exc}")
     stages = m.options.get("num_stages", m.metadata.get("num_stages"))
@@ -530,5 +507,5 @@ def capture_loops(capture: Capture) -> tuple[list[Loop], tuple[str, ...]]:
     except StoreError:
         source = ()
     loops = analyze_loops(capture.read("ttgir"), m.kernel_path, int(stages) if stages is not None else None,
-                          m.backend, tuple(listings), source)
+                          m.backend, tuple(found), source)
     return loops, tuple(missing)

@@ -408,12 +408,13 @@ def _check_resources(capture: Capture, ttgir: str) -> list[Finding]:
     return out
 
 
-def _check_widths(capture: Capture) -> list[Finding]:
+def _check_widths(capture: Capture, listings: list[Listing]) -> list[Finding]:
     """The width each access's layout allows (what ``layouts`` states) bounds what the machine code does."""
     from irscope.analysis.access_widths import access_widths
 
     out: list[Finding] = []
-    for access in access_widths(capture):
+    machine = next((lst for lst in listings if lst.stage in ("ptx", "amdgcn")), None)
+    for access in access_widths(capture, machine):
         where = f"line {access.loc.line}" if access.loc else f"TTGIR line {access.ttgir_line}"
         claim = (f"{access.op} at {where}: {access.contiguous} contiguous {access.element} per thread allow "
                  f"{access.allowed_bytes}-byte {_PLURAL.get(access.kind, access.kind)}")
@@ -453,7 +454,7 @@ def verify_capture(capture: Capture) -> Verification:
         if listing.stage != "sass" and _EPILOGUE.search(capture.read(listing.stage)):
             epilogues.add(listing.stage)
     findings.extend(missing)
-    loops, _ = capture_loops(capture)
+    loops, _ = capture_loops(capture, tuple(listings))
     for loop in loops:
         for listing in listings:
             if listing.stage == "sass":
@@ -467,6 +468,6 @@ def verify_capture(capture: Capture) -> Verification:
     except StoreError:
         source_lines = 0
     findings.extend(_check_lines(module, listings, m.kernel_path, source_lines))
-    findings.extend(_check_widths(capture))
+    findings.extend(_check_widths(capture, listings))
     findings.extend(_check_resources(capture, ttgir))
     return Verification(m.key, m.kernel, m.target, m.config_index, tuple(findings))

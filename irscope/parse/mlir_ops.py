@@ -8,6 +8,7 @@ its attributes such as ``{tt.num_stages = 3 : i32}``). Lines it cannot read are 
 from __future__ import annotations
 
 import re
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 
 from irscope.parse.mlir_locs import UNKNOWN, Location, LocationTable, parse_location_table, trailing_location
@@ -108,6 +109,40 @@ class MlirModule:
         for op in self.ops:
             for name in (*op.results, *op.defines):
                 found.setdefault(name, op.index)
+        return found
+
+    def arguments_feeding(self, names: Iterable[str], arguments: Container[str], through_yields: bool = False,
+                          limit: int = 5000) -> list[str]:
+        """The function arguments (among ``arguments``) the values ``names`` are computed from, as found.
+
+        Walks the defining ops back; a loop's block argument follows its initial value and, with
+        ``through_yields``, also what each ``scf.for`` iteration yields for it. Stops after ``limit`` names.
+        """
+        definer = self.definer()
+        todo = list(names)
+        seen: set[str] = set()
+        found: list[str] = []
+        while todo and len(seen) < limit:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in arguments:
+                found.append(name)
+                continue
+            at = definer.get(name)
+            if at is None:
+                continue
+            op = self.ops[at]
+            if name not in op.defines:  # a result: what it is computed from
+                todo.extend(op.operands)
+                continue
+            todo.extend(init for arg, init in op.bindings if arg == name)
+            if through_yields and op.name == "scf.for":
+                carried = [arg for arg, _ in op.bindings[1:]]
+                yields = [child for child in self.children(at) if child.name == "scf.yield"]
+                if name in carried and yields and carried.index(name) < len(yields[-1].operands):
+                    todo.append(yields[-1].operands[carried.index(name)])
         return found
 
     def source(self, name: str, user: int) -> int | None:

