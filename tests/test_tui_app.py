@@ -36,7 +36,7 @@ pytestmark = pytest.mark.compile
 SIZE = (160, 45)
 
 
-# Helpers shared with test_tui_snapshots.py and test_tui_tmux.py ---------------------------------------
+# Helpers shared with test_tui_snapshots.py and test_tui_terminal.py ---------------------------------------
 
 def warm_matmul(captures: Callable[..., Capture], shared_store: Path) -> str:
     """matmul@sm90 config 0 in the session store with its per-pass dump and the passes' effects; the store path."""
