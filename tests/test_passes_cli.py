@@ -133,6 +133,32 @@ def test_timing_weighs_mlir_against_ptxas(captures: object, shared_store: Path) 
     assert "MLIR pipeline" in text.output and "ptxas (PTX to cubin)" in text.output
 
 
+def test_timing_numbers_passes_as_passes_and_diff_do(pass_dumps: PassDumps, shared_store: Path) -> None:
+    """Issue 14: timing's pass 36 was coalesce-async-copy while passes' 36 was the pipeliner."""
+    pass_dumps("matmul", "sm90")
+    listed = json.loads(run(shared_store, "passes", "matmul", "--target", "sm90", "--json", "--all").stdout)
+    by_number = {r["index"]: r for r in listed["passes"] if not r["step"]}
+    result = run(shared_store, "timing", "matmul", "--target", "sm90", "--repeat", "1", "--json")
+    assert result.exit_code == 0, result.output
+    timed = json.loads(result.stdout)
+    assert timed["passes"] and not timed["untimed"]
+    covered = set()
+    for row in timed["passes"]:
+        assert row["number"] is not None, row
+        for number in row["runs"]:
+            assert (by_number[number]["name"], by_number[number]["pass_class"]) == (row["name"], row["pass_class"])
+            assert by_number[number]["stage"] == row["stage"]
+        covered.update(row["runs"])
+    assert covered == {n for n, r in by_number.items() if r["stage"] in ("ttir", "ttgir", "llir")}
+    pipeliner = next(r for r in timed["passes"] if r["name"] == "tritongpu-pipeline")["number"]
+    nested = next(r for r in timed["passes"] if len(r["runs"]) > 1)  # the inliner's canonicalizer, once per function
+    for number, name in ((pipeliner, "tritongpu-pipeline"), (nested["runs"][-1], nested["name"])):
+        diff = json.loads(run(shared_store, "diff", "matmul", "--target", "sm90", "--pass", str(number), "--json").stdout)
+        assert diff["left"] == f"before {name} (pass {number}, {by_number[number]['stage']})"
+    text = run(shared_store, "timing", "matmul", "--target", "sm90", "--repeat", "1", "--all").stdout
+    assert any(line.split()[:3] == [str(pipeliner), "ttgir", "tritongpu-pipeline"] for line in text.splitlines())
+
+
 def test_llvm_passes_when_asked(captures: object, shared_store: Path) -> None:
     result = run(shared_store, "passes", "vector_add", "--target", "sm80", "--llvm", "--json", "--all")
     assert result.exit_code == 0, result.output

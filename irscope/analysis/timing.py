@@ -16,6 +16,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from irscope.analysis.pass_numbers import UntimedPass, number_rows, timed_rows, untimed_passes
+from irscope.parse.passes import PassSnapshot
 from irscope.parse.timing import TimingRun
 
 _MLIR_STAGES = ("ttir", "ttgir")
@@ -45,20 +47,28 @@ class PassTiming:
     """One MLIR pass's time (median over the runs).
 
     Attributes:
-        position: its place among the timed passes.
+        number: the pass's number in the capture's pass dump, as ``irscope passes`` and
+            ``diff --pass N`` show it (its first run when it ran several times); None when the dump
+            has no such pass.
+        runs: the dump numbers of every run this row's time covers (a pass in a nested pipeline
+            runs once per function or call).
         stage: the stage it ran in.
         pass_class: as MLIR's report names it.
-        name: its pass argument when known (from the capture's pass dump), else the class.
+        name: its pass argument when the dump has it, else the class.
         seconds: median wall time.
         depth: nesting under a pipeline.
+        pipeline: '' for a pass of the stage's pass manager, else the operation its nested pipeline
+            ran on (``tt.func``, ``any``).
     """
 
-    position: int
+    number: int | None
+    runs: tuple[int, ...]
     stage: str
     pass_class: str
     name: str
     seconds: float
     depth: int
+    pipeline: str = ""
 
 
 @dataclass(frozen=True)
@@ -71,7 +81,8 @@ class CompileTiming:
         stages: (stage, median seconds) in pipeline order.
         mlir_stages: (stage, median seconds of its MLIR passes) for ttir, ttgir and llir.
         phases: the phases, in order.
-        passes: MLIR passes in execution order.
+        passes: MLIR passes in the timing report's order.
+        untimed: passes of the dump that no row of the timing report stands for.
         assembler: ``ptxas`` or ``lld``.
         mlir_vs_assembler: the MLIR pipeline's share of (MLIR + assembler) time.
     """
@@ -85,6 +96,7 @@ class CompileTiming:
     passes: tuple[PassTiming, ...]
     assembler: str
     mlir_vs_assembler: float
+    untimed: tuple[UntimedPass, ...] = ()
 
     def phase(self, name: str) -> Phase:
         """A phase by name."""
@@ -112,11 +124,11 @@ def _phases_of(run: TimingRun) -> dict[str, float]:
             "other": max(0.0, run.seconds - known)}
 
 
-def summarize_timing(runs: Sequence[TimingRun], pass_names: dict[str, str] | None = None) -> CompileTiming:
-    """Medians over the runs, by phase, stage and pass."""
+def summarize_timing(runs: Sequence[TimingRun], dump_passes: Sequence[PassSnapshot] = ()) -> CompileTiming:
+    """Medians over the runs, by phase, stage and pass; passes numbered as in ``dump_passes`` (the capture's
+    pass dump), so every command gives one pass the same number."""
     if not runs:
         raise ValueError("no compile was timed")
-    names = pass_names or {}
     total = _median([r.seconds for r in runs])
     per_run = [_phases_of(r) for r in runs]
     stage_order = [s.stage for s in runs[0].stages]
@@ -143,13 +155,18 @@ def summarize_timing(runs: Sequence[TimingRun], pass_names: dict[str, str] | Non
             mlir_stages.append((s, _median(values)))
     timed = [[p for p in r.passes if p.kind == "pass"] for r in runs]
     shortest = min(len(t) for t in timed)
-    passes = tuple(PassTiming(position=i, stage=timed[0][i].stage, pass_class=timed[0][i].name,
-                              name=names.get(timed[0][i].name, timed[0][i].name),
+    rows = timed_rows(runs[0].passes)[:shortest]
+    numbered = number_rows(rows, dump_passes)
+    by_number = {p.index: p for p in dump_passes}
+    passes = tuple(PassTiming(number=numbered[i][0] if numbered[i] else None, runs=numbered[i],
+                              stage=timed[0][i].stage, pass_class=timed[0][i].name,
+                              name=by_number[numbered[i][0]].name if numbered[i] else timed[0][i].name,
                               seconds=_median([t[i].seconds for t in timed if t[i].name == timed[0][i].name]),
-                              depth=timed[0][i].depth) for i in range(shortest))
+                              depth=timed[0][i].depth, pipeline=rows[i].pipeline) for i in range(shortest))
+    untimed = untimed_passes(dump_passes, numbered, [s for s, _ in mlir_stages]) if dump_passes else []
     mlir = next(p.seconds for p in phases if p.name == "mlir")
     asm = next(p.seconds for p in phases if p.name == "assembler")
     return CompileTiming(runs=len(runs), totals=tuple(r.seconds for r in runs), total=total, stages=stages,
                          mlir_stages=tuple(mlir_stages), phases=phases, passes=passes,
                          assembler="lld" if asm_stage == "hsaco" else "ptxas",
-                         mlir_vs_assembler=mlir / (mlir + asm) if mlir + asm else 0.0)
+                         mlir_vs_assembler=mlir / (mlir + asm) if mlir + asm else 0.0, untimed=tuple(untimed))

@@ -9,7 +9,7 @@ import click
 
 from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
-from irscope.cli.passes import compile_notice, print_rich
+from irscope.cli.passes import compile_notice, dump_notice, print_rich
 
 
 @click.command("timing")
@@ -28,7 +28,9 @@ def timing(kernel: str, target: str | None, config: int, as_json: bool, store_di
     """Time KERNEL's compile per phase, stage and MLIR pass, and weigh Triton's MLIR pipeline against ptxas.
 
     Each timing compiles again from scratch in a clean process (fresh Triton cache, no dumps) with
-    MLIR's pass timer on (MLIR_ENABLE_TIMING=1), --repeat times; medians are shown.
+    MLIR's pass timer on (MLIR_ENABLE_TIMING=1), --repeat times; medians are shown. Passes carry
+    their numbers from the per-pass dump (compiled first when the store lacks it), the numbers
+    `irscope passes` and `diff --pass N` use.
 
     Example:
 
@@ -38,15 +40,17 @@ def timing(kernel: str, target: str | None, config: int, as_json: bool, store_di
     """
     from irscope.captures import StoredKernel
     from irscope.compile.timing import measure_timing
+    from irscope.passdump import get_pass_dump
     from irscope.store import require_trusted
 
     request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
     capture = get_capture(request, store_dir, on_compile=compile_notice)
     if isinstance(request.kernel, StoredKernel):
         require_trusted(capture)  # timing compiles the capture's own source again
+    dump = get_pass_dump(request, capture, on_compile=dump_notice)  # the pass numbers every command shares
     click.echo(f"irscope: timing {repeat} compile(s) of {capture.manifest.kernel} for {capture.manifest.target}...",
                err=True)
-    result = measure_timing(request, capture, repeat)
+    result = measure_timing(request, capture, repeat, dump)
     for problem in result.problems:
         click.echo(f"irscope: warning: {problem}", err=True)
     m = capture.manifest

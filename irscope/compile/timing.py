@@ -15,7 +15,7 @@ from irscope.compile.passes import Worker
 from irscope.errors import CompileError
 from irscope.parse.passes import DumpProblem
 from irscope.parse.timing import parse_timing
-from irscope.passdump import load_dump
+from irscope.passdump import PassDump, load_dump
 from irscope.store import Capture
 
 
@@ -34,8 +34,9 @@ class TimingResult:
     problems: tuple[DumpProblem, ...]
 
 
-def measure_timing(request: Request, capture: Capture, repeat: int = 3) -> TimingResult:
-    """Compile ``repeat`` times with MLIR's pass timer on; summarise the medians."""
+def measure_timing(request: Request, capture: Capture, repeat: int = 3, dump: PassDump | None = None) -> TimingResult:
+    """Compile ``repeat`` times with MLIR's pass timer on; summarise the medians, passes numbered as in
+    ``dump`` (default: the capture's stored pass dump, if any)."""
     worker = Worker(request, capture, "timing", {"MLIR_ENABLE_TIMING": "1"}, repeat=max(1, repeat))
     text = b"".join(worker.stream()).decode("utf-8", errors="replace")
     if not worker.result.get("ok"):
@@ -43,7 +44,6 @@ def measure_timing(request: Request, capture: Capture, repeat: int = 3) -> Timin
     runs, problems = parse_timing(text, f"timing of {capture.manifest.key}")
     if not runs:
         raise CompileError(f"the timing compile printed no timings; problems: {'; '.join(map(str, problems))}")
-    dump = load_dump(capture.path)
-    names = {p.pass_class: p.name for p in dump.index.passes} if dump is not None else {}
-    return TimingResult(timing=summarize_timing(runs, names), triton_version=str(worker.result.get("triton_version")),
+    dump = dump if dump is not None else load_dump(capture.path)
+    return TimingResult(timing=summarize_timing(runs, dump.index.passes if dump is not None else ()), triton_version=str(worker.result.get("triton_version")),
                         problems=tuple(problems))
