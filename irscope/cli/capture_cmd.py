@@ -40,6 +40,9 @@ def capture(target: str | None, store_dir: str | None, command: tuple[str, ...])
         click.echo(f"  captured {m.kernel:<24} {m.target:<7} {m.key}")
     for failure in report.failures:
         click.echo(f"  NOT captured: {failure}", err=True)
+    for note in report.notes:
+        if report.captures or "replaced irscope's" not in note:  # else the last line gives it as the reason
+            click.echo(f"irscope: note: {note}", err=True)
     if report.exit_code != 0:
         kept = f"the {len(report.captures)} kernel(s) compiled before it stopped were kept" if report.captures \
             else "no kernel was compiled before it stopped"
@@ -50,5 +53,6 @@ def capture(target: str | None, store_dir: str | None, command: tuple[str, ...])
 
         why = ("; TRITON_INTERPRET is set, so Triton's interpreter ran its kernels without compiling them: unset "
                "it to capture") if os.environ.get("TRITON_INTERPRET", "0") not in ("", "0") else ""
-        click.echo(f"irscope: the program compiled no Triton kernel{why}", err=True)
+        removed = next((f"; {n}" for n in report.notes if "replaced irscope's" in n), "")
+        click.echo(f"irscope: the program compiled no Triton kernel{why}{removed}", err=True)
         raise SystemExit(1)

@@ -35,6 +35,7 @@ class ProgramReport:
         captures: the kernels stored, one per distinct compilation.
         failures: kernels (or configs) that could not be captured, each with its reason.
         offline_target: the target compiled for without a GPU, or None for a real run.
+        notes: what the program did to irscope's hooks (set its own compilation listener, say).
     """
 
     command: str
@@ -42,6 +43,7 @@ class ProgramReport:
     captures: list[Capture] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     offline_target: str | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 def target_name(backend: str, arch: Any, warp_size: int) -> str:
@@ -75,7 +77,8 @@ def run_program(command: list[str], store: Store, offline: Target | None = None)
         exit_code = subprocess.run(command, env=env, check=False).returncode
         captures, failures = _store_records(session, store, shlex.join(command))
         return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
-                             failures=failures, offline_target=offline.name if offline else None)
+                             failures=failures, offline_target=offline.name if offline else None,
+                             notes=listener_notes(_records(session / "notes")))
     finally:
         shutil.rmtree(session, ignore_errors=True)
 
@@ -87,6 +90,26 @@ def _records(folder: Path) -> list[dict[str, Any]]:
             out.append(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError):
             continue
+    return out
+
+
+def listener_notes(records: list[dict[str, Any]]) -> list[str]:
+    """The hook's notes about the compilation listener, as sentences, each once."""
+    out: list[str] = []
+    for rec in records:
+        where, what = str(rec.get("where") or "?"), str(rec.get("listener") or "?")
+        if rec.get("event") == "listener-set":
+            text = (f"the program cleared Triton's compilation listener at {where}; irscope's stayed in place"
+                    if what == "None" else
+                    f"the program set its own Triton compilation listener ({what}) at {where}; irscope chained "
+                    "it behind its own, so both saw every compile")
+        elif rec.get("event") == "listener-removed":
+            text = (f"the program replaced irscope's compilation listener (with {what}); kernels compiled after "
+                    "that were not recorded")
+        else:
+            continue
+        if text not in out:
+            out.append(text)
     return out
 
 

@@ -286,14 +286,9 @@ def install() -> None:
     """Install the listener (and, offline, the stand-in driver); called from the sitecustomize shim."""
     from triton import knobs
 
-    previous = knobs.compilation.listener
+    from irscope.compile.listener_chain import install as install_listener
 
-    def listener(**kwargs: Any) -> None:
-        _listener(**kwargs)
-        if previous is not None:
-            previous(**kwargs)
-
-    knobs.compilation.listener = listener
+    install_listener(_listener, lambda note: _write("notes", note))  # chained with any listener the program sets
     spec = os.environ.get("IRSCOPE_CAPTURE_TARGET")
     if not spec:
         from triton.runtime.autotuner import Autotuner
