@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from irscope.errors import DamagedCaptureError, UsageError, closest
+from irscope.errors import DamagedCaptureError, StoreError, UsageError, closest
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
 from irscope.kernelspec import FunctionKernel, RecordedKernel, function_kernel
 from irscope.paths import require_writable, store_root
@@ -191,6 +191,17 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
     require_writable(store.root)
     if on_compile is not None:
         on_compile(request)
+    from irscope.tritons import selected
+
+    if selected() is not None:  # --triton: compile in that Triton's interpreter, into the same store
+        from irscope.compile.remote import remote_capture
+
+        key = remote_capture(request.kernel, request.target, request.config_index, request.sizes, store.root,
+                             force=recapture)
+        made_there = store.get(key)
+        if made_there is None:
+            raise StoreError(f"the compile worker reported capture {key}, but it is not in {store.root}")
+        return remember(request, made_there)
     from irscope.compile.capture import capture
 
     made = capture(request.kernel, request.target, request.config_index, store, request.sizes, force=recapture)

@@ -56,8 +56,16 @@ _MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 _VERSION_RE = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.M)
 
 
-@functools.cache
 def triton_version() -> str:
+    """The version of the Triton that compiles in this process: ``--triton``'s choice, else the installed one."""
+    from irscope.tritons import selected
+
+    chosen = selected()
+    return chosen.version if chosen is not None else local_triton_version()
+
+
+@functools.cache
+def local_triton_version() -> str:
     """Installed Triton's version, read from its __init__.py without importing it (metadata as fallback).
 
     Read once per process: every capture key needs it, and the TUI computes keys for whole trees.
