@@ -9,12 +9,14 @@ Nothing here imports Triton: the version of an interpreter's Triton is read by r
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -188,6 +190,22 @@ def select(env: TritonEnv | None) -> None:
         os.environ[ENV_VAR] = str(_SELECTED.python)
     else:
         os.environ.pop(ENV_VAR, None)
+
+
+@contextlib.contextmanager
+def using(env: TritonEnv | None) -> Iterator[None]:
+    """Compile with ``env`` inside the block (None: keep the current choice), then restore the choice."""
+    if env is None:
+        yield
+        return
+    before, spec = selected(), os.environ.get(ENV_VAR)
+    select(env)
+    try:
+        yield
+    finally:
+        select(before)
+        if spec is not None and before is None:
+            os.environ[ENV_VAR] = spec
 
 
 def reset() -> None:

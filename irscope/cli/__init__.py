@@ -34,6 +34,9 @@ COMMANDS: dict[str, str] = {
     "verify": "irscope.cli.verify_cmd:verify",
     "trust": "irscope.cli.trust_cmd:trust",
     "triton": "irscope.cli.triton_cmd:triton",
+    "compare": "irscope.cli.compare_cmd:compare",
+    "facts": "irscope.cli.facts_cmd:facts",
+    "check": "irscope.cli.facts_cmd:check",
 }
 
 
