@@ -89,6 +89,17 @@ def run_job(job: dict[str, Any], store: str, triton: str | None = None) -> dict[
         return {"error": " ".join(str(exc).split())}
 
 
+def validate(jobs: Sequence[Job], store: Path) -> None:
+    """Refuse, before anything compiles, a job whose kernel, target or config irscope cannot take."""
+    from irscope.captures import make_request
+
+    for job in jobs:
+        try:
+            make_request(job.kernel, job.target, job.config, launch=_launch(job.launch), store_dir=str(store))
+        except UsageError as exc:
+            raise UsageError(f"{job.label()}: {exc}") from None
+
+
 def run_jobs(jobs: Sequence[Job], store: Path, triton: str | None, workers: int,
              progress: Callable[[Job], None] | None = None) -> list[Outcome]:
     """Run jobs, ``workers`` at a time in worker processes (1: in this process); results in job order."""
@@ -182,6 +193,7 @@ def check_snapshot(path: Path, store: Path, triton: str | None = None, extra_tol
     entries, file_tolerances, _ = read_snapshot(path)
     rules = [parse_tolerance(f"{k}={v}") for k, v in file_tolerances.items()]
     rules += [parse_tolerance(t) for t in extra_tolerances]
+    validate([job for job, _ in entries], store)
     outcomes = run_jobs([job for job, _ in entries], store, triton, workers, progress)
     results = []
     for (job, recorded), outcome in zip(entries, outcomes, strict=True):

@@ -78,7 +78,7 @@ def test_job_descriptions_are_plain_data_and_rebuild_the_same_request(tmp_path):
     requests = [
         make_request("matmul", "sm90", 1),
         make_request(f"{DATA / 'kernels' / 'off_by_one_add.py'}:add_kernel", "gfx942",
-                     launch=_launch(args="x=fp16[1024], y=fp16[1024], out=fp16[1024], n=1024",
+                     launch=_launch(args="x_ptr=fp16[1024], y_ptr=fp16[1024], out_ptr=fp16[1024], n_elements=1024",
                                     constexprs=("BLOCK_SIZE=256",))),
         make_request(f"{DATA / 'kernels' / 'off_by_one_add.py'}:add_kernel", "sm80",
                      launch=_launch(signature="*fp32:16, *fp32:16, *fp32, i32, 128")),
@@ -194,6 +194,27 @@ def test_triton_install_list_and_compile_with_an_older_triton(old_triton):
                                  "IRSCOPE_TRITON": OLD})
     assert passes.returncode == 0, passes.stderr[-2000:]
     assert json.loads(passes.stdout)["triton_version"] == OLD
+
+
+@pytest.mark.compile
+def test_compare_and_check_across_tritons(old_triton, tmp_path):
+    """The facts that move from 3.5.1 to the current Triton are found by compare and by check."""
+    compared = _cli(old_triton, "compare", "matmul", "--target", "sm90", "--triton", OLD, "--vs-triton", "current",
+                    "--json")
+    assert compared.returncode == 0, compared.stderr[-2000:]
+    data = json.loads(compared.stdout)
+    assert data["a"]["label"].endswith(f"Triton {OLD}") and data["b"]["label"].endswith(local_triton_version())
+    changed = {c["fact"] for c in data["changed"]}
+    assert "instructions.sass.total" in changed  # 3.5.1 and 3.9 emit different SASS for the same matmul
+    assert "loop1.stages" not in changed  # both pipeline the K-loop 3 deep
+    snapshot = tmp_path / "facts.json"
+    made = _cli(old_triton, "facts", "matmul", "--target", "sm90", "-o", str(snapshot), "-j", "1")
+    assert made.returncode == 0, made.stderr[-2000:]
+    same = _cli(old_triton, "check", str(snapshot), "-j", "1")
+    assert same.returncode == 0 and "1 as recorded" in same.stdout
+    moved = _cli(old_triton, "--triton", OLD, "check", str(snapshot), "-j", "1")
+    assert moved.returncode == 1, moved.stdout + moved.stderr[-2000:]
+    assert "CHANGED  matmul sm90 c0" in moved.stdout and "instructions.sass.total" in moved.stdout
 
 
 @pytest.mark.compile

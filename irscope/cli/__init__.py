@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "compare": "irscope.cli.compare_cmd:compare",
     "facts": "irscope.cli.facts_cmd:facts",
     "check": "irscope.cli.facts_cmd:check",
+    "repro": "irscope.cli.repro_cmd:repro",
 }
 
 

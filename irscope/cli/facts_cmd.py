@@ -87,7 +87,7 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
     """
     from irscope.analysis.facts import parse_tolerance
     from irscope.errors import UsageError
-    from irscope.factsfile import Job, default_workers, run_jobs, snapshot
+    from irscope.factsfile import Job, default_workers, run_jobs, snapshot, validate
     from irscope.paths import require_writable, store_root
     from irscope.store import triton_version
     from irscope.tritons import selected
@@ -109,6 +109,7 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
             indices = _configs(kernel, target, launch, store_dir) if all_configs else list(configs or (0,))
             job_list += [Job(kernel=kernel, target=target, config=i, launch=launch_data) for i in indices]
     root = store_root(store_dir)
+    validate(job_list, root)
     require_writable(root)
     chosen = selected()
     with _progress(len(job_list), "compiling") as step:
