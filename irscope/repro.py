@@ -29,7 +29,11 @@ def _specialization(capture: Capture) -> dict[str, Any]:
     from irscope.compile.capture import job_for
     from irscope.compile.replay import job_replay
 
+    from irscope.captures import StoredKernel
+
     request = request_for(capture)
+    if isinstance(request.kernel, StoredKernel):
+        raise UsageError(f"{m.key} cannot be compiled again from the store alone; capture it again")
     job, _ = job_for(request.kernel, request.target, request.config_index, request.sizes)
     return job_replay(job)
 
