@@ -68,10 +68,11 @@ def _launch(data: dict[str, Any]) -> Any:
                       constexprs=tuple(data.get("constexprs", ())), options=dict(data.get("options", {})))
 
 
-def run_job(job: dict[str, Any], store: str, triton: str | None = None) -> dict[str, Any]:
+def run_job(job: dict[str, Any], store: str, triton: str | None = None, facts: bool = True) -> dict[str, Any]:
     """Compile one job (plain data in, plain data out): ``{"key", "label", "facts"}`` or ``{"error"}``.
 
     Runs in any process: it chooses the Triton itself (``triton``: a version or an interpreter path).
+    With ``facts`` false it only makes sure the capture is in the store.
     """
     from irscope.analysis.facts import capture_facts
     from irscope.captures import get_capture, make_request
@@ -83,8 +84,10 @@ def run_job(job: dict[str, Any], store: str, triton: str | None = None) -> dict[
             request = make_request(job["kernel"], job["target"], int(job.get("config", 0)),
                                    launch=_launch(job.get("launch", {})), store_dir=store)
             capture = get_capture(request, store)
-        facts = capture_facts(capture)
-        return {"key": facts.key, "label": facts.label, "facts": facts.values}
+        if not facts:
+            return {"key": capture.manifest.key, "label": "", "facts": {}}
+        found = capture_facts(capture)
+        return {"key": found.key, "label": found.label, "facts": found.values}
     except IrscopeError as exc:
         return {"error": " ".join(str(exc).split())}
 
@@ -101,12 +104,12 @@ def validate(jobs: Sequence[Job], store: Path) -> None:
 
 
 def run_jobs(jobs: Sequence[Job], store: Path, triton: str | None, workers: int,
-             progress: Callable[[Job], None] | None = None) -> list[Outcome]:
+             progress: Callable[[Job], None] | None = None, facts: bool = True) -> list[Outcome]:
     """Run jobs, ``workers`` at a time in worker processes (1: in this process); results in job order."""
     results: dict[int, dict[str, Any]] = {}
     if workers <= 1 or len(jobs) <= 1:
         for i, job in enumerate(jobs):
-            results[i] = run_job(job.to_json(), str(store), triton)
+            results[i] = run_job(job.to_json(), str(store), triton, facts)
             if progress:
                 progress(job)
     else:
@@ -114,7 +117,7 @@ def run_jobs(jobs: Sequence[Job], store: Path, triton: str | None, workers: int,
 
         context = multiprocessing.get_context("spawn")  # never fork a process that may hold Triton's state
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = {pool.submit(run_job, job.to_json(), str(store), triton): i for i, job in enumerate(jobs)}
+            futures = {pool.submit(run_job, job.to_json(), str(store), triton, facts): i for i, job in enumerate(jobs)}
             for future in as_completed(futures):
                 i = futures[future]
                 results[i] = future.result()

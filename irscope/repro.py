@@ -25,11 +25,9 @@ def _specialization(capture: Capture) -> dict[str, Any]:
     if m.origin not in ("bundled", "module"):
         raise UsageError(f"{m.key} was stored without its specialization (made by an older irscope); capture it "
                          "again to write a reproducer")
-    from irscope.captures import request_for
+    from irscope.captures import StoredKernel, request_for
     from irscope.compile.capture import job_for
     from irscope.compile.replay import job_replay
-
-    from irscope.captures import StoredKernel
 
     request = request_for(capture)
     if isinstance(request.kernel, StoredKernel):

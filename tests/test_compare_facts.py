@@ -153,3 +153,14 @@ def test_facts_refuses_bad_input(tmp_path):
     unknown = invoke("facts", "no_such_kernel")
     assert unknown.exit_code == 2
     assert Path(tmp_path).exists()
+
+
+def test_resources_of_every_config_compiled_in_parallel_match_one_at_a_time(tmp_path, shared_store):
+    parallel = invoke("resources", "vector_add", "--target", "gfx942", "--all-configs", "-j", "2", "--json",
+                      "--store", str(tmp_path / "fresh"))
+    assert parallel.exit_code == 0, parallel.output
+    assert "compiling 4 configs of vector_add for gfx942, 2 at a time" in parallel.output
+    serial = invoke("resources", "vector_add", "--target", "gfx942", "--all-configs", "-j", "1", "--json",
+                    "--store", str(tmp_path / "serial"))
+    rows = lambda out: json.loads(out[out.index("["):])  # noqa: E731  (stderr's notice comes first here)
+    assert rows(parallel.output) == rows(serial.output)
