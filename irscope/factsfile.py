@@ -65,7 +65,8 @@ def _launch(data: dict[str, Any]) -> Any:
     from irscope.captures import LaunchSpec
 
     return LaunchSpec(signature=data.get("signature"), args=data.get("args"),
-                      constexprs=tuple(data.get("constexprs", ())), options=dict(data.get("options", {})))
+                      constexprs=tuple(data.get("constexprs", ())), options=dict(data.get("options", {})),
+                      settings=tuple(data.get("settings", ())))
 
 
 def run_job(job: dict[str, Any], store: str, triton: str | None = None, facts: bool = True) -> dict[str, Any]:

@@ -125,6 +125,8 @@ def capture_facts(capture: Capture) -> Facts:
             values[f"instructions.{listing.stage}.{kind}"] = counts.get(kind, 0)
     values["compile_seconds"] = m.compile_seconds
     label = f"{m.kernel} {m.target} c{m.config_index}, Triton {m.triton_version}"
+    if m.settings:
+        label += ", set " + ", ".join(f"{k}={v}" for k, v in m.settings.items())
     return Facts(key=m.key, label=label, values=values, unread=tuple(unread))
 
 

@@ -44,6 +44,8 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
         irscope compare matmul --config 0 --vs-config 1
 
         irscope compare matmul --triton 3.5.1 --vs-triton 3.9.0 --target sm90
+
+        irscope compare matmul --set num_stages=2
     """
     from irscope.analysis.facts import capture_facts, compare_facts
     from irscope.paths import store_root
@@ -52,17 +54,22 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
     root = store_root(store_dir)
     first_env = resolve(triton_spec, root) if triton_spec else None
     second_env = resolve(vs_triton, root) if vs_triton else first_env
+    from dataclasses import replace
+
+    # --set makes a what-if variant of the second side; the first stays the base config.
     with using(first_env):
-        request = make_request(kernel, target, config, stage=stage, launch=launch, store_dir=store_dir)
+        request = make_request(kernel, target, config, stage=stage, launch=replace(launch, settings=()),
+                               store_dir=store_dir)
         left = get_capture(request, store_dir, on_compile=compile_notice)
     with using(second_env):
         other_request = make_request(other or kernel, vs_target or target,
                                      config if vs_config is None else vs_config, stage=stage,
-                                     launch=launch if other is None else LaunchSpec(), store_dir=store_dir)
+                                     launch=launch if other is None else LaunchSpec(settings=launch.settings),
+                                     store_dir=store_dir)
         right = get_capture(other_request, store_dir, on_compile=compile_notice)
     if left.manifest.key == right.manifest.key:
         raise UsageError(f"both sides are capture {left.manifest.key}; give a second kernel, --vs-target, "
-                         "--vs-config or --vs-triton")
+                         "--vs-config, --vs-triton or --set NAME=VALUE")
     a, b = capture_facts(left), capture_facts(right)
     deltas = compare_facts(a.values, b.values)
     if as_json:

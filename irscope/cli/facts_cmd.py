@@ -101,7 +101,8 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
         rules[name.strip()] = amount.strip()
     launch_data = {k: v for k, v in (("signature", launch.signature), ("args", launch.args),
                                      ("constexprs", list(launch.constexprs)),
-                                     ("options", {k: v for k, v in launch.options.items() if v is not None}))
+                                     ("options", {k: v for k, v in launch.options.items() if v is not None}),
+                                     ("settings", list(launch.settings)))
                    if v}
     job_list: list[Job] = []
     for kernel in kernels:

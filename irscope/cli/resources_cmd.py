@@ -54,7 +54,8 @@ def _compile_missing(request: Request, spec: str, launch: LaunchSpec, count: int
         return
     data = {k: v for k, v in (("signature", launch.signature), ("args", launch.args),
                               ("constexprs", list(launch.constexprs)),
-                              ("options", {k: v for k, v in launch.options.items() if v is not None})) if v}
+                              ("options", {k: v for k, v in launch.options.items() if v is not None}),
+                                     ("settings", list(launch.settings))) if v}
     click.echo(f"irscope: compiling {len(missing)} configs of {request.kernel.name} for {request.target.name}, "
                f"{min(jobs, len(missing))} at a time...", err=True)
     chosen = selected()
