@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from irscope.errors import DamagedCaptureError, UsageError, closest
+from irscope.errors import DamagedCaptureError, StoreError, UsageError, closest
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
 from irscope.kernelspec import FunctionKernel, RecordedKernel, function_kernel
 from irscope.paths import require_writable, store_root
@@ -30,15 +30,17 @@ class LaunchSpec:
         args: example arguments (``"x=fp16[4096], n=4096"``).
         constexprs: ``NAME=VALUE`` items.
         options: num_warps / num_stages given explicitly.
+        settings: ``--set NAME=VALUE`` items: a what-if variant of whatever kernel is named.
     """
 
     signature: str | None = None
     args: str | None = None
     constexprs: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
+    settings: tuple[str, ...] = ()
 
     def given(self) -> bool:
-        """Whether any launch description was given."""
+        """Whether any launch description was given (``--set`` applies to every kernel, so it does not count)."""
         return bool(self.signature or self.args or self.constexprs
                     or any(v is not None for v in self.options.values()))
 
@@ -134,7 +136,27 @@ def _stored(kernel: str, target: str | None, store_dir: str | None, config: int 
 
 def make_request(kernel: str, target: str | None = None, config: int = 0, stage: str | None = None,
                  launch: LaunchSpec | None = None, store_dir: str | None = None) -> Request:
-    """Validate a user's kernel, target, config and (optional) stage; raise UsageError naming valid choices."""
+    """Validate a user's kernel, target, config and (optional) stage; raise UsageError naming valid choices.
+
+    With ``--set`` items in ``launch`` the request is for that what-if variant (checked here, before any compile).
+    """
+    request = _make_request(kernel, target, config, stage, launch, store_dir)
+    if launch is None or not launch.settings:
+        return request
+    from irscope.settings import apply, parse_settings
+
+    wanted = parse_settings(launch.settings)
+    base: Capture | None
+    if isinstance(request.kernel, StoredKernel):
+        base = request.kernel.capture
+        request = request_for(base)
+    else:
+        base = Store(store_root(store_dir)).get(request.key())
+    return apply(request, wanted, base)
+
+
+def _make_request(kernel: str, target: str | None, config: int, stage: str | None, launch: LaunchSpec | None,
+                  store_dir: str | None) -> Request:
     launch = launch or LaunchSpec()
     if not kernel.strip():
         raise UsageError("KERNEL is empty; give a bundled kernel (see irscope list), a kernel-module path, "
@@ -186,11 +208,22 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
             raise _damaged_error(hit, why)
         sys.stderr.write(f"irscope: capture {hit.manifest.key} is damaged ({why}); compiling it again\n")
         recapture = True
-    if isinstance(request.kernel, RecordedKernel):
+    if isinstance(request.kernel, RecordedKernel) and not request.kernel.settings_of:
         raise UsageError(f"capture {request.key()} is not in {store.root}; recorded kernels are not compiled anew")
     require_writable(store.root)
     if on_compile is not None:
         on_compile(request)
+    from irscope.tritons import selected
+
+    if selected() is not None:  # --triton: compile in that Triton's interpreter, into the same store
+        from irscope.compile.remote import remote_capture
+
+        key = remote_capture(request.kernel, request.target, request.config_index, request.sizes, store.root,
+                             force=recapture)
+        made_there = store.get(key)
+        if made_there is None:
+            raise StoreError(f"the compile worker reported capture {key}, but it is not in {store.root}")
+        return remember(request, made_there)
     from irscope.compile.capture import capture
 
     made = capture(request.kernel, request.target, request.config_index, store, request.sizes, force=recapture)
@@ -240,7 +273,12 @@ def request_for(capture: Capture) -> Request:
 
         info = read_kernel(Path(m.kernel_path), bundled=m.origin == "bundled")
         tgt = TARGETS.get(m.target) or resolve_target(m.target)
-        return Request(kernel=info, target=tgt, config_index=m.config_index, sizes=dict(m.sizes))
+        made = Request(kernel=info, target=tgt, config_index=m.config_index, sizes=dict(m.sizes))
+        if m.settings:  # a what-if variant: the same settings on the module's config
+            from irscope.settings import apply
+
+            made = apply(made, dict(m.settings))
+        return made
     source = capture.path / m.files.get("source", "source.py")
     if m.origin in ("program", "function") and m.replay and source.is_file():
         tgt = TARGETS.get(m.target) or Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,

@@ -46,6 +46,7 @@ class KernelInfo:
         tolerance: ``atol``/``rtol`` for correctness.
         source_sha: sha256 of the module's text; part of every capture key.
         bundled: whether it ships with irscope.
+        settings: ``--set`` values merged into its configs (a what-if variant), else empty.
     """
 
     name: str
@@ -60,6 +61,7 @@ class KernelInfo:
     tolerance: dict[str, float] = field(hash=False)
     source_sha: str = ""
     bundled: bool = True
+    settings: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def configs_for(self, backend: str) -> list[dict[str, Any]]:
         """The launch configs for a backend."""

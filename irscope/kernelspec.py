@@ -283,6 +283,7 @@ class FunctionKernel:
         options: num_warps / num_stages / ... from the command line.
         source_sha: digest of the defining file and the local files it imports (part of the capture key).
         obj: the kernel object itself when the caller already holds it (Python API); not re-imported.
+        settings: ``--set`` values applied on top of the config (a what-if variant).
     """
 
     ref: FunctionRef
@@ -292,6 +293,7 @@ class FunctionKernel:
     options: dict[str, Any] = field(default_factory=dict)
     source_sha: str = ""
     obj: Any = field(default=None, compare=False, hash=False, repr=False)
+    settings: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the kernel object: a child process re-imports it from ``ref``."""
@@ -328,6 +330,8 @@ class FunctionKernel:
             text += "; constexprs: " + ", ".join(f"{k}={v!r}" for k, v in self.constexprs.items())
         if self.options:
             text += "; options: " + ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        if self.settings:
+            text += "; set: " + ", ".join(f"{k}={v!r}" for k, v in sorted(self.settings.items()))
         return text
 
     def key_payload(self, config_index: int) -> dict[str, Any]:
@@ -380,13 +384,17 @@ class RecordedKernel:
         path: the stored copy of its source file.
         qualname: the function's name in that file.
         replay: the recorded specialization (see ``Manifest.replay``).
-        key: the capture it was recorded as.
+        key: the capture it was recorded as (for a variant: the variant's own key).
+        settings: ``--set`` values applied to the recorded specialization (a what-if variant).
+        settings_of: for a variant, the key of the recorded capture it varies.
     """
 
     path: Path
     qualname: str
     replay: dict[str, Any] = field(hash=False)
     key: str = ""
+    settings: dict[str, Any] = field(default_factory=dict, hash=False)
+    settings_of: str = ""
 
     @property
     def name(self) -> str:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from irscope.errors import StoreError
-from irscope.store import Capture, triton_version
+from irscope.store import Capture, local_triton_version
 
 DERIVED = "derived"
 _FORMAT = 1
@@ -190,7 +190,7 @@ def _adds_regalloc_level(version: str) -> bool:
     that version; 3.5 and 3.6 do not pass it, 3.9 does. Other versions: assumed as 3.9 from 3.7 on.
     """
     spec = importlib.util.find_spec("triton")
-    if spec is not None and spec.origin is not None and version == triton_version():
+    if spec is not None and spec.origin is not None and version == local_triton_version():
         try:
             text = (Path(spec.origin).parent / "backends" / "nvidia" / "compiler.py").read_text(encoding="utf-8")
             return "--regAllocOptLevel=2" in text

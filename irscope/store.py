@@ -56,8 +56,16 @@ _MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 _VERSION_RE = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.M)
 
 
-@functools.cache
 def triton_version() -> str:
+    """The version of the Triton that compiles in this process: ``--triton``'s choice, else the installed one."""
+    from irscope.tritons import selected
+
+    chosen = selected()
+    return chosen.version if chosen is not None else local_triton_version()
+
+
+@functools.cache
+def local_triton_version() -> str:
     """Installed Triton's version, read from its __init__.py without importing it (metadata as fallback).
 
     Read once per process: every capture key needs it, and the TUI computes keys for whole trees.
@@ -130,6 +138,7 @@ class Manifest:
         checksums: file name -> ``{"size": bytes, "sha256": hex digest}`` for every file in ``files``,
             written when the capture is committed; sizes are checked on every read, digests by
             ``irscope verify``.
+        settings: ``--set`` values this what-if variant was compiled with (already in ``config``), else empty.
     """
 
     key: str
@@ -160,11 +169,15 @@ class Manifest:
     replay: dict[str, Any] = field(default_factory=dict)
     checksums: dict[str, dict[str, Any]] = field(default_factory=dict)
     format: int = FORMAT
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def config_text(self) -> str:
         """What tells this capture apart from the kernel's others: its config values, else its constexprs."""
         values = self.config or self.constexprs
-        return ", ".join(f"{k}={v}" for k, v in values.items())
+        text = ", ".join(f"{k}={v}" for k, v in values.items())
+        if self.settings:
+            text += "; set " + ", ".join(f"{k}={v}" for k, v in self.settings.items())
+        return text
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""

@@ -18,12 +18,14 @@ See docs/testing.md for a complete example file.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from typing import Any
 
 from irscope.captures import request_for
 from irscope.store import Capture
 
-__all__ = ["assert_layout", "assert_no_spills", "assert_pass_ran", "assert_pipelined", "pass_names"]
+__all__ = ["assert_facts", "assert_layout", "assert_no_spills", "assert_pass_ran", "assert_pipelined", "pass_names"]
 
 
 def pass_names(capture: Capture) -> list[str]:
@@ -116,3 +118,27 @@ def assert_no_spills(capture: Capture) -> None:
         raise AssertionError(f"{capture.manifest.key} spills: {res.spill_stores} bytes stored and "
                              f"{res.spill_loads} loaded per thread, {res.local_bytes} bytes of local memory, "
                              f"{res.registers} registers")
+
+
+def assert_facts(path: str | os.PathLike[str], triton: str | None = None, tolerances: Sequence[str] = (),
+                 store: str | os.PathLike[str] | None = None, jobs: int = 1) -> None:
+    """Assert that every entry of a facts snapshot (``irscope facts ... -o FILE``) compiles to the same facts.
+
+    ``triton``: a version installed with ``irscope triton install`` or a Python interpreter (default:
+    this one's); ``tolerances``: ``FACT=AMOUNT`` items added to the file's own.
+    """
+    from pathlib import Path
+
+    from irscope.factsfile import check_snapshot
+    from irscope.paths import store_root
+    from irscope.views.facts_text import render_deltas
+
+    results = check_snapshot(Path(path), store_root(store), triton, tolerances, jobs)
+    bad = [r for r in results if r.failed]
+    if not bad:
+        return
+    lines = [f"{len(bad)} of {len(results)} entries of {path} changed:"]
+    for r in bad:
+        lines.append(f"{r.job.label()}: {r.error}" if r.error else f"{r.job.label()} ({r.label}):")
+        lines += render_deltas([d for d in r.deltas if not d.allowed], "recorded", "now")
+    raise AssertionError("\n".join(lines))

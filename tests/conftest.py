@@ -30,8 +30,12 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     monkeypatch.setenv("TRITON_HOME", str(home))
     monkeypatch.delenv("IRSCOPE_TARGET", raising=False)
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    monkeypatch.delenv("IRSCOPE_TRITON", raising=False)
     yield tmp_path
     os.environ.pop("TRITON_INTERPRET", None)
+    from irscope import tritons
+
+    tritons.reset()  # a test that chose another Triton (--triton in-process) leaves no choice behind
 
 
 @pytest.fixture(scope="session")

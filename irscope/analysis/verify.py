@@ -104,7 +104,7 @@ def _line_of(frames: tuple, kernel_file: str) -> int | None:
     return own.line if own is not None else None
 
 
-def _listings(capture: Capture) -> tuple[list[Listing], list[Finding]]:
+def lower_listings(capture: Capture) -> tuple[list[Listing], list[Finding]]:
     """The lower stages with line info: PTX and SASS (NVIDIA) or AMDGCN."""
     from irscope.analysis.sourcemap import sass_listing
 
@@ -448,7 +448,7 @@ def verify_capture(capture: Capture) -> Verification:
         return Verification(m.key, m.kernel, m.target, m.config_index, tuple(findings))
     module = parse_module(ttgir)
     layouts = parse_layouts(ttgir)
-    listings, missing = _listings(capture)
+    listings, missing = lower_listings(capture)
     epilogues = set()
     for listing in listings:
         if listing.stage != "sass" and _EPILOGUE.search(capture.read(listing.stage)):

@@ -33,6 +33,11 @@ COMMANDS: dict[str, str] = {
     "graph": "irscope.cli.graph_cmd:graph",
     "verify": "irscope.cli.verify_cmd:verify",
     "trust": "irscope.cli.trust_cmd:trust",
+    "triton": "irscope.cli.triton_cmd:triton",
+    "compare": "irscope.cli.compare_cmd:compare",
+    "facts": "irscope.cli.facts_cmd:facts",
+    "check": "irscope.cli.facts_cmd:check",
+    "repro": "irscope.cli.repro_cmd:repro",
 }
 
 
@@ -81,8 +86,11 @@ class IrscopeGroup(click.Group):
 @click.group(cls=IrscopeGroup, invoke_without_command=True, subcommand_metavar="[COMMAND] [ARGS]...",
              context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="irscope")
+@click.option("--triton", "triton_spec", metavar="VERSION|PYTHON", default=None,
+              help="compile with this Triton: a version installed with 'irscope triton install', or a Python "
+                   "interpreter that has Triton (default: $IRSCOPE_TRITON, else this interpreter's)")
 @click.pass_context
-def cli(ctx: click.Context) -> None:
+def cli(ctx: click.Context, triton_spec: str | None) -> None:
     """See what the Triton compiler does to a GPU kernel, offline, for any NVIDIA or AMD target.
 
     With no command on a terminal, opens the terminal UI (irscope tui).
@@ -91,6 +99,11 @@ def cli(ctx: click.Context) -> None:
 
         irscope show matmul --stage ttgir --target sm90
     """
+    if triton_spec is not None:
+        from irscope.paths import store_root
+        from irscope.tritons import resolve, select
+
+        select(resolve(triton_spec, store_root(None)))
     for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 prints escaped, never crashes
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:

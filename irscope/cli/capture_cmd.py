@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from irscope.cli.options import store_option, target_value
+from irscope.errors import UsageError
 from irscope.paths import store_root
 from irscope.store import Store
 from irscope.targets import resolve_target
@@ -28,6 +29,13 @@ def capture(target: str | None, store_dir: str | None, command: tuple[str, ...])
 
         irscope capture --target sm90 -- python my_script.py --size 4096
     """
+    from irscope.tritons import selected
+
+    chosen = selected()
+    if chosen is not None:
+        raise UsageError(f"--triton does not apply to capture: a program compiles with the Triton of the Python "
+                         f"that runs it; run it with that one instead: irscope capture -- {chosen.python} "
+                         f"{' '.join(command[1:]) or 'PROGRAM.py'} (it needs the program's own packages there)")
     from irscope.compile.program import run_program
 
     offline = resolve_target(target) if target else None

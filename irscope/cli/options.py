@@ -100,7 +100,7 @@ def num_warps_value(ctx: click.Context, param: click.Parameter, value: int | Non
 
 
 def kernel_options(f: F) -> F:
-    """``--signature`` / ``--args`` / ``--constexpr`` / ``--num-warps`` / ``--num-stages``, packed as ``launch``.
+    """``--signature`` / ``--args`` / ``--constexpr`` / ``--num-warps`` / ``--num-stages`` / ``--set``, packed as ``launch``.
 
     They describe the launch of a kernel given as FILE.py:FUNCTION or package.module:FUNCTION.
     """
@@ -110,9 +110,9 @@ def kernel_options(f: F) -> F:
 
     @functools.wraps(f)
     def wrapper(*a: Any, signature: str | None, args_text: str | None, constexpr_items: tuple[str, ...],
-                num_warps: int | None, num_stages: int | None, **kw: Any) -> Any:
+                num_warps: int | None, num_stages: int | None, settings: tuple[str, ...], **kw: Any) -> Any:
         kw["launch"] = LaunchSpec(signature=signature, args=args_text, constexprs=constexpr_items,
-                                  options={"num_warps": num_warps, "num_stages": num_stages})
+                                  options={"num_warps": num_warps, "num_stages": num_stages}, settings=settings)
         return f(*a, **kw)
 
     options = [
@@ -126,6 +126,9 @@ def kernel_options(f: F) -> F:
                      help="num_warps of a FILE:FUNCTION kernel (a power of two, 1 to 32)"),
         click.option("--num-stages", type=click.IntRange(min=0), default=None,
                      help="num_stages of a FILE:FUNCTION kernel (0 or more)"),
+        click.option("--set", "settings", metavar="NAME=VALUE", multiple=True, callback=not_empty,
+                     help="what if: a launch option (num_warps, num_stages, maxnreg, waves_per_eu, ...) or a constexpr "
+                          "on top of the config, for any kernel (repeatable), e.g. --set num_stages=2"),
     ]
     decorated: Any = wrapper
     for option in reversed(options):

@@ -8,8 +8,9 @@ from dataclasses import asdict
 
 import click
 
-from irscope.captures import LaunchSpec, Request, get_capture, make_request
+from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
+from irscope.cli.show import compile_notice
 from irscope.store import Capture
 
 _WIDEST = 1000
@@ -20,12 +21,6 @@ def dump_notice(capture: Capture) -> None:
     m = capture.manifest
     click.echo(f"irscope: compiling {m.kernel} for {m.target} again with per-pass dumps (config {m.config_index})...",
                err=True)
-
-
-def compile_notice(request: Request) -> None:
-    """Tell the user a compile is starting."""
-    click.echo(f"irscope: compiling {request.kernel.name} for {request.target.name} "
-               f"(config {request.config_index}, Triton)...", err=True)
 
 
 @click.command("passes")

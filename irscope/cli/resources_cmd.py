@@ -19,7 +19,8 @@ from irscope.paths import store_root
 from irscope.store import Capture, Store
 
 
-def _every_config(request: Request, store_dir: str | None) -> list[Capture]:
+def _every_config(request: Request, store_dir: str | None, spec: str = "", launch: LaunchSpec | None = None,
+                  jobs: int = 1) -> list[Capture]:
     """A capture of each of the kernel's configs: declared CONFIGS, @triton.autotune configs, or those recorded."""
     kernel = request.kernel
     if isinstance(kernel, StoredKernel):
@@ -36,7 +37,33 @@ def _every_config(request: Request, store_dir: str | None) -> list[Capture]:
         count = len(kernel_configs(kernel))
     else:
         raise UsageError(f"--all-configs does not apply to {kernel.name}; name the kernel with --config N")
+    if jobs > 1 and spec:
+        _compile_missing(request, spec, launch or LaunchSpec(), count, store_dir, jobs)
     return [get_capture(replace(request, config_index=i), store_dir, on_compile=compile_notice) for i in range(count)]
+
+
+def _compile_missing(request: Request, spec: str, launch: LaunchSpec, count: int, store_dir: str | None,
+                     jobs: int) -> None:
+    """Compile the configs not yet in the store, ``jobs`` at a time in worker processes."""
+    from irscope.factsfile import Job, run_jobs
+    from irscope.tritons import selected
+
+    store = Store(store_root(store_dir))
+    missing = [i for i in range(count) if store.get(replace(request, config_index=i).key()) is None]
+    if len(missing) < 2:
+        return
+    data = {k: v for k, v in (("signature", launch.signature), ("args", launch.args),
+                              ("constexprs", list(launch.constexprs)),
+                              ("options", {k: v for k, v in launch.options.items() if v is not None}),
+                                     ("settings", list(launch.settings))) if v}
+    click.echo(f"irscope: compiling {len(missing)} configs of {request.kernel.name} for {request.target.name}, "
+               f"{min(jobs, len(missing))} at a time...", err=True)
+    chosen = selected()
+    done = run_jobs([Job(kernel=spec, target=request.target.name, config=i, launch=data) for i in missing],
+                    store.root, str(chosen.python) if chosen else None, jobs, facts=False)
+    failed = [o for o in done if o.error]
+    if failed:
+        raise IrscopeError("; ".join(f"config {o.job.config}: {o.error}" for o in failed))
 
 
 @click.command("resources")
@@ -46,10 +73,12 @@ def _every_config(request: Request, store_dir: str | None) -> list[Capture]:
 @click.option("--all-configs", "all_configs", is_flag=True,
               help="every launch config of the kernel (declared CONFIGS, @triton.autotune configs, or the configs "
                    "recorded by 'irscope capture'; compiling those not yet captured), one line each")
+@click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="with --all-configs: compile N configs at a time in worker processes (default: the number of cores)")
 @json_option
 @store_option
 @kernel_options
-def resources(kernel: str, target: str | None, config: int, all_configs: bool, as_json: bool,
+def resources(kernel: str, target: str | None, config: int, all_configs: bool, jobs: int | None, as_json: bool,
               store_dir: str | None, launch: LaunchSpec) -> None:
     """Show registers per thread, spills, shared and local memory of KERNEL and the occupancy they
     allow per SM (A100, H100/H200, B200) or per CU (MI300X, MI355X), offline: NVIDIA figures from the
@@ -72,7 +101,9 @@ def resources(kernel: str, target: str | None, config: int, all_configs: bool, a
             click.echo(render_resources(found, capture_title(capture)), nl=False)
         _fail_unlaunchable([found])
         return
-    rows = [capture_resources(c) for c in _every_config(request, store_dir)]
+    from irscope.factsfile import default_workers
+
+    rows = [capture_resources(c) for c in _every_config(request, store_dir, kernel, launch, jobs or default_workers())]
     if as_json:
         click.echo(json.dumps(resources_json(rows), indent=2))
     else:

@@ -21,8 +21,10 @@ from irscope.cli.options import (
 
 def compile_notice(request: Request) -> None:
     """Tell the user a compile is starting (it takes seconds)."""
+    from irscope.store import triton_version
+
     click.echo(f"irscope: compiling {request.kernel.name} for {request.target.name} "
-               f"(config {request.config_index}, Triton)...", err=True)
+               f"(config {request.config_index}, Triton {triton_version()})...", err=True)
 
 
 def emit(text: str, lexer: str, color: bool | None, pager: bool | None) -> None:

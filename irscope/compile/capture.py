@@ -171,7 +171,7 @@ def job_for(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target
     return kernel_job(kernel, target, config_index, sizes), kernel.config(target.backend, config_index)
 
 
-def defining_file(kernel: KernelInfo | FunctionKernel, job: CompileJob) -> tuple[Path, str]:
+def defining_file(kernel: KernelInfo | FunctionKernel | RecordedKernel, job: CompileJob) -> tuple[Path, str]:
     """The file that defines the compiled function and its name there: the file the IR's positions name.
 
     Usually the kernel's own path (found from source without importing it); for FILE:FUNCTION kernels
@@ -188,7 +188,7 @@ def defining_file(kernel: KernelInfo | FunctionKernel, job: CompileJob) -> tuple
     return Path(kernel.path), kernel.function
 
 
-def capture(kernel: KernelInfo | FunctionKernel, target: Target, config_index: int, store: Store,
+def capture(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target, config_index: int, store: Store,
             sizes: dict[str, int] | None = None, force: bool = False) -> Capture:
     """The capture of ``kernel`` for ``target`` with config ``config_index``, compiling it on a miss."""
     from irscope.captures import Request
@@ -238,8 +238,10 @@ def capture(kernel: KernelInfo | FunctionKernel, target: Target, config_index: i
             created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             origin=(("bundled" if kernel.bundled else "module") if isinstance(kernel, KernelInfo)
                     else "function"),
-            arguments="" if isinstance(kernel, KernelInfo) else kernel.describe_arguments(),
-            replay=job_replay(job) if isinstance(kernel, FunctionKernel) else {},
+            arguments=(kernel.describe_arguments() if isinstance(kernel, FunctionKernel) else
+                       f"a variant of {kernel.settings_of}" if isinstance(kernel, RecordedKernel) else ""),
+            replay=job_replay(job),
+            settings=json.loads(json.dumps(getattr(kernel, "settings", {}), default=str)),
         )
         return store.commit(staging, manifest)
     finally:

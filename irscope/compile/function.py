@@ -169,6 +169,7 @@ def _launch_keywords(kernel: FunctionKernel, config: dict[str, Any]) -> dict[str
                                  f"{where} {name}={plain!r}); a launch keyword has one value")
             given[name] = (where, plain)
             launch[name] = _mock(plain) if isinstance(plain, ArgSpec) else plain
+    launch.update(kernel.settings)  # --set: on top of everything, the autotune config included
     return launch
 
 
@@ -181,10 +182,11 @@ def function_job(kernel: FunctionKernel, target: Target, config_index: int) -> t
     unwrapped = unwrap(load_object(kernel, target), kernel.ref.spec)
     fn = unwrapped.fn
     config = _config(unwrapped, config_index, kernel.ref.spec)
+    shown = {**config, **kernel.settings}  # the config values the compile used, --set included
     names = list(fn.arg_names)
     _check_constexprs(kernel, fn)
     if kernel.signature:
-        return _signature_job(kernel, unwrapped, target, config), config
+        return _signature_job(kernel, unwrapped, target, config), shown
     positional = [a for a in kernel.args if a.name is None]
     keyword = [a.name for a in kernel.args if a.name is not None]
     unknown = [n for n in keyword if n not in names and n not in OPTION_NAMES]
@@ -215,7 +217,7 @@ def function_job(kernel: FunctionKernel, target: Target, config_index: int) -> t
             _check_overridden(kernel, name, heuristic, values)
     options = {k: v for k, v in launch.items() if k in OPTION_NAMES}
     kwargs = {p.name: values[p.name] for p in fn.params if p.name in values}
-    return specialize(fn, target, [], {**options, **kwargs}), config
+    return specialize(fn, target, [], {**options, **kwargs}), shown
 
 
 def _check_overridden(kernel: FunctionKernel, name: str, heuristic: Any, values: dict[str, Any]) -> None:

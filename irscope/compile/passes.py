@@ -14,7 +14,6 @@ import json
 import os
 import pickle
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +24,7 @@ from irscope.errors import CompileError, StoreError
 from irscope.kernelspec import FunctionKernel
 from irscope.passdump import write_dump
 from irscope.store import Capture
+from irscope.tritons import worker_command
 
 # Variables that make Triton print or time things; each worker sets exactly the ones its mode needs.
 _DEBUG_ENV = ("MLIR_ENABLE_DUMP", "MLIR_DUMP_PATH", "LLVM_IR_ENABLE_DUMP", "MLIR_ENABLE_TIMING", "LLVM_ENABLE_TIMING",
@@ -66,9 +66,12 @@ def worker_spec(request: Request, capture: Capture, mode: str, root: Path, llvm:
 
 def worker_env(root: Path, settings: dict[str, str]) -> dict[str, str]:
     """The child's environment: ours without Triton's debug switches, plus ``settings``, Triton pointed into ``root``."""
+    from irscope.tritons import selected
+
     env = {k: v for k, v in os.environ.items() if k not in _DEBUG_ENV}
-    here = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH", "")) if p)
+    if selected() is None:  # another Triton's worker finds irscope through worker_command, after its own Triton
+        here = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH", "")) if p)
     env.update({"TRITON_CACHE_DIR": str(root / "cache"), "TRITON_HOME": str(root), "TRITON_ALWAYS_COMPILE": "1"})
     env.update(settings)
     return env
@@ -95,7 +98,7 @@ class Worker:
             spec = worker_spec(self.request, self.capture, self.mode, root, self.llvm, self.repeat)
             out_path = root / "result.json"
             with open(out_path, "wb") as out:
-                proc = subprocess.Popen([sys.executable, "-m", "irscope.compile.worker", json.dumps(spec)],
+                proc = subprocess.Popen(worker_command("irscope.compile.worker", json.dumps(spec)),
                                         stdout=out, stderr=subprocess.PIPE, cwd=root, env=worker_env(root, self.settings))
                 assert proc.stderr is not None
                 try:

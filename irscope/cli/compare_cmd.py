@@ -1,0 +1,97 @@
+"""``irscope compare``: two compilations side by side, by the facts that matter, then their text."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from irscope.captures import LaunchSpec, get_capture, make_request
+from irscope.cli.options import json_option, kernel_options, not_empty, store_option, target_value
+from irscope.cli.show import compile_notice
+from irscope.errors import UsageError
+
+
+@click.command("compare")
+@click.argument("kernel")
+@click.argument("other", required=False)
+@click.option("--target", "-t", metavar="TARGET", default=None, callback=target_value, help="target of the first side")
+@click.option("--vs-target", metavar="TARGET", default=None, callback=target_value, help="target of the second side")
+@click.option("--config", "-c", "config", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="config of the first side")
+@click.option("--vs-config", metavar="N", type=click.IntRange(min=0), default=None, help="config of the second side")
+@click.option("--triton", "triton_spec", metavar="VERSION|PYTHON", default=None, callback=not_empty,
+              help="Triton of the first side (default: the global --triton, else this interpreter's)")
+@click.option("--vs-triton", metavar="VERSION|PYTHON", default=None, callback=not_empty,
+              help="Triton of the second side (a version from 'irscope triton list' or a Python interpreter)")
+@click.option("--stage", "-s", metavar="STAGE", default=None, callback=not_empty,
+              help="also show this stage's text diff (ttir, ttgir, llir, ptx, sass, amdgcn)")
+@click.option("--all", "show_all", is_flag=True, help="list the facts that are equal too")
+@json_option
+@store_option
+@kernel_options
+def compare(kernel: str, other: str | None, target: str | None, vs_target: str | None, config: int,
+            vs_config: int | None, triton_spec: str | None, vs_triton: str | None, stage: str | None, show_all: bool,
+            as_json: bool, store_dir: str | None, launch: LaunchSpec) -> None:
+    """Compare two compilations by what changed: loops and pipelining, tensor-core instructions,
+    layouts, registers, spills, shared memory, occupancy and the instruction mix.
+
+    The sides are KERNEL and OTHER (kernels or capture keys; OTHER defaults to KERNEL), each
+    with its --target/--config/--triton and the second's --vs-target/--vs-config/--vs-triton.
+
+    Example:
+
+        irscope compare matmul --config 0 --vs-config 1
+
+        irscope compare matmul --triton 3.5.1 --vs-triton 3.9.0 --target sm90
+
+        irscope compare matmul --set num_stages=2
+    """
+    from irscope.analysis.facts import capture_facts, compare_facts
+    from irscope.paths import store_root
+    from irscope.tritons import resolve, using
+
+    root = store_root(store_dir)
+    first_env = resolve(triton_spec, root) if triton_spec else None
+    second_env = resolve(vs_triton, root) if vs_triton else first_env
+    from dataclasses import replace
+
+    # --set makes a what-if variant of the second side; the first stays the base config.
+    with using(first_env):
+        request = make_request(kernel, target, config, stage=stage, launch=replace(launch, settings=()),
+                               store_dir=store_dir)
+        left = get_capture(request, store_dir, on_compile=compile_notice)
+    with using(second_env):
+        other_request = make_request(other or kernel, vs_target or target,
+                                     config if vs_config is None else vs_config, stage=stage,
+                                     launch=launch if other is None else LaunchSpec(settings=launch.settings),
+                                     store_dir=store_dir)
+        right = get_capture(other_request, store_dir, on_compile=compile_notice)
+    if left.manifest.key == right.manifest.key:
+        raise UsageError(f"both sides are capture {left.manifest.key}; give a second kernel, --vs-target, "
+                         "--vs-config, --vs-triton or --set NAME=VALUE")
+    a, b = capture_facts(left), capture_facts(right)
+    deltas = compare_facts(a.values, b.values)
+    if as_json:
+        click.echo(json.dumps({"a": {"key": a.key, "label": a.label, "facts": a.values, "unread": list(a.unread)},
+                               "b": {"key": b.key, "label": b.label, "facts": b.values, "unread": list(b.unread)},
+                               "changed": [{"fact": d.name, "a": d.before, "b": d.after} for d in deltas]},
+                              indent=2, default=str))
+        return
+    from irscope.views.facts_text import render_comparison
+
+    click.echo(render_comparison(a, b, deltas, show_all))
+    if stage is not None:
+        from irscope.analysis.diff import DiffOptions
+        from irscope.compare import diff_points, stage_point
+        from irscope.views.diff import render_unified
+
+        result = diff_points(stage_point(left, stage, f"{stage} of A"), stage_point(right, stage, f"{stage} of B"),
+                             DiffOptions())
+        from rich.console import Console
+
+        console = Console(no_color=True, highlight=False, width=200, soft_wrap=True)
+        with console.capture() as captured:
+            console.print(render_unified(result), end="")
+        click.echo("")
+        click.echo(captured.get(), nl=False)
