@@ -61,7 +61,7 @@ class Outcome:
     error: str = ""
 
 
-def _launch(data: dict[str, Any]) -> Any:
+def launch_spec(data: dict[str, Any]) -> Any:
     from irscope.captures import LaunchSpec
 
     return LaunchSpec(signature=data.get("signature"), args=data.get("args"),
@@ -83,7 +83,7 @@ def run_job(job: dict[str, Any], store: str, triton: str | None = None, facts: b
         env = resolve(triton, Path(store)) if triton else None
         with using(env):
             request = make_request(job["kernel"], job["target"], int(job.get("config", 0)),
-                                   launch=_launch(job.get("launch", {})), store_dir=store)
+                                   launch=launch_spec(job.get("launch", {})), store_dir=store)
             capture = get_capture(request, store)
         if not facts:
             return {"key": capture.manifest.key, "label": "", "facts": {}}
@@ -99,7 +99,7 @@ def validate(jobs: Sequence[Job], store: Path) -> None:
 
     for job in jobs:
         try:
-            make_request(job.kernel, job.target, job.config, launch=_launch(job.launch), store_dir=str(store))
+            make_request(job.kernel, job.target, job.config, launch=launch_spec(job.launch), store_dir=str(store))
         except UsageError as exc:
             raise UsageError(f"{job.label()}: {exc}") from None
 

@@ -23,7 +23,7 @@ OPTIONS = {
 # Triton's limit on a tensor's elements (TRITON_MAX_TENSOR_NUMEL in triton/language/core.py).
 MAX_NUMEL = 1 << 20
 # Example: BLOCK_SIZE_K, BLOCK_M, BLOCK, XBLOCK, R0_BLOCK, TILE_N   (names Triton kernels give tile sizes)
-_BLOCK_NAME = re.compile(r"(?:^|_)(?:BLOCK|TILE)(?:_|$)|BLOCK$|^BLOCK", re.I)
+BLOCK_NAME = re.compile(r"(?:^|_)(?:BLOCK|TILE)(?:_|$)|BLOCK$|^BLOCK", re.I)
 # Example: num_warps=8   |   BLOCK_SIZE_K=32   |   USE_TMA=true
 _ITEM = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(\S.*?)\s*$")
 
@@ -86,7 +86,7 @@ def check_value(name: str, value: Any, current: Any, backend: str) -> None:
             need(isinstance(value, bool), f"{name} is a boolean here (now {current}); give true or false")
         elif isinstance(current, int):
             need(is_int, f"{name} is a whole number here (now {current})")
-            if _BLOCK_NAME.search(name) and _power_of_two(current):
+            if BLOCK_NAME.search(name) and _power_of_two(current):
                 need(_power_of_two(value), "a block size must be a power of two (tl.arange's length must be)")
                 need(value <= MAX_NUMEL, f"a block dimension of {value} exceeds Triton's tensor limit of "
                                          f"{MAX_NUMEL} elements")
