@@ -25,6 +25,7 @@ from pathlib import Path
 RUN_KINDS = ("bash", "sh", "shell")
 SESSION_KINDS = ("console",)
 GENERATED = ("docs/cli-reference.md",)
+SKIPPED: list[str] = []  # "where: needs why: command", filled by the doc test, printed at the end of the run
 
 # Example: ```bash
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})(?P<info>[\w+-]*)\s*$")
@@ -111,6 +112,8 @@ def collect(root: Path, doc: str) -> tuple[list[DocCommand], list[str]]:
                 if line.startswith("$"):
                     problems.append(f"{where}: a `$` prompt in a ```{block.kind} block: use ```console for a "
                                     f"command with its output")
+                elif _IRSCOPE.match(line) and line.rstrip().endswith("\\"):
+                    problems.append(f"{doc}:{block.first_line + k}: a command continued with `\\`: write it on one line")
                 elif _IRSCOPE.match(line):
                     commands.append(_command(doc, block.first_line + k, line.strip(), []))
         elif block.kind in SESSION_KINDS:
@@ -190,6 +193,3 @@ def _closest(run: list[str], real: list[str]) -> str | None:
             close = difflib.get_close_matches(shown.rstrip(), [r.rstrip() for r in real], n=1, cutoff=0.5)
             return close[0] if close else None
     return None
-
-
-SKIPPED: list[str] = []  # "where: needs why: command", filled by the doc test, printed at the end of the run

@@ -99,12 +99,21 @@ def _run_plain(command: DocCommand, box: Sandbox) -> tuple[int, str]:
     return proc.returncode, proc.stdout
 
 
-def _tui_kernel(command: DocCommand) -> str | None:
-    """The kernel ``irscope tui KERNEL ...`` names, or None for ``irscope tui`` / bare ``irscope``."""
+def _tui_title(command: DocCommand) -> str:
+    """What the TUI's title shows for ``irscope tui KERNEL [--target T] [--config N]``: ``matmul · sm80 · config 2``.
+
+    Bare ``irscope`` and ``irscope tui`` open the newest capture, whichever it is: `` · config ``.
+    """
     words = shlex.split(command.text, comments=True)[1:]
     if words[:1] == ["tui"]:
         words = words[1:]
-    return words[0] if words and not words[0].startswith("-") else None
+    if not words or words[0].startswith("-"):
+        return " · config "
+    options = dict(zip(words[1::2], words[2::2], strict=False))
+    target = options.get("--target", options.get("-t"))
+    config = options.get("--config", options.get("-c"))
+    title = f"{words[0]} · " + (f"{target} · " if target else "")
+    return title + (f"config {config}" if config and target else "")
 
 
 def _run_tui(command: DocCommand, box: Sandbox) -> tuple[int, str]:
@@ -116,13 +125,11 @@ def _run_tui(command: DocCommand, box: Sandbox) -> tuple[int, str]:
     try:
         term.start(f"cd {shlex.quote(str(box.repo))} && exec env -i {env} TERM=xterm-256color "
                    f"bash -c {shlex.quote(command.text)}")
-        kernel = _tui_kernel(command)
-        screen = term.wait_for(f"{kernel} · " if kernel else " · config ", timeout=120)
-        term.wait_for("q Quit", timeout=60)
-        term.keys("q")
+        screen = term.wait_for(_tui_title(command), timeout=120)
         deadline = time.monotonic() + 60
         while term.running() and time.monotonic() < deadline:
-            time.sleep(0.2)
+            term.keys("q")  # again until it quits: the first may come before the app listens for keys
+            time.sleep(1)
         if term.running():
             return -1, f"still running 60 s after q; the screen:\n{term.screen()}"
         return term.status if term.status is not None else -1, screen
@@ -148,13 +155,11 @@ def test_the_docs_commands_run_as_written(doc: str, sandbox: Sandbox) -> None:
         if "without Graphviz's dot" in command.text and shutil.which("dot"):
             SKIPPED.append(f"{command.where}: shows what happens without Graphviz's dot, which is installed here")
             continue
-        t0 = time.monotonic()
         try:
             status, output = (_run_tui if _is_tui(command) else _run_plain)(command, box=sandbox)
         except (subprocess.TimeoutExpired, AssertionError) as exc:
             failures.append(f"{command.where}: {command.text}\n  did not finish: {exc}")
             continue
-        print(f"TIME {time.monotonic() - t0:6.1f} {command.where} {command.text[:70]}", flush=True)  # TEMP
         if status != command.status:
             failures.append(f"{command.where}: {command.text}\n  exit status {status}, the doc says "
                             f"{command.status}; output:\n{output[-2000:]}")
