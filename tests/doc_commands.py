@@ -6,7 +6,8 @@ The convention the docs follow (and ``collect`` enforces):
 - a fenced ```` ```console ```` block is a session: each ``$ irscope ...`` line is run and the lines under it, up
   to the next ``$`` line, are output it must print. A line that is only ``...`` elides any number of output
   lines; ``...`` inside a line matches any text there (a path, a number that varies); trailing spaces do not
-  count. Without ``...`` between them, shown lines must be consecutive lines of the real output;
+  count. Without ``...`` between them, shown lines must be consecutive lines of the real output, in order;
+  what comes before the first shown line and after the last is not checked (compile messages, for one);
 - a trailing ``# exit N`` on a command gives its expected exit status (else 0);
 - a trailing ``# needs ...`` (a GPU, your own program or file) marks a command the doc test cannot run: it is
   skipped and reported with that reason;
