@@ -8,7 +8,9 @@ The convention the docs follow (and ``collect`` enforces):
   lines; ``...`` inside a line matches any text there (a path, a number that varies); trailing spaces do not
   count. Without ``...`` between them, shown lines must be consecutive lines of the real output, in order;
   what comes before the first shown line and after the last is not checked (compile messages, for one);
-- a trailing ``# exit N`` on a command gives its expected exit status (else 0);
+- a trailing ``# exit N`` on a command gives its expected exit status (else 0); ``# exit 1 without Graphviz's
+  dot`` is skipped where ``dot`` is installed;
+- ``irscope tui ...`` and bare ``irscope`` run on a pseudo-terminal until the screen shows the kernel, then ``q``;
 - a trailing ``# needs ...`` (a GPU, your own program or file) marks a command the doc test cannot run: it is
   skipped and reported with that reason;
 - an ``irscope`` command in any other block kind (```` ``` ````, ```` ```text ````, ```` ```python ````) is an
@@ -107,16 +109,15 @@ def collect(root: Path, doc: str) -> tuple[list[DocCommand], list[str]]:
     commands: list[DocCommand] = []
     problems: list[str] = []
     for block in blocks((root / doc).read_text()):
-        where = f"{doc}:{block.first_line}"
         if block.kind in RUN_KINDS:
-            for k, line in enumerate(block.lines):
+            for k, line in enumerate(line.strip() for line in block.lines):
                 if line.startswith("$"):
-                    problems.append(f"{where}: a `$` prompt in a ```{block.kind} block: use ```console for a "
+                    problems.append(f"{doc}:{block.first_line + k}: a `$` prompt in a ```{block.kind} block: use ```console for a "
                                     f"command with its output")
                 elif _IRSCOPE.match(line) and line.rstrip().endswith("\\"):
                     problems.append(f"{doc}:{block.first_line + k}: a command continued with `\\`: write it on one line")
                 elif _IRSCOPE.match(line):
-                    commands.append(_command(doc, block.first_line + k, line.strip(), []))
+                    commands.append(_command(doc, block.first_line + k, line, []))
         elif block.kind in SESSION_KINDS:
             current: tuple[int, str] | None = None
             output: list[str] = []

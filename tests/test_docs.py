@@ -60,6 +60,7 @@ def test_the_testing_guide_example_passes(tmp_path):
 
 # ---- the docs' commands, run as written (tests/doc_commands.py describes the convention) ----
 
+SHOWN_TRITON = "3.9."  # the Triton whose output the docs show
 _TIMEOUT = 600  # one command; the slowest (resources --all-configs: 8 compiles) takes about a minute here
 
 
@@ -137,7 +138,15 @@ def _run_tui(command: DocCommand, box: Sandbox) -> tuple[int, str]:
         term.kill()
 
 
+def _triton_version() -> str:
+    """The installed Triton's version, read without importing it."""
+    from importlib.metadata import version
+
+    return version("triton")
+
+
 def _is_tui(command: DocCommand) -> bool:
+    """Whether the command opens the terminal UI (`irscope tui ...`, or bare `irscope`)."""
     words = shlex.split(command.text, comments=True)
     return words == ["irscope"] or words[1:2] == ["tui"]
 
@@ -145,9 +154,19 @@ def _is_tui(command: DocCommand) -> bool:
 @pytest.mark.compile
 @pytest.mark.parametrize("doc", documents(REPO))
 def test_the_docs_commands_run_as_written(doc: str, sandbox: Sandbox) -> None:
-    """Every irscope command of the doc exits as documented and prints the output the doc shows."""
+    """Every irscope command of the doc exits as documented and prints the output the doc shows.
+
+    The docs run in order, README.md first, in one store, as a reader would follow them: a doc run alone
+    (``-k user-kernels``) may miss a capture an earlier one made. The output the docs show is Triton
+    3.9's (SSA names, line numbers); with another Triton only the exit statuses are checked, and the
+    run says so.
+    """
     commands, problems = collect(REPO, doc)
     failures = list(problems)
+    triton = _triton_version()
+    compare = triton.startswith(SHOWN_TRITON)
+    if not compare and any(c.expected for c in commands):
+        SKIPPED.append(f"{doc}: shown output not compared: the docs show Triton {SHOWN_TRITON}'s, this is {triton}")
     for command in commands:
         if command.needs:
             SKIPPED.append(f"{command.where}: needs {command.needs}: {command.text.split('#')[0].strip()}")
@@ -163,7 +182,7 @@ def test_the_docs_commands_run_as_written(doc: str, sandbox: Sandbox) -> None:
         if status != command.status:
             failures.append(f"{command.where}: {command.text}\n  exit status {status}, the doc says "
                             f"{command.status}; output:\n{output[-2000:]}")
-        elif command.expected and (problem := mismatch(command.expected, output)):
+        elif compare and command.expected and (problem := mismatch(command.expected, output)):
             failures.append(f"{command.where}: {command.text}\n  the doc shows output that is {problem}")
     assert not failures, "\n\n".join(failures)
 
