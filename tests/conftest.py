@@ -61,3 +61,13 @@ class Captures:
 def captures(shared_store: Path) -> Captures:
     """``captures("matmul", "sm90")`` -> a real capture made offline with the installed Triton."""
     return Captures(shared_store)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """After the doc test: how many of the docs' commands it skipped, and why (their ``# needs ...``)."""
+    from tests.doc_commands import SKIPPED
+
+    if SKIPPED:
+        terminalreporter.section(f"doc commands skipped: {len(SKIPPED)}")
+        for line in SKIPPED:
+            terminalreporter.write_line(line)

@@ -130,3 +130,12 @@ def test_text_report_and_json_data() -> None:
     assert mma["registers"][0]["elements_per_thread"] == 128
     assert data["conversions"][0]["loc"].endswith("gen_kernels.py:73:5")
     assert data["module"]["target"] == "cuda:80"
+
+
+def test_a_conversion_keeps_its_source_path_whole() -> None:
+    """A path with hyphens (pytest's tmp dirs, most checkouts) is never broken across lines at a hyphen."""
+    path = "/tmp/pytest-of-root/pytest-241/docs-run0/repo/kernels/gen_kernels.py"
+    ttgir = (DATA / "matmul.sm80.ttgir").read_text().replace("/work/main/tests/data/layouts/gen_kernels.py", path)
+    lines = render_layout_report(analyze_layouts(ttgir)).plain.splitlines()
+    conversion = next(line for line in lines if line.startswith("  line 210: %2 128x256xf16"))
+    assert conversion.endswith(f"({path}:73:5)"), conversion

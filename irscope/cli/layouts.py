@@ -174,7 +174,7 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
             return
         from irscope.views.layout_report import render_layout_report
 
-        console = Console(width=100, highlight=False, soft_wrap=False)
+        console = Console(width=100, highlight=False, soft_wrap=True)  # the report wraps its own paragraphs
         for i, report in enumerate(reports, start=1):
             if len(reports) > 1:
                 console.print(f"== module {i} of {len(reports)} ==", style="bold")

@@ -45,6 +45,18 @@ class IrscopeApp(App[None]):
         """The unhandled exception that closed the app, or None."""
         return self._exception
 
+    def _handle_exception(self, error: Exception) -> None:
+        """An unhandled exception closes the app, except a lazily mounted widget arriving after ``q``.
+
+        Textual mounts ``Lazy`` widgets after the first refresh; quitting before then removes their
+        screen first, and the late mount raises MountError. The user asked to quit: that is no crash.
+        """
+        from textual.widget import MountError
+
+        if self._exit and isinstance(error, MountError):
+            return
+        super()._handle_exception(error)
+
     def _fatal_error(self) -> None:
         """Close after an unhandled exception without Textual's traceback: ``irscope tui`` reports it in
         one line and writes the traceback to a crash log (``crash`` holds the exception)."""

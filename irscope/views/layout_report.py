@@ -57,7 +57,9 @@ def render_layout_report(report: LayoutReport, width: int = 100) -> Text:
     out = Text()
 
     def para(text: str, style: str = "", indent: str = "  ") -> None:
-        wrapped = textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=indent + "  ")
+        # Break at spaces only: a path (often with hyphens) stays whole, even past the width.
+        wrapped = textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=indent + "  ",
+                                break_on_hyphens=False, break_long_words=False)
         out.append(wrapped + "\n", style=style)
 
     m = report.module
@@ -88,7 +90,8 @@ def render_layout_report(report: LayoutReport, width: int = 100) -> Text:
         for conv in report.conversions:
             shape = "x".join(str(s) for s in conv.shape)
             where = f" ({conv.loc})" if conv.loc else ""
-            para(f"line {conv.line}: {conv.result} {shape}x{conv.element}  {conv.source} -> {conv.dest}{where}")
+            # One line, never wrapped: where it came from is a path to copy, however long the checkout's path.
+            out.append(f"  line {conv.line}: {conv.result} {shape}x{conv.element}  {conv.source} -> {conv.dest}{where}\n")
     else:
         out.append("no convert_layout ops\n", style="bold")
     for problem in report.problems:
