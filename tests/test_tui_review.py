@@ -1,0 +1,83 @@
+"""The terminal UI after the review of issue 14: what a user reading PTX, long pass summaries, layout maps,
+source tints and pass diffs met, driven with Textual's Pilot on real captures."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from irscope.store import Capture
+from irscope.tui.app import IrscopeApp
+from irscope.tui.documents import DocRef
+from irscope.tui.screens.main import MainScreen
+from irscope.tui.widgets.text_view import TextView
+from tests.test_tui_app import app_for, opened, screen_text, warm_matmul
+
+pytestmark = pytest.mark.compile
+
+
+@pytest.fixture(scope="module")
+def store(captures: Callable[..., Capture], shared_store: Path) -> str:
+    """The session store, holding matmul@sm90 with passes."""
+    return warm_matmul(captures, shared_store)
+
+
+def drive(store: str, steps: Callable[[Pilot[None], IrscopeApp, MainScreen], object],
+          size: tuple[int, int] = (160, 45)) -> None:
+    """Open matmul@sm90 as ``irscope tui matmul`` does at ``size``, wait for its passes, run the steps."""
+    async def run() -> None:
+        app = app_for(store)
+        async with app.run_test(size=size) as pilot:
+            await steps(pilot, app, await opened(pilot, app))  # type: ignore[misc]
+
+    asyncio.run(run())
+
+
+def drawn_segments(app: IrscopeApp) -> list[str]:
+    """The text of every segment the screen would send to the terminal."""
+    update = app.screen._compositor.render_full_update()
+    return [seg.text for line in update.strips for strip in line for seg in strip]
+
+
+def pass_ref(app: IrscopeApp, screen: MainScreen, name: str) -> DocRef:
+    """The first pass of matmul's dump called ``name``."""
+    key = screen.current.key  # type: ignore[union-attr]
+    dump = app.documents.dump(key)
+    assert dump is not None
+    found = next(p for p in dump.index.passes if p.name == name)
+    return DocRef(key, found.stage, found.index)
+
+
+# Tabs ------------------------------------------------------------------------------------------------------
+
+def test_ptx_diff_rows_have_their_tabs_expanded(store: str) -> None:
+    """PTX indents with tabs (``\\t.reg .pred \\t%p<41>;``); a tab sent to the terminal shifts the row and leaves
+    stale cells, so the diff draws the line as the text view does, tabs expanded to 8-column stops."""
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        key = screen.current.key  # type: ignore[union-attr]
+        raw = app.documents.captures[key].read("ptx")
+        pred = next(line for line in raw.splitlines() if ".reg .pred" in line)
+        assert "\t" in pred  # Triton's PTX as printed: a tab before the directive and one before the operand
+        screen.reveal_ref(DocRef(key, "ptx"))
+        await pilot.pause()
+        view = screen.query_one(TextView)
+        view.focus()
+        await pilot.press("d")
+        assert view.diffing and view.diff is not None and view.diff.changed
+        row = next(i for i in range(view.row_count) if ".reg .pred" in view.row_text(i))
+        view.move_to(row)
+        await pilot.pause()
+        assert view.row_text(row)[1:] == pred.expandtabs(8)
+        assert pred.expandtabs(8).strip() in screen_text(app)
+        assert not any("\t" in text for text in drawn_segments(app))
+        await pilot.press("s")  # side by side draws each half the same way
+        view.move_to(next(i for i in range(view.row_count) if ".reg .pred" in view.row_text(i)))
+        await pilot.pause()
+        assert not any("\t" in text for text in drawn_segments(app))
+        assert pred.expandtabs(8).strip() in screen_text(app)
+
+    drive(store, steps)
