@@ -78,6 +78,6 @@ def test_ptx_diff_rows_have_their_tabs_expanded(store: str) -> None:
         view.move_to(next(i for i in range(view.row_count) if ".reg .pred" in view.row_text(i)))
         await pilot.pause()
         assert not any("\t" in text for text in drawn_segments(app))
-        assert pred.expandtabs(8).strip() in screen_text(app)
+        assert pred.expandtabs(8).strip()[:20] in screen_text(app)  # the half is narrow: the start of the line
 
     drive(store, steps)
