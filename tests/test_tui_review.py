@@ -81,3 +81,28 @@ def test_ptx_diff_rows_have_their_tabs_expanded(store: str) -> None:
         assert pred.expandtabs(8).strip()[:20] in screen_text(app)  # the half is narrow: the start of the line
 
     drive(store, steps)
+
+
+# The header -----------------------------------------------------------------------------------------------
+
+def test_a_long_pass_summary_wraps_in_the_header_at_160_columns(store: str) -> None:
+    """tritongpu-pipeline's summary runs to ~250 characters; at 160 columns the header showed its first 70."""
+    from irscope.tui.widgets.doc_info import DocInfo
+
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        screen.reveal_ref(pass_ref(app, screen, "tritongpu-pipeline"))
+        await pilot.pause()
+        await pilot.pause()
+        info = screen.query_one(DocInfo)
+        assert "loop pipelined: 3 stages" in info.plain  # the summary itself (irscope.analysis.passes)
+        shown = [line.rstrip() for line in screen_text(app).splitlines()]
+        region = info.content_region
+        rows = [shown[y][region.x:region.right].strip() for y in range(region.y, region.bottom)]
+        assert " ".join(rows).find("loop pipelined: 3 stages") >= 0, rows
+        assert info.size.height == len(rows) >= 3
+        screen.reveal_ref(DocRef(screen.current.key, "ttgir"))  # type: ignore[union-attr]
+        await pilot.pause()
+        await pilot.pause()
+        assert info.size.height == 2  # a stage's one-line hint: the header shrinks back
+
+    drive(store, steps)

@@ -290,8 +290,7 @@ class MainScreen(Screen[None]):
             else:
                 detail.append(f"{snap.pass_class}" + (f" {{{snap.options}}}" if snap.options else ""), style="dim")
         elif ref.stage != "source":
-            detail.append("d: compare with the stage before   →/Enter in the tree: the passes that made it",
-                          style="dim")
+            detail.append("d: diff with the stage before   →: the passes that made it", style="dim")
         self.query_one(DocInfo).show_info(title, detail)
 
     # Diff -----------------------------------------------------------------------------------------------
