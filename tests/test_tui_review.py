@@ -14,8 +14,12 @@ from irscope.store import Capture
 from irscope.tui.app import IrscopeApp
 from irscope.tui.documents import DocRef
 from irscope.tui.screens.main import MainScreen
+from irscope.tui.widgets.ir_view import IRView
+from irscope.tui.widgets.layouts_panel import LayoutsPanel
+from irscope.tui.widgets.navigator import Navigator
+from irscope.tui.widgets.side_panel import SidePanel
 from irscope.tui.widgets.text_view import TextView
-from tests.test_tui_app import app_for, opened, screen_text, warm_matmul
+from tests.test_tui_app import app_for, opened, screen_text, until, warm_matmul
 
 pytestmark = pytest.mark.compile
 
@@ -104,5 +108,97 @@ def test_a_long_pass_summary_wraps_in_the_header_at_160_columns(store: str) -> N
         await pilot.pause()
         await pilot.pause()
         assert info.size.height == 2  # a stage's one-line hint: the header shrinks back
+
+    drive(store, steps)
+
+
+# Layouts: keys from anywhere, the map at full width ----------------------------------------------------------
+
+async def _layouts_ready(pilot: Pilot[None], screen: MainScreen) -> LayoutsPanel:
+    await until(pilot, lambda: bool(screen.query(LayoutsPanel)) and screen.query_one(LayoutsPanel).settled,
+                what="the layout map")
+    return screen.query_one(LayoutsPanel)
+
+
+def columns_shown(picture: str) -> int:
+    """How many of the tile's columns a folded map draws (``showing columns 0-8 and 248-255 of 256``)."""
+    import re
+
+    found = re.search(r"showing columns 0-(\d+) and (\d+)-(\d+) of", picture)
+    assert found is not None, picture
+    return int(found[1]) + 1 + int(found[3]) - int(found[2]) + 1
+
+
+def test_layout_keys_act_from_the_tree_and_the_text(store: str) -> None:
+    """v and w worked only once the layout list had the focus; from the tree or the text they did nothing."""
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        await pilot.press("L")
+        panel = await _layouts_ready(pilot, screen)
+        assert panel.selected is not None and panel.selected.label == "#mma"
+        await pilot.press("t")  # the focus back in the tree, the layouts still in front
+        assert isinstance(screen.focused, Navigator)
+        await pilot.press("v")
+        await until(pilot, lambda: panel.view == "hardware" and "hardware view" in panel.map_text,
+                    what="the hardware view")
+        await pilot.press("e")
+        assert isinstance(screen.focused, TextView)
+        before = panel.warp
+        await pilot.press("w")
+        await until(pilot, lambda: panel.warp == before + 1 and panel.settled, what="the next warp")
+        assert f"warp {before + 1}" in panel.map_text
+        await pilot.press("W")
+        await until(pilot, lambda: panel.warp == before and panel.settled, what="the previous warp")
+        await pilot.press("o")  # another tab in front: v brings the layouts back and acts
+        await pilot.press("t", "v")
+        await until(pilot, lambda: screen.query_one(SidePanel).active_tab == "layouts" and panel.view == "tensor",
+                    what="the tensor view again")
+
+    drive(store, steps)
+
+
+def test_w_in_the_tensor_view_switches_to_the_hardware_view(store: str) -> None:
+    """The tensor view shows every warp at once, so w there used to change nothing on screen."""
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        await pilot.press("L")
+        panel = await _layouts_ready(pilot, screen)
+        await pilot.press("t", "w")
+        await until(pilot, lambda: panel.view == "hardware" and panel.settled, what="the hardware view")
+        assert "hardware view" in panel.map_text
+
+    drive(store, steps)
+
+
+def test_z_gives_the_layout_map_the_whole_width(store: str) -> None:
+    """In the 46-column panel the mma map folds its 256 columns to a few; z draws it across the screen."""
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        await pilot.press("L")
+        panel = await _layouts_ready(pilot, screen)
+        narrow_width, narrow_map = panel.size.width, panel.map_text
+        await pilot.press("z")
+        await until(pilot, lambda: panel.size.width > 150 and panel.settled, what="the wide map")
+        assert not screen.query_one(Navigator).display or not screen.query_one(Navigator).region
+        wide_map = panel.map_text
+        assert "T0:0" in wide_map
+        assert columns_shown(wide_map) > 2 * columns_shown(narrow_map), (narrow_map, wide_map)
+        await pilot.press("z")
+        await until(pilot, lambda: panel.size.width == narrow_width and panel.settled, what="the panel back")
+        assert screen.query_one(TextView).region.width > 0
+
+    drive(store, steps)
+
+
+# Focus -------------------------------------------------------------------------------------------------------
+
+def test_o_and_l_focus_what_is_typed_next(store: str) -> None:
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        await pilot.press("o")
+        source = screen.query_one("#source", IRView)
+        await until(pilot, lambda: screen.focused is source, what="the source focused")
+        await pilot.press("L")
+        await _layouts_ready(pilot, screen)
+        await until(pilot, lambda: screen.focused is screen.query_one("#layout-list"), what="the list focused")
+        first = screen.query_one(LayoutsPanel).selected
+        await pilot.press("down")  # moves in the list of layouts, not in the tree
+        assert screen.query_one(LayoutsPanel).selected is not first
 
     drive(store, steps)

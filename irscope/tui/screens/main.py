@@ -78,6 +78,10 @@ class MainScreen(Screen[None]):
         Binding("L", "side('layouts')", "Layouts"),
         Binding("i", "side('facts')", "Facts", show=False),
         Binding("b", "toggle_side", "Side panel", show=False),
+        Binding("z", "zoom_side", "Zoom side", show=False),
+        Binding("v", "layout_view", "Tensor/hardware view", show=False),
+        Binding("w", "layout_warp(1)", "Next warp", show=False),
+        Binding("W", "layout_warp(-1)", "Previous warp", show=False),
         Binding("t", "focus_tree", "Tree", show=False),
         Binding("e", "focus_text", "Text", show=False),
         Binding("q", "app.quit", "Quit"),
@@ -90,6 +94,7 @@ class MainScreen(Screen[None]):
     diff_mode: var[bool] = var(False)
     side_by_side: var[bool] = var(False)
     side_visible: var[bool] = var(True, init=False)
+    side_zoomed: var[bool] = var(False, init=False)
     ignore_ssa: var[bool] = var(False, init=False)
 
     def __init__(self) -> None:
@@ -504,21 +509,40 @@ class MainScreen(Screen[None]):
     # Side panels -----------------------------------------------------------------------------------
 
     def action_side(self, which: str) -> None:
-        """Show a side panel: source, layouts or facts."""
+        """Show a side panel (source, layouts or facts) and give it the focus: its keys are the next ones typed."""
         self.side_visible = True
-        self.query_one(SidePanel).show_tab(which)
+        side = self.query_one(SidePanel)
+        side.show_tab(which)
+        self.call_after_refresh(side.focus_tab)  # the layouts panel mounts just after the first frame
 
     def action_layout_view(self) -> None:
-        """Tensor or hardware view of the layout map."""
-        self.action_side("layouts")
+        """Tensor or hardware view of the layout map (from anywhere: the layouts come forward)."""
+        if not self._layouts_forward():
+            return
         for panel in self.query(LayoutsPanel):
             panel.action_toggle_view()
 
     def action_layout_warp(self, step: int) -> None:
-        """Another warp in the layout map's hardware view."""
-        self.action_side("layouts")
+        """Another warp in the layout map's hardware view (the tensor view switches to it first)."""
+        if not self._layouts_forward():
+            return
         for panel in self.query(LayoutsPanel):
+            if panel.view != "hardware":
+                panel.view = "hardware"
+                self.notify("The hardware view draws one warp at a time: w / W step through them.", timeout=3)
+                continue
             panel.action_warp(step)
+
+    def _layouts_forward(self) -> bool:
+        """Bring the layouts tab forward; False (and say so) while it has nothing to draw."""
+        side = self.query_one(SidePanel)
+        if not self.side_visible or side.active_tab != "layouts":
+            self.action_side("layouts")
+        panels = list(self.query(LayoutsPanel))
+        if panels and panels[0].selected is None:
+            self.notify("No layout to draw: this capture's TTGIR has none, or it is still being read.", timeout=3)
+            return False
+        return True
 
     def action_toggle_side(self) -> None:
         """Hide or show the side panels."""
@@ -530,6 +554,23 @@ class MainScreen(Screen[None]):
         side.display = visible
         if visible:
             side.refresh_tab()
+        else:
+            self.side_zoomed = False
+
+    def action_zoom_side(self) -> None:
+        """Give the side panel the whole screen (a layout map at full width), or give it back."""
+        self.side_zoomed = not self.side_zoomed
+
+    def watch_side_zoomed(self, zoomed: bool) -> None:
+        """Hide the tree and the text while the side panel is zoomed."""
+        if zoomed and not self.side_visible:
+            self.side_visible = True
+        self.set_class(zoomed, "-side-zoom")
+        side = self.query_one(SidePanel)
+        if zoomed:
+            side.focus_tab()
+        elif self.focused is None or not self.focused.display:
+            self.query_one(TextView).focus()
 
     def action_focus_tree(self) -> None:
         """Focus the navigator."""

@@ -84,6 +84,15 @@ class SidePanel(Vertical):
         """Bring a tab forward: ``source``, ``layouts`` or ``facts``."""
         self.query_one(TabbedContent).active = f"tab-{name}"
 
+    def focus_tab(self) -> None:
+        """Focus what the tab in front is used with: the source's lines, the list of layouts."""
+        tab = self.active_tab
+        if tab == "source":
+            self.query_one("#source", IRView).focus()
+        elif tab == "layouts":
+            for options in self.query("#layout-list"):
+                options.focus()
+
     @property
     def active_tab(self) -> str:
         """The tab in front."""
