@@ -202,3 +202,40 @@ def test_o_and_l_focus_what_is_typed_next(store: str) -> None:
         assert screen.query_one(LayoutsPanel).selected is not first
 
     drive(store, steps)
+
+
+# Stepping through the tinted lines -----------------------------------------------------------------------------
+
+def test_m_and_shift_m_step_through_the_rows_of_the_tinted_source_line(store: str) -> None:
+    """A kernel line makes several TTGIR rows, spread over the text (the K-loop's load of ``a``: address
+    arithmetic, the load, its mask); m / M walk them, wrapping."""
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        view = screen.query_one(TextView)
+        side = screen.query_one(SidePanel)
+        await until(pilot, lambda: bool(side.line_map), what="the source map")
+        await pilot.press("o")
+        source = screen.query_one("#source", IRView)
+        await until(pilot, lambda: screen.focused is source, what="the source focused")
+        store_line = next(i for i in range(source.row_count) if "a = tl.load(a_ptrs" in source.row_text(i))
+        source.move_to(store_line)
+        await pilot.pause()
+        tinted = sorted(view.marked)
+        assert len(tinted) >= 3 and any("async_copy_global_to_local" in view.row_text(r) for r in tinted), tinted
+        assert view.cursor < tinted[0]
+        visited = []
+        for _ in range(len(tinted) + 1):
+            await pilot.press("m")
+            await pilot.pause()
+            visited.append(view.cursor)
+            assert sorted(view.marked) == tinted  # the tints stay on tl.store's rows while stepping
+        assert visited == [*tinted, tinted[0]]  # in order, then round to the first
+        assert f"IR line 1/{len(tinted)}" in str(view.border_subtitle)
+        await pilot.press("M")
+        assert view.cursor == tinted[-1]
+        assert source.marked == frozenset({store_line})
+        view.focus()
+        await pilot.press("home")  # the cursor leaves the rows: the subtitle goes
+        await pilot.pause()
+        assert "IR line" not in str(view.border_subtitle)
+
+    drive(store, steps)

@@ -77,6 +77,8 @@ class MainScreen(Screen[None]):
         Binding("o", "side('source')", "Source", show=False),
         Binding("L", "side('layouts')", "Layouts"),
         Binding("i", "side('facts')", "Facts", show=False),
+        Binding("m", "tinted(1)", "Next tinted line", show=False),
+        Binding("M", "tinted(-1)", "Previous tinted line", show=False),
         Binding("b", "toggle_side", "Side panel", show=False),
         Binding("z", "zoom_side", "Zoom side", show=False),
         Binding("v", "layout_view", "Tensor/hardware view", show=False),
@@ -506,6 +508,26 @@ class MainScreen(Screen[None]):
         lines = text.count("\n") + 1 if text else 0
         self.notify(f"Copied {lines} line{'s' if lines != 1 else ''} to the clipboard.", timeout=2)
 
+    def action_tinted(self, step: int) -> None:
+        """Move the text's cursor to the next (or previous) row tinted for the current source line, wrapping."""
+        view = self.query_one(TextView)
+        side = self.query_one(SidePanel)
+        line = side.tinted_line
+        rows = sorted(side.line_map.from_source.get(line, ())) if line is not None and not view.diffing else []
+        if not rows:
+            why = ("the diff's rows are not mapped to the source: d shows the text again" if view.diffing else
+                   "put the cursor on an IR line that came from the kernel, or on a kernel line in the source (o)")
+            self.notify(f"No tinted lines: {why}.", timeout=3)
+            return
+        if step > 0:
+            row = next((r for r in rows if r > view.cursor), rows[0])
+        else:
+            row = next((r for r in reversed(rows) if r < view.cursor), rows[-1])
+        side.pinned_line = line
+        view.move_to(row)
+        view.border_subtitle = (f"line {line} of the kernel: IR line {rows.index(row) + 1}/{len(rows)} · "
+                                "m next, M previous")
+
     # Side panels -----------------------------------------------------------------------------------
 
     def action_side(self, which: str) -> None:
@@ -593,7 +615,10 @@ class MainScreen(Screen[None]):
         view = self.query_one(TextView)
         if view.diffing:
             self._diff_subtitle()
-        self.query_one(SidePanel).text_cursor(message.line, view.diffing)
+        side = self.query_one(SidePanel)
+        side.text_cursor(message.line, view.diffing)
+        if not view.diffing and side.pinned_line is None and str(view.border_subtitle).startswith("line "):
+            view.border_subtitle = ""  # the cursor left the rows m and M step through
 
     @on(MarkText)
     def _mark_text(self, message: MarkText) -> None:
