@@ -239,3 +239,40 @@ def test_m_and_shift_m_step_through_the_rows_of_the_tinted_source_line(store: st
         assert "IR line" not in str(view.border_subtitle)
 
     drive(store, steps)
+
+
+# Diff mode across languages ------------------------------------------------------------------------------------
+
+def test_moving_on_to_a_stage_in_another_language_turns_the_diff_off(store: str) -> None:
+    """Diff mode on at the PTX, ↓ to the SASS in the tree: a line diff of PTX against SASS says nothing."""
+    from tests.test_tui_app import walk_to
+
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        nav = screen.query_one(Navigator)
+        view = screen.query_one(TextView)
+        nav.focus()
+        await walk_to(pilot, nav, "ttgir", top=True)
+        await pilot.press("d")
+        assert screen.diff_mode and "ttir  →  ttgir" in str(view.border_title)  # the same language: a diff
+        await pilot.press("down")  # llir: LLVM IR against TTGIR
+        await pilot.pause()
+        assert not screen.diff_mode and not view.diffing
+        assert screen.current is not None and screen.current.stage == "llir"
+        assert any("Diff off: TritonGPU IR → LLVM IR compares two languages" in n.message for n in app._notifications)
+        await walk_to(pilot, nav, "ptx")
+        await pilot.press("d")  # asked for explicitly, the diff is drawn, and says what it compares
+        assert view.diffing and "two languages" in str(view.border_title)
+        await pilot.press("down")
+        await pilot.pause()
+        assert screen.current is not None and screen.current.stage == "sass"
+        assert not screen.diff_mode and not view.diffing
+        assert "ptx  →  sass" not in screen_text(app)
+        assert any("HMMA" in view.row_text(i) or "HGMMA" in view.row_text(i) for i in range(view.row_count))
+        await walk_to(pilot, nav, "ttgir", top=True)  # and a pass diff walks on to the next pass in diff mode
+        await pilot.press("right")
+        await walk_to(pilot, nav, "tritongpu-pipeline")
+        await pilot.press("d", "down")
+        await pilot.pause()
+        assert screen.diff_mode and view.diffing
+
+    drive(store, steps)

@@ -253,6 +253,11 @@ class MainScreen(Screen[None]):
         except IrscopeError as exc:
             self.notice("This text cannot be read", str(exc), error=True)
             return
+        if self.diff_mode and ref != self.current and docs.cross_language(ref):
+            # Moving on in diff mode to a stage whose diff compares two languages (PTX → SASS): show its text.
+            self.diff_mode = False
+            self.notify(f"Diff off: {docs.cross_language(ref)} compares two languages line by line. "
+                        "d shows that diff anyway.", timeout=4)
         self.current = ref
         view = self.query_one(TextView)
         view.show_document(document, cursor)
@@ -344,6 +349,8 @@ class MainScreen(Screen[None]):
             view.border_title = f"diff of pass {snap.index} {snap.label}: its input → its output"
         else:
             view.border_title = f"{inputs.left.label}  →  {inputs.right.label}"
+            if docs.cross_language(ref):
+                view.border_title += " (two languages: few lines can match)"
         view.show_diff(cached or docs.diff(ref, inputs, options), inputs.left_lexer, inputs.right_lexer)
         self._diff_subtitle()
 
