@@ -276,3 +276,53 @@ def test_moving_on_to_a_stage_in_another_language_turns_the_diff_off(store: str)
         assert screen.diff_mode and view.diffing
 
     drive(store, steps)
+
+
+# Pass diffs that are mostly renumbering ----------------------------------------------------------------------------
+
+def test_a_pass_diff_that_is_mostly_renumbering_opens_without_ssa_numbers(store: str) -> None:
+    """triton-licm hoists two ops out of the K-loop and MLIR's printer renumbers the values after them: the diff as
+    printed is 68 lines, 64 of them renamed values. It opens with SSA numbers ignored, says so, and r shows it as
+    printed; a pass whose diff is mostly real changes (convert-triton-to-tritongpu) opens as printed."""
+    from irscope.analysis.diff import DiffOptions
+
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        ref = pass_ref(app, screen, "triton-licm")
+        effect = (app.documents.effects(ref.key) or {})[(ref.pass_index, "")]  # type: ignore[index]
+        inputs = app.documents.diff_inputs(ref)
+        assert not isinstance(inputs, str)
+        printed = app.documents.diff(ref, inputs, DiffOptions())
+        numbered = app.documents.diff(ref, inputs, DiffOptions(normalize_ssa=True))
+        assert (printed.added, printed.removed) == (effect.added, effect.removed)
+        assert 2 * (numbered.added + numbered.removed) <= printed.added + printed.removed  # renumbering is most of it
+        screen.reveal_ref(ref)
+        view = screen.query_one(TextView)
+        view.focus()
+        await pilot.press("d")
+        assert view.diffing and view.diff is not None and view.diff.options.normalize_ssa
+        assert (view.diff.added, view.diff.removed) == (numbered.added, numbered.removed)
+        renamed = printed.added + printed.removed - numbered.added - numbered.removed
+        total = printed.added + printed.removed
+        assert f"{renamed} of {total} lines only renumbered: hidden · r: show" in screen_text(app)
+        await pilot.press("r")
+        assert not view.diff.options.normalize_ssa and (view.diff.added, view.diff.removed) == (
+            printed.added, printed.removed)
+        assert "r: ignore renumbering" in str(view.border_subtitle)
+        await pilot.press("r")  # the user's choice from now on
+        assert view.diff.options.normalize_ssa and "only renumbered" not in str(view.border_subtitle)
+        assert screen.ignore_ssa is True
+
+    drive(store, steps)
+
+
+def test_a_pass_diff_of_real_changes_opens_as_printed(store: str) -> None:
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        ref = pass_ref(app, screen, "convert-triton-to-tritongpu")
+        screen.reveal_ref(ref)
+        view = screen.query_one(TextView)
+        view.focus()
+        await pilot.press("d")
+        assert view.diffing and view.diff is not None and not view.diff.options.normalize_ssa
+        assert "r: ignore renumbering" in str(view.border_subtitle)
+
+    drive(store, steps)

@@ -48,6 +48,7 @@ from irscope.tui.workflow import JobBoard
 if TYPE_CHECKING:
     from irscope.analysis.diff import DiffOptions
     from irscope.tui.app import IrscopeApp
+    from irscope.tui.diff_choice import DiffChoice
 
 # The stage a capture opens on: where Triton's decisions (layouts, pipelining, tensor cores) show.
 OPEN_STAGE = "ttgir"
@@ -97,7 +98,8 @@ class MainScreen(Screen[None]):
     side_by_side: var[bool] = var(False)
     side_visible: var[bool] = var(True, init=False)
     side_zoomed: var[bool] = var(False, init=False)
-    ignore_ssa: var[bool] = var(False, init=False)
+    # None: pass diffs ignore SSA numbers when renumbering is most of what changed (irscope.tui.diff_choice).
+    ignore_ssa: var[bool | None] = var(None, init=False)
 
     def __init__(self) -> None:
         super().__init__(id="main")
@@ -106,6 +108,7 @@ class MainScreen(Screen[None]):
         self._prompted: CaptureId | None = None
         self._failures: dict[CaptureId, str] = {}
         self._cids: dict[str, CaptureId] = {}
+        self._shown_choice: DiffChoice | None = None
 
     @property
     def irapp(self) -> IrscopeApp:
@@ -321,7 +324,6 @@ class MainScreen(Screen[None]):
 
     def refresh_diff(self) -> None:
         """Show the current reference against what came before it."""
-        from irscope.analysis.diff import DiffOptions
         from irscope.tui.documents import BIG_DIFF_BYTES
 
         ref = self.current
@@ -329,7 +331,8 @@ class MainScreen(Screen[None]):
             return
         view = self.query_one(TextView)
         docs = self.irapp.documents
-        options = DiffOptions(normalize_ssa=self.ignore_ssa)
+        choice = self._shown_choice = self._diff_choice(ref, self.ignore_ssa)
+        options = choice.options
         cached = docs.cached_diff(ref, options)
         size = docs.diff_size(ref) if cached is None else 0
         if size > BIG_DIFF_BYTES:
@@ -355,19 +358,20 @@ class MainScreen(Screen[None]):
         self._diff_subtitle()
 
     @work(thread=True, exclusive=True, group="diff-ahead", exit_on_error=False)
-    def _diff_ahead(self, ref: DocRef, ignore_ssa: bool) -> None:
+    def _diff_ahead(self, ref: DocRef, ignore_ssa: bool | None) -> None:
         """Once the user has rested on a text for a moment, compute its diff, so that ``d`` only has to draw it."""
         from textual.worker import get_current_worker
 
-        from irscope.analysis.diff import DiffOptions
         from irscope.tui.documents import BIG_DIFF_BYTES
 
         time.sleep(DIFF_AHEAD_AFTER)
         if get_current_worker().is_cancelled or ref != self.current or self.diff_mode:
             return
         docs = self.irapp.documents
-        options = DiffOptions(normalize_ssa=ignore_ssa)
-        if docs.cached_diff(ref, options) is not None or not DIFF_AHEAD_MIN_BYTES <= docs.diff_size(ref) <= BIG_DIFF_BYTES:
+        if not DIFF_AHEAD_MIN_BYTES <= docs.diff_size(ref) <= BIG_DIFF_BYTES:
+            return
+        options = self._diff_choice(ref, ignore_ssa).options
+        if docs.cached_diff(ref, options) is not None:
             return
         inputs = docs.diff_inputs(ref)
         if not isinstance(inputs, str):
@@ -399,7 +403,17 @@ class MainScreen(Screen[None]):
             view.border_subtitle = ""
             return
         where = view.change_position()
-        noise = "locations and SSA numbers ignored" if self.ignore_ssa else "locations stripped (r: ignore renumbering)"
+        choice = self._shown_choice
+        if choice is not None and choice.automatic and choice.options == diff.options:
+            # Short enough for the text's border at 160 columns: the reason the diff looks small comes first.
+            view.border_subtitle = (f"+{diff.added} -{diff.removed} · {max(where, 1)}/{view.change_count} · "
+                                    f"{choice.renumbered} of {choice.changed} lines only renumbered: hidden · "
+                                    "r: show")
+            return
+        if diff.options.normalize_ssa:
+            noise = "locations and SSA numbers ignored (r: as printed)"
+        else:
+            noise = "locations stripped (r: ignore renumbering)"
         view.border_subtitle = (f"+{diff.added} -{diff.removed} · change {max(where, 1)}/{view.change_count} · "
                                 f"{'side by side' if self.side_by_side else 'unified'} · {noise}")
 
@@ -419,9 +433,17 @@ class MainScreen(Screen[None]):
 
     def action_toggle_ssa(self) -> None:
         """Compare with SSA numbers dropped (%x_12 and %x_13 compare equal) or as printed."""
-        self.ignore_ssa = not self.ignore_ssa
+        view = self.query_one(TextView)
+        shown = view.diff.options.normalize_ssa if view.diffing and view.diff is not None else bool(self.ignore_ssa)
+        self.ignore_ssa = not shown
         self.notify("Diffs ignore SSA renumbering." if self.ignore_ssa else "Diffs compare SSA names as printed.",
                     timeout=2)
+
+    def _diff_choice(self, ref: DocRef, ignore_ssa: bool | None) -> DiffChoice:
+        """Which diff of ``ref`` to show (the user's choice once r was pressed, else decided per pass)."""
+        from irscope.tui.diff_choice import choose_diff
+
+        return choose_diff(self.irapp.documents, ref, ignore_ssa)
 
     def watch_ignore_ssa(self) -> None:
         """Redo the diff on screen."""
