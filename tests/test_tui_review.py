@@ -303,7 +303,9 @@ def test_a_pass_diff_that_is_mostly_renumbering_opens_without_ssa_numbers(store:
         assert (view.diff.added, view.diff.removed) == (numbered.added, numbered.removed)
         renamed = printed.added + printed.removed - numbered.added - numbered.removed
         total = printed.added + printed.removed
-        assert f"{renamed} of {total} lines only renumbered: hidden · r: show" in screen_text(app)
+        assert total - renamed == numbered.added + numbered.removed
+        assert f"+{numbered.added} -{numbered.removed} · change 1/" in screen_text(app)
+        assert f"· {renamed} renumbered lines hidden (r: show)" in screen_text(app)
         await pilot.press("r")
         assert not view.diff.options.normalize_ssa and (view.diff.added, view.diff.removed) == (
             printed.added, printed.removed)

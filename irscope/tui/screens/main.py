@@ -406,9 +406,8 @@ class MainScreen(Screen[None]):
         choice = self._shown_choice
         if choice is not None and choice.automatic and choice.options == diff.options:
             # Short enough for the text's border at 160 columns: the reason the diff looks small comes first.
-            view.border_subtitle = (f"+{diff.added} -{diff.removed} · {max(where, 1)}/{view.change_count} · "
-                                    f"{choice.renumbered} of {choice.changed} lines only renumbered: hidden · "
-                                    "r: show")
+            view.border_subtitle = (f"+{diff.added} -{diff.removed} · change {max(where, 1)}/{view.change_count} · "
+                                    f"{choice.renumbered} renumbered lines hidden (r: show)")
             return
         if diff.options.normalize_ssa:
             noise = "locations and SSA numbers ignored (r: as printed)"
