@@ -18,7 +18,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical
 from textual.lazy import Lazy
 from textual.reactive import Reactive, var
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 
@@ -33,11 +32,11 @@ from irscope.tui.messages import (
     ShowCapturePrompt,
     ShowDocument,
 )
+from irscope.tui.screens.side_actions import SideActions
 from irscope.tui.widgets.doc_info import DocInfo
 from irscope.tui.widgets.ir_view import IRView
 from irscope.tui.widgets.jobs_bar import JobsBar
 from irscope.tui.widgets.keys_footer import KeysFooter
-from irscope.tui.widgets.layouts_panel import LayoutsPanel
 from irscope.tui.widgets.navigator import Navigator
 from irscope.tui.widgets.notice_view import NoticeView
 from irscope.tui.widgets.prompt_bar import PromptBar
@@ -59,7 +58,7 @@ DIFF_AHEAD_AFTER = 0.6
 DIFF_AHEAD_MIN_BYTES = 1_000_000
 
 
-class MainScreen(Screen[None]):
+class MainScreen(SideActions):
     """Browse captures: tree, IR or diff, and the side panels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -96,8 +95,6 @@ class MainScreen(Screen[None]):
     # Screen state as ``var``: changing it runs its watcher but does not repaint the whole screen.
     diff_mode: var[bool] = var(False)
     side_by_side: var[bool] = var(False)
-    side_visible: var[bool] = var(True, init=False)
-    side_zoomed: var[bool] = var(False, init=False)
     # None: pass diffs ignore SSA numbers when renumbering is most of what changed (irscope.tui.diff_choice).
     ignore_ssa: var[bool | None] = var(None, init=False)
 
@@ -535,92 +532,6 @@ class MainScreen(Screen[None]):
         self.app.copy_to_clipboard(text)
         lines = text.count("\n") + 1 if text else 0
         self.notify(f"Copied {lines} line{'s' if lines != 1 else ''} to the clipboard.", timeout=2)
-
-    def action_tinted(self, step: int) -> None:
-        """Move the text's cursor to the next (or previous) row tinted for the current source line, wrapping."""
-        view = self.query_one(TextView)
-        side = self.query_one(SidePanel)
-        line = side.tinted_line
-        rows = sorted(side.line_map.from_source.get(line, ())) if line is not None and not view.diffing else []
-        if not rows:
-            why = ("the diff's rows are not mapped to the source: d shows the text again" if view.diffing else
-                   "put the cursor on an IR line that came from the kernel, or on a kernel line in the source (o)")
-            self.notify(f"No tinted lines: {why}.", timeout=3)
-            return
-        if step > 0:
-            row = next((r for r in rows if r > view.cursor), rows[0])
-        else:
-            row = next((r for r in reversed(rows) if r < view.cursor), rows[-1])
-        side.pinned_line = line
-        view.move_to(row)
-        view.border_subtitle = (f"line {line} of the kernel: IR line {rows.index(row) + 1}/{len(rows)} · "
-                                "m next, M previous")
-
-    # Side panels -----------------------------------------------------------------------------------
-
-    def action_side(self, which: str) -> None:
-        """Show a side panel (source, layouts or facts) and give it the focus: its keys are the next ones typed."""
-        self.side_visible = True
-        side = self.query_one(SidePanel)
-        side.show_tab(which)
-        self.call_after_refresh(side.focus_tab)  # the layouts panel mounts just after the first frame
-
-    def action_layout_view(self) -> None:
-        """Tensor or hardware view of the layout map (from anywhere: the layouts come forward)."""
-        if not self._layouts_forward():
-            return
-        for panel in self.query(LayoutsPanel):
-            panel.action_toggle_view()
-
-    def action_layout_warp(self, step: int) -> None:
-        """Another warp in the layout map's hardware view (the tensor view switches to it first)."""
-        if not self._layouts_forward():
-            return
-        for panel in self.query(LayoutsPanel):
-            if panel.view != "hardware":
-                panel.view = "hardware"
-                self.notify("The hardware view draws one warp at a time: w / W step through them.", timeout=3)
-                continue
-            panel.action_warp(step)
-
-    def _layouts_forward(self) -> bool:
-        """Bring the layouts tab forward; False (and say so) while it has nothing to draw."""
-        side = self.query_one(SidePanel)
-        if not self.side_visible or side.active_tab != "layouts":
-            self.action_side("layouts")
-        panels = list(self.query(LayoutsPanel))
-        if panels and panels[0].selected is None:
-            self.notify("No layout to draw: this capture's TTGIR has none, or it is still being read.", timeout=3)
-            return False
-        return True
-
-    def action_toggle_side(self) -> None:
-        """Hide or show the side panels."""
-        self.side_visible = not self.side_visible
-
-    def watch_side_visible(self, visible: bool) -> None:
-        """Give the text the whole width when the side panels are hidden."""
-        side = self.query_one(SidePanel)
-        side.display = visible
-        if visible:
-            side.refresh_tab()
-        else:
-            self.side_zoomed = False
-
-    def action_zoom_side(self) -> None:
-        """Give the side panel the whole screen (a layout map at full width), or give it back."""
-        self.side_zoomed = not self.side_zoomed
-
-    def watch_side_zoomed(self, zoomed: bool) -> None:
-        """Hide the tree and the text while the side panel is zoomed."""
-        if zoomed and not self.side_visible:
-            self.side_visible = True
-        self.set_class(zoomed, "-side-zoom")
-        side = self.query_one(SidePanel)
-        if zoomed:
-            side.focus_tab()
-        elif self.focused is None or not self.focused.display:
-            self.query_one(TextView).focus()
 
     def action_focus_tree(self) -> None:
         """Focus the navigator."""

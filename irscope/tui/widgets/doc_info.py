@@ -14,8 +14,10 @@ MAX_DETAIL_LINES = 4
 class DocInfo(Widget):
     """A header: the title on one line, the detail (a pass's summary) wrapped below it.
 
-    The header grows to the lines the detail needs (up to MAX_DETAIL_LINES) and changes the layout only
-    when that number changes; otherwise a new text repaints only the header.
+    The header grows to the lines the detail needs (up to MAX_DETAIL_LINES) and does not shrink again until
+    the terminal is resized: walking the passes with the header changing height would make the text under
+    it jump, and each change of height costs a layout of the whole screen; a text that fits repaints
+    only the header.
     """
 
     DEFAULT_CSS = """
@@ -23,6 +25,10 @@ class DocInfo(Widget):
     """
 
     info: reactive[Text] = reactive(Text(), layout=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._fitted_width = -1
 
     def _lines(self, width: int) -> list[Text]:
         """The title cut to one line, then the detail wrapped (the last line cut with an ellipsis)."""
@@ -42,13 +48,14 @@ class DocInfo(Widget):
         """The title and the wrapped detail."""
         return Text("\n").join(self._lines(max(1, self.content_region.width)))
 
-    def _fit(self) -> None:
-        """Take as many lines as the detail needs at the present width."""
+    def _fit(self, shrink: bool = False) -> None:
+        """Take as many lines as the detail needs at the present width (fewer only when ``shrink``)."""
         width = self.content_region.width
         if width <= 0:
             return
         height = max(2, len(self._lines(width)))
-        if self.styles.height is None or self.styles.height.value != height:
+        now = int(self.styles.height.value) if self.styles.height is not None else 2
+        if height > now or (shrink and height != now):
             self.styles.height = height
 
     def watch_info(self) -> None:
@@ -57,8 +64,10 @@ class DocInfo(Widget):
             self._fit()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Wrap again for the new width."""
-        self._fit()
+        """Wrap again for the new width, taking only the lines the text on screen needs."""
+        if event.size.width != self._fitted_width:
+            self._fitted_width = event.size.width
+            self._fit(shrink=True)
 
     def show_info(self, title: Text, detail: Text) -> None:
         """Set the first line (what is shown) and the rest (what the pass did, or a hint)."""
