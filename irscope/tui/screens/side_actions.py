@@ -72,7 +72,10 @@ class SideActions(Screen[None]):
             self.action_side("layouts")
         panels = list(self.query(LayoutsPanel))
         if panels and panels[0].selected is None:
-            self.notify("No layout to draw: this capture's TTGIR has none, or it is still being read.", timeout=3)
+            if side.layouts_pending:
+                self.notify("The layouts are still being read: press the key again in a moment.", timeout=3)
+            else:
+                self.notify("No layout to draw here: the layouts panel says why.", timeout=3)
             return False
         return True
 

@@ -96,6 +96,11 @@ class SidePanel(Vertical):
                 options.focus()
 
     @property
+    def layouts_pending(self) -> bool:
+        """Whether the layouts of the text on screen are being read (or not asked for yet)."""
+        return self._layout_ref is None or self._layout_ref not in self.layouts
+
+    @property
     def active_tab(self) -> str:
         """The tab in front."""
         return self.query_one(TabbedContent).active.removeprefix("tab-")
