@@ -94,6 +94,16 @@ async def _mma_map(pilot: object) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def _map_zoomed(pilot: object) -> None:
+    """The mma map with the side panel zoomed (z) over the whole screen."""
+    await _mma_map(pilot)
+    screen = pilot.app.screen  # type: ignore[attr-defined]
+    panel = screen.query_one(LayoutsPanel)
+    await pilot.press("z")  # type: ignore[attr-defined]
+    await until(pilot, lambda: panel.size.width > 150 and panel.settled, what="the wide map")
+    await pilot.pause(0.2)  # type: ignore[attr-defined]
+
+
 async def _sass_mapped(pilot: object) -> None:
     """The SASS, its cursor on a tensor-core HGMMA, the tl.dot line tinted in the source pane."""
     screen = await _ready(pilot)
@@ -139,6 +149,12 @@ def test_layouts_and_mma_map(snap_compare: Callable[..., bool], snap_store: str)
     """The layouts panel: #mma explained and drawn (warps as colours, lane:register in each cell)."""
     assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False), terminal_size=WIDE,
                         run_before=_mma_map)
+
+
+def test_layout_map_zoomed_to_the_whole_screen(snap_compare: Callable[..., bool], snap_store: str) -> None:
+    """z: the layouts panel over the whole screen, the mma map drawn with as many columns as fit."""
+    assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False), terminal_size=WIDE,
+                        run_before=_map_zoomed)
 
 
 def test_narrow_terminal_puts_the_side_panel_below(snap_compare: Callable[..., bool], snap_store: str) -> None:

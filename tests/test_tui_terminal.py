@@ -163,3 +163,20 @@ def test_bare_irscope_on_a_terminal_opens_the_tui(term: Terminal, store: str) ->
     screen = term.wait_for("TritonGPU IR")
     assert "Source" in screen and "Layouts" in screen
     term.keys("q")
+
+
+def test_a_ptx_diff_leaves_no_stale_cells(term: Terminal, store: str) -> None:
+    """PTX indents with tabs; drawn as they are, the terminal jumps to its tab stops and the row keeps cells of
+    the row drawn there before (``.reg .pred 2 = a%p<41>;``). The diff draws them expanded, as the text view does."""
+    term.start(_command(f"tui matmul --target sm90 --store {shlex.quote(store)} --no-passes", store))
+    term.wait_for("matmul · sm90 · config 0 · TritonGPU IR (ttgir)")
+    term.wait_for("? Help")
+    term.keys("Down", "Down")  # the tree's cursor from ttgir to llir, then ptx
+    term.wait_for("matmul · sm90 · config 0 · PTX (ptx)")
+    term.keys("e", "d")
+    term.wait_for("llir  →  ptx")
+    term.keys("/")
+    time.sleep(0.5)
+    term.keys("reg .pred", "Enter")
+    screen = term.wait_for("match 1/")
+    assert "+        .reg .pred      %p<41>;" in screen, screen

@@ -11,6 +11,7 @@ Pure data, no Textual.
 from __future__ import annotations
 
 import bisect
+import itertools
 import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,18 @@ class DiffRow:
         if self.left is not None and (self.right is None or self.right is self.left):
             return self.left.tag
         return "+" if self.left is None else "~"
+
+
+def tabs_expanded(lines: Sequence[str]) -> Sequence[str]:
+    """The lines with tabs expanded to 8-column stops, as the document view shows them (the same object
+    when none has a tab).
+
+    A terminal moves to the next tab stop on a tab while Rich counts it as no cell, so a drawn tab would
+    shift the rest of the row and leave stale cells behind it (PTX and SASS indent with tabs).
+    """
+    if not any(map(operator.contains, lines, itertools.repeat("\t"))):
+        return lines
+    return [line.expandtabs(8) if "\t" in line else line for line in lines]
 
 
 def hunk_header(old_start: int, old_len: int, new_start: int, new_len: int) -> str:
@@ -80,8 +93,8 @@ class DiffRows:
 
     def __init__(self, diff: TextDiff, side_by_side: bool) -> None:
         self.side_by_side = side_by_side
-        self._left: Sequence[str] = diff.hunks[0].left if diff.hunks else ()
-        self._right: Sequence[str] = diff.hunks[0].right if diff.hunks else ()
+        self._left: Sequence[str] = tabs_expanded(diff.hunks[0].left) if diff.hunks else ()
+        self._right: Sequence[str] = tabs_expanded(diff.hunks[0].right) if diff.hunks else ()
         self._runs: list[_Run] = []
         self._count = 0
         for hunk in diff.hunks:

@@ -308,6 +308,24 @@ class Documents:
         previous = stages[names.index(ref.stage) - 1]
         return DiffInputs(stage_point(capture, previous.name), right, previous.lexer, lexer)
 
+    def cross_language(self, ref: DocRef) -> str:
+        """``'PTX → SASS'`` when the reference's diff would compare two languages line by line, else ''.
+
+        A pass is compared with its input (the same IR) and TTIR with Triton's initial IR (both MLIR); a later
+        stage with the stage before it, which from LLVM IR on is another language.
+        """
+        if ref.pass_index is not None or ref.stage in ("source", "ttir"):
+            return ""
+        stages = self.stages(ref.key)
+        names = [s.name for s in stages]
+        if ref.stage not in names or names.index(ref.stage) == 0:
+            return ""
+        stage = stages[names.index(ref.stage)]
+        previous = stages[names.index(ref.stage) - 1]
+        if previous.lexer == stage.lexer:
+            return ""
+        return f"{previous.display} → {stage.display}"
+
     def diff_size(self, ref: DocRef) -> int:
         """Characters a diff of the reference compares, estimated from sizes on disk (nothing is read)."""
         capture = self.captures[ref.key]

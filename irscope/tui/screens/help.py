@@ -24,16 +24,18 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("d", "diff: the stage against the stage before it, a pass against its input (locations stripped)"),
         ("s", "unified or side-by-side diff"),
         ("] [", "next / previous change of the diff"),
-        ("r", "diffs ignore SSA renumbering (%x_12 vs %x_13), or not"),
+        ("r", "diffs ignore SSA renumbering (%x_12 vs %x_13), or not (the line under the diff says which)"),
         ("/  n  N", "search (a regular expression; lower case ignores case), next and previous match"),
         ("g  :", "go to a line number"),
         ("y  Y", "copy the cursor line / the whole text"),
         ("↑ ↓ PgUp PgDn Home End", "move the cursor; the source pane follows it"),
+        ("m  M", "next / previous line tinted for the current kernel line"),
     )),
-    ("Side (right, below on narrow terminals)", (
+    ("Side panel (below the text when narrow)", (
         ("o", "source: the kernel's Python; the cursor on either side tints the lines of the other"),
         ("L", "layouts of the TTGIR on screen, explained, with the tile-to-warp map of the chosen one"),
-        ("v  w W", "in the layouts: tensor or hardware view; next / previous warp"),
+        ("v  w W", "layout map: tensor or hardware view; next / previous warp"),
+        ("z", "the side panel over the whole screen (a layout map at full width), or back"),
         ("i", "facts: warps, shared memory, tensor cores, what the pipelining passes did"),
         ("b", "hide or show the side panel"),
     )),
@@ -57,7 +59,8 @@ def render_help() -> Table:
     table.add_column()
     for area, rows in KEYS:
         table.add_row("", "")
-        table.add_row(Text(area, style="bold underline"), "")
+        title, _, note = area.partition(" (")
+        table.add_row(Text(title, style="bold underline"), Text(f"({note}" if note else "", style="dim"))
         for keys, what in rows:
             table.add_row(Text(keys, style="bold"), what)
     return table

@@ -18,7 +18,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical
 from textual.lazy import Lazy
 from textual.reactive import Reactive, var
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 
@@ -33,11 +32,11 @@ from irscope.tui.messages import (
     ShowCapturePrompt,
     ShowDocument,
 )
+from irscope.tui.screens.side_actions import SideActions
 from irscope.tui.widgets.doc_info import DocInfo
 from irscope.tui.widgets.ir_view import IRView
 from irscope.tui.widgets.jobs_bar import JobsBar
 from irscope.tui.widgets.keys_footer import KeysFooter
-from irscope.tui.widgets.layouts_panel import LayoutsPanel
 from irscope.tui.widgets.navigator import Navigator
 from irscope.tui.widgets.notice_view import NoticeView
 from irscope.tui.widgets.prompt_bar import PromptBar
@@ -48,6 +47,7 @@ from irscope.tui.workflow import JobBoard
 if TYPE_CHECKING:
     from irscope.analysis.diff import DiffOptions
     from irscope.tui.app import IrscopeApp
+    from irscope.tui.diff_choice import DiffChoice
 
 # The stage a capture opens on: where Triton's decisions (layouts, pipelining, tensor cores) show.
 OPEN_STAGE = "ttgir"
@@ -58,7 +58,7 @@ DIFF_AHEAD_AFTER = 0.6
 DIFF_AHEAD_MIN_BYTES = 1_000_000
 
 
-class MainScreen(Screen[None]):
+class MainScreen(SideActions):
     """Browse captures: tree, IR or diff, and the side panels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -77,7 +77,13 @@ class MainScreen(Screen[None]):
         Binding("o", "side('source')", "Source", show=False),
         Binding("L", "side('layouts')", "Layouts"),
         Binding("i", "side('facts')", "Facts", show=False),
+        Binding("m", "tinted(1)", "Next tinted line", show=False),
+        Binding("M", "tinted(-1)", "Previous tinted line", show=False),
         Binding("b", "toggle_side", "Side panel", show=False),
+        Binding("z", "zoom_side", "Zoom side", show=False),
+        Binding("v", "layout_view", "Tensor/hardware view", show=False),
+        Binding("w", "layout_warp(1)", "Next warp", show=False),
+        Binding("W", "layout_warp(-1)", "Previous warp", show=False),
         Binding("t", "focus_tree", "Tree", show=False),
         Binding("e", "focus_text", "Text", show=False),
         Binding("q", "app.quit", "Quit"),
@@ -89,8 +95,8 @@ class MainScreen(Screen[None]):
     # Screen state as ``var``: changing it runs its watcher but does not repaint the whole screen.
     diff_mode: var[bool] = var(False)
     side_by_side: var[bool] = var(False)
-    side_visible: var[bool] = var(True, init=False)
-    ignore_ssa: var[bool] = var(False, init=False)
+    # None: pass diffs ignore SSA numbers when renumbering is most of what changed (irscope.tui.diff_choice).
+    ignore_ssa: var[bool | None] = var(None, init=False)
 
     def __init__(self) -> None:
         super().__init__(id="main")
@@ -99,6 +105,7 @@ class MainScreen(Screen[None]):
         self._prompted: CaptureId | None = None
         self._failures: dict[CaptureId, str] = {}
         self._cids: dict[str, CaptureId] = {}
+        self._shown_choice: DiffChoice | None = None
 
     @property
     def irapp(self) -> IrscopeApp:
@@ -246,6 +253,11 @@ class MainScreen(Screen[None]):
         except IrscopeError as exc:
             self.notice("This text cannot be read", str(exc), error=True)
             return
+        if self.diff_mode and ref != self.current and docs.cross_language(ref):
+            # Moving on in diff mode to a stage whose diff compares two languages (PTX → SASS): show its text.
+            self.diff_mode = False
+            self.notify(f"Diff off: {docs.cross_language(ref)} compares two languages line by line. "
+                        "d shows that diff anyway.", timeout=4)
         self.current = ref
         view = self.query_one(TextView)
         view.show_document(document, cursor)
@@ -290,8 +302,7 @@ class MainScreen(Screen[None]):
             else:
                 detail.append(f"{snap.pass_class}" + (f" {{{snap.options}}}" if snap.options else ""), style="dim")
         elif ref.stage != "source":
-            detail.append("d: compare with the stage before   →/Enter in the tree: the passes that made it",
-                          style="dim")
+            detail.append("d: diff with the stage before   →: the passes that made it", style="dim")
         self.query_one(DocInfo).show_info(title, detail)
 
     # Diff -----------------------------------------------------------------------------------------------
@@ -310,7 +321,6 @@ class MainScreen(Screen[None]):
 
     def refresh_diff(self) -> None:
         """Show the current reference against what came before it."""
-        from irscope.analysis.diff import DiffOptions
         from irscope.tui.documents import BIG_DIFF_BYTES
 
         ref = self.current
@@ -318,7 +328,8 @@ class MainScreen(Screen[None]):
             return
         view = self.query_one(TextView)
         docs = self.irapp.documents
-        options = DiffOptions(normalize_ssa=self.ignore_ssa)
+        choice = self._shown_choice = self._diff_choice(ref, self.ignore_ssa)
+        options = choice.options
         cached = docs.cached_diff(ref, options)
         size = docs.diff_size(ref) if cached is None else 0
         if size > BIG_DIFF_BYTES:
@@ -338,23 +349,26 @@ class MainScreen(Screen[None]):
             view.border_title = f"diff of pass {snap.index} {snap.label}: its input → its output"
         else:
             view.border_title = f"{inputs.left.label}  →  {inputs.right.label}"
+            if docs.cross_language(ref):
+                view.border_title += " (two languages: few lines can match)"
         view.show_diff(cached or docs.diff(ref, inputs, options), inputs.left_lexer, inputs.right_lexer)
         self._diff_subtitle()
 
     @work(thread=True, exclusive=True, group="diff-ahead", exit_on_error=False)
-    def _diff_ahead(self, ref: DocRef, ignore_ssa: bool) -> None:
+    def _diff_ahead(self, ref: DocRef, ignore_ssa: bool | None) -> None:
         """Once the user has rested on a text for a moment, compute its diff, so that ``d`` only has to draw it."""
         from textual.worker import get_current_worker
 
-        from irscope.analysis.diff import DiffOptions
         from irscope.tui.documents import BIG_DIFF_BYTES
 
         time.sleep(DIFF_AHEAD_AFTER)
         if get_current_worker().is_cancelled or ref != self.current or self.diff_mode:
             return
         docs = self.irapp.documents
-        options = DiffOptions(normalize_ssa=ignore_ssa)
-        if docs.cached_diff(ref, options) is not None or not DIFF_AHEAD_MIN_BYTES <= docs.diff_size(ref) <= BIG_DIFF_BYTES:
+        if not DIFF_AHEAD_MIN_BYTES <= docs.diff_size(ref) <= BIG_DIFF_BYTES:
+            return
+        options = self._diff_choice(ref, ignore_ssa).options
+        if docs.cached_diff(ref, options) is not None:
             return
         inputs = docs.diff_inputs(ref)
         if not isinstance(inputs, str):
@@ -386,7 +400,16 @@ class MainScreen(Screen[None]):
             view.border_subtitle = ""
             return
         where = view.change_position()
-        noise = "locations and SSA numbers ignored" if self.ignore_ssa else "locations stripped (r: ignore renumbering)"
+        choice = self._shown_choice
+        if choice is not None and choice.automatic and choice.options == diff.options:
+            # Short enough for the text's border at 160 columns: the reason the diff looks small comes first.
+            view.border_subtitle = (f"+{diff.added} -{diff.removed} · change {max(where, 1)}/{view.change_count} · "
+                                    f"{choice.renumbered} renumbered lines hidden (r: show)")
+            return
+        if diff.options.normalize_ssa:
+            noise = "locations and SSA numbers ignored (r: as printed)"
+        else:
+            noise = "locations stripped (r: ignore renumbering)"
         view.border_subtitle = (f"+{diff.added} -{diff.removed} · change {max(where, 1)}/{view.change_count} · "
                                 f"{'side by side' if self.side_by_side else 'unified'} · {noise}")
 
@@ -406,9 +429,17 @@ class MainScreen(Screen[None]):
 
     def action_toggle_ssa(self) -> None:
         """Compare with SSA numbers dropped (%x_12 and %x_13 compare equal) or as printed."""
-        self.ignore_ssa = not self.ignore_ssa
+        view = self.query_one(TextView)
+        shown = view.diff.options.normalize_ssa if view.diffing and view.diff is not None else bool(self.ignore_ssa)
+        self.ignore_ssa = not shown
         self.notify("Diffs ignore SSA renumbering." if self.ignore_ssa else "Diffs compare SSA names as printed.",
                     timeout=2)
+
+    def _diff_choice(self, ref: DocRef, ignore_ssa: bool | None) -> DiffChoice:
+        """Which diff of ``ref`` to show (the user's choice once r was pressed, else decided per pass)."""
+        from irscope.tui.diff_choice import choose_diff
+
+        return choose_diff(self.irapp.documents, ref, ignore_ssa)
 
     def watch_ignore_ssa(self) -> None:
         """Redo the diff on screen."""
@@ -502,36 +533,6 @@ class MainScreen(Screen[None]):
         lines = text.count("\n") + 1 if text else 0
         self.notify(f"Copied {lines} line{'s' if lines != 1 else ''} to the clipboard.", timeout=2)
 
-    # Side panels -----------------------------------------------------------------------------------
-
-    def action_side(self, which: str) -> None:
-        """Show a side panel: source, layouts or facts."""
-        self.side_visible = True
-        self.query_one(SidePanel).show_tab(which)
-
-    def action_layout_view(self) -> None:
-        """Tensor or hardware view of the layout map."""
-        self.action_side("layouts")
-        for panel in self.query(LayoutsPanel):
-            panel.action_toggle_view()
-
-    def action_layout_warp(self, step: int) -> None:
-        """Another warp in the layout map's hardware view."""
-        self.action_side("layouts")
-        for panel in self.query(LayoutsPanel):
-            panel.action_warp(step)
-
-    def action_toggle_side(self) -> None:
-        """Hide or show the side panels."""
-        self.side_visible = not self.side_visible
-
-    def watch_side_visible(self, visible: bool) -> None:
-        """Give the text the whole width when the side panels are hidden."""
-        side = self.query_one(SidePanel)
-        side.display = visible
-        if visible:
-            side.refresh_tab()
-
     def action_focus_tree(self) -> None:
         """Focus the navigator."""
         self.query_one(Navigator).focus()
@@ -553,7 +554,10 @@ class MainScreen(Screen[None]):
         view = self.query_one(TextView)
         if view.diffing:
             self._diff_subtitle()
-        self.query_one(SidePanel).text_cursor(message.line, view.diffing)
+        side = self.query_one(SidePanel)
+        side.text_cursor(message.line, view.diffing)
+        if not view.diffing and side.pinned_line is None and str(view.border_subtitle).startswith("line "):
+            view.border_subtitle = ""  # the cursor left the rows m and M step through
 
     @on(MarkText)
     def _mark_text(self, message: MarkText) -> None:

@@ -55,6 +55,8 @@ class SidePanel(Vertical):
         self.layouts: dict[DocRef, LayoutReport | None] = {}
         self._layout_ref: DocRef | None = None
         self._facts_key = ""
+        self.tinted_line: int | None = None  # the source line (1-based) whose IR rows are tinted
+        self.pinned_line: int | None = None  # kept tinted while the text's cursor steps through its rows
 
     def compose(self) -> ComposeResult:
         """The tabs; layouts and facts mount just after the first frame."""
@@ -83,6 +85,20 @@ class SidePanel(Vertical):
     def show_tab(self, name: str) -> None:
         """Bring a tab forward: ``source``, ``layouts`` or ``facts``."""
         self.query_one(TabbedContent).active = f"tab-{name}"
+
+    def focus_tab(self) -> None:
+        """Focus what the tab in front is used with: the source's lines, the list of layouts."""
+        tab = self.active_tab
+        if tab == "source":
+            self.query_one("#source", IRView).focus()
+        elif tab == "layouts":
+            for options in self.query("#layout-list"):
+                options.focus()
+
+    @property
+    def layouts_pending(self) -> bool:
+        """Whether the layouts of the text on screen are being read (or not asked for yet)."""
+        return self._layout_ref is None or self._layout_ref not in self.layouts
 
     @property
     def active_tab(self) -> str:
@@ -163,6 +179,12 @@ class SidePanel(Vertical):
         """Tint the Python line the text's cursor row came from, and (through the screen) the IR that line made."""
         source = self.query_one("#source", IRView)
         line = None if self.text_diffing else self.line_map.to_source.get(self.text_row)
+        pinned = self.pinned_line
+        if pinned is not None and not self.text_diffing and self.text_row in self.line_map.from_source.get(pinned, ()):
+            line = pinned  # a row a call inlined counts for its own line too: stepping keeps the line it started on
+        else:
+            self.pinned_line = None
+        self.tinted_line = line
         if line is None:
             source.set_marked(frozenset())
             self.post_message(MarkText(frozenset(), None))
@@ -180,6 +202,8 @@ class SidePanel(Vertical):
         if self.text_diffing:
             return
         rows = self.line_map.from_source.get(message.line + 1, ())
+        self.tinted_line = message.line + 1 if rows else None
+        self.pinned_line = None
         self.query_one("#source", IRView).set_marked(frozenset({message.line}) if rows else frozenset())
         self.post_message(MarkText(frozenset(rows), rows[0] if rows else None))
 
