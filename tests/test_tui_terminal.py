@@ -176,7 +176,7 @@ def test_a_ptx_diff_leaves_no_stale_cells(term: Terminal, store: str) -> None:
     term.keys("e", "d")
     term.wait_for("llir  →  ptx")
     term.keys("/")
-    time.sleep(0.5)
+    term.wait_for("search: a regular expression")  # the prompt is up: what is typed next goes into it
     term.keys("reg .pred", "Enter")
     screen = term.wait_for("match 1/")
     assert "+        .reg .pred      %p<41>;" in screen, screen
