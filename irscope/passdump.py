@@ -129,6 +129,9 @@ def write_dump(directory: Path, flavour: str, chunks: Iterable[bytes], meta: Cal
     splitter = SectionSplitter()
     rows: list[list[Any]] = []
     raw = 0
+    # LLVM dumps are ten times larger and repeat the module after every pass: the fastest level
+    # stores matmul's 210 MB in 8 MB instead of 7 MB, at a third of level 6's time.
+    level = 6 if flavour == "mlir" else 1
     try:
         out_file = open(tmp, "wb")  # noqa: SIM115 -- closed by the with block below
     except OSError as exc:
@@ -136,7 +139,7 @@ def write_dump(directory: Path, flavour: str, chunks: Iterable[bytes], meta: Cal
     with out_file as out:
 
         def add(section: Section, data: bytes) -> None:
-            member = gzip.compress(data, compresslevel=6, mtime=0)
+            member = gzip.compress(data, compresslevel=level, mtime=0)
             rows.append([section.id, section.line, section.size, out.tell(), len(member), section.header,
                          section.lines])
             out.write(member)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 MARK = "// -----// irscope"
-# LLVM's errs(), buffered (see irscope.compile.errstream), while a per-pass compile prints its dump.
+# LLVM's dbgs(), buffered (see irscope.compile.dbgstream), while a per-pass compile prints its dump.
 _STREAM: list[Any] = []
 
 
@@ -40,9 +40,9 @@ def buffer_dump() -> Callable[[], None]:
     """Buffer what LLVM and MLIR print (and this process's stderr) through one stream; return the undo."""
     from triton._C import libtriton
 
-    from irscope.compile.errstream import TextToStream, buffered_errs
+    from irscope.compile.dbgstream import TextToStream, buffered_dbgs
 
-    stream = buffered_errs(str(libtriton.__file__))
+    stream = buffered_dbgs(str(libtriton.__file__))
     if stream is None:
         return lambda: None
     sys.stderr.flush()

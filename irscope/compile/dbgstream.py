@@ -1,13 +1,19 @@
-"""Buffer LLVM's ``errs()`` stream inside the per-pass worker, so a dump costs writes of 1 MiB, not of a token.
+"""Buffer LLVM's debug stream inside the per-pass worker, so a dump costs writes of 1 MiB, not of a token.
 
-MLIR's ``IR Dump Before`` printer and LLVM's ``print-after-all`` write to ``llvm::errs()``, which
-LLVM leaves unbuffered: every ``<<`` is a ``write(2)`` system call. The matmul's LLVM dump (210 MB)
-is about 25 million of them, most of the time of ``irscope passes --llvm``. libtriton exports
-``llvm::errs()`` and ``raw_ostream``'s buffer calls, so the worker gives that stream a buffer
-through ctypes and writes its own marker lines (and Python's stderr) through the same stream, which
-keeps them in order with the IR; it flushes at every marker, so the parent still reads the dump as
-it is printed, a stage at a time at worst. Where those symbols are missing (another build of Triton) nothing changes: the stream
-stays unbuffered and the worker writes to fd 2 as before.
+MLIR's ``IR Dump Before`` printer (Triton hands it ``llvm::dbgs()``) and LLVM's ``print-after-all``
+write to ``llvm::dbgs()``, which forwards to ``llvm::errs()``; both are unbuffered, so every ``<<``
+is a ``write(2)`` system call. The matmul's LLVM dump (210 MB) is about 25 million of them, most of
+the time of ``irscope passes --llvm``. libtriton exports ``llvm::dbgs()`` and ``raw_ostream``'s
+buffer calls, so the worker gives that stream a buffer through ctypes and writes its own marker
+lines (and Python's stderr) through the same stream, which keeps them in order with the IR; it
+flushes at every marker, so the parent still reads the dump as it is printed.
+
+It must be ``dbgs()``, not ``errs()``: in Triton's LLVM (built with assertions) ``dbgs()`` is a
+``circular_raw_ostream`` whose ``tell()`` counts only what ``errs()`` has already written, and
+MLIR's printer uses ``tell()`` to see whether a dialect printed a type; with ``errs()`` buffered it
+sees nothing and prints the type twice. Buffering ``dbgs()`` itself keeps ``tell()`` right (a
+test compares buffered and unbuffered dumps byte for byte). Where the symbols are missing (another
+build of Triton) nothing changes: the stream stays unbuffered and the worker writes to fd 2.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import ctypes
 from typing import Any
 
 # Itanium-mangled names of what libtriton exports (LLVM's raw_ostream API, stable since LLVM 12).
-_ERRS = "_ZN4llvm4errsEv"
+_DBGS = "_ZN4llvm4dbgsEv"
 _SET_BUFFER = "_ZN4llvm11raw_ostream16SetBufferAndModeEPcmNS0_10BufferKindE"
 _WRITE = "_ZN4llvm11raw_ostream5writeEPKcm"
 _SET_BUFFERED = "_ZN4llvm11raw_ostream11SetBufferedEv"
@@ -24,8 +30,8 @@ _EXTERNAL_BUFFER = 2  # raw_ostream::BufferKind::ExternalBuffer
 SIZE = 1 << 20
 
 
-class ErrStream:
-    """LLVM's ``errs()``, buffered: ``write`` appends to it, ``flush`` pushes what it holds to fd 2."""
+class DebugStream:
+    """LLVM's ``dbgs()``, buffered: ``write`` appends to it, ``flush`` pushes what it holds to fd 2."""
 
     def __init__(self, stream: int, write: Any, set_buffer: Any, set_buffered: Any, buffer: Any) -> None:
         self._stream = stream
@@ -56,7 +62,7 @@ class ErrStream:
 class TextToStream:
     """A ``sys.stderr`` that writes through the stream, in order with what LLVM prints."""
 
-    def __init__(self, stream: ErrStream, encoding: str = "utf-8") -> None:
+    def __init__(self, stream: DebugStream, encoding: str = "utf-8") -> None:
         self.stream = stream
         self.encoding = encoding
 
@@ -74,26 +80,26 @@ class TextToStream:
         return False
 
 
-def buffered_errs(library: str) -> ErrStream | None:
-    """Give LLVM's ``errs()`` in ``library`` (libtriton, already loaded) a 1 MiB buffer; None where it cannot."""
+def buffered_dbgs(library: str) -> DebugStream | None:
+    """Give LLVM's ``dbgs()`` in ``library`` (libtriton, already loaded) a 1 MiB buffer; None where it cannot."""
     try:
         lib = ctypes.CDLL(library)
-        errs, set_buffer = getattr(lib, _ERRS), getattr(lib, _SET_BUFFER)
+        dbgs, set_buffer = getattr(lib, _DBGS), getattr(lib, _SET_BUFFER)
         write, set_buffered = getattr(lib, _WRITE), getattr(lib, _SET_BUFFERED)
     except (OSError, AttributeError):
         return None
-    errs.restype = ctypes.c_void_p
-    errs.argtypes = []
+    dbgs.restype = ctypes.c_void_p
+    dbgs.argtypes = []
     set_buffer.restype = None
     set_buffer.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
     write.restype = ctypes.c_void_p
     write.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
     set_buffered.restype = None
     set_buffered.argtypes = [ctypes.c_void_p]
-    stream = errs()
+    stream = dbgs()
     if not stream:
         return None
     buffer = ctypes.create_string_buffer(SIZE)
-    # errs() starts unbuffered and empty, as SetBufferAndMode requires.
+    # dbgs() starts unbuffered and empty, as SetBufferAndMode requires.
     set_buffer(stream, ctypes.addressof(buffer), SIZE, _EXTERNAL_BUFFER)
-    return ErrStream(stream, write, set_buffer, set_buffered, buffer)
+    return DebugStream(stream, write, set_buffer, set_buffered, buffer)
