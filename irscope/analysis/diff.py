@@ -169,9 +169,11 @@ def drop_lines(text: str, after_newline: re.Pattern[str]) -> str:
     """``text`` without the lines ``after_newline`` matches (each from the newline before it), newlines
     and all: what ``^line(?:\\n|$)`` with re.M removes, in one fast pass."""
     out = after_newline.sub("", "\n" + text)[1:]
-    last = text[text.rfind("\n") + 1:]
-    if out and not text.endswith("\n") and after_newline.fullmatch("\n" + last):
-        out += "\n"  # the dropped last line had no newline of its own; the one before it stays
+    if text.endswith("\n") or not after_newline.fullmatch("\n" + text[text.rfind("\n") + 1:]):
+        return out
+    # The last line went, and it had no newline of its own: the newline of the last line kept stays.
+    if out or any(not after_newline.fullmatch("\n" + line) for line in text.split("\n")):
+        out += "\n"
     return out
 
 

@@ -50,7 +50,7 @@ def check_source(capture: Capture, kernel_path: Path) -> None:
 
 
 def worker_spec(request: Request, capture: Capture, mode: str, root: Path, llvm: bool = False,
-                repeat: int = 1) -> dict[str, Any]:
+                repeat: int = 1, buffer: bool = True) -> dict[str, Any]:
     """What the worker needs to compile the capture's request again; the request travels as a pickle in ``root``."""
     if isinstance(request.kernel, StoredKernel):
         # Recorded from a program: compile it again from its stored source and recorded specialization.
@@ -62,7 +62,7 @@ def worker_spec(request: Request, capture: Capture, mode: str, root: Path, llvm:
     path = root / "request.pickle"
     with open(path, "wb") as f:
         pickle.dump((kernel, request.target, request.config_index, dict(request.sizes)), f)
-    spec: dict[str, Any] = {"mode": mode, "request": str(path), "llvm": llvm, "repeat": repeat}
+    spec: dict[str, Any] = {"mode": mode, "request": str(path), "llvm": llvm, "repeat": repeat, "buffer": buffer}
     if mode == "passes" and isinstance(kernel, RecordedKernel):
         recorded = recorded_ir_path(capture.path, capture.manifest.kernel)
         if recorded is not None:  # the worker uses it when its Triton is the capture's
@@ -84,8 +84,9 @@ class Worker:
     """One run of the worker process; iterate ``stream()`` for its stderr, then read ``result``."""
 
     def __init__(self, request: Request, capture: Capture, mode: str, settings: dict[str, str],
-                 llvm: bool = False, repeat: int = 1) -> None:
+                 llvm: bool = False, repeat: int = 1, buffer: bool = True) -> None:
         self.request = request
+        self.buffer = buffer  # buffer what the compile prints (irscope.compile.dbgstream)
         self.capture = capture
         self.mode = mode
         self.settings = settings
@@ -98,7 +99,7 @@ class Worker:
         """Run the worker, yielding what it prints on stderr as it comes."""
         with tempfile.TemporaryDirectory(prefix="irscope-worker-") as tmp:
             root = Path(tmp)
-            spec = worker_spec(self.request, self.capture, self.mode, root, self.llvm, self.repeat)
+            spec = worker_spec(self.request, self.capture, self.mode, root, self.llvm, self.repeat, self.buffer)
             out_path = root / "result.json"
             with open(out_path, "wb") as out:
                 proc = subprocess.Popen([sys.executable, "-m", "irscope.compile.worker", json.dumps(spec)],
