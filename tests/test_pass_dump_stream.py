@@ -3,6 +3,7 @@ same dump, parsed the same, as the one printed and read the slow way."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -43,7 +44,7 @@ def _split_before(data: bytes) -> list[tuple[int, bytes]]:
     """Section starts and texts as the ``^``-anchored splitter cut them."""
     starts = [m.start() for m in _SECTION_START.finditer(data)]
     cuts = [0, *[s for s in starts if s], len(data)]
-    return [(a, data[a:b]) for a, b in zip(cuts, cuts[1:]) if a < b or a == 0]
+    return [(a, data[a:b]) for a, b in itertools.pairwise(cuts) if a < b or a == 0]
 
 
 @given(LINES, st.lists(st.integers(1, 40), max_size=8))

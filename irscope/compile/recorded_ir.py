@@ -80,7 +80,7 @@ def _source_class() -> type:
     from triton._C.libtriton import ir
     from triton.compiler import ASTSource
 
-    class RecordedSource(ASTSource):  # type: ignore[misc]
+    class RecordedSource(ASTSource):
         """The kernel as Triton's code generator made it when the program ran."""
 
         def __init__(self, job: RecordedIRJob) -> None:

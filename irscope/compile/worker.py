@@ -47,7 +47,7 @@ def buffer_dump() -> Callable[[], None]:
         return lambda: None
     sys.stderr.flush()
     saved = sys.stderr
-    sys.stderr = TextToStream(stream)  # type: ignore[assignment]
+    sys.stderr = TextToStream(stream)
     _STREAM.append(stream)
 
     def undo() -> None:
@@ -153,6 +153,7 @@ def _compile_runs(spec: dict[str, Any], kernel: Any, target: Any, config_index: 
     from irscope.compile.recorded_ir import recorded_ir_job
 
     recorded = spec.get("recorded_ir") or {}
+    job: Any
     if recorded and recorded.get("triton_version") == triton.__version__:
         # A kernel recorded from a program: compile the IR Triton generated then, not the program's Python.
         job = recorded_ir_job(kernel, target, recorded["path"])
