@@ -142,6 +142,10 @@ class _Facts:
         self.lines: dict[tuple[str, str, bool], list[str]] = {}
         self.texts: dict[int, str] = {}
 
+    def body(self, section: int) -> str:
+        """A section's IR as printed, without its header."""
+        return section_body(self.source.text(section))
+
     def text(self, section: int, ir: str) -> str:
         """A section's IR without the pass manager's chatter."""
         if section not in self.texts:
@@ -186,8 +190,11 @@ def pass_effect(p: PassSnapshot, cache: _Facts) -> PassEffect:
         return PassEffect(**base, status="unknown", added=0, removed=0, summary=f"({why})", line=p.line)
     step = p.kind == "step"
     try:
+        # The same printed IR needs no stripping to be known unchanged (most LLVM passes change nothing).
+        if p.input == p.output or cache.body(p.input) == cache.body(p.output):
+            return PassEffect(**base, status="unchanged", added=0, removed=0, summary="", line=p.line)
         text_a, text_b, scope = cache.pair(p)
-        if p.input == p.output or text_a == text_b:
+        if text_a == text_b:
             return PassEffect(**base, status="unchanged", added=0, removed=0, summary="", line=p.line)
         # A step prints without aliases and names; against a normal dump only structure compares.
         structural = step and p.ir == "mlir" and p.input not in cache.step_sections
