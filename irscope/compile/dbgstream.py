@@ -79,6 +79,14 @@ class TextToStream:
         """Never a terminal."""
         return False
 
+    def fileno(self) -> int:
+        """fd 2, for code that writes there itself (that output is not ordered with the stream's)."""
+        return 2
+
+    def writable(self) -> bool:
+        """Always."""
+        return True
+
 
 def buffered_dbgs(library: str) -> DebugStream | None:
     """Give LLVM's ``dbgs()`` in ``library`` (libtriton, already loaded) a 1 MiB buffer; None where it cannot."""
