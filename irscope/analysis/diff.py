@@ -23,10 +23,13 @@ _LOC_REF = re.compile(
 _LOC_SIMPLE = re.compile(r' loc\((?:#loc\d*|"[^"\n]*"(?::\d+)*)\)')
 # Example: store i32 %5, ptr %6, align 4, !dbg !37
 _LLVM_DBG_REF = re.compile(r", !dbg !\d+")
-# Example: !37 = !DILocation(line: 73, column: 20, scope: !4)
-_LLVM_DBG_DEF = re.compile(r"^!\d+ = (?:distinct )?!DI(?:Location|LexicalBlock\w*)\(.*(?:\n|$)", re.M)
-# Example: ; Function Attrs: alwaysinline nounwind   (a comment line; function-scoped dumps print some, not all)
-_LLVM_COMMENT_LINE = re.compile(r"^;[^\n]*(?:\n|$)", re.M)
+# Lines dropped whole are matched from the newline before them (see drop_lines): a literal first
+# character lets the regex engine skip ahead, where ``^`` with re.M tries every position of a
+# megabyte-long LLVM dump.
+# Example: \n; Function Attrs: alwaysinline nounwind   (a comment line; function-scoped dumps print some, not all)
+_LLVM_COMMENT_AFTER_NL = re.compile(r"\n;[^\n]*(?=\n|\Z)")
+# Example: \n!37 = !DILocation(line: 73, column: 20, scope: !4)
+_LLVM_DBG_DEF_AFTER_NL = re.compile(r"\n!\d+ = (?:distinct )?!DI(?:Location|LexicalBlock\w*)\([^\n]*(?=\n|\Z)")
 # Example: Running pass: InstCombinePass on matmul_kernel   (LLVM's pass-manager chatter inside a dump)
 _PM_NOISE = re.compile(r"^(?:Running (?:pass|analysis)|Invalidating (?:analysis|all)|Clearing all analysis"
                        r"|Skipping pass)\b.*(?:\n|$)", re.M)
@@ -162,12 +165,24 @@ def inline_aliases(text: str) -> str:
     return body
 
 
+def drop_lines(text: str, after_newline: re.Pattern[str]) -> str:
+    """``text`` without the lines ``after_newline`` matches (each from the newline before it), newlines
+    and all: what ``^line(?:\\n|$)`` with re.M removes, in one fast pass."""
+    out = after_newline.sub("", "\n" + text)[1:]
+    if text.endswith("\n") or not after_newline.fullmatch("\n" + text[text.rfind("\n") + 1:]):
+        return out
+    # The last line went, and it had no newline of its own: the newline of the last line kept stays.
+    if out or any(not after_newline.fullmatch("\n" + line) for line in text.split("\n")):
+        out += "\n"
+    return out
+
+
 def strip_pass_manager_noise(text: str) -> str:
     """LLVM IR without the pass manager's "Running pass: ..." chatter printed between dumps and without
     comment lines (a function-scoped dump prints ``; Function Attrs`` where a module dump does not)."""
     if "Running " in text or "Invalidating " in text or "Clearing " in text:
         text = _PM_NOISE.sub("", text)
-    return _LLVM_COMMENT_LINE.sub("", text) if "\n;" in text or text.startswith(";") else text
+    return drop_lines(text, _LLVM_COMMENT_AFTER_NL) if "\n;" in text or text.startswith(";") else text
 
 
 def renumber_ssa(lines: list[str]) -> list[str]:
@@ -190,7 +205,7 @@ def normalize(text: str, ir: str = "mlir", options: DiffOptions | None = None) -
     if strip_locs and " loc(" in text:
         text = _LOC_SIMPLE.sub("", text)
     elif not options.keep_locs and ir != "mlir":
-        text = _LLVM_DBG_DEF.sub("", _LLVM_DBG_REF.sub("", text))
+        text = drop_lines(_LLVM_DBG_REF.sub("", text), _LLVM_DBG_DEF_AFTER_NL)
     if options.inline_aliases and ir == "mlir":
         text = inline_aliases(text)
     if options.erase_ssa:

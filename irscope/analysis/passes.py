@@ -129,14 +129,22 @@ class PassTable:
 
 
 class _Facts:
-    """Facts and normalised lines per section (and function), computed once per table."""
+    """Facts and normalised lines per text, computed once per table.
+
+    Keyed by the text itself (its hash is computed once per string), not by section: most LLVM
+    passes print the module unchanged, and an identical text has identical facts and lines.
+    """
 
     def __init__(self, source: DumpSource) -> None:
         self.source = source
         self.step_sections = {s.section for s in source.index.steps}
-        self.facts: dict[tuple[int, str], IrFacts] = {}
-        self.lines: dict[tuple[int, str, bool], list[str]] = {}
+        self.facts: dict[tuple[str, str], IrFacts] = {}
+        self.lines: dict[tuple[str, str, bool], list[str]] = {}
         self.texts: dict[int, str] = {}
+
+    def body(self, section: int) -> str:
+        """A section's IR as printed, without its header."""
+        return section_body(self.source.text(section))
 
     def text(self, section: int, ir: str) -> str:
         """A section's IR without the pass manager's chatter."""
@@ -159,14 +167,16 @@ class _Facts:
 
     def get(self, section: int, text: str, ir: str, scope: str, structural: bool) -> tuple[IrFacts, list[str]]:
         """Facts and comparable lines of a section's text; ``structural`` erases names and aliases."""
-        if (section, scope) not in self.facts:
-            self.facts[section, scope] = mlir_facts(text) if ir == "mlir" else llvm_facts(text, ir)
-        key = (section, scope, structural)
+        if (text, ir) not in self.facts:
+            self.facts[text, ir] = mlir_facts(text) if ir == "mlir" else llvm_facts(text, ir)
+            if len(self.facts) > 8:
+                self.facts.pop(next(iter(self.facts)))
+        key = (text, ir, structural)
         if key not in self.lines:
             self.lines[key] = normalize(text, ir, DiffOptions(inline_aliases=structural, erase_ssa=structural))
-            if len(self.lines) > 4:
+            if len(self.lines) > 8:
                 self.lines.pop(next(iter(self.lines)))
-        return self.facts[section, scope], self.lines[key]
+        return self.facts[text, ir], self.lines[key]
 
 
 def pass_effect(p: PassSnapshot, cache: _Facts) -> PassEffect:
@@ -180,8 +190,12 @@ def pass_effect(p: PassSnapshot, cache: _Facts) -> PassEffect:
         return PassEffect(**base, status="unknown", added=0, removed=0, summary=f"({why})", line=p.line)
     step = p.kind == "step"
     try:
+        # The same printed IR needs no stripping to be known unchanged (most LLVM passes change nothing).
+        if p.input == p.output or cache.body(p.input) == cache.body(p.output):
+            return PassEffect(**base, status="unchanged", added=0, removed=0, summary="", line=p.line)
         text_a, text_b, scope = cache.pair(p)
-        raw_same = p.input == p.output or text_a == text_b
+        if text_a == text_b:
+            return PassEffect(**base, status="unchanged", added=0, removed=0, summary="", line=p.line)
         # A step prints without aliases and names; against a normal dump only structure compares.
         structural = step and p.ir == "mlir" and p.input not in cache.step_sections
         before, a = cache.get(p.input, text_a, p.ir, scope, structural)
@@ -192,8 +206,6 @@ def pass_effect(p: PassSnapshot, cache: _Facts) -> PassEffect:
                               line=p.line)
         return PassEffect(**base, status="unreadable", added=0, removed=0, summary=getattr(exc, "what", str(exc)),
                           line=getattr(exc, "line", p.line))
-    if raw_same:
-        return PassEffect(**base, status="unchanged", added=0, removed=0, summary="", line=p.line)
     added, removed = count_changes(a, b)
     changes = tuple(describe_change(before, after, layouts=not step))
     status = "failed" if p.kind == "failed" else "changed" if added or removed else "unchanged" if step else "locations"

@@ -8,7 +8,7 @@ from dataclasses import asdict
 
 import click
 
-from irscope.captures import LaunchSpec, get_capture, make_request
+from irscope.captures import LaunchSpec, StoredKernel, get_capture, make_request
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
 from irscope.cli.show import compile_notice
 from irscope.store import Capture
@@ -33,7 +33,8 @@ def dump_notice(capture: Capture) -> None:
 @click.option("--all", "show_all", is_flag=True, help="list the passes that changed nothing too")
 @click.option("--llvm", is_flag=True,
               help="also dump LLVM's own passes (optimizer and code generator); large and slow to capture")
-@click.option("--recapture", is_flag=True, help="compile again even when the store has the dump")
+@click.option("--recapture", is_flag=True,
+              help="compile again even when the store has the dump (a recorded kernel: its per-pass dump only)")
 @click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
 def passes(kernel: str, target: str | None, config: int, as_json: bool, store_dir: str | None, launch: LaunchSpec,
            show_all: bool, llvm: bool, recapture: bool, color: bool | None) -> None:
@@ -53,7 +54,9 @@ def passes(kernel: str, target: str | None, config: int, as_json: bool, store_di
     from irscope.passdump import cached_pass_table, get_pass_dump
 
     request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
-    capture = get_capture(request, store_dir, recapture=recapture, on_compile=compile_notice)
+    # A recorded kernel's artifacts come from its program: --recapture compiles its per-pass dump only.
+    stored = isinstance(request.kernel, StoredKernel)
+    capture = get_capture(request, store_dir, recapture=recapture and not stored, on_compile=compile_notice)
     dump = get_pass_dump(request, capture, llvm=llvm, recapture=recapture, on_compile=dump_notice)
     table = cached_pass_table(dump)
     for problem in table.problems:

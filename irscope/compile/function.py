@@ -314,10 +314,6 @@ def _decode(value: Any) -> Any:
 
 def recorded_job(kernel: RecordedKernel, target: Target) -> CompileJob:
     """The compile a program run recorded, rebuilt from the stored source and specialization."""
-    import dataclasses
-
-    from triton.compiler import make_backend
-
     from irscope.compile.replay import load_replayed
 
     ensure_driver(target)
@@ -326,14 +322,27 @@ def recorded_job(kernel: RecordedKernel, target: Target) -> CompileJob:
     fn = unwrap(obj, kernel.name).fn
     replay = kernel.replay
     tgt = gpu_target(target)
+    return CompileJob(
+        fn=fn, gpu_target=tgt, signature=dict(replay["signature"]),
+        constexprs=recorded_constexprs(replay), attrs={tuple(path): value for path, value in replay.get("attrs", [])},
+        options=recorded_options(replay, tgt),
+    )
+
+
+def recorded_constexprs(replay: dict[str, Any]) -> dict[tuple[int, ...], Any]:
+    """The recorded constexpr values, rebuilt as Triton's objects."""
+    return {tuple(path): _decode(value) for path, value in replay.get("constants", [])}
+
+
+def recorded_options(replay: dict[str, Any], tgt: Any) -> dict[str, Any]:
+    """The recorded compile options as this Triton's backend reads them."""
+    import dataclasses
+
+    from triton.compiler import make_backend
+
     backend = make_backend(tgt)
     fields = {f.name for f in dataclasses.fields(backend.parse_options({}))}
     # extern_libs holds the recording machine's paths; the local backend supplies its own.
     opts = {k: tuple(v) if isinstance(v, list) else v for k, v in replay.get("options", {}).items()
             if k in fields and k != "extern_libs"}
-    return CompileJob(
-        fn=fn, gpu_target=tgt, signature=dict(replay["signature"]),
-        constexprs={tuple(path): _decode(value) for path, value in replay.get("constants", [])},
-        attrs={tuple(path): value for path, value in replay.get("attrs", [])},
-        options=dict(backend.parse_options(opts).__dict__),
-    )
+    return dict(backend.parse_options(opts).__dict__)

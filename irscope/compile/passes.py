@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from irscope.captures import Request, StoredKernel, request_for
+from irscope.compile.recorded_ir import recorded_ir_path
 from irscope.errors import CompileError, StoreError
-from irscope.kernelspec import FunctionKernel
+from irscope.kernelspec import FunctionKernel, RecordedKernel
 from irscope.passdump import write_dump
 from irscope.store import Capture
 from irscope.tritons import worker_command
@@ -49,7 +50,7 @@ def check_source(capture: Capture, kernel_path: Path) -> None:
 
 
 def worker_spec(request: Request, capture: Capture, mode: str, root: Path, llvm: bool = False,
-                repeat: int = 1) -> dict[str, Any]:
+                repeat: int = 1, buffer: bool = True) -> dict[str, Any]:
     """What the worker needs to compile the capture's request again; the request travels as a pickle in ``root``."""
     if isinstance(request.kernel, StoredKernel):
         # Recorded from a program: compile it again from its stored source and recorded specialization.
@@ -61,7 +62,12 @@ def worker_spec(request: Request, capture: Capture, mode: str, root: Path, llvm:
     path = root / "request.pickle"
     with open(path, "wb") as f:
         pickle.dump((kernel, request.target, request.config_index, dict(request.sizes)), f)
-    return {"mode": mode, "request": str(path), "llvm": llvm, "repeat": repeat}
+    spec: dict[str, Any] = {"mode": mode, "request": str(path), "llvm": llvm, "repeat": repeat, "buffer": buffer}
+    if mode == "passes" and isinstance(kernel, RecordedKernel):
+        recorded = recorded_ir_path(capture.path, capture.manifest.kernel)
+        if recorded is not None:  # the worker uses it when its Triton is the capture's
+            spec["recorded_ir"] = {"path": str(recorded), "triton_version": capture.manifest.triton_version}
+    return spec
 
 
 def worker_env(root: Path, settings: dict[str, str]) -> dict[str, str]:
@@ -81,8 +87,9 @@ class Worker:
     """One run of the worker process; iterate ``stream()`` for its stderr, then read ``result``."""
 
     def __init__(self, request: Request, capture: Capture, mode: str, settings: dict[str, str],
-                 llvm: bool = False, repeat: int = 1) -> None:
+                 llvm: bool = False, repeat: int = 1, buffer: bool = True) -> None:
         self.request = request
+        self.buffer = buffer  # buffer what the compile prints (irscope.compile.dbgstream)
         self.capture = capture
         self.mode = mode
         self.settings = settings
@@ -95,7 +102,7 @@ class Worker:
         """Run the worker, yielding what it prints on stderr as it comes."""
         with tempfile.TemporaryDirectory(prefix="irscope-worker-") as tmp:
             root = Path(tmp)
-            spec = worker_spec(self.request, self.capture, self.mode, root, self.llvm, self.repeat)
+            spec = worker_spec(self.request, self.capture, self.mode, root, self.llvm, self.repeat, self.buffer)
             out_path = root / "result.json"
             with open(out_path, "wb") as out:
                 proc = subprocess.Popen(worker_command("irscope.compile.worker", json.dumps(spec)),
@@ -120,6 +127,9 @@ class Worker:
 def capture_passes(request: Request, capture: Capture, llvm: bool = False) -> Path:
     """Compile the request again with per-pass dumps on; store the dump beside its capture; return its index.
 
+    A compile that fails raises CompileError; what it printed is kept apart (passdump.load_failed_dump),
+    never as the capture's dump.
+
     With ``llvm`` the LLVM pass pipeline (optimizer and code generator) is dumped too; that dump is
     large (about 200 MB for matmul on sm90 before compression) and slow to print.
     """
@@ -130,7 +140,8 @@ def capture_passes(request: Request, capture: Capture, llvm: bool = False) -> Pa
 
     def meta() -> dict[str, Any]:
         result = worker.result
-        return {"triton_version": result.get("triton_version", ""), "error": result.get("error", ""),
+        error = "" if result.get("ok") else str(result.get("error") or "the compile failed without a message")
+        return {"triton_version": result.get("triton_version", ""), "error": error,
                 "compile_seconds": round(sum(result.get("seconds", [])), 4),
                 "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
 
@@ -138,8 +149,8 @@ def capture_passes(request: Request, capture: Capture, llvm: bool = False) -> Pa
     first = next(stream, b"")  # runs worker_spec's checks before anything is written
     path = write_dump(capture.path, "llvm" if llvm else "mlir", _chain(first, stream), meta)
     if not worker.result.get("ok"):
-        raise CompileError("the per-pass compile failed (the passes read before the failure are stored):\n"
-                           f"{worker.result.get('error', '')}")
+        raise CompileError(f"the per-pass compile of {capture.manifest.key} failed; nothing is stored as its dump "
+                           f"(the next request compiles it again):\n{meta()['error']}")
     return path
 
 

@@ -19,15 +19,43 @@ from collections.abc import Callable
 from typing import Any
 
 MARK = "// -----// irscope"
+# LLVM's dbgs(), buffered (see irscope.compile.dbgstream), while a per-pass compile prints its dump.
+_STREAM: list[Any] = []
 
 
 def emit(text: str) -> None:
     """Write to fd 2 directly, after anything Python buffered, so markers stay in order with MLIR's output."""
-    sys.stderr.flush()
     data = text.encode("utf-8", errors="replace")
+    if _STREAM:
+        _STREAM[0].write(data)
+        _STREAM[0].flush()
+        return
+    sys.stderr.flush()
     while data:
         written = os.write(2, data)
         data = data[written:]
+
+
+def buffer_dump() -> Callable[[], None]:
+    """Buffer what LLVM and MLIR print (and this process's stderr) through one stream; return the undo."""
+    from triton._C import libtriton
+
+    from irscope.compile.dbgstream import TextToStream, buffered_dbgs
+
+    stream = buffered_dbgs(str(libtriton.__file__))
+    if stream is None:
+        return lambda: None
+    sys.stderr.flush()
+    saved = sys.stderr
+    sys.stderr = TextToStream(stream)
+    _STREAM.append(stream)
+
+    def undo() -> None:
+        _STREAM.clear()
+        stream.close()
+        sys.stderr = saved
+
+    return undo
 
 
 class Clock:
@@ -102,19 +130,35 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     """Compile as the spec says; return what the parent needs to know."""
     import pickle
 
-    from irscope.compile.capture import compile_message
     from irscope.compile.specialize import gpu_target
 
     with open(spec["request"], "rb") as f:
         kernel, target, config_index, sizes = pickle.load(f)
     state: dict[str, Any] = {"stage": "", "clock": Clock(), "print_ir": spec["mode"] == "passes",
                              "print_llvm": bool(spec.get("llvm"))}
+    install_hooks(gpu_target(target), state)
+    undo = buffer_dump() if spec["mode"] == "passes" and spec.get("buffer", True) else (lambda: None)
+    try:
+        return _compile_runs(spec, kernel, target, config_index, sizes, state)
+    finally:
+        undo()
+
+
+def _compile_runs(spec: dict[str, Any], kernel: Any, target: Any, config_index: int, sizes: dict[str, int],
+                  state: dict[str, Any]) -> dict[str, Any]:
+    """Compile ``repeat`` times, with markers around each compile."""
     import triton
 
-    install_hooks(gpu_target(target), state)
-    from irscope.compile.capture import job_for
+    from irscope.compile.capture import compile_message, job_for
+    from irscope.compile.recorded_ir import recorded_ir_job
 
-    job = job_for(kernel, target, config_index, sizes)[0]
+    recorded = spec.get("recorded_ir") or {}
+    job: Any
+    if recorded and recorded.get("triton_version") == triton.__version__:
+        # A kernel recorded from a program: compile the IR Triton generated then, not the program's Python.
+        job = recorded_ir_job(kernel, target, recorded["path"])
+    else:
+        job = job_for(kernel, target, config_index, sizes)[0]
     runs: list[float] = []
     for i in range(max(1, int(spec.get("repeat", 1)))):
         state["clock"] = Clock()

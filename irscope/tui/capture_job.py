@@ -54,7 +54,7 @@ def emit(event: str, **values: Any) -> None:
 def run(spec: JobSpec) -> int:
     """Do what the spec asks; report every step."""
     from irscope.captures import get_capture, make_request
-    from irscope.passdump import cached_pass_table, get_pass_dump, load_dump
+    from irscope.passdump import cached_pass_table, get_pass_dump, load_dump, load_failed_dump
     from irscope.tui.catalog import CaptureId, Catalog
 
     catalog = Catalog.load(spec.store, spec.kernel)
@@ -80,7 +80,7 @@ def run(spec: JobSpec) -> int:
             dump = get_pass_dump(request, capture)
         except IrscopeError as exc:
             emit("passes-done", error=str(exc))
-            dump = load_dump(capture.path, "mlir")  # the passes before a failure are kept
+            dump = load_failed_dump(capture.path, "mlir")  # the passes before a failure, kept apart
             if dump is None:
                 return 0
         else:

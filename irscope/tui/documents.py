@@ -182,10 +182,11 @@ class Documents:
         """The capture's per-pass dump, or None when passes were not recorded."""
         with self.lock:
             if key not in self._dumps:
-                from irscope.passdump import load_dump
+                from irscope.passdump import load_dump, load_failed_dump
 
                 capture = self.captures[key]
-                self._dumps[key] = load_dump(capture.path, "mlir")
+                # A failed per-pass compile is no dump, but what it printed (and why it failed) is shown.
+                self._dumps[key] = load_dump(capture.path, "mlir") or load_failed_dump(capture.path, "mlir")
                 self._effects.pop(key, None)
             return self._dumps[key]
 

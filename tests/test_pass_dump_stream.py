@@ -1,0 +1,91 @@
+"""The per-pass dump printed fast (buffered in the worker, split and stripped in one pass each) is the
+same dump, parsed the same, as the one printed and read the slow way."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from irscope.analysis.diff import _LLVM_COMMENT_AFTER_NL, _LLVM_DBG_DEF_AFTER_NL, drop_lines
+from irscope.compile.passes import Worker
+from irscope.parse.passes import SectionSplitter, index_passes, split_sections
+
+# The line patterns the fast ones replace, as irscope wrote them before (``^`` with re.M):
+# Example: ; Function Attrs: alwaysinline nounwind
+_COMMENT_LINE = re.compile(r"^;[^\n]*(?:\n|$)", re.M)
+# Example: !37 = !DILocation(line: 73, column: 20, scope: !4)
+_DBG_DEF = re.compile(r"^!\d+ = (?:distinct )?!DI(?:Location|LexicalBlock\w*)\(.*(?:\n|$)", re.M)
+# Example: // -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //
+_SECTION_START = re.compile(rb"^(?:// -----//|; \*\*\* IR Dump |\*\*\* IR Dump |# \*\*\* IR Dump )", re.M)
+# Example: // -----// irscope stage-end ttgir seconds=0.1033 t=12.5
+_TIMES = re.compile(rb"\b(seconds|t)=[0-9.]+")
+
+LINES = st.lists(st.sampled_from([
+    "; Function Attrs: nounwind", ";", "  %1 = add i32 %0, 1", "!37 = !DILocation(line: 73, column: 20, scope: !4)",
+    "!5 = distinct !DILexicalBlockFile(scope: !1)", "!6 = !{i32 1}", "", "define void @k() {", " ; not at the start",
+    "// -----// IR Dump Before Inliner (inline) ('builtin.module' operation) //----- //",
+    "; *** IR Dump After InstCombinePass on k ***", "*** IR Dump After Foo (foo) ***", "# *** IR Dump After Bar ***:",
+]), max_size=12)
+
+
+@given(LINES, st.booleans())
+@settings(max_examples=400, deadline=None)
+def test_dropping_lines_in_one_pass_is_what_the_line_regex_did(lines: list[str], newline_at_end: bool) -> None:
+    text = "\n".join(lines) + ("\n" if newline_at_end else "")
+    assert drop_lines(text, _LLVM_COMMENT_AFTER_NL) == _COMMENT_LINE.sub("", text)
+    assert drop_lines(text, _LLVM_DBG_DEF_AFTER_NL) == _DBG_DEF.sub("", text)
+
+
+def _split_before(data: bytes) -> list[tuple[int, bytes]]:
+    """Section starts and texts as the ``^``-anchored splitter cut them."""
+    starts = [m.start() for m in _SECTION_START.finditer(data)]
+    cuts = [0, *[s for s in starts if s], len(data)]
+    return [(a, data[a:b]) for a, b in itertools.pairwise(cuts) if a < b or a == 0]
+
+
+@given(LINES, st.lists(st.integers(1, 40), max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_sections_are_cut_at_the_same_lines_whatever_the_chunks(lines: list[str], cuts: list[int]) -> None:
+    data = "\n".join(lines).encode()
+    splitter = SectionSplitter()
+    out = []
+    pos = 0
+    for size in cuts:
+        out.extend(splitter.feed(data[pos:pos + size]))
+        pos += size
+    out.extend(splitter.feed(data[pos:]))
+    out.extend(splitter.close())
+    assert [d for _, d in out] == [d for _, d in split_sections(data)]
+    assert b"".join(d for _, d in out) == data
+    assert [d for _, d in out if d] == [d for _, d in _split_before(data) if d]
+
+
+def _dump(request: object, capture: object, llvm: bool, buffer: bool) -> bytes:
+    """What the worker prints for a per-pass compile, times blanked."""
+    settings = {"MLIR_ENABLE_DUMP": "1", **({"LLVM_IR_ENABLE_DUMP": "1"} if llvm else {})}
+    worker = Worker(request, capture, "passes", settings, llvm=llvm, buffer=buffer)  # type: ignore[arg-type]
+    data = b"".join(worker.stream())
+    assert worker.result["ok"], worker.result
+    return _TIMES.sub(rb"\1=0", data)
+
+
+@pytest.mark.compile
+@pytest.mark.parametrize(("kernel", "target", "llvm"), [("matmul", "sm90", False), ("vector_add", "sm80", True)])
+def test_a_buffered_dump_is_the_unbuffered_dump_byte_for_byte(captures: object, kernel: str, target: str,
+                                                             llvm: bool) -> None:
+    # matmul's pipelined loop prints memdesc types, which MLIR prints twice when the stream's tell()
+    # lags behind what it buffered (errs() buffered under dbgs()); vector_add adds LLVM's own passes.
+    request = captures.request(kernel, target)  # type: ignore[attr-defined]
+    capture = captures(kernel, target)  # type: ignore[operator]
+    fast = _dump(request, capture, llvm, buffer=True)
+    slow = _dump(request, capture, llvm, buffer=False)
+    assert fast == slow
+    index = index_passes([s for s, _ in split_sections(fast)], "dump")
+    assert not index.problems and index.complete
+    if llvm:
+        irs = {p.ir for p in index.passes}
+        assert irs == {"mlir", "llvm", "mir"}
