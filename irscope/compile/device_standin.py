@@ -3,13 +3,14 @@
 Libraries size their tiles from the device (fla reads the name, capability and shared memory, Liger the SM
 count), so a program compiled for sm90 on a machine without a GPU must hear what an H100 would say. Answered:
 
-* ``torch.cuda``: ``is_available`` (True), ``is_initialized``, ``device_count`` (1), ``current_device`` (0),
+* ``torch.cuda``: ``is_available`` (True), ``device_count`` (1), ``current_device`` (0),
   ``set_device``, ``device(...)`` (a context that selects nothing), ``get_device_name``,
   ``get_device_capability``, ``get_device_properties`` (name, major, minor, total_memory,
   multi_processor_count, L2_cache_size, shared_memory_per_block, shared_memory_per_block_optin,
   shared_memory_per_multiprocessor, regs_per_multiprocessor, max_threads_per_multi_processor, warp_size,
   clock_rate, memory_clock_rate, memory_bus_width, gcnArchName, is_integrated, uuid), ``mem_get_info``,
-  ``synchronize``, ``current_stream`` / ``default_stream`` (a null stream);
+  ``synchronize``, ``current_stream`` / ``default_stream`` (a null stream), ``get_rng_state`` /
+  ``set_rng_state`` (and ``_all``: the CPU's state, as torch.compile saves it around each traced frame);
 * ``torch.version.hip``: a version string for AMD targets, None for NVIDIA ones;
 * Triton's ``driver.active``: ``get_current_target`` (already the stand-in's), ``get_device_capability``
   and ``utils.get_device_properties`` with the keys Triton's own CUDA / HIP drivers return.
@@ -167,7 +168,6 @@ def _patch_torch(torch: Any, gpu: Gpu) -> None:
     total = gpu.memory_bytes
     answers: dict[str, Any] = {
         "is_available": lambda: True,
-        "is_initialized": lambda: True,
         "device_count": lambda: 1,
         "current_device": lambda: 0,
         "set_device": lambda device: None,
@@ -179,10 +179,19 @@ def _patch_torch(torch: Any, gpu: Gpu) -> None:
         "current_stream": lambda device=None: stream,
         "default_stream": lambda device=None: stream,
         "device": DeviceContext,
+        # The GPU's random state is the CPU's (torch.compile saves and restores it around every frame it traces).
+        "get_rng_state": lambda device="cuda": torch.get_rng_state(),
+        "set_rng_state": lambda new_state, device="cuda": None,
+        "get_rng_state_all": lambda: [torch.get_rng_state()],
+        "set_rng_state_all": lambda new_states: None,
     }
     for name, value in answers.items():
         setattr(cuda, name, value)
     torch.version.hip = HIP_VERSION if gpu.vendor == "AMD" else None
+    cuda._exchange_device = lambda device: 0  # Inductor's DeviceGuard (two functions: dynamo keys handlers by them)
+    cuda._maybe_exchange_device = lambda device: 0
+    if not hasattr(torch._C, "_cuda_getCurrentRawStream"):
+        torch._C._cuda_getCurrentRawStream = lambda device: 0  # Inductor's generated wrappers import it
 
     tensor = torch.Tensor
     no_ops = {tensor.cuda, tensor.pin_memory}
@@ -205,20 +214,34 @@ def _patch_torch(torch: Any, gpu: Gpu) -> None:
     CpuForGpu().__enter__()  # for the life of the program's main thread
 
 
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs ``action(module)`` once, right after ``fullname`` is imported."""
+def _report_failure(name: str, error: str) -> None:
+    """Record something that could not be captured (it is listed as NOT captured after the run)."""
+    from irscope.compile.program_hook import _write
 
-    def __init__(self, fullname: str, action: Any) -> None:
-        self.fullname, self.action = fullname, action
+    _write("failures", {"name": name, "error": error})
+
+
+def _keep_standin_driver(helpers: Any) -> None:
+    """Inductor's generated modules call ``set_driver_to_gpu()``, which would replace the stand-in with the real driver."""
+    helpers.set_driver_to_gpu = lambda: None
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs ``actions[name](module)`` once, right after module ``name`` is imported."""
+
+    def __init__(self, actions: dict[str, Any]) -> None:
+        self.actions = actions
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != self.fullname:
+        if fullname not in self.actions:
             return None
-        sys.meta_path.remove(self)
+        action = self.actions.pop(fullname)
+        if not self.actions:
+            sys.meta_path.remove(self)
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or spec.loader is None:
             return spec
-        loader, action = spec.loader, self.action
+        loader = spec.loader
 
         class Loader(importlib.abc.Loader):
             def create_module(self, spec: Any) -> Any:
@@ -239,8 +262,19 @@ def install(driver: Any, spec: dict[str, Any]) -> Gpu | None:
         return None
     driver.utils = TritonUtils(gpu)
     driver.get_device_capability = lambda device=None: gpu.capability
-    if "torch" in sys.modules:
-        _patch_torch(sys.modules["torch"], gpu)
-    else:
-        sys.meta_path.insert(0, _AfterImport("torch", lambda module: _patch_torch(module, gpu)))
+    from irscope.compile import inductor_offline
+
+    actions: dict[str, Any] = {
+        "torch": lambda module: _patch_torch(module, gpu),
+        "torch._inductor.runtime.triton_helpers": _keep_standin_driver,
+        "torch._inductor.runtime.triton_heuristics": inductor_offline.skip_launchers,
+        "torch._inductor.compile_fx": lambda module: inductor_offline.wrap_compile_fx(module, _report_failure),
+        "torch._subclasses.fake_tensor": inductor_offline.no_device_init,
+        "torch._inductor.fx_passes.misc_patterns": inductor_offline.cpu_random_patterns,
+    }
+    for name in list(actions):
+        if name in sys.modules:
+            actions.pop(name)(sys.modules[name])
+    if actions:
+        sys.meta_path.insert(0, _AfterImport(actions))
     return gpu
