@@ -34,7 +34,6 @@ def capture(target: str | None, gpu: str | None, store_dir: str | None, command:
         irscope capture --target sm90 -- python my_script.py --size 4096
     """
     from irscope.compile.program import run_program
-
     from irscope.errors import UsageError
     from irscope.gpus import resolve_gpu
 
@@ -62,7 +61,14 @@ def capture(target: str | None, gpu: str | None, store_dir: str | None, command:
     if not report.captures:
         import os
 
-        why = ("; TRITON_INTERPRET is set, so Triton's interpreter ran its kernels without compiling them: unset "
-               "it to capture") if os.environ.get("TRITON_INTERPRET", "0") not in ("", "0") else ""
+        from irscope.targets import native_target
+
+        why = ""
+        if os.environ.get("TRITON_INTERPRET", "0") not in ("", "0"):
+            why = ("; TRITON_INTERPRET is set, so Triton's interpreter ran its kernels without compiling them: unset "
+                   "it to capture")
+        elif offline is None and native_target() is None:
+            why = (": this machine has no GPU, so its tensors are on the CPU, where torch.compile (Inductor) writes "
+                   "C++; pass --target (e.g. --target sm90) to compile its kernels for a GPU offline")
         click.echo(f"irscope: the program compiled no Triton kernel{why}", err=True)
         raise SystemExit(1)

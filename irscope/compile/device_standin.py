@@ -248,7 +248,7 @@ class _AfterImport(importlib.abc.MetaPathFinder):
                 return loader.create_module(spec)
 
             def exec_module(self, module: types.ModuleType) -> None:
-                loader.exec_module(module)  # type: ignore[attr-defined]
+                loader.exec_module(module)
                 action(module)
 
         spec.loader = Loader()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import threading
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -86,9 +85,9 @@ def wrap_compile_fx(module: Any, report: Callable[[str, str], None]) -> None:
         try:
             _compile_for_target(real_compile, gm, example_inputs)
         except Exception as exc:  # the program goes on eagerly; the failure is reported as not captured
-            open("/tmp/dev-ind/tb.txt", "w").write(traceback.format_exc())
-            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            report("torch.compile graph", f"Inductor could not compile it for the target: {last}")
+            lines = str(exc).strip().splitlines()  # Inductor's messages can run on for pages: the first line says it
+            report("torch.compile graph", f"Inductor could not compile it for the target: {type(exc).__name__}: "
+                                          f"{lines[0] if lines else ''}")
         finally:
             _STATE.inside = False
         return gm.forward  # the program's own tensors are on the CPU: run the graph eagerly there
