@@ -44,3 +44,15 @@ def test_without_a_target_on_a_machine_without_gpu_the_one_line_result_says_why(
     assert ("irscope: the program compiled no Triton kernel: this machine has no GPU, so its tensors are on the CPU, "
             "where torch.compile (Inductor) writes C++; pass --target (e.g. --target sm90) to compile its "
             "kernels for a GPU offline") in proc.stderr
+
+
+
+def test_a_dynamic_shape_graph_is_captured_with_its_size_as_a_runtime_argument(tmp_path: Path) -> None:
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(DATA / "programs" / "inductor_dynamic.py"),
+                   store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "16.0" in proc.stdout  # the program ran on, eagerly
+    (capture,) = Store(tmp_path).captures()
+    assert capture.manifest.kernel == "triton_poi_fused_mul_0"
+    assert capture.manifest.signature["xnumel"] == "i32"  # not a constant: the size stays symbolic in the kernel
+    assert "NOT captured" not in proc.stderr
