@@ -96,11 +96,6 @@ class Gpu:
         """
         return round(self.memory_bandwidth_gbs * 1e9 / (self.memory_bus_width_bits / 8) / 2 / 1e3)
 
-    @property
-    def label(self) -> str:
-        """``H100 SXM (sm90)``."""
-        return f"{self.product} ({self.target})"
-
 
 _A100_DS = Source("NVIDIA A100 Tensor Core GPU data sheet",
                   "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
