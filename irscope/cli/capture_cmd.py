@@ -15,14 +15,19 @@ from irscope.targets import resolve_target
 @click.option("--target", "-t", metavar="TARGET", default=None, callback=target_value,
               help="compile for this target without running anything (no GPU needed), e.g. sm90; "
                    "without it the program runs for real on the local GPU")
+@click.option("--gpu", metavar="GPU", default=None,
+              help="with --target: the GPU whose answers the program's device queries get (torch.cuda name, "
+                   "capability, properties; Triton's device properties), e.g. h200; default: the target's usual "
+                   "GPU (sm80 a100, sm90 h100, sm100 b200, gfx942 mi300x, gfx950 mi350x)")
 @store_option
 @click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
-def capture(target: str | None, store_dir: str | None, command: tuple[str, ...]) -> None:
+def capture(target: str | None, gpu: str | None, store_dir: str | None, command: tuple[str, ...]) -> None:
     """Run COMMAND and record every Triton kernel it compiles (jit kernels, autotune configs,
     torch.compile/Inductor kernels), with their specialization, into the store.
 
     With --target, the GPU driver is stood in for: launches compile for that target but do not
-    run, and autotuners compile every config. Afterwards `irscope list`, `show`, `passes`,
+    run, and autotuners compile every config; the program's questions about its GPU are answered as
+    the target's GPU would answer them (see --gpu), while its tensors stay on the CPU. Afterwards `irscope list`, `show`, `passes`,
     `layouts` and `tui` work on the recorded kernels by name.
 
     Example:
@@ -37,11 +42,18 @@ def capture(target: str | None, store_dir: str | None, command: tuple[str, ...])
                          f"that runs it; run it with that one instead: irscope capture -- {chosen.python} "
                          f"{' '.join(command[1:]) or 'PROGRAM.py'} (it needs the program's own packages there)")
     from irscope.compile.program import run_program
+    from irscope.gpus import resolve_gpu
 
     offline = resolve_target(target) if target else None
+    if gpu is not None and offline is None:
+        raise UsageError(f"--gpu {gpu} needs --target: without it the program runs on the local GPU, which answers "
+                         "for itself (e.g. --target sm90 --gpu h200)")
+    stood_in = resolve_gpu(gpu, offline.name) if offline else None
     store = Store(store_root(store_dir))
-    report = run_program(list(command), store, offline)
-    mode = f"offline for {report.offline_target}" if report.offline_target else "on the local GPU"
+    report = run_program(list(command), store, offline, stood_in.name if stood_in else None)
+    mode = "on the local GPU"
+    if report.offline_target:
+        mode = f"offline for {report.offline_target}" + (f" as an {stood_in.product}" if stood_in else "")
     click.echo(f"irscope: ran {report.command} ({mode}), exit status {report.exit_code}", err=True)
     for cap in report.captures:
         m = cap.manifest
@@ -59,8 +71,15 @@ def capture(target: str | None, store_dir: str | None, command: tuple[str, ...])
     if not report.captures:
         import os
 
-        why = ("; TRITON_INTERPRET is set, so Triton's interpreter ran its kernels without compiling them: unset "
-               "it to capture") if os.environ.get("TRITON_INTERPRET", "0") not in ("", "0") else ""
+        from irscope.targets import native_target
+
+        why = ""
+        if os.environ.get("TRITON_INTERPRET", "0") not in ("", "0"):
+            why = ("; TRITON_INTERPRET is set, so Triton's interpreter ran its kernels without compiling them: unset "
+                   "it to capture")
+        elif offline is None and native_target() is None:
+            why = (": this machine has no GPU, so its tensors are on the CPU, where torch.compile (Inductor) writes "
+                   "C++; pass --target (e.g. --target sm90) to compile its kernels for a GPU offline")
         removed = next((f"; {n}" for n in report.notes if "replaced irscope's" in n), "")
         click.echo(f"irscope: the program compiled no Triton kernel{why}{removed}", err=True)
         raise SystemExit(1)

@@ -54,8 +54,11 @@ def target_name(backend: str, arch: Any, warp_size: int) -> str:
     return f"sm{arch}" if backend == "cuda" else str(arch)
 
 
-def run_program(command: list[str], store: Store, offline: Target | None = None) -> ProgramReport:
-    """Run ``command`` with Triton's cache and dumps redirected and the recording hooks loaded."""
+def run_program(command: list[str], store: Store, offline: Target | None = None, gpu: str | None = None) -> ProgramReport:
+    """Run ``command`` with Triton's cache and dumps redirected and the recording hooks loaded.
+
+    Offline, the program's device queries are answered as ``gpu`` (a name in irscope.gpus) would answer them.
+    """
     if not command:
         raise UsageError("nothing to run; example: irscope capture -- python my_script.py")
     if shutil.which(command[0]) is None and not Path(command[0]).exists():
@@ -71,7 +74,7 @@ def run_program(command: list[str], store: Store, offline: Target | None = None)
         env["TRITON_KERNEL_DUMP"] = "1"
         if offline is not None:
             env["IRSCOPE_CAPTURE_TARGET"] = json.dumps(
-                {"backend": offline.backend, "arch": offline.arch, "warp_size": offline.warp_size})
+                {"backend": offline.backend, "arch": offline.arch, "warp_size": offline.warp_size, "gpu": gpu})
         else:
             env.pop("IRSCOPE_CAPTURE_TARGET", None)
         exit_code = subprocess.run(command, env=env, check=False).returncode

@@ -299,7 +299,11 @@ def install() -> None:
         from triton.runtime import driver
         from triton.runtime.autotuner import Autotuner
 
+        from irscope.compile import device_standin
+
         data = json.loads(spec)
-        driver.set_active(OfflineDriver(GPUTarget(data["backend"], data["arch"], data["warp_size"])))
+        offline = OfflineDriver(GPUTarget(data["backend"], data["arch"], data["warp_size"]))
+        driver.set_active(offline)
+        device_standin.install(offline, data)  # device queries answered as the target's GPU would
         knobs.runtime.jit_cache_hook = _offline_cache_hook
         Autotuner.run = _compile_every_config

@@ -1,4 +1,8 @@
-"""A program whose Triton kernels are written by torch.compile (Inductor), not by hand; needs a GPU."""
+"""A program whose Triton kernels are written by torch.compile (Inductor), not by hand.
+
+On a GPU it runs as written; under ``irscope capture --target`` its tensors stay on the CPU and Inductor
+compiles each graph a second time, on fake GPU tensors, for the target.
+"""
 
 import torch
 

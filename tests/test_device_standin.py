@@ -1,0 +1,109 @@
+"""Offline capture answers the program's device questions as the target's GPU would (issue 18 item 1)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from irscope.analysis.resources import GPU_LIMITS
+from irscope.compile.device_standin import triton_properties
+from irscope.gpus import DEFAULT_GPU, GPUS, resolve_gpu
+from irscope.store import Store
+from irscope.targets import TARGETS
+from tests.conftest import DATA
+from tests.test_program_capture import irscope
+
+PROGRAM = DATA / "programs" / "device_sized.py"
+
+
+def _answers(stdout: str) -> dict[str, str]:
+    return dict(line.split(" ", 1) for line in stdout.splitlines() if " " in line)
+
+
+@pytest.mark.compile
+@pytest.mark.parametrize(("args", "expected", "constexprs"), [
+    (("--target", "sm90"),
+     {"name": "NVIDIA H100 80GB HBM3", "capability": "(9, 0)", "sms": "132", "smem_optin": "232448", "hip": "False",
+      "arch": "-", "warp": "32"},
+     {"BLOCK": 128, "NUM_SMS": 132, "CAPABILITY": 90, "MEMORY_GIB": 80, "HIP": False, "HOPPER_NAME": True}),
+    (("--target", "gfx942"),
+     {"name": "AMD Instinct MI300X", "capability": "(9, 4)", "sms": "304", "smem_optin": "65536", "hip": "True",
+      "arch": "gfx942:sramecc+:xnack-", "warp": "64"},
+     {"BLOCK": 64, "NUM_SMS": 304, "CAPABILITY": 94, "MEMORY_GIB": 192, "HIP": True, "HOPPER_NAME": False}),
+    (("--target", "sm90", "--gpu", "h200"),
+     {"name": "NVIDIA H200", "capability": "(9, 0)", "sms": "132", "smem_optin": "232448", "hip": "False"},
+     {"BLOCK": 128, "NUM_SMS": 132, "CAPABILITY": 90, "MEMORY_GIB": 141, "HIP": False, "HOPPER_NAME": True}),
+])
+def test_a_program_that_sizes_its_kernel_from_the_device_gets_the_targets_gpu(tmp_path: Path, args: tuple[str, ...],
+                                                                              expected: dict[str, str],
+                                                                              constexprs: dict[str, object]) -> None:
+    proc = irscope("capture", *args, "--", sys.executable, str(PROGRAM), store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    answers = _answers(proc.stdout)
+    assert {k: answers[k] for k in expected} == expected
+    assert answers["available"] == "True" and answers["count"] == "1"
+    assert answers["tensor_device"] == "cpu"  # device="cuda" tensors were made on the CPU
+    (capture,) = Store(tmp_path).captures()
+    assert {k: capture.manifest.constexprs[k] for k in constexprs} == constexprs
+    assert f"as an {expected['name']}" in proc.stderr
+
+
+def _driver_keys(source: str) -> set[str]:
+    """The dict keys a Triton driver.c's getDeviceProperties builds (Py_BuildValue's string arguments)."""
+    body = source[source.index("getDeviceProperties"):]
+    # Example: return Py_BuildValue("{s:i, s:i}", "max_shared_mem", max_shared_mem, "max_num_regs", ...);
+    call = re.search(r"Py_BuildValue\((.*?)\);", body, re.S)
+    assert call is not None
+    literals = re.findall(r'"([^"]*)"', call.group(1))
+    return {s for s in literals[1:]}
+
+
+@pytest.mark.parametrize(("backend", "gpu"), [("nvidia", "h100"), ("amd", "mi300x"), ("amd", "mi350x"), ("nvidia", "b200")])
+def test_tritons_device_properties_have_the_keys_tritons_own_driver_returns(backend: str, gpu: str) -> None:
+    import triton
+
+    driver_c = Path(triton.__file__).parent / "backends" / backend / "driver.c"
+    assert set(triton_properties(GPUS[gpu])) == _driver_keys(driver_c.read_text())
+
+
+def test_every_target_has_a_default_gpu_and_the_table_agrees_with_the_occupancy_limits() -> None:
+    assert set(DEFAULT_GPU) == set(TARGETS)
+    for target, name in DEFAULT_GPU.items():
+        gpu = GPUS[name]
+        assert gpu.target == target and gpu.warp_size == TARGETS[target].warp_size
+        limits = GPU_LIMITS[target]
+        assert (gpu.shared_memory_per_sm, gpu.shared_memory_per_block_optin) == (limits.shared, limits.shared_per_cta)
+        assert gpu.max_threads_per_block == limits.max_threads
+        per_sm = limits.registers if limits.vendor == "nvidia" else limits.registers * limits.partitions * 64
+        assert gpu.registers_per_sm == per_sm
+    for gpu in GPUS.values():
+        assert gpu.sources and all(s.url.startswith("https://") for s in gpu.sources)
+        assert gpu.peak_tflops["fp16"] > 0 and gpu.memory_bandwidth_gbs > 0
+        # Triton's own bandwidth estimate (triton.testing.get_dram_gbps) from the derived clock: the data sheet's
+        assert abs(gpu.memory_clock_khz * gpu.memory_bus_width_bits * 2 / 1e6 / 8 - gpu.memory_bandwidth_gbs) < 1
+
+
+def test_resolve_gpu_checks_the_name_and_the_target() -> None:
+    assert resolve_gpu(None, "sm90") is GPUS["h100"]
+    assert resolve_gpu("H200", "sm90") is GPUS["h200"]
+    assert resolve_gpu(None, "sm75") is None
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--target", "sm90", "--gpu", "h300"), "unknown GPU 'h300'"),
+    (("--target", "sm90", "--gpu", "mi300x"),
+     "--gpu mi300x: the AMD Instinct MI300X compiles for gfx942, not sm90; GPUs for sm90: h100, h200"),
+    (("--gpu", "h100"), "--gpu h100 needs --target"),
+])
+def test_a_bad_gpu_is_one_line_and_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    proc = irscope("capture", *args, "--", sys.executable, str(PROGRAM), store=tmp_path)
+    assert proc.returncode == 2
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    if "unknown" in message:
+        assert ", ".join(GPUS) in proc.stderr
+    assert not Store(tmp_path).captures()
+
