@@ -83,7 +83,7 @@ class DeviceProperties:
         self.clock_rate = gpu.boost_clock_mhz * 1000
         self.memory_clock_rate = gpu.memory_clock_khz
         self.memory_bus_width = gpu.memory_bus_width_bits
-        self.gcnArchName = gpu.gcn_arch_name
+        self.gcnArchName = gpu.gcn_arch_name or gpu.product  # torch on CUDA reports the name here
         self.is_integrated = 0
         self.is_multi_gpu_board = 0
         self.uuid = "00000000-0000-0000-0000-000000000000"
