@@ -42,6 +42,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("Everywhere", (
         ("Tab  Shift+Tab", "move the focus between tree, text and side panel (t: tree, e: text)"),
         ("Ctrl+P", "command palette: every action, and open any kernel, target, config, stage or pass"),
+        ("c  C", "compare: mark the capture on screen, then C shows its facts against the capture on screen"),
         ("?  F1", "this help"),
         ("q  Ctrl+Q", "quit"),
     )),
