@@ -207,3 +207,20 @@ def check_snapshot(path: Path, store: Path, triton: str | None = None, extra_tol
         deltas = compare_facts(recorded, outcome.facts, rules)
         results.append(CheckResult(job=job, deltas=tuple(deltas), label=outcome.label))
     return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m irscope.factsfile STORE JOB_JSON``: run one job (no facts) and print its result as JSON."""
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 2:
+        sys.stderr.write("usage: python -m irscope.factsfile STORE JOB_JSON\n")
+        return 2
+    result = run_job(json.loads(args[1]), args[0], None, facts=False)
+    sys.stdout.write(json.dumps(result) + "\n")
+    return 0 if "error" not in result else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -43,6 +43,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("Tab  Shift+Tab", "move the focus between tree, text and side panel (t: tree, e: text)"),
         ("Ctrl+P", "command palette: every action, and open any kernel, target, config, stage or pass"),
         ("c  C", "compare: mark the capture on screen, then C shows its facts against the capture on screen"),
+        ("x", "what if: change num_stages, num_warps, a block size...; the variant against this capture"),
         ("?  F1", "this help"),
         ("q  Ctrl+Q", "quit"),
     )),

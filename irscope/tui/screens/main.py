@@ -32,7 +32,7 @@ from irscope.tui.messages import (
     ShowCapturePrompt,
     ShowDocument,
 )
-from irscope.tui.screens.compare import CompareActions
+from irscope.tui.screens.what_if import WhatIfActions
 from irscope.tui.widgets.doc_info import DocInfo
 from irscope.tui.widgets.ir_view import IRView
 from irscope.tui.widgets.jobs_bar import JobsBar
@@ -58,7 +58,7 @@ DIFF_AHEAD_AFTER = 0.6
 DIFF_AHEAD_MIN_BYTES = 1_000_000
 
 
-class MainScreen(CompareActions):
+class MainScreen(WhatIfActions):
     """Browse captures: tree, IR or diff, and the side panels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -86,6 +86,7 @@ class MainScreen(CompareActions):
         Binding("W", "layout_warp(-1)", "Previous warp", show=False),
         Binding("t", "focus_tree", "Tree", show=False),
         Binding("e", "focus_text", "Text", show=False),
+        Binding("x", "what_if", "What if", show=False),
         Binding("c", "mark_compare", "Mark for compare", show=False),
         Binding("C", "compare", "Compare with marked", show=False),
         Binding("q", "app.quit", "Quit"),

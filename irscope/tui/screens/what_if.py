@@ -1,0 +1,171 @@
+"""What if: a form of the capture's settable names (launch options and constexprs) and their values.
+
+``x`` on the main screen opens it. Changing values and pressing Enter checks them (a value Triton would
+refuse is reported in the form, and nothing compiles), compiles the variant in a child process with a
+progress line, and then shows the variant against its base: the facts that changed and the current
+stage's diff. The variant is a capture in the store like any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from irscope.errors import UsageError
+from irscope.store import Capture
+from irscope.tui.screens.compare import CompareActions, CompareScreen
+
+
+class WhatIfScreen(ModalScreen["dict[str, Any] | None"]):
+    """The form; Enter submits the changed values (checked first), Escape closes it."""
+
+    DEFAULT_CSS = """
+    WhatIfScreen { align: center middle; }
+    WhatIfScreen > VerticalScroll {
+        width: 80; max-height: 90%; height: auto; border: round $primary; background: $surface; padding: 0 1;
+    }
+    WhatIfScreen Horizontal { height: 3; }
+    WhatIfScreen Label { width: 24; padding: 1 0 0 0; }
+    WhatIfScreen Input { width: 1fr; }
+    WhatIfScreen #what-if-error { color: $error; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
+
+    def __init__(self, title: str, values: dict[str, Any], backend: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.values = values
+        self.backend = backend
+
+    def compose(self) -> ComposeResult:
+        """A line per settable name, then the line errors go to."""
+        with VerticalScroll() as scroll:
+            scroll.border_title = "what if: change values, Enter compiles the variant, Escape closes"
+            yield Static(Text(self.title_text, style="bold"))
+            for name, value in self.values.items():
+                with Horizontal():
+                    yield Label(name)
+                    yield Input(value="" if value in ("default", "?", None) else str(value),
+                                placeholder=str(value), id=f"set-{name}")
+            yield Static("", id="what-if-error")
+
+    def changed(self) -> dict[str, Any]:
+        """The values the user changed, typed."""
+        from irscope.settings import parse_settings
+
+        items = []
+        for name, value in self.values.items():
+            text = self.query_one(f"#set-{name}", Input).value.strip()
+            before = "" if value in ("default", "?", None) else str(value)
+            if text != before and text:
+                items.append(f"{name}={text}")
+        return parse_settings(items)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Check the values; report a problem in the form, or hand the changes back."""
+        from irscope.settings import check_settings
+
+        error = self.query_one("#what-if-error", Static)
+        try:
+            settings = self.changed()
+            if not settings:
+                error.update("Nothing changed: edit a value, then press Enter.")
+                return
+            check_settings(settings, self.values, self.backend)
+        except UsageError as exc:
+            error.update(str(exc))
+            return
+        self.dismiss(settings)
+
+    def action_dismiss_none(self) -> None:
+        """Close without compiling."""
+        self.dismiss(None)
+
+
+class WhatIfActions(CompareActions):
+    """The what-if key of the main screen (a base class of MainScreen, which declares the binding)."""
+
+    def action_what_if(self) -> None:
+        """Open the form for the capture on screen."""
+        from irscope.captures import request_for
+        from irscope.settings import settable
+
+        base = self._shown_capture()
+        if base is None:
+            self.notify("Open a capture first: x changes its settings and compiles the variant.", timeout=3)
+            return
+        try:
+            values = settable(request_for(base), base)
+        except UsageError as exc:
+            self.notify(f"This capture cannot be varied: {exc}", timeout=5)
+            return
+        m = base.manifest
+        title = (f"{m.kernel} on {m.target}, config {m.config_index}, Triton {m.triton_version}"
+                 + (f" (set {', '.join(f'{k}={v}' for k, v in m.settings.items())})" if m.settings else ""))
+
+        def chosen(settings: dict[str, Any] | None) -> None:
+            if settings:
+                self.run_worker(self._compile_variant(base, settings), exclusive=True, group="what-if")
+
+        self.app.push_screen(WhatIfScreen(title, values, m.backend), chosen)
+
+    async def _compile_variant(self, base: Capture, settings: dict[str, Any]) -> None:
+        """Compile the variant in a child process, then show it against its base."""
+        from irscope.store import Store
+        from irscope.tui.jobs import _child_env
+
+        m = base.manifest
+        items = [f"{k}={v}" for k, v in {**m.settings, **settings}.items()]
+        job = {"kernel": m.key, "target": m.target, "config": m.config_index, "launch": {"settings": items}}
+        store = str(base.path.parent.parent)
+        label = ", ".join(f"{k}={v}" for k, v in settings.items())
+        self.notify(f"Compiling {m.kernel} with {label} in the background…", timeout=4)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "irscope.factsfile", store, json.dumps(job), stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=_child_env(), start_new_session=True)
+        out, err = await proc.communicate()
+        try:
+            result = json.loads(out.decode().strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            result = {"error": f"the compile ended with status {proc.returncode}: {err.decode()[-300:]}"}
+        if "error" in result:
+            self.notify(f"The variant did not compile: {result['error']}", severity="error", timeout=8)
+            return
+        variant = Store(base.path.parent.parent).get(result["key"])
+        if variant is None:
+            self.notify(f"The variant {result['key']} is not in the store", severity="error", timeout=8)
+            return
+        from irscope.tui.app import IrscopeApp
+
+        if isinstance(self.app, IrscopeApp):
+            self.app.documents.add(variant)
+        stage = getattr(getattr(self, "current", None), "stage", "ttgir")
+        text = await asyncio.get_running_loop().run_in_executor(None, variant_report, base, variant, stage)
+        self.app.push_screen(CompareScreen(text))
+
+
+def variant_report(base: Capture, variant: Capture, stage: str) -> str:
+    """The facts that changed from ``base`` to ``variant``, then the diff of one stage."""
+    from irscope.analysis.diff import DiffOptions
+    from irscope.compare import diff_points, stage_point
+    from irscope.stages import get_stage
+    from irscope.tui.screens.compare import comparison_text
+    from irscope.views.diff import render_unified
+
+    text = comparison_text(base, variant)
+    try:
+        get_stage(stage, base.manifest.backend)
+    except UsageError:
+        stage = "ttgir"
+    result = diff_points(stage_point(base, stage, f"{stage} of the base"),
+                         stage_point(variant, stage, f"{stage} of the variant"), DiffOptions(normalize_ssa=True))
+    return text + "\n\n" + render_unified(result).plain
