@@ -4,7 +4,8 @@ While someone reads a capture, the variants they are most likely to try next are
 ``num_stages`` one up and one down, ``num_warps`` doubled and halved, and each block-size
 constexpr one power of two up and down. ``precompile`` compiles them one at a time, in a process
 of its own at the lowest priority (one core at most), and stops when the machine is busy, when it
-runs on battery, or when ``IRSCOPE_PRECOMPILE=0``. Opening a neighbour is then a store hit.
+runs on battery, or when ``IRSCOPE_PRECOMPILE=0`` (``always``: regardless of load and battery).
+Opening a neighbour is then a store hit. The TUI starts it for each capture it opens.
 
 Run it as ``python -m irscope.neighbours --store DIR JOB.json``; JOB is a plain-data job
 (irscope.factsfile.Job) for the base capture.
@@ -98,9 +99,12 @@ def busy(load: Callable[[], tuple[float, float, float]] = os.getloadavg, cores: 
 
 
 def why_not() -> str:
-    """Why background compiles should not run now ('' when they may)."""
+    """Why background compiles should not run now ('' when they may; ``IRSCOPE_PRECOMPILE=always`` ignores load
+    and battery)."""
     if not enabled():
         return f"{ENV_SWITCH}=0"
+    if os.environ.get(ENV_SWITCH, "").strip().lower() == "always":
+        return ""
     if on_battery():
         return "on battery"
     if busy():
@@ -122,7 +126,7 @@ def lowest_priority() -> None:
 
 def neighbour_jobs(job: dict[str, Any], store: Path) -> list[dict[str, Any]]:
     """The jobs of a base job's neighbours (the base's settings kept, each neighbour's added)."""
-    from irscope.captures import get_capture, make_request
+    from irscope.captures import StoredKernel, get_capture, make_request, request_for
     from irscope.factsfile import launch_spec
     from irscope.paths import store_root
     from irscope.settings import parse_settings, settable
@@ -131,6 +135,8 @@ def neighbour_jobs(job: dict[str, Any], store: Path) -> list[dict[str, Any]]:
     request = make_request(job["kernel"], job["target"], int(job.get("config", 0)), launch=launch,
                            store_dir=str(store_root(store)))
     base = get_capture(request, str(store))
+    if isinstance(request.kernel, StoredKernel):  # named by its key: vary what the capture was made from
+        request = request_for(base)
     have = parse_settings(launch.settings)
     out = []
     for extra in neighbours(settable(request, base), request.target.backend):

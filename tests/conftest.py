@@ -31,6 +31,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     monkeypatch.delenv("IRSCOPE_TARGET", raising=False)
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     monkeypatch.delenv("IRSCOPE_TRITON", raising=False)
+    monkeypatch.setenv("IRSCOPE_PRECOMPILE", "0")  # no background neighbour compiles unless a test asks for them
     yield tmp_path
     os.environ.pop("TRITON_INTERPRET", None)
     from irscope import tritons

@@ -85,3 +85,36 @@ def test_what_if_compiles_a_variant_and_shows_it_against_the_base(store: str) ->
         assert "set num_stages=2" in text
 
     drive(store, steps)
+
+
+def test_the_tui_precompiles_the_neighbours_and_a_what_if_on_one_is_a_store_hit(tmp_path: Path, monkeypatch) -> None:
+    import asyncio
+
+    from textual.widgets import Input
+
+    from irscope.store import Store
+    from irscope.tui.app import make_app
+    from irscope.tui.screens.what_if import WhatIfScreen
+
+    monkeypatch.setenv("IRSCOPE_PRECOMPILE", "always")  # regardless of this machine's load
+    store = tmp_path / "store"
+
+    async def run() -> None:
+        app = make_app("vector_add", "sm80", 0, str(store), record_passes=False, precompile=True)
+        async with app.run_test(size=(160, 45)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, MainScreen)
+            # config 0: BLOCK_SIZE=1024, num_warps=4, num_stages=3 -> six neighbours, compiled in the background
+            await until(pilot, lambda: len(Store(store).captures()) >= 7, what="the neighbours", timeout=240)
+            await until(pilot, lambda: screen.current is not None, what="the capture on screen")
+            made = {c.manifest.key for c in Store(store).captures()}
+            await pilot.press("x")
+            await until(pilot, lambda: isinstance(app.screen, WhatIfScreen), what="the form")
+            field = app.screen.query_one("#set-num_warps", Input)
+            field.value = "8"
+            field.focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, CompareScreen), what="the variant", timeout=120)
+            assert {c.manifest.key for c in Store(store).captures()} == made  # a store hit: nothing compiled
+
+    asyncio.run(run())

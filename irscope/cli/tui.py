@@ -13,7 +13,10 @@ from irscope.cli.options import config_option, store_option, target_option
 @config_option
 @store_option
 @click.option("--no-passes", is_flag=True, help="do not record each opened capture's per-pass IR in the background")
-def tui(kernel: str | None, target: str | None, config: int, store_dir: str | None, no_passes: bool) -> None:
+@click.option("--no-precompile", is_flag=True,
+              help="do not compile the opened capture's what-if neighbours in the background (also: IRSCOPE_PRECOMPILE=0)")
+def tui(kernel: str | None, target: str | None, config: int, store_dir: str | None, no_passes: bool,
+        no_precompile: bool) -> None:
     """Browse KERNEL's compilation in a terminal UI: stages, passes, diffs, source and layouts.
 
     KERNEL is a bundled kernel, a kernel-module path or a stored capture; without it the newest
@@ -35,9 +38,11 @@ def tui(kernel: str | None, target: str | None, config: int, store_dir: str | No
                          "layouts, passes or diff")
     require_writable(store_root(store_dir))  # the TUI compiles into it: refuse a bad store before the screen opens
     gc.disable()  # start-up allocates and frees little; the app collects once when the first screen is up
+    from irscope.neighbours import enabled
     from irscope.tui.app import make_app
 
-    app = make_app(kernel, target, config, store_dir, record_passes=not no_passes)
+    app = make_app(kernel, target, config, store_dir, record_passes=not no_passes,
+                   precompile=enabled() and not no_precompile)
     app.run()
     if app.crash is not None:  # the screen is closed; report it as the CLI reports any internal error
         raise app.crash

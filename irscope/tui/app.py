@@ -21,6 +21,7 @@ class IrscopeApp(App[None]):
         documents: texts, pass dumps and diffs, cached.
         start: the capture to open first, or None.
         record_passes: record each opened capture's per-pass IR in the background.
+        precompile: compile each opened capture's what-if neighbours in the background (irscope.neighbours).
     """
 
     TITLE = "irscope"
@@ -29,13 +30,14 @@ class IrscopeApp(App[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (150, "-wide")]  # noqa: RUF012 (Textual declares it so)
     ENABLE_COMMAND_PALETTE = True
 
-    def __init__(self, catalog: Catalog, start: CaptureId | None, record_passes: bool = True,
+    def __init__(self, catalog: Catalog, start: CaptureId | None, record_passes: bool = True, precompile: bool = False,
                  theme: str | None = None) -> None:
         super().__init__()
         self.catalog = catalog
         self.documents = Documents()
         self.start = start
         self.record_passes = record_passes
+        self.precompile = precompile
         self._settled = False
         if theme is not None:
             self.theme = theme
@@ -99,7 +101,7 @@ def _latest(catalog: Catalog) -> CaptureId | None:
 
 
 def make_app(kernel: str | None = None, target: str | None = None, config: int = 0, store_dir: str | None = None,
-             record_passes: bool = True, theme: str | None = None) -> IrscopeApp:
+             record_passes: bool = True, theme: str | None = None, precompile: bool = False) -> IrscopeApp:
     """The TUI, opening ``kernel`` for ``target`` and ``config`` (none: the newest capture in the store).
 
     Validates the kernel, target and config first, so a typo is a usage error before the screen opens.
@@ -121,4 +123,4 @@ def make_app(kernel: str | None = None, target: str | None = None, config: int =
         catalog.target(target)
     if start is None and kernel is None:
         start = _latest(catalog)
-    return IrscopeApp(catalog, start, record_passes=record_passes, theme=theme)
+    return IrscopeApp(catalog, start, record_passes=record_passes, theme=theme, precompile=precompile)

@@ -171,6 +171,7 @@ class MainScreen(WhatIfActions):
                         "and the other captures stay usable meanwhile.")
             return
         self.irapp.documents.add(capture)
+        self.start_neighbours(capture)
         self.fill(cid, passes=False)
         stages = [s.name for s in self.irapp.documents.stages(capture.manifest.key)]
         chosen = stage if stage in stages else stages[0]
@@ -579,6 +580,7 @@ class MainScreen(WhatIfActions):
     def on_unmount(self) -> None:
         """Stop the background compiles."""
         self.jobs.cancel_all()
+        self.stop_neighbours()
 
     def job_captured(self, cid: CaptureId, key: str, show: str | None) -> None:
         """A job stored a capture: list its stages, and open it when the user asked for it."""

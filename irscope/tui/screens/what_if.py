@@ -92,7 +92,40 @@ class WhatIfScreen(ModalScreen["dict[str, Any] | None"]):
 
 
 class WhatIfActions(CompareActions):
-    """The what-if key of the main screen (a base class of MainScreen, which declares the binding)."""
+    """The what-if key of the main screen (a base class of MainScreen, which declares the binding), and the
+    background compiles of the opened capture's neighbours (irscope.neighbours)."""
+
+    _neighbours: asyncio.subprocess.Process | None = None
+
+    def start_neighbours(self, capture: Capture) -> None:
+        """Compile the capture's neighbours in a polite child process (the previous capture's is stopped)."""
+        from irscope.tui.app import IrscopeApp
+
+        if not isinstance(self.app, IrscopeApp) or not self.app.precompile:
+            return
+        self.stop_neighbours()
+        m = capture.manifest
+        job = {"kernel": m.key, "target": m.target, "config": m.config_index}
+
+        async def run() -> None:
+            from irscope.tui.jobs import _child_env
+
+            self._neighbours = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "irscope.neighbours", "--store", str(capture.path.parent.parent),
+                json.dumps(job), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL, env=_child_env(), start_new_session=True)
+            await self._neighbours.wait()
+
+        self.run_worker(run(), exclusive=True, group="neighbours")
+
+    def stop_neighbours(self) -> None:
+        """Stop the background compiles of neighbours, if any run."""
+        proc, self._neighbours = self._neighbours, None
+        if proc is not None and proc.returncode is None:
+            import contextlib
+
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
 
     def action_what_if(self) -> None:
         """Open the form for the capture on screen."""
