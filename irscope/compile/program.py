@@ -35,6 +35,8 @@ class ProgramReport:
         captures: the kernels stored, one per distinct compilation.
         failures: kernels (or configs) that could not be captured, each with its reason.
         offline_target: the target compiled for without a GPU, or None for a real run.
+        tuning: offline, one line per autotuned kernel and tuning key: how many configs it has,
+            how many were pruned and by what, how many were compiled (``--autotune``).
     """
 
     command: str
@@ -42,6 +44,7 @@ class ProgramReport:
     captures: list[Capture] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     offline_target: str | None = None
+    tuning: list[str] = field(default_factory=list)
 
 
 def target_name(backend: str, arch: Any, warp_size: int) -> str:
@@ -52,8 +55,20 @@ def target_name(backend: str, arch: Any, warp_size: int) -> str:
     return f"sm{arch}" if backend == "cuda" else str(arch)
 
 
-def run_program(command: list[str], store: Store, offline: Target | None = None) -> ProgramReport:
-    """Run ``command`` with Triton's cache and dumps redirected and the recording hooks loaded."""
+def run_program(command: list[str], store: Store, offline: Target | None = None, autotune: str = "pruned",
+                jobs: int | None = None) -> ProgramReport:
+    """Run ``command`` with Triton's cache and dumps redirected and the recording hooks loaded.
+
+    Offline, ``autotune`` (``pruned``, ``first``, ``all``) says which configs of each autotuner are
+    compiled, and ``jobs`` how many compiles run at once (default: this machine's cores).
+    """
+    from irscope.compile.autotune_policy import MODE_ENV, MODES
+    from irscope.compile.compile_pool import JOBS_ENV, default_jobs
+
+    if autotune not in MODES:
+        raise UsageError(f"--autotune {autotune!r} is not a mode; valid: {', '.join(MODES)}")
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"-j {jobs}: at least one compile must run at a time; give 1 or more")
     if not command:
         raise UsageError("nothing to run; example: irscope capture -- python my_script.py")
     if shutil.which(command[0]) is None and not Path(command[0]).exists():
@@ -70,12 +85,15 @@ def run_program(command: list[str], store: Store, offline: Target | None = None)
         if offline is not None:
             env["IRSCOPE_CAPTURE_TARGET"] = json.dumps(
                 {"backend": offline.backend, "arch": offline.arch, "warp_size": offline.warp_size})
+            env[MODE_ENV] = autotune
+            env[JOBS_ENV] = str(jobs or default_jobs())
         else:
             env.pop("IRSCOPE_CAPTURE_TARGET", None)
         exit_code = subprocess.run(command, env=env, check=False).returncode
         captures, failures = _store_records(session, store, shlex.join(command))
         return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
-                             failures=failures, offline_target=offline.name if offline else None)
+                             failures=failures, offline_target=offline.name if offline else None,
+                             tuning=_tuning_lines(session))
     finally:
         shutil.rmtree(session, ignore_errors=True)
 
@@ -88,6 +106,16 @@ def _records(folder: Path) -> list[dict[str, Any]]:
         except (OSError, ValueError):
             continue
     return out
+
+
+def _tuning_lines(session: Path) -> list[str]:
+    """``tile_scale_kernel: 4 configs, 3 pruned by early_config_prune, 1 compiled``, once per distinct line."""
+    lines: list[str] = []
+    for rec in _records(session / "tuning"):
+        line = f"{rec.get('kernel', '?')}: {rec.get('summary', '')}"
+        if line not in lines:
+            lines.append(line)
+    return lines
 
 
 def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capture], list[str]]:
@@ -146,6 +174,7 @@ def _store_one(rec: dict[str, Any], store: Store, command: str) -> Capture:
             stage_seconds={k: round(v, 4) for k, v in rec.get("stage_seconds", {}).items()},
             files=files, created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             origin="program", program=command, replay=rec.get("replay", {}),
+            autotune=dict(rec.get("autotune") or {}),
         )
         return store.commit(staging, manifest)
     finally:
