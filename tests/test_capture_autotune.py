@@ -94,3 +94,12 @@ def test_bad_autotune_mode_and_options_without_target_are_usage_errors(tmp_path:
     assert online.returncode == 2
     assert online.stderr.strip() == ("irscope: error: --autotune applies to offline captures (--target); on the "
                                      "local GPU the autotuner itself chooses and benchmarks")
+
+
+def test_a_choice_already_in_the_autotuners_cache_is_the_only_config_compiled(tmp_path: Path) -> None:
+    # As FLA's CachedAutotuner does with its per-GPU config files: Triton's run then neither prunes nor benchmarks.
+    stderr = _capture(tmp_path / "cached", program=DATA / "programs" / "cached_autotune.py")
+    assert _configs(tmp_path / "cached") == {"_table_tuned": [1]}
+    assert "  autotune _table_tuned: 4 configs, 3 skipped for the autotuner's cached choice, 1 compiled\n" in stderr
+    stderr = _capture(tmp_path / "all", "--autotune", "all", program=DATA / "programs" / "cached_autotune.py")
+    assert _configs(tmp_path / "all") == {"_table_tuned": [0, 1, 2, 3]}

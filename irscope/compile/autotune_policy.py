@@ -181,7 +181,7 @@ def choose_configs(tuner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], mo
     if cached is not None:
         # The autotuner already holds its choice for this key (FLA's config files for this GPU): no benchmark.
         survivors = [cached]
-        reasons = {i: "not benchmarked (the autotuner's cache holds its choice)" for i in range(len(configs))
+        reasons = {i: "skipped for the autotuner's cached choice" for i in range(len(configs))
                    if configs[i] is not cached and configs[i].all_kwargs() != cached.all_kwargs()}
     else:
         survivors, reasons, notes = _triton_pruning(tuner, kwargs, configs)
