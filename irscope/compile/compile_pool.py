@@ -94,6 +94,9 @@ class CompilePool:
             self.running.append(pid)
 
     def _child(self, job: PreloadJob) -> None:
+        import gc
+
+        gc.disable()  # short-lived: a collection would touch (and so copy) every page of the program's heap
         code = 1
         try:
             self.run(self.kernels[job.kernel], job)
