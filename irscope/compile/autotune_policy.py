@@ -117,9 +117,9 @@ def _triton_pruning(tuner: Any, kwargs: dict[str, Any], configs: list[Any]) -> t
     early, perf = tuner.early_config_prune, tuner.perf_model
     seen: dict[str, Any] = {}
 
-    def early_prune(cfgs: list[Any], nargs: dict[str, Any], **kw: Any) -> Any:
+    def early_prune(*a: Any, **kw: Any) -> Any:
         try:
-            out = early(cfgs, nargs, **kw)
+            out = early(*a, **kw)
         except Exception as exc:  # reported: the configs are kept
             raise _PruneFailed("early_config_prune", exc) from exc
         seen["early"] = list(out or [])
