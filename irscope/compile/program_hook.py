@@ -265,6 +265,7 @@ def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any)
 
 def _preload(jit: Any, job: Any) -> None:
     """Compile one job through the JIT's own preload path (its record is written by the listener)."""
+    outer = (getattr(_STATE, "config", None), getattr(_STATE, "autotune", None))
     _STATE.inside = True
     set_config(job.config, job.autotune)
     try:
@@ -273,7 +274,7 @@ def _preload(jit: Any, job: Any) -> None:
         _write("failures", {"name": getattr(jit, "__name__", "?"), "error": f"{type(exc).__name__}: {exc}"})
     finally:
         _STATE.inside = False
-        set_config(None, None)
+        set_config(*outer)  # in the program's own process (the first job), its autotuner loop goes on
         for caches in jit.device_caches.values():
             caches[0].clear()  # keep the compiled kernel out of the JIT cache: a later launch must not run it
 
