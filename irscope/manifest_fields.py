@@ -76,7 +76,8 @@ def _object(v: object) -> str:
 FIELD_CHECKS: dict[str, Any] = {
     **{name: _string for name in ("key", "kernel", "kernel_path", "function", "dtype", "target", "backend",
                                   "triton_version", "created", "origin", "arguments", "program")},
-    **{name: _object for name in ("config", "constexprs", "attrs", "options", "metadata", "replay", "settings")},
+    **{name: _object for name in ("config", "constexprs", "attrs", "options", "metadata", "replay", "settings",
+                                  "autotune")},
     "config_index": lambda v: _need(_is_int(v) and v >= 0, "an integer >= 0", v),
     "warp_size": lambda v: _need(_is_int(v) and v > 0, "a positive integer", v),
     "format": lambda v: _need(_is_int(v), "an integer", v),

@@ -135,6 +135,8 @@ class Manifest:
         program: the command line a ``program`` capture came from.
         replay: for ``program`` and ``function`` captures, the exact specialization (signature, typed constexprs,
             attrs, options) to compile the recorded kernel again from its stored source.
+        autotune: for a config of an autotuned kernel recorded offline, how its configs were chosen
+            (``--autotune`` mode, how many, which compiled, why each other one was pruned).
         checksums: file name -> ``{"size": bytes, "sha256": hex digest}`` for every file in ``files``,
             written when the capture is committed; sizes are checked on every read, digests by
             ``irscope verify``.
@@ -167,6 +169,7 @@ class Manifest:
     arguments: str = ""
     program: str = ""
     replay: dict[str, Any] = field(default_factory=dict)
+    autotune: dict[str, Any] = field(default_factory=dict)
     checksums: dict[str, dict[str, Any]] = field(default_factory=dict)
     format: int = FORMAT
     settings: dict[str, Any] = field(default_factory=dict)

@@ -19,15 +19,23 @@ from irscope.targets import resolve_target
               help="with --target: the GPU whose answers the program's device queries get (torch.cuda name, "
                    "capability, properties; Triton's device properties), e.g. h200; default: the target's usual "
                    "GPU (sm80 a100, sm90 h100, sm100 b200, gfx942 mi300x, gfx950 mi350x)")
+@click.option("--autotune", type=click.Choice(["pruned", "first", "all"]), default=None, metavar="MODE",
+              help="with --target, which configs of each autotuner to compile: pruned (default: those the "
+                   "autotuner would benchmark after its own early_config_prune / perf_model + top_k), first "
+                   "(only the first of those), all (every config)")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
+              help="with --target, how many compiles run at once, each in its own process (default: the cores)")
 @store_option
 @click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
-def capture(target: str | None, gpu: str | None, store_dir: str | None, command: tuple[str, ...]) -> None:
+def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int | None, store_dir: str | None,
+            command: tuple[str, ...]) -> None:
     """Run COMMAND and record every Triton kernel it compiles (jit kernels, autotune configs,
     torch.compile/Inductor kernels), with their specialization, into the store.
 
     With --target, the GPU driver is stood in for: launches compile for that target but do not
-    run, and autotuners compile every config; the program's questions about its GPU are answered as
-    the target's GPU would answer them (see --gpu), while its tensors stay on the CPU. Afterwards `irscope list`, `show`, `passes`,
+    run, and autotuners compile the configs they would benchmark on it (--autotune), -j at a time;
+    the program's questions about its GPU are answered as the target's GPU would answer them (see
+    --gpu), while its tensors stay on the CPU. Afterwards `irscope list`, `show`, `passes`,
     `layouts` and `tui` work on the recorded kernels by name.
 
     Example:
@@ -44,13 +52,17 @@ def capture(target: str | None, gpu: str | None, store_dir: str | None, command:
     from irscope.compile.program import run_program
     from irscope.gpus import resolve_gpu
 
+    if not target and (autotune or jobs):
+        raise UsageError(f"{'--autotune' if autotune else '-j'} applies to offline captures (--target); on the "
+                         "local GPU the autotuner itself chooses and benchmarks")
     offline = resolve_target(target) if target else None
     if gpu is not None and offline is None:
         raise UsageError(f"--gpu {gpu} needs --target: without it the program runs on the local GPU, which answers "
                          "for itself (e.g. --target sm90 --gpu h200)")
     stood_in = resolve_gpu(gpu, offline.name) if offline else None
     store = Store(store_root(store_dir))
-    report = run_program(list(command), store, offline, stood_in.name if stood_in else None)
+    report = run_program(list(command), store, offline, stood_in.name if stood_in else None,
+                         autotune=autotune or "pruned", jobs=jobs)
     mode = "on the local GPU"
     if report.offline_target:
         mode = f"offline for {report.offline_target}" + (f" as an {stood_in.product}" if stood_in else "")
@@ -58,6 +70,8 @@ def capture(target: str | None, gpu: str | None, store_dir: str | None, command:
     for cap in report.captures:
         m = cap.manifest
         click.echo(f"  captured {m.kernel:<24} {m.target:<7} {m.key}")
+    for line in report.tuning:
+        click.echo(f"  autotune {line}", err=True)
     for failure in report.failures:
         click.echo(f"  NOT captured: {failure}", err=True)
     for note in report.notes:

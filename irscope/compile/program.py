@@ -36,6 +36,8 @@ class ProgramReport:
         failures: kernels (or configs) that could not be captured, each with its reason.
         offline_target: the target compiled for without a GPU, or None for a real run.
         notes: what the program did to irscope's hooks (set its own compilation listener, say).
+        tuning: offline, one line per autotuned kernel and tuning key: how many configs it has,
+            how many were pruned and by what, how many were compiled (``--autotune``).
     """
 
     command: str
@@ -44,6 +46,7 @@ class ProgramReport:
     failures: list[str] = field(default_factory=list)
     offline_target: str | None = None
     notes: list[str] = field(default_factory=list)
+    tuning: list[str] = field(default_factory=list)
 
 
 def target_name(backend: str, arch: Any, warp_size: int) -> str:
@@ -54,11 +57,21 @@ def target_name(backend: str, arch: Any, warp_size: int) -> str:
     return f"sm{arch}" if backend == "cuda" else str(arch)
 
 
-def run_program(command: list[str], store: Store, offline: Target | None = None, gpu: str | None = None) -> ProgramReport:
+def run_program(command: list[str], store: Store, offline: Target | None = None, gpu: str | None = None,
+                autotune: str = "pruned", jobs: int | None = None) -> ProgramReport:
     """Run ``command`` with Triton's cache and dumps redirected and the recording hooks loaded.
 
-    Offline, the program's device queries are answered as ``gpu`` (a name in irscope.gpus) would answer them.
+    Offline, the program's device queries are answered as ``gpu`` (a name in irscope.gpus) would answer them,
+    ``autotune`` (``pruned``, ``first``, ``all``) says which configs of each autotuner are compiled, and
+    ``jobs`` how many compiles run at once (default: this machine's cores).
     """
+    from irscope.compile.autotune_policy import MODE_ENV, MODES
+    from irscope.compile.compile_pool import JOBS_ENV, default_jobs
+
+    if autotune not in MODES:
+        raise UsageError(f"--autotune {autotune!r} is not a mode; valid: {', '.join(MODES)}")
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"-j {jobs}: at least one compile must run at a time; give 1 or more")
     if not command:
         raise UsageError("nothing to run; example: irscope capture -- python my_script.py")
     if shutil.which(command[0]) is None and not Path(command[0]).exists():
@@ -75,13 +88,15 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
         if offline is not None:
             env["IRSCOPE_CAPTURE_TARGET"] = json.dumps(
                 {"backend": offline.backend, "arch": offline.arch, "warp_size": offline.warp_size, "gpu": gpu})
+            env[MODE_ENV] = autotune
+            env[JOBS_ENV] = str(jobs or default_jobs())
         else:
             env.pop("IRSCOPE_CAPTURE_TARGET", None)
         exit_code = subprocess.run(command, env=env, check=False).returncode
         captures, failures = _store_records(session, store, shlex.join(command))
         return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
                              failures=failures, offline_target=offline.name if offline else None,
-                             notes=listener_notes(_records(session / "notes")))
+                             notes=listener_notes(_records(session / "notes")), tuning=_tuning_lines(session))
     finally:
         shutil.rmtree(session, ignore_errors=True)
 
@@ -114,6 +129,15 @@ def listener_notes(records: list[dict[str, Any]]) -> list[str]:
         if text not in out:
             out.append(text)
     return out
+
+def _tuning_lines(session: Path) -> list[str]:
+    """``tile_scale_kernel: 4 configs, 3 pruned by early_config_prune, 1 compiled``, once per distinct line."""
+    lines: list[str] = []
+    for rec in _records(session / "tuning"):
+        line = f"{rec.get('kernel', '?')}: {rec.get('summary', '')}"
+        if line not in lines:
+            lines.append(line)
+    return lines
 
 
 def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capture], list[str]]:
@@ -172,6 +196,7 @@ def _store_one(rec: dict[str, Any], store: Store, command: str) -> Capture:
             stage_seconds={k: round(v, 4) for k, v in rec.get("stage_seconds", {}).items()},
             files=files, created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             origin="program", program=command, replay=rec.get("replay", {}),
+            autotune=dict(rec.get("autotune") or {}),
         )
         return store.commit(staging, manifest)
     finally:

@@ -7,8 +7,9 @@ becomes a JSON record in the session directory; the parent ``irscope capture`` t
 store captures.
 
 With ``IRSCOPE_CAPTURE_TARGET`` set (no GPU needed), Triton's driver is replaced by a stand-in
-that reports that target, launches compile but never run (the JIT cache hook compiles through
-``JITFunction.preload`` and then skips the launch), and autotuners compile every config.
+that reports that target, launches compile but never run (the JIT cache hook hands each launch's
+specialization to a pool of forked compilers, ``compile_pool``, and skips the launch), and
+autotuners compile the configs ``autotune_policy`` chooses (``--autotune``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 _STATE = threading.local()
 _COUNTER = [0]
 _LOCK = threading.Lock()
+_POOL: list[Any] = []  # the offline CompilePool, once installed
 
 
 def _session() -> Path:
@@ -38,10 +40,21 @@ def _write(kind: str, data: dict[str, Any]) -> None:
     with _LOCK:
         _COUNTER[0] += 1
         n = _COUNTER[0]
-    name = f"{os.getpid()}-{n:05d}.json"
+    name = f"{os.getpid()}-{n:05d}-{os.urandom(4).hex()}.json"  # forked compilers may reuse a pid
     tmp = folder / (name + ".tmp")
     tmp.write_text(json.dumps(data, default=repr), encoding="utf-8")
     os.replace(tmp, folder / name)
+
+
+def write_record(kind: str, data: dict[str, Any]) -> None:
+    """Write one record of ``kind`` (records, failures, tuning) into the session."""
+    _write(kind, data)
+
+
+def set_config(config: tuple[int, dict[str, Any]] | None, autotune: dict[str, Any] | None) -> None:
+    """Name the autotune config (and how the configs were chosen) that the next launches compile."""
+    _STATE.config = config
+    _STATE.autotune = autotune
 
 
 def jsonable(value: Any) -> Any:
@@ -159,6 +172,7 @@ def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         "cache_hit": cache_hit,
         "replay": _replay(src, metadata),
         "offline": bool(os.environ.get("IRSCOPE_CAPTURE_TARGET")),
+        "autotune": getattr(_STATE, "autotune", None) or {},
     })
 
 
@@ -237,35 +251,32 @@ class OfflineDriver:
 
 
 def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any) -> bool:
-    """Compile through the JIT's own preload path, then tell the JIT to skip the launch."""
+    """Hand the launch's specialization to the compile pool, then tell the JIT to skip the launch."""
     if getattr(_STATE, "inside", False):
-        return False  # the preload below: let the JIT compile
+        return False  # the preload in _preload: let the JIT compile
+    from irscope.compile.compile_pool import PreloadJob
+
     jit = fn.jit_function
+    job = PreloadJob(kernel=f"{fn.module}:{fn.name}", specialization=compile["specialization_data"],
+                     config=getattr(_STATE, "config", None), autotune=getattr(_STATE, "autotune", None) or {})
+    _POOL[0].submit(jit, job)
+    return True
+
+
+def _preload(jit: Any, job: Any) -> None:
+    """Compile one job through the JIT's own preload path (its record is written by the listener)."""
+    outer = (getattr(_STATE, "config", None), getattr(_STATE, "autotune", None))
     _STATE.inside = True
+    set_config(job.config, job.autotune)
     try:
-        jit.preload(compile["specialization_data"])
+        jit.preload(job.specialization)
     except Exception as exc:  # reported as not captured; the program goes on
         _write("failures", {"name": getattr(jit, "__name__", "?"), "error": f"{type(exc).__name__}: {exc}"})
     finally:
         _STATE.inside = False
+        set_config(*outer)  # in the program's own process (the first job), its autotuner loop goes on
         for caches in jit.device_caches.values():
             caches[0].clear()  # keep the compiled kernel out of the JIT cache: a later launch must not run it
-    return True
-
-
-def _compile_every_config(self: Any, *args: Any, **kwargs: Any) -> None:
-    """Autotuner.run without a GPU: compile each config (each is recorded), benchmark none."""
-    self.nargs = dict(zip(self.arg_names, args, strict=False))
-    for index, config in enumerate(self.configs):
-        _STATE.config = (index, config_values(config))
-        try:
-            self.fn.run(*args, **kwargs, **config.all_kwargs())
-        except Exception as exc:  # one config that does not compile must not hide the others
-            _write("failures", {"name": getattr(self.fn, "__name__", "?"),
-                                "error": f"config {index} ({config}): {exc}"})
-        finally:
-            _STATE.config = None
-    self.nargs = None
 
 
 def _tracking_run(run: Any) -> Any:
@@ -305,5 +316,12 @@ def install() -> None:
         offline = OfflineDriver(GPUTarget(data["backend"], data["arch"], data["warp_size"]))
         driver.set_active(offline)
         device_standin.install(offline, data)  # device queries answered as the target's GPU would
+        import atexit
+
+        from irscope.compile.autotune_policy import offline_run
+        from irscope.compile.compile_pool import CompilePool, jobs_from_env
+
+        _POOL.append(CompilePool(jobs_from_env(), _preload))
+        atexit.register(_POOL[0].drain)
         knobs.runtime.jit_cache_hook = _offline_cache_hook
-        Autotuner.run = _compile_every_config
+        Autotuner.run = offline_run
