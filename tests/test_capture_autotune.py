@@ -51,12 +51,12 @@ def test_pruned_compiles_only_what_the_autotuner_would_benchmark(tmp_path: Path,
                                                     "1": "pruned by early_config_prune",
                                                     "3": "pruned by early_config_prune"}
     assert survivor.manifest.autotune["compiled"] == [2] and survivor.manifest.autotune["mode"] == "pruned"
-    # After the first (run in the program's process to fill Triton's per-process caches), every compile
-    # ran in a process of its own, so the program's memory does not grow with the compiles.
+    # The program set a compilation listener of its own (to log these pids): as on a GPU it must see every
+    # compile, so while it listens the compiles run in the program's own process, not in forked ones.
     lines = pids.read_text().splitlines()
     program = lines[0].split()[1]
     compiles = [line.split()[1] for line in lines[1:]]
-    assert len(compiles) == 5 and compiles.count(program) == 1 and len(set(compiles)) == 5
+    assert len(compiles) == 5 and compiles.count(program) == 5
 
 
 def test_first_compiles_the_first_survivor_and_all_compiles_every_config(tmp_path: Path) -> None:

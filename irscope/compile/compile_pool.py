@@ -82,7 +82,11 @@ class CompilePool:
                 return
             self.seen.add((id(jit), job.specialization))
             self.kernels[job.kernel] = jit
-            if not self.warm or not hasattr(os, "fork"):
+            from irscope.compile.listener_chain import program_listens
+
+            # In this process: the first compile (children inherit its warm caches), and every compile while the
+            # program has its own compilation listener, which must see each compile as on a GPU.
+            if not self.warm or not hasattr(os, "fork") or program_listens():
                 self.run(jit, job)
                 if not self.warm:
                     import gc

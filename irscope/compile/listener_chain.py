@@ -86,6 +86,20 @@ def install(ours: Listener, note: Callable[[dict[str, Any]], None]) -> bool:
     return True
 
 
+def program_listens() -> bool:
+    """Whether the program has a compilation listener of its own behind irscope's (it must see every compile)."""
+    try:
+        from triton import knobs
+    except ImportError:
+        return False
+    compilation = knobs.compilation
+    theirs = compilation.__dict__.get("_irscope_listener")
+    if theirs is None:
+        current = getattr(compilation, "listener", None)
+        theirs = current.theirs if isinstance(current, ListenerChain) else None
+    return theirs is not None
+
+
 def _check_still_ours(chain: ListenerChain | None, note: Callable[[dict[str, Any]], None]) -> None:
     """At exit: note when the program took irscope's listener out after all."""
     try:
