@@ -164,3 +164,20 @@ def test_resources_of_every_config_compiled_in_parallel_match_one_at_a_time(tmp_
                     "--store", str(tmp_path / "serial"))
     rows = lambda out: json.loads(out[out.index("["):])  # noqa: E731  (stderr's notice comes first here)
     assert rows(parallel.output) == rows(serial.output)
+
+
+def test_compare_compiles_both_missing_sides_at_once(tmp_path):
+    both = invoke("compare", "vector_add", "--target", "sm80", "--vs-target", "gfx942", "--json", "-j", "2",
+                  "--store", str(tmp_path / "a"))
+    assert both.exit_code == 0, both.output
+    assert "compiling both sides (vector_add sm80 c0 and vector_add gfx942 c0) at once" in both.output
+    one = invoke("compare", "vector_add", "--target", "sm80", "--vs-target", "gfx942", "--json", "-j", "1",
+                 "--store", str(tmp_path / "b"))
+    assert "at once" not in one.output
+    strip = lambda out: json.loads(out[out.index("{"):])  # noqa: E731
+    first, second = strip(both.output), strip(one.output)
+    for data in (first, second):
+        for side in ("a", "b"):
+            data[side]["facts"].pop("compile_seconds")
+    assert [c["fact"] for c in first["changed"]] == [c["fact"] for c in second["changed"]]
+    assert first["a"]["facts"] == second["a"]["facts"] and first["b"]["key"] == second["b"]["key"]

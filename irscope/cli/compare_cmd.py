@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -27,12 +28,14 @@ from irscope.errors import UsageError
 @click.option("--stage", "-s", metavar="STAGE", default=None, callback=not_empty,
               help="also show this stage's text diff (ttir, ttgir, llir, ptx, sass, amdgcn)")
 @click.option("--all", "show_all", is_flag=True, help="list the facts that are equal too")
+@click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="compile the two sides at once when both are missing (default: when there are 2+ cores)")
 @json_option
 @store_option
 @kernel_options
 def compare(kernel: str, other: str | None, target: str | None, vs_target: str | None, config: int,
             vs_config: int | None, triton_spec: str | None, vs_triton: str | None, stage: str | None, show_all: bool,
-            as_json: bool, store_dir: str | None, launch: LaunchSpec) -> None:
+            jobs: int | None, as_json: bool, store_dir: str | None, launch: LaunchSpec) -> None:
     """Compare two compilations by what changed: loops and pipelining, tensor-core instructions,
     layouts, registers, spills, shared memory, occupancy and the instruction mix.
 
@@ -57,15 +60,28 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
     from dataclasses import replace
 
     # --set makes a what-if variant of the second side; the first stays the base config.
+    first_launch = replace(launch, settings=())
+    second_launch = launch if other is None else LaunchSpec(settings=launch.settings)
+    second_config = config if vs_config is None else vs_config
     with using(first_env):
-        request = make_request(kernel, target, config, stage=stage, launch=replace(launch, settings=()),
-                               store_dir=store_dir)
+        request = make_request(kernel, target, config, stage=stage, launch=first_launch, store_dir=store_dir)
+        first_key = request.key()
+    with using(second_env):
+        other_request = make_request(other or kernel, vs_target or target, second_config, stage=stage,
+                                     launch=second_launch, store_dir=store_dir)
+        second_key = other_request.key()
+    from irscope.factsfile import default_workers
+    from irscope.store import Store
+
+    store = Store(root)
+    missing = [k for k in (first_key, second_key) if store.get(k) is None]
+    if len(set(missing)) == 2 and (jobs or default_workers()) > 1:  # both compile, side by side
+        _compile_both(store.root, [(kernel, request.target.name, config, first_launch, first_env),
+                                   (other or kernel, other_request.target.name, second_config, second_launch,
+                                    second_env)])
+    with using(first_env):
         left = get_capture(request, store_dir, on_compile=compile_notice)
     with using(second_env):
-        other_request = make_request(other or kernel, vs_target or target,
-                                     config if vs_config is None else vs_config, stage=stage,
-                                     launch=launch if other is None else LaunchSpec(settings=launch.settings),
-                                     store_dir=store_dir)
         right = get_capture(other_request, store_dir, on_compile=compile_notice)
     if left.manifest.key == right.manifest.key:
         raise UsageError(f"both sides are capture {left.manifest.key}; give a second kernel, --vs-target, "
@@ -95,3 +111,25 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
             console.print(render_unified(result), end="")
         click.echo("")
         click.echo(captured.get(), nl=False)
+
+
+def _compile_both(store: Any, sides: list[tuple[str, str, int, LaunchSpec, Any]]) -> None:
+    """Compile both sides in worker processes at once (each with its own Triton); errors surface afterwards."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from irscope.factsfile import run_job
+
+    click.echo(f"irscope: compiling both sides ({sides[0][0]} {sides[0][1]} c{sides[0][2]} and {sides[1][0]} "
+               f"{sides[1][1]} c{sides[1][2]}) at once...", err=True)
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = []
+        for kernel, target, config, launch, env in sides:
+            job = {"kernel": kernel, "target": target, "config": config,
+                   "launch": {k: v for k, v in (("signature", launch.signature), ("args", launch.args),
+                                                ("constexprs", list(launch.constexprs)),
+                                                ("options", {k: v for k, v in launch.options.items() if v is not None}),
+                                                ("settings", list(launch.settings))) if v}}
+            futures.append(pool.submit(run_job, job, str(store), str(env.python) if env is not None else None, False))
+        for future in futures:
+            future.result()  # a side that failed is compiled (and reported) again below, in this process
