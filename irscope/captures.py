@@ -108,6 +108,8 @@ def _stored(kernel: str, target: str | None, store_dir: str | None, config: int 
     found = store.find(kernel)
     if not found:
         return None
+    if not any(c.manifest.key == kernel for c in found):  # by name: the captures themselves, not --set variants
+        found = [c for c in found if not c.manifest.settings] or found
     if target is not None:
         wanted = resolve_target(target).name
         matching = [c for c in found if c.manifest.target == wanted]

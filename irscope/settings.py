@@ -153,7 +153,13 @@ def apply(request: Any, settings: dict[str, Any], base: Any = None) -> Any:
 
     if not settings:
         return request
-    check_settings(settings, settable(request, base), request.target.backend)
+    current = settable(request, base)
+    check_settings(settings, current, request.target.backend)
+    # A value the config already has changes nothing: the request stays the base's (same key, same capture).
+    settings = {k: v for k, v in settings.items() if current.get(k) != v or isinstance(current.get(k), bool)
+                != isinstance(v, bool)}
+    if not settings:
+        return request
     kernel = request.kernel
     backend = request.target.backend
     if isinstance(kernel, KernelInfo):

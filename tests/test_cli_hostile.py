@@ -131,6 +131,9 @@ def _bases(f: Files) -> dict[str, list[str]]:
         "diff": [*BASE_KERNEL, "--from", "ttir", "--to", "ttgir"], "list": [], "tui": ["vector_add"],
         "export": ["vector_add", "--output", str(f.folder / "out.tar.gz")], "open": [str(f.folder / "none.tar.gz")],
         "trust": ["no_such_key"], "bench": ["vector_add"], "run": ["vector_add"], "capture": ["--target", "sm90", "--", "true"],
+        "compare": [*BASE_KERNEL, "--vs-config", "1"], "facts": [*BASE_KERNEL, "-o", str(f.folder / "facts.json")],
+        "check": [str(f.folder / "no-facts.json")], "repro": [*BASE_KERNEL, "-o", str(f.folder / "repro.py")],
+        "triton": ["list"],
     }
 
 

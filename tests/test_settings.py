@@ -75,12 +75,18 @@ def test_amd_options_and_duplicates():
 
 
 def test_waves_per_eu_on_amd_reaches_the_backend(shared_store):
-    result = invoke("show", "matmul", "--target", "gfx942", "--stage", "amdgcn", "--set", "waves_per_eu=2",
+    result = invoke("show", "matmul", "--target", "gfx942", "--stage", "amdgcn", "--set", "waves_per_eu=1",
                     "--store", str(shared_store))
     assert result.exit_code == 0, result.output
-    variant = next(c for c in Store(shared_store).captures() if c.manifest.settings.get("waves_per_eu") == 2)
-    assert variant.manifest.options["waves_per_eu"] == 2
-    assert '"amdgpu-waves-per-eu"="2"' in variant.read("llir") or "amdgpu-waves-per-eu" in variant.read("llir")
+    variant = next(c for c in Store(shared_store).captures() if c.manifest.settings.get("waves_per_eu") == 1)
+    assert variant.manifest.options["waves_per_eu"] == 1 and variant.manifest.config["waves_per_eu"] == 1
+    assert '"amdgpu-waves-per-eu"="1' in variant.read("llir")  # the backend got it: LLVM's function attribute
+    # The value config 0 already has (2) changes nothing: the base capture itself, not a variant.
+    same = invoke("show", "matmul", "--target", "gfx942", "--set", "waves_per_eu=2", "--json",
+                  "--store", str(shared_store))
+    base = invoke("show", "matmul", "--target", "gfx942", "--json", "--store", str(shared_store))
+    key = lambda out: json.loads(out[out.index("{"):])["capture"]  # noqa: E731
+    assert key(same.output) == key(base.output)
 
 
 def test_a_recorded_kernel_varies_without_running_the_program(tmp_path):
