@@ -175,14 +175,11 @@ def test_a_ptx_diff_leaves_no_stale_cells(term: Terminal, store: str) -> None:
     term.wait_for("matmul · sm90 · config 0 · PTX (ptx)")
     term.keys("e", "d")
     term.wait_for("llir  →  ptx")
-    for attempt in range(3):  # a key pressed while the diff is still being laid out can be lost under load
-        term.keys("/")
-        try:
-            term.wait_for("search: a regular expression", timeout=10)  # the prompt is up: typing goes into it
-            break
-        except AssertionError:
-            if attempt == 2:
-                raise
-    term.keys("reg .pred", "Enter")
+    term.wait_for("change 1/")  # the diff itself is on screen (it is computed in a worker after the title)
+    term.keys("/")
+    term.wait_for("search: a regular expression")  # the prompt is open and has the focus
+    term.keys("reg .pred")
+    term.wait_for("▕ reg .pred ")  # typed into the prompt (it searches as you type) before Enter
+    term.keys("Enter")
     screen = term.wait_for("match 1/")
     assert "+        .reg .pred      %p<41>;" in screen, screen

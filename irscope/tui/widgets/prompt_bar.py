@@ -14,7 +14,8 @@ class PromptBar(Input):
     """Asks for a search pattern or a line number; Enter submits, Escape closes."""
 
     DEFAULT_CSS = """
-    PromptBar { dock: bottom; display: none; border: none; height: 1; padding: 0 1; background: $boost; }
+    PromptBar, PromptBar:focus { dock: bottom; display: none; border: none; height: 1; padding: 0 1;
+                                 background: $boost; }
     PromptBar.-open { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close", show=False)]
