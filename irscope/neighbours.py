@@ -160,7 +160,7 @@ def precompile(job: dict[str, Any], store: Path, say: Callable[[str], None] = la
                 return made
             time.sleep(pause)
             waited += pause
-        result = run_job(neighbour, str(store), None, facts=False)
+        result = run_job(neighbour, str(store), None, facts=True)  # facts too: their ptxas runs are cached
         label = ", ".join(neighbour["launch"]["settings"])
         say(f"{'failed' if 'error' in result else 'compiled'} {label}" + (f": {result['error']}"
                                                                           if "error" in result else ""))

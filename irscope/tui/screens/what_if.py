@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -161,15 +162,18 @@ class WhatIfActions(CompareActions):
         job = {"kernel": m.key, "target": m.target, "config": m.config_index, "launch": {"settings": items}}
         store = str(base.path.parent.parent)
         label = ", ".join(f"{k}={v}" for k, v in settings.items())
-        self.notify(f"Compiling {m.kernel} with {label} in the background…", timeout=4)
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "irscope.factsfile", store, json.dumps(job), stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=_child_env(), start_new_session=True)
-        out, err = await proc.communicate()
-        try:
-            result = json.loads(out.decode().strip().splitlines()[-1])
-        except (ValueError, IndexError):
-            result = {"error": f"the compile ended with status {proc.returncode}: {err.decode()[-300:]}"}
+        result = stored_variant(job, store)  # a neighbour compiled ahead, or a variant made before: no compile
+        if result is None:
+            self.notify(f"Compiling {m.kernel} with {label} in the background…", timeout=4)
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "irscope.factsfile", store, json.dumps(job), stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=_child_env(),
+                start_new_session=True)
+            out, err = await proc.communicate()
+            try:
+                result = json.loads(out.decode().strip().splitlines()[-1])
+            except (ValueError, IndexError):
+                result = {"error": f"the compile ended with status {proc.returncode}: {err.decode()[-300:]}"}
         if "error" in result:
             self.notify(f"The variant did not compile: {result['error']}", severity="error", timeout=8)
             return
@@ -184,6 +188,21 @@ class WhatIfActions(CompareActions):
         stage = getattr(getattr(self, "current", None), "stage", "ttgir")
         text = await asyncio.get_running_loop().run_in_executor(None, variant_report, base, variant, stage)
         self.app.push_screen(CompareScreen(text))
+
+
+def stored_variant(job: dict[str, Any], store: str) -> dict[str, Any] | None:
+    """``{"key": ...}`` when the variant a job asks for is in the store already, else None (no Triton import)."""
+    from irscope.captures import make_request
+    from irscope.factsfile import launch_spec
+    from irscope.store import Store
+
+    try:
+        request = make_request(job["kernel"], job["target"], int(job["config"]),
+                               launch=launch_spec(job["launch"]), store_dir=store)
+    except UsageError:
+        return None
+    hit = Store(Path(store)).get(request.key())
+    return {"key": hit.manifest.key} if hit is not None else None
 
 
 def variant_report(base: Capture, variant: Capture, stage: str) -> str:

@@ -1,0 +1,109 @@
+"""How fast the TUI's what-if answers, measured with Textual's Pilot on matmul@sm90 (issue 16).
+
+    python benchmarks/whatif_speed.py [--store DIR]
+
+Prints, side by side in one run:
+* a precompiled neighbour (``num_stages=2``, compiled ahead by irscope.neighbours): milliseconds from
+  Enter in the ``x`` form to the variant's facts and TTGIR diff on screen (target: 100 ms);
+* any other variant (``BLOCK_SIZE_K=16``): the same time, against the bare ``triton.compile`` time of
+  that variant (the capture's ``compile_seconds``, measured inside its compile) as a ratio (target 1.1x);
+* keys while the neighbours compile in the background: milliseconds from a tree key to the new stage
+  on screen, median and worst of 10 (target: 100 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+async def _until(pilot: object, condition: object, timeout: float = 300.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise SystemExit("timed out")
+        await pilot.pause(0.005)  # type: ignore[attr-defined]
+
+
+async def _what_if(store: str, name: str, value: str) -> float:
+    """Seconds from Enter in the what-if form to the variant's report on screen."""
+    from textual.widgets import Input
+
+    from irscope.tui.app import make_app
+    from irscope.tui.screens.compare import CompareScreen
+    from irscope.tui.screens.what_if import WhatIfScreen
+
+    app = make_app("matmul", "sm90", 0, store, record_passes=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await _until(pilot, lambda: getattr(app.screen, "current", None) is not None)
+        await pilot.press("x")
+        await _until(pilot, lambda: isinstance(app.screen, WhatIfScreen))
+        field = app.screen.query_one(f"#set-{name}", Input)
+        field.value = value
+        field.focus()
+        await pilot.pause()
+        start = time.perf_counter()
+        await pilot.press("enter")
+        await _until(pilot, lambda: isinstance(app.screen, CompareScreen))
+        return time.perf_counter() - start
+
+
+async def _keys_while_compiling(store: str) -> list[float]:
+    """Seconds from a tree key to the new stage on screen, while the neighbours compile."""
+    from irscope.tui.app import make_app
+    from irscope.tui.widgets.navigator import Navigator
+
+    os.environ["IRSCOPE_PRECOMPILE"] = "always"
+    app = make_app("matmul", "sm90", 1, store, record_passes=False, precompile=True)  # its neighbours: not made yet
+    times: list[float] = []
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = app.screen
+        await _until(pilot, lambda: getattr(screen, "current", None) is not None)
+        screen.query_one(Navigator).focus()
+        await pilot.pause(3.0)  # the neighbours' compiles are under way
+        for i in range(10):
+            before = screen.current  # type: ignore[attr-defined]
+            start = time.perf_counter()
+            await pilot.press("down" if i % 2 == 0 else "up")
+            await _until(pilot, lambda was=before: screen.current != was, timeout=30)  # type: ignore[attr-defined]
+            times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", default=None, help="a store to use (default: a fresh temporary one)")
+    args = parser.parse_args()
+    store = args.store or tempfile.mkdtemp(prefix="irscope-whatif-")
+    os.environ["IRSCOPE_HOME"] = store
+    from irscope.captures import get_capture, make_request
+    from irscope.neighbours import precompile
+    from irscope.store import Store
+
+    get_capture(make_request("matmul", "sm90", 0), store)
+    get_capture(make_request("matmul", "sm90", 1), store)
+    start = time.perf_counter()
+    count = precompile({"kernel": "matmul", "target": "sm90", "config": 0}, Path(store), why=lambda: "")
+    print(f"neighbours of matmul@sm90 c0 compiled ahead: {count} in {time.perf_counter() - start:.1f} s")
+    near = asyncio.run(_what_if(store, "num_stages", "2"))
+    print(f"precompiled neighbour (num_stages=2): {near * 1000:.0f} ms to the report on screen (target 100 ms)")
+    far = asyncio.run(_what_if(store, "BLOCK_SIZE_K", "16"))
+    variant = next(c for c in Store(Path(store)).captures() if c.manifest.settings.get("BLOCK_SIZE_K") == 16)
+    bare = variant.manifest.compile_seconds
+    print(f"other variant (BLOCK_SIZE_K=16): {far:.2f} s on screen, bare triton.compile {bare:.2f} s, "
+          f"ratio {far / bare:.2f}x (target 1.1x)")
+    keys = asyncio.run(_keys_while_compiling(store))
+    print(f"tree keys while the neighbours compile: median {statistics.median(keys) * 1000:.0f} ms, "
+          f"worst {max(keys) * 1000:.0f} ms over {len(keys)} (target 100 ms)")
+
+
+if __name__ == "__main__":
+    main()
