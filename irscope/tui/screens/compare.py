@@ -7,7 +7,7 @@ facts that differ first. The facts are read in a thread (ptxas -v may run once p
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,13 +19,26 @@ from textual.widgets import Static
 from irscope.store import Capture
 from irscope.tui.screens.side_actions import SideActions
 
+# Facts by capture key: a capture never changes, so the facts read once (often ahead: what_if.warm) stay true.
+_FACTS: dict[str, Any] = {}
+
+
+def facts_of(capture: Capture) -> Any:
+    """A capture's facts (irscope.analysis.facts), read once per TUI session."""
+    from irscope.analysis.facts import capture_facts
+
+    found = _FACTS.get(capture.manifest.key)
+    if found is None:
+        found = _FACTS[capture.manifest.key] = capture_facts(capture)
+    return found
+
 
 def comparison_text(left: Capture, right: Capture) -> str:
     """The ``irscope compare`` report of two captures."""
-    from irscope.analysis.facts import capture_facts, compare_facts
+    from irscope.analysis.facts import compare_facts
     from irscope.views.facts_text import render_comparison
 
-    a, b = capture_facts(left), capture_facts(right)
+    a, b = facts_of(left), facts_of(right)
     return render_comparison(a, b, compare_facts(a.values, b.values), show_all=True)
 
 

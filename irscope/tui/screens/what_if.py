@@ -151,6 +151,7 @@ class WhatIfActions(CompareActions):
                 self.run_worker(self._compile_variant(base, settings), exclusive=True, group="what-if")
 
         self.app.push_screen(WhatIfScreen(title, values, m.backend), chosen)
+        self.run_worker(lambda: warm(base), thread=True, group="what-if-warm")  # while the user edits the form
 
     async def _compile_variant(self, base: Capture, settings: dict[str, Any]) -> None:
         """Compile the variant in a child process, then show it against its base."""
@@ -188,6 +189,17 @@ class WhatIfActions(CompareActions):
         stage = getattr(getattr(self, "current", None), "stage", "ttgir")
         text = await asyncio.get_running_loop().run_in_executor(None, variant_report, base, variant, stage)
         self.app.push_screen(CompareScreen(text))
+
+
+def warm(base: Capture) -> None:
+    """Read what the variant's report will need of the base (its facts; the analysis and diff modules)."""
+    import importlib
+
+    from irscope.tui.screens.compare import facts_of
+
+    for module in ("irscope.compare", "irscope.views.diff", "irscope.views.facts_text", "irscope.settings"):
+        importlib.import_module(module)
+    facts_of(base)
 
 
 def stored_variant(job: dict[str, Any], store: str) -> dict[str, Any] | None:
