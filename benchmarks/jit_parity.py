@@ -3,6 +3,8 @@
 For each bundled kernel, launch it through the JIT on the local GPU with real tensors at the
 capture sizes and config 0 (fresh Triton cache), then capture it offline with irscope for the
 GPU's target, and compare the stages text for text. Prints one line per kernel and stage.
+With ``--set NAME=VALUE`` (repeatable) both sides use that what-if variant of config 0: the JIT
+launch gets the value, irscope captures ``--set NAME=VALUE``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("kernels", nargs="*", default=["vector_add", "softmax", "matmul"])
     parser.add_argument("--stages", default="ttir,ttgir,llir,ptx")
+    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
+                        help="a what-if setting applied to both sides")
     args = parser.parse_args()
 
     import torch
@@ -27,7 +31,8 @@ def main() -> int:
         return 2
     import triton
 
-    from irscope.captures import get_capture, make_request
+    from irscope.captures import LaunchSpec, get_capture, make_request
+    from irscope.settings import parse_settings
     from irscope.targets import native_target
 
     target = native_target()
@@ -36,9 +41,10 @@ def main() -> int:
     failures = 0
     store = tempfile.mkdtemp(prefix="irscope-parity-")
     for name in args.kernels:
-        req = make_request(name, "native")
-        info, module = req.kernel, req.kernel.load()
-        config = dict(info.config(req.target.backend, 0))
+        base = make_request(name, "native")
+        info, module = base.kernel, base.kernel.load()
+        config = {**info.config(base.target.backend, 0), **parse_settings(args.settings)}
+        req = make_request(name, "native", launch=LaunchSpec(settings=tuple(args.settings)))
         os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="jit-cache-")
 
         def new(shape: tuple[int, ...], dt: object, role: str) -> torch.Tensor:
