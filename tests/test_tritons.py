@@ -1,7 +1,7 @@
 """Several Tritons: managed environments, --triton, and the compile worker's protocol.
 
 The worker path is tested with this interpreter standing in as "another" one (it runs the same
-protocol in a separate process), and for real with Triton 3.5.1 installed by `irscope triton install`.
+protocol in a separate process), and for real with Triton 3.6.0 installed by `irscope triton install`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from irscope.errors import UsageError
 from irscope.store import local_triton_version
 from tests.conftest import DATA, REPO
 
-OLD = "3.5.1"  # the oldest release irscope supports; its PTX and metadata differ from the current Triton's
+OLD = "3.6.0"  # the Triton of the GPU machine; its PTX, registers and metadata differ from the current Triton's
 
 
 def invoke(*args: str):
@@ -143,7 +143,7 @@ def test_capture_of_a_program_refuses_triton():
 
 @pytest.fixture(scope="module")
 def old_triton(tmp_path_factory) -> Path:
-    """A store with Triton 3.5.1 installed by `irscope triton install` (pip's wheel cache makes it quick)."""
+    """A store with Triton 3.6.0 installed by `irscope triton install` (pip's wheel cache makes it quick)."""
     home = tmp_path_factory.mktemp("tritons-home")
     env = {**os.environ, "IRSCOPE_HOME": str(home), "PYTHONPATH": str(REPO)}
     env.pop("IRSCOPE_TRITON", None)
@@ -198,14 +198,21 @@ def test_triton_install_list_and_compile_with_an_older_triton(old_triton):
 
 @pytest.mark.compile
 def test_compare_and_check_across_tritons(old_triton, tmp_path):
-    """The facts that move from 3.5.1 to the current Triton are found by compare and by check."""
+    """The facts that move from the older Triton to the current one are found by compare and by check; a
+    snapshot made with the older Triton passes check with it and fails with the current one."""
     compared = _cli(old_triton, "compare", "matmul", "--target", "sm90", "--triton", OLD, "--vs-triton", "current",
                     "--json")
     assert compared.returncode == 0, compared.stderr[-2000:]
     data = json.loads(compared.stdout)
     assert data["a"]["label"].endswith(f"Triton {OLD}") and data["b"]["label"].endswith(local_triton_version())
-    changed = {c["fact"] for c in data["changed"]}
-    assert "instructions.sass.total" in changed  # 3.5.1 and 3.9 emit different SASS for the same matmul
+    changed = {c["fact"]: c for c in data["changed"]}
+    assert "registers" in changed  # 3.6.0 and 3.9 allocate registers differently for the same matmul (207 vs 208)
+    from irscope.analysis.resources import capture_resources
+    from irscope.store import Store
+
+    by_key = {c.manifest.key: c for c in Store(old_triton).captures()}
+    for side in ("a", "b"):  # each side's register count is what ptxas -v says of that side's cubin
+        assert data[side]["facts"]["registers"] == capture_resources(by_key[data[side]["key"]]).registers
     assert "loop1.stages" not in changed  # both pipeline the K-loop 3 deep
     snapshot = tmp_path / "facts.json"
     made = _cli(old_triton, "facts", "matmul", "--target", "sm90", "-o", str(snapshot), "-j", "1")
@@ -214,7 +221,12 @@ def test_compare_and_check_across_tritons(old_triton, tmp_path):
     assert same.returncode == 0 and "1 as recorded" in same.stdout
     moved = _cli(old_triton, "--triton", OLD, "check", str(snapshot), "-j", "1")
     assert moved.returncode == 1, moved.stdout + moved.stderr[-2000:]
-    assert "CHANGED  matmul sm90 c0" in moved.stdout and "instructions.sass.total" in moved.stdout
+    old_snapshot = tmp_path / "old-facts.json"
+    assert _cli(old_triton, "--triton", OLD, "facts", "matmul", "--target", "sm90", "-o", str(old_snapshot),
+                "-j", "1").returncode == 0
+    assert _cli(old_triton, "--triton", OLD, "check", str(old_snapshot), "-j", "1").returncode == 0
+    assert _cli(old_triton, "check", str(old_snapshot), "-j", "1").returncode == 1
+    assert "CHANGED  matmul sm90 c0" in moved.stdout and "registers" in moved.stdout
 
 
 @pytest.mark.compile
