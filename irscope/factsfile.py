@@ -61,6 +61,14 @@ class Outcome:
     error: str = ""
 
 
+def launch_data(launch: Any) -> dict[str, Any]:
+    """A LaunchSpec as a job's plain-data ``launch`` (only what was given); ``launch_spec`` is its inverse."""
+    items = (("signature", launch.signature), ("args", launch.args), ("constexprs", list(launch.constexprs)),
+             ("options", {k: v for k, v in launch.options.items() if v is not None}),
+             ("settings", list(launch.settings)))
+    return {k: v for k, v in items if v}
+
+
 def launch_spec(data: dict[str, Any]) -> Any:
     from irscope.captures import LaunchSpec
 

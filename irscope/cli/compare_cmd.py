@@ -8,7 +8,14 @@ from typing import Any
 import click
 
 from irscope.captures import LaunchSpec, get_capture, make_request
-from irscope.cli.options import json_option, kernel_options, not_empty, store_option, target_value
+from irscope.cli.options import (
+    jobs_option,
+    json_option,
+    kernel_options,
+    not_empty,
+    store_option,
+    target_value,
+)
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
 
@@ -28,8 +35,7 @@ from irscope.errors import UsageError
 @click.option("--stage", "-s", metavar="STAGE", default=None, callback=not_empty,
               help="also show this stage's text diff (ttir, ttgir, llir, ptx, sass, amdgcn)")
 @click.option("--all", "show_all", is_flag=True, help="list the facts that are equal too")
-@click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=None, metavar="N",
-              help="compile the two sides at once when both are missing (default: when there are 2+ cores)")
+@jobs_option("with 2 or more, the two sides compile at once when both are missing")
 @json_option
 @store_option
 @kernel_options
@@ -118,7 +124,7 @@ def _compile_both(store: Any, sides: list[tuple[str, str, int, LaunchSpec, Any]]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from irscope.factsfile import run_job
+    from irscope.factsfile import launch_data, run_job
 
     click.echo(f"irscope: compiling both sides ({sides[0][0]} {sides[0][1]} c{sides[0][2]} and {sides[1][0]} "
                f"{sides[1][1]} c{sides[1][2]}) at once...", err=True)
@@ -126,10 +132,7 @@ def _compile_both(store: Any, sides: list[tuple[str, str, int, LaunchSpec, Any]]
         futures = []
         for kernel, target, config, launch, env in sides:
             job = {"kernel": kernel, "target": target, "config": config,
-                   "launch": {k: v for k, v in (("signature", launch.signature), ("args", launch.args),
-                                                ("constexprs", list(launch.constexprs)),
-                                                ("options", {k: v for k, v in launch.options.items() if v is not None}),
-                                                ("settings", list(launch.settings))) if v}}
+                   "launch": launch_data(launch)}
             futures.append(pool.submit(run_job, job, str(store), str(env.python) if env is not None else None, False))
         for future in futures:
             future.result()  # a side that failed is compiled (and reported) again below, in this process

@@ -13,6 +13,7 @@ import click
 
 from irscope.captures import LaunchSpec
 from irscope.cli.options import (
+    jobs_option,
     json_option,
     kernel_options,
     not_empty,
@@ -20,11 +21,6 @@ from irscope.cli.options import (
     store_option,
     target_value,
 )
-
-
-def _jobs_option(f: Any) -> Any:
-    return click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=None, metavar="N",
-                        help="compile N at a time in worker processes (default: the number of cores)")(f)
 
 
 @contextmanager
@@ -72,7 +68,7 @@ def _configs(kernel: str, target: str, launch: LaunchSpec, store_dir: str | None
               help="written into the file for check, e.g. registers=8, 'instructions.*=5%', compile_seconds=any")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, callback=output_file,
               help="write the snapshot here (default: print it)")
-@_jobs_option
+@jobs_option("compile N entries at a time in worker processes")
 @store_option
 @kernel_options
 def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int, ...], all_configs: bool,
@@ -87,7 +83,7 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
     """
     from irscope.analysis.facts import parse_tolerance
     from irscope.errors import UsageError
-    from irscope.factsfile import Job, default_workers, run_jobs, snapshot, validate
+    from irscope.factsfile import Job, default_workers, launch_data, run_jobs, snapshot, validate
     from irscope.paths import require_writable, store_root
     from irscope.store import triton_version
     from irscope.tritons import selected
@@ -99,16 +95,12 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
         name, _, amount = text.partition("=")
         parse_tolerance(text)
         rules[name.strip()] = amount.strip()
-    launch_data = {k: v for k, v in (("signature", launch.signature), ("args", launch.args),
-                                     ("constexprs", list(launch.constexprs)),
-                                     ("options", {k: v for k, v in launch.options.items() if v is not None}),
-                                     ("settings", list(launch.settings)))
-                   if v}
+    plain_launch = launch_data(launch)
     job_list: list[Job] = []
     for kernel in kernels:
         for target in targets or ("sm90",):
             indices = _configs(kernel, target, launch, store_dir) if all_configs else list(configs or (0,))
-            job_list += [Job(kernel=kernel, target=target, config=i, launch=launch_data) for i in indices]
+            job_list += [Job(kernel=kernel, target=target, config=i, launch=plain_launch) for i in indices]
     root = store_root(store_dir)
     validate(job_list, root)
     require_writable(root)
@@ -132,7 +124,7 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
 @click.argument("snapshot_file", metavar="FACTS.json", type=click.Path(dir_okay=False))
 @click.option("--tolerance", "tolerances", metavar="FACT=AMOUNT", multiple=True, callback=not_empty,
               help="allow a fact to move this much (repeatable; adds to the file's), e.g. registers=8 or 'instructions.*=5%'")
-@_jobs_option
+@jobs_option("compile N entries at a time in worker processes")
 @json_option
 @store_option
 def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_json: bool,

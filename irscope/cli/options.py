@@ -160,3 +160,12 @@ def output_file(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     if not os.access(folder, os.W_OK):
         raise click.BadParameter(f"the folder {short_path(folder)} is not writable")
     return value
+
+
+def jobs_option(what: str) -> Callable[[F], F]:
+    """``--jobs/-j N``: how many compiles run at once in worker processes (``what`` says which)."""
+    def deco(f: F) -> F:
+        return click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=None, metavar="N",
+                            help=f"{what} (default: the number of cores)")(f)
+
+    return deco

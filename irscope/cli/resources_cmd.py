@@ -10,7 +10,14 @@ import click
 from irscope.analysis.resources import Resources
 from irscope.captures import LaunchSpec, Request, StoredKernel, get_capture, make_request
 from irscope.cli.loops_cmd import capture_title
-from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
+from irscope.cli.options import (
+    config_option,
+    jobs_option,
+    json_option,
+    kernel_options,
+    store_option,
+    target_option,
+)
 from irscope.cli.show import compile_notice
 from irscope.errors import IrscopeError, UsageError
 from irscope.kernels import KernelInfo
@@ -45,17 +52,14 @@ def _every_config(request: Request, store_dir: str | None, spec: str = "", launc
 def _compile_missing(request: Request, spec: str, launch: LaunchSpec, count: int, store_dir: str | None,
                      jobs: int) -> None:
     """Compile the configs not yet in the store, ``jobs`` at a time in worker processes."""
-    from irscope.factsfile import Job, run_jobs
+    from irscope.factsfile import Job, launch_data, run_jobs
     from irscope.tritons import selected
 
     store = Store(store_root(store_dir))
     missing = [i for i in range(count) if store.get(replace(request, config_index=i).key()) is None]
     if len(missing) < 2:
         return
-    data = {k: v for k, v in (("signature", launch.signature), ("args", launch.args),
-                              ("constexprs", list(launch.constexprs)),
-                              ("options", {k: v for k, v in launch.options.items() if v is not None}),
-                                     ("settings", list(launch.settings))) if v}
+    data = launch_data(launch)
     click.echo(f"irscope: compiling {len(missing)} configs of {request.kernel.name} for {request.target.name}, "
                f"{min(jobs, len(missing))} at a time...", err=True)
     chosen = selected()
@@ -73,8 +77,7 @@ def _compile_missing(request: Request, spec: str, launch: LaunchSpec, count: int
 @click.option("--all-configs", "all_configs", is_flag=True,
               help="every launch config of the kernel (declared CONFIGS, @triton.autotune configs, or the configs "
                    "recorded by 'irscope capture'; compiling those not yet captured), one line each")
-@click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=None, metavar="N",
-              help="with --all-configs: compile N configs at a time in worker processes (default: the number of cores)")
+@jobs_option("with --all-configs: compile N configs at a time in worker processes")
 @json_option
 @store_option
 @kernel_options
