@@ -218,14 +218,14 @@ def check_snapshot(path: Path, store: Path, triton: str | None = None, extra_tol
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m irscope.factsfile STORE JOB_JSON``: run one job (no facts) and print its result as JSON."""
+    """``python -m irscope.factsfile STORE JOB_JSON [TRITON]``: run one job (no facts), print its result as JSON."""
     import sys
 
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 2:
-        sys.stderr.write("usage: python -m irscope.factsfile STORE JOB_JSON\n")
+    if len(args) not in (2, 3):
+        sys.stderr.write("usage: python -m irscope.factsfile STORE JOB_JSON [TRITON]\n")
         return 2
-    result = run_job(json.loads(args[1]), args[0], None, facts=False)
+    result = run_job(json.loads(args[1]), args[0], args[2] if len(args) == 3 else None, facts=False)
     sys.stdout.write(json.dumps(result) + "\n")
     return 0 if "error" not in result else 1
 

@@ -1,4 +1,5 @@
-"""Comparing two captures in the TUI (c marks one, C compares it with the capture on screen)."""
+"""Comparing two captures in the TUI: c marks one (in the tree or on screen), C compares it with another;
+what-if variants join the tree and compare like any capture."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from irscope.tui.app import IrscopeApp
 from irscope.tui.catalog import CaptureId
 from irscope.tui.screens.compare import CompareScreen
 from irscope.tui.screens.main import MainScreen
+from irscope.tui.widgets.navigator import Navigator
+from irscope.tui.widgets.text_view import TextView
 from tests.test_tui_app import drive, screen_text, until, warm_matmul
 
 pytestmark = pytest.mark.compile
@@ -83,6 +86,90 @@ def test_what_if_compiles_a_variant_and_shows_it_against_the_base(store: str) ->
         assert "loop1.stages" in text and "3 -> 2" in text
         assert "memdesc<2x128x64xf16" in text  # the TTGIR diff: 2-deep buffers in the variant
         assert "set num_stages=2" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        # The variant joined the tree, right below its config, and opens like any capture.
+        nav = screen.query_one(Navigator)
+        variant = CaptureId("matmul", "sm90", 0, "num_stages=2")  # num_warps=8 is the config's own
+        node = nav.config_node(variant)
+        assert node is not None, [str(n.label) for n in nav.find("target", CaptureId("matmul", "sm90")).children]
+        siblings = list(node.parent.children)
+        assert siblings[siblings.index(node) - 1].data.cid == CaptureId("matmul", "sm90", 0)
+        assert "↳ num_stages=2" in str(node.label)
+        screen.open_capture(variant)
+        await until(pilot, lambda: screen.current is not None and screen.current.key == app.catalog.key(variant),
+                    what="the variant on screen")
+        assert "memdesc<2x128x64xf16" in screen.query_one(TextView).document.text
+
+    drive(store, steps)
+
+
+def test_compare_any_two_captures_from_the_tree(store: str, captures: Callable[..., Capture]) -> None:
+    """c and C act on the capture under the tree's cursor: no need to open either side."""
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        nav = screen.query_one(Navigator)
+        nav.focus()
+        sm80 = CaptureId("matmul", "sm80")
+        assert nav.reveal("config", sm80)
+        await until(pilot, lambda: nav.cursor_capture() == sm80, what="the cursor on matmul sm80")
+        await pilot.press("c")
+        await pilot.pause()
+        assert nav.marked == sm80 and str(nav.config_node(sm80).label).endswith("A")
+        assert nav.reveal("config", CaptureId("matmul", "sm90"))
+        await until(pilot, lambda: nav.cursor_capture() == CaptureId("matmul", "sm90"), what="the cursor on sm90")
+        assert "sm80" not in (screen.current.key if screen.current else "sm80")  # sm80 was never opened
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, CompareScreen), what="the comparison", timeout=60)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "A matmul sm80 c0" in text and "B matmul sm90 c0" in text
+        assert "- mma.sync" in text and "+ wgmma" in text
+        # A config not captured yet cannot be a side: a notice says what to do, and nothing opens.
+        await pilot.press("escape")
+        await pilot.pause()
+        missing = CaptureId("matmul", "sm90", 3)
+        assert app.catalog.capture(missing) is None
+        nav.focus()
+        assert nav.reveal("config", missing)
+        await until(pilot, lambda: nav.cursor_capture() == missing, what="the cursor on config 3")
+        await pilot.press("C")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, MainScreen)
+        assert any("has not been captured" in str(n.message) for n in app._notifications)
+
+    drive(store, steps)
+
+
+def test_what_if_on_another_target_and_a_bad_target(store: str) -> None:
+    """The form's target field compiles the capture for another target; a target irscope lacks stays in the form."""
+    from textual.widgets import Input, Static
+
+    from irscope.tui.screens.what_if import WhatIfScreen
+
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, WhatIfScreen), what="the what-if form")
+        form = app.screen
+        assert form.query_one("#where-target", Input).value == "sm90"
+        assert form.query_one("#where-triton", Input).value == app.catalog.triton_version
+        form.query_one("#where-target", Input).value = "sm99"
+        form.query_one("#where-target", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        said = str(form.query_one("#what-if-error", Static).render())
+        assert "sm99" in said and "sm80" in said and app.screen is form  # names the valid targets
+        form.query_one("#where-triton", Input).value = "9.9.9"
+        form.query_one("#where-target", Input).value = "sm80"
+        await pilot.press("enter")
+        await pilot.pause()
+        said = str(form.query_one("#what-if-error", Static).render())
+        assert "9.9.9" in said and app.screen is form
+        form.query_one("#where-triton", Input).value = app.catalog.triton_version
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, CompareScreen), what="the sm80 report", timeout=120)
+        await pilot.pause()
+        text = str(app.screen.query_one("#compare-text", Static).render())
+        assert "+ mma.sync" in text and "- wgmma" in text
 
     drive(store, steps)
 

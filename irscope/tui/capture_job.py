@@ -30,6 +30,7 @@ class JobSpec:
         capture: make the capture when it is missing.
         passes: record the per-pass IR when the capture has none.
         effects: work out what each recorded pass changed (cached beside the dump).
+        key: a stored capture to work on instead of the config's own (a what-if variant).
     """
 
     kernel: str
@@ -39,6 +40,7 @@ class JobSpec:
     capture: bool = True
     passes: bool = False
     effects: bool = False
+    key: str = ""
 
     def to_json(self) -> str:
         """The spec as the child's argument."""
@@ -53,7 +55,7 @@ def emit(event: str, **values: Any) -> None:
 
 def run(spec: JobSpec) -> int:
     """Do what the spec asks; report every step."""
-    from irscope.captures import get_capture, make_request
+    from irscope.captures import get_capture, make_request, request_for
     from irscope.passdump import cached_pass_table, get_pass_dump, load_dump, load_failed_dump
     from irscope.tui.catalog import CaptureId, Catalog
 
@@ -61,11 +63,18 @@ def run(spec: JobSpec) -> int:
     module = catalog.compilable(spec.kernel) or spec.kernel.endswith(".py")
     name = catalog.kernel(spec.kernel).name if module else spec.kernel
     cid = CaptureId(name, spec.target, spec.config)
-    if catalog.compilable(name):
+    if spec.key:
+        capture = catalog.store.get(spec.key)
+        if capture is None:
+            emit("failed", message=f"{spec.key} is not in the store")
+            return 1
+        request = request_for(capture)  # the variant's own settings, not its config's
+    elif catalog.compilable(name):
         request = catalog.request(cid)
+        capture = catalog.capture(cid)
     else:
         request = make_request(catalog.key(cid), spec.target, store_dir=spec.store)
-    capture = catalog.capture(cid)
+        capture = catalog.capture(cid)
     if capture is None:
         if not spec.capture:
             emit("failed", message=f"{cid} has not been captured")

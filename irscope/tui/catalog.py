@@ -27,14 +27,23 @@ class CaptureId:
         kernel: kernel name as the catalog knows it.
         target: target name (``sm90``).
         config: launch config index.
+        variant: "" for the config itself; for a what-if variant or a capture made with another Triton,
+            what differs (``num_stages=2``, ``Triton 3.6.0``).
     """
 
     kernel: str
     target: str
     config: int = 0
+    variant: str = ""
 
     def __str__(self) -> str:
-        return f"{self.kernel}@{self.target} config {self.config}"
+        text = f"{self.kernel}@{self.target} config {self.config}"
+        return f"{text} ({self.variant})" if self.variant else text
+
+    @property
+    def base(self) -> CaptureId:
+        """The config a variant was made from (itself for a config)."""
+        return CaptureId(self.kernel, self.target, self.config)
 
 
 def config_label(config: Mapping[str, Any]) -> str:
@@ -58,6 +67,8 @@ class Catalog:
             command line, and those of earlier captures whose file still exists.
         stored: captures irscope cannot compile again (FILE:FUNCTION kernels, recorded programs,
             opened archives), by the id the navigator shows them under.
+        variants: what-if variants (``--set``) and captures made with another Triton, by their id (whose
+            ``variant`` says what differs); the navigator lists them under their config.
         targets: the targets to offer, in registry order (the local GPU's first when it is another).
         problems: kernels that could not be read, one line each.
     """
@@ -65,6 +76,7 @@ class Catalog:
     store: Store
     kernels: dict[str, KernelInfo] = field(default_factory=dict)
     stored: dict[CaptureId, Capture] = field(default_factory=dict)
+    variants: dict[CaptureId, Capture] = field(default_factory=dict)
     targets: dict[str, Target] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     _keys: dict[CaptureId, str] = field(default_factory=dict, repr=False)
@@ -93,6 +105,9 @@ class Catalog:
     def _add_stored(self, capture: Capture) -> None:
         """File a capture: under its kernel module when irscope can compile that, else as stored only."""
         m = capture.manifest
+        if m.settings or m.triton_version != self.triton_version:
+            self.add_variant(capture)
+            return
         path = Path(m.kernel_path)
         known = self.kernels.get(m.kernel)
         if known is not None and known.path == path:
@@ -112,6 +127,31 @@ class Catalog:
                                             description="recorded target")
         self.stored[CaptureId(m.kernel, m.target, m.config_index)] = capture
 
+    def add_variant(self, capture: Capture) -> CaptureId:
+        """File a what-if variant or another Triton's capture under its config; its id."""
+        m = capture.manifest
+        what = [f"{k}={v}" for k, v in m.settings.items()]
+        if m.triton_version != self.triton_version:
+            what.append(f"Triton {m.triton_version}")
+        cid = CaptureId(m.kernel, m.target, m.config_index, ", ".join(what) or m.key)
+        if m.target not in self.targets and m.target not in TARGETS:
+            self.targets[m.target] = Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,
+                                            description="recorded target")
+        self.variants[cid] = capture
+        return cid
+
+    def variants_of(self, cid: CaptureId) -> list[CaptureId]:
+        """The variants filed under a config, in the order they were made."""
+        return sorted((v for v in self.variants if v.base == cid),
+                      key=lambda v: (self.variants[v].manifest.created, v.variant))
+
+    def label(self, cid: CaptureId) -> str:
+        """A config's short label, or what a variant changes."""
+        if cid.variant:
+            return cid.variant
+        labels = self.configs(cid.kernel, cid.target)
+        return labels[cid.config] if cid.config < len(labels) else ""
+
     @cached_property
     def triton_version(self) -> str:
         """The installed Triton's version (read from its files, without importing it)."""
@@ -119,7 +159,8 @@ class Catalog:
 
     def names(self) -> list[str]:
         """Every kernel name, compilable ones first."""
-        return [*self.kernels, *dict.fromkeys(c.kernel for c in self.stored if c.kernel not in self.kernels)]
+        others = (c.kernel for c in [*self.stored, *self.variants] if c.kernel not in self.kernels)
+        return [*self.kernels, *dict.fromkeys(others)]
 
     def target(self, name: str | None) -> Target:
         """A target by name; None means the default (the local GPU, else sm90)."""
@@ -131,6 +172,15 @@ class Catalog:
         """Whether irscope can compile this kernel itself (it is a kernel module)."""
         return kernel in self.kernels
 
+    def can_record_passes(self, cid: CaptureId) -> bool:
+        """Whether the TUI can record a capture's passes: a kernel module's config, or a variant of one made
+        with this Triton (another Triton's capture records them with ``irscope passes --triton``)."""
+        if cid.variant:
+            found = self.variants.get(cid)
+            return found is not None and self.compilable(cid.kernel) and \
+                found.manifest.triton_version == self.triton_version
+        return self.compilable(cid.kernel)
+
     def kernel(self, name: str) -> KernelInfo:
         """A kernel module the catalog lists, or one named by path."""
         return self.kernels[name] if name in self.kernels else get_kernel(name)
@@ -139,7 +189,8 @@ class Catalog:
         """Short labels of a kernel's launch configs for a target (for stored kernels: the captured ones)."""
         if kernel in self.kernels:
             return [config_label(c) for c in self.kernels[kernel].configs_for(self.target(target).backend)]
-        count = 1 + max((c.config for c in self.stored if c.kernel == kernel and c.target == target), default=-1)
+        count = 1 + max((c.config for c in [*self.stored, *self.variants] if c.kernel == kernel and c.target == target),
+                        default=-1)
         return [config_label(self.stored[CaptureId(kernel, target, i)].manifest.config)
                 if CaptureId(kernel, target, i) in self.stored else "" for i in range(count)]
 
@@ -147,7 +198,7 @@ class Catalog:
         """Targets a kernel can be shown for."""
         if kernel in self.kernels:
             return [t.name for t in self.targets.values() if self.kernels[kernel].configs_for(t.backend)]
-        return list(dict.fromkeys(c.target for c in self.stored if c.kernel == kernel))
+        return list(dict.fromkeys(c.target for c in [*self.stored, *self.variants] if c.kernel == kernel))
 
     def request(self, cid: CaptureId) -> Request:
         """The validated request for a capture id of a kernel module."""
@@ -158,6 +209,8 @@ class Catalog:
 
     def key(self, cid: CaptureId) -> str:
         """The store key of a capture id."""
+        if cid.variant:
+            return self.variants[cid].manifest.key
         if cid in self.stored:
             return self.stored[cid].manifest.key
         if cid not in self._keys:
@@ -166,6 +219,8 @@ class Catalog:
 
     def capture(self, cid: CaptureId) -> Capture | None:
         """The stored capture, or None when it has not been made."""
+        if cid.variant:
+            return self.variants.get(cid)
         if cid in self.stored:
             return self.stored[cid]
         return self.store.get(self.key(cid))

@@ -62,7 +62,8 @@ class JobBoard:
         catalog = app.catalog
         spec = JobSpec(kernel=catalog.kernel_arg(cid.kernel) if catalog.compilable(cid.kernel) else cid.kernel,
                        target=cid.target, config=cid.config, store=str(catalog.store.root), capture=capture,
-                       passes=passes and app.record_passes, effects=True)
+                       passes=passes and app.record_passes, effects=True,
+                       key=catalog.key(cid) if cid.variant else "")
         state = JobState(Job(spec), "compiling" if capture else "starting", time.monotonic(), show)
         self.states[cid] = state
         self.screen.run_worker(self._run(cid, state), group="jobs", exit_on_error=False)
@@ -73,7 +74,7 @@ class JobBoard:
     def follow_up(self, cid: CaptureId, key: str) -> None:
         """After opening a capture: record its passes, or measure them, when that is still to do."""
         app = self.screen.irapp
-        if cid in self.states or not app.catalog.compilable(cid.kernel):
+        if cid in self.states or not app.catalog.can_record_passes(cid):
             return
         dump = app.documents.dump(key)
         if dump is None:

@@ -53,19 +53,34 @@ class CompareScreen(ModalScreen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,C", "dismiss", "Close")]
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, title: str = "") -> None:
         super().__init__()
         self.text = text
+        self.title_text = title or "compare: A is the marked capture, B the one on screen"
 
     def compose(self) -> ComposeResult:
         """The report, scrollable."""
         with VerticalScroll() as scroll:
-            scroll.border_title = "compare: A is the marked capture, B the one on screen (Escape closes)"
+            scroll.border_title = f"{self.title_text} (Escape closes)"
             yield Static(Text(self.text), id="compare-text")
 
 
+def capture_name(capture: Capture) -> str:
+    """``matmul sm90 c0 (num_stages=2, Triton 3.6.0)``: which capture a side of a comparison is."""
+    m = capture.manifest
+    extra = [f"{k}={v}" for k, v in m.settings.items()]
+    if m.triton_version:
+        extra.append(f"Triton {m.triton_version}")
+    return f"{m.kernel} {m.target} c{m.config_index}" + (f" ({', '.join(extra)})" if extra else "")
+
+
 class CompareActions(SideActions):
-    """The compare keys of the main screen (a base class of MainScreen, which declares the bindings)."""
+    """The compare keys of the main screen (a base class of MainScreen, which declares the bindings).
+
+    ``c`` marks a capture as side A: the one under the tree's cursor when the tree has the focus (a config,
+    a variant, or any stage or pass inside one), else the one on screen. ``C`` compares side A with the
+    capture chosen the same way.
+    """
 
     compare_mark: str | None = None
 
@@ -80,31 +95,65 @@ class CompareActions(SideActions):
         current = getattr(self, "current", None)
         return self._opened(current.key) if current is not None else None
 
+    def _chosen_capture(self) -> tuple[Capture | None, Any]:
+        """The capture ``c`` / ``C`` act on, and its tree id when it came from the tree.
+
+        A config under the tree's cursor that has not been captured gives ``(None, cid)``.
+        """
+        from irscope.tui.app import IrscopeApp
+        from irscope.tui.widgets.navigator import Navigator
+
+        app = self.app
+        nav = next(iter(self.query(Navigator)), None)
+        if nav is not None and nav.has_focus and isinstance(app, IrscopeApp):
+            cid = nav.cursor_capture()
+            if cid is not None:
+                capture = app.catalog.capture(cid)
+                if capture is not None:
+                    app.documents.add(capture)
+                return capture, cid
+        return self._shown_capture(), None
+
+    def _navigator(self) -> Any:
+        from irscope.tui.widgets.navigator import Navigator
+
+        return next(iter(self.query(Navigator)), None)
+
     def action_mark_compare(self) -> None:
-        """Remember the capture on screen as side A of a comparison."""
-        capture = self._shown_capture()
+        """Remember a capture as side A of a comparison."""
+        capture, cid = self._chosen_capture()
         if capture is None:
-            self.notify("Open a capture first: c marks the capture on screen for a comparison.", timeout=3)
+            where = f"{cid} has not been captured: press Enter on it first" if cid is not None else \
+                "Open a capture, or put the tree's cursor on one"
+            self.notify(f"{where}; c marks a capture for a comparison.", timeout=4)
             return
         self.compare_mark = capture.manifest.key
-        m = capture.manifest
-        self.notify(f"Marked {m.kernel} {m.target} config {m.config_index} for a comparison: open another "
-                    "capture (another target, config, Triton or --set variant) and press C.", timeout=5)
+        nav = self._navigator()
+        if nav is not None:  # the tree shows the mark (a capture opened on screen: by the id it was opened as)
+            nav.set_marked(cid if cid is not None else getattr(self, "_cids", {}).get(capture.manifest.key))
+        self.notify(f"Marked {capture_name(capture)} as A: put the tree's cursor on another capture (a target, "
+                    "config, Triton or what-if variant) or open it, and press C.", timeout=5)
 
     def action_compare(self) -> None:
-        """Show the facts of the marked capture against the capture on screen."""
-        right = self._shown_capture()
+        """Show the facts of the marked capture against the chosen one."""
+        right, cid = self._chosen_capture()
         left = self._opened(self.compare_mark)
-        if left is None or right is None:
+        if left is None:
             self.notify("Nothing to compare yet: press c on one capture, then C on another.", timeout=3)
             return
+        if right is None:
+            what = f"{cid} has not been captured: press Enter on it first" if cid is not None else \
+                "Open a capture or put the tree's cursor on one"
+            self.notify(f"{what}, then press C to compare it with the marked one.", timeout=4)
+            return
         if left.manifest.key == right.manifest.key:
-            self.notify("The marked capture is the one on screen: open another capture, then press C.", timeout=3)
+            self.notify("That is the marked capture: choose another one, then press C.", timeout=3)
             return
         self.notify("Comparing the two captures' facts…", timeout=2)
+        title = f"compare: A {capture_name(left)}  →  B {capture_name(right)}"
 
         def work() -> None:
             text = comparison_text(left, right)
-            self.app.call_from_thread(self.app.push_screen, CompareScreen(text))
+            self.app.call_from_thread(self.app.push_screen, CompareScreen(text, title))
 
         self.run_worker(work, thread=True, exclusive=True, group="compare")

@@ -208,7 +208,7 @@ class MainScreen(WhatIfActions):
         dump = docs.dump(key)
         by_stage = {s.name: docs.passes(key, s.name) for s in stages}
         steps = {p.index: dump.index.steps_of(p.index) for p in dump.index.passes} if dump is not None else {}
-        if dump is None and not note and self.jobs.running(cid) is None and self.irapp.catalog.compilable(cid.kernel):
+        if dump is None and not note and self.jobs.running(cid) is None and self.irapp.catalog.can_record_passes(cid):
             note = "passes not recorded (press Enter on the config to record them)"
         self.query_one(Navigator).fill_capture(cid, key, stages, by_stage, steps, docs.effects(key), note)
 
@@ -218,7 +218,8 @@ class MainScreen(WhatIfActions):
         capture = self.irapp.catalog.capture(cid)
         if capture is not None:
             self.irapp.documents.add(capture)
-            if self.irapp.record_passes and self.irapp.documents.dump(capture.manifest.key) is None:
+            if self.irapp.record_passes and self.irapp.documents.dump(capture.manifest.key) is None and \
+                    self.irapp.catalog.can_record_passes(cid):
                 self.jobs.start(cid, capture=False, show=None, passes=True)
         self.open_capture(cid)
 

@@ -41,17 +41,25 @@ class WhatIfScreen(ModalScreen["dict[str, Any] | None"]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
 
-    def __init__(self, title: str, values: dict[str, Any], backend: str) -> None:
+    def __init__(self, title: str, values: dict[str, Any], backend: str, where: dict[str, str] | None = None,
+                 store: Path | None = None, movable: bool = True) -> None:
         super().__init__()
         self.title_text = title
         self.values = values
         self.backend = backend
+        self.where = where or {}  # "target" and "triton": the base's, changeable like the settings
+        self.store = store
+        self.movable = movable  # whether the target and Triton may change (a kernel module's capture)
 
     def compose(self) -> ComposeResult:
         """A line per settable name, then the line errors go to."""
         with VerticalScroll() as scroll:
             scroll.border_title = "what if: change values, Enter compiles the variant, Escape closes"
             yield Static(Text(self.title_text, style="bold"))
+            for name, value in self.where.items():
+                with Horizontal():
+                    yield Label(name)
+                    yield Input(value=value, placeholder=value, id=f"where-{name}")
             for name, value in self.values.items():
                 with Horizontal():
                     yield Label(name)
@@ -71,6 +79,28 @@ class WhatIfScreen(ModalScreen["dict[str, Any] | None"]):
                 items.append(f"{name}={text}")
         return parse_settings(items)
 
+    def moved(self) -> dict[str, str]:
+        """The target and Triton the user changed (checked: a known target, an installed Triton)."""
+        from irscope.targets import resolve_target
+
+        out = {}
+        for name, value in self.where.items():
+            text = self.query_one(f"#where-{name}", Input).value.strip()
+            if text and text != value:
+                out[name] = text
+        if out and not self.movable:
+            raise UsageError(f"{' and '.join(out)}: only a kernel module's capture (bundled or a .py file) can be "
+                             "compiled for another target or Triton here; change its settings instead")
+        if "target" in out:
+            out["target"] = resolve_target(out["target"]).name
+        if "triton" in out:
+            from irscope.tritons import resolve
+
+            env = resolve(out["triton"], self.store or Path("."))
+            if env.version == self.where.get("triton"):
+                del out["triton"]
+        return out
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Check the values; report a problem in the form, or hand the changes back."""
         from irscope.settings import check_settings
@@ -78,14 +108,15 @@ class WhatIfScreen(ModalScreen["dict[str, Any] | None"]):
         error = self.query_one("#what-if-error", Static)
         try:
             settings = self.changed()
-            if not settings:
+            where = self.moved()
+            if not settings and not where:
                 error.update("Nothing changed: edit a value, then press Enter.")
                 return
             check_settings(settings, self.values, self.backend)
         except UsageError as exc:
             error.update(str(exc))
             return
-        self.dismiss(settings)
+        self.dismiss({"settings": settings, **where})
 
     def action_dismiss_none(self) -> None:
         """Close without compiling."""
@@ -146,28 +177,37 @@ class WhatIfActions(CompareActions):
         title = (f"{m.kernel} on {m.target}, config {m.config_index}, Triton {m.triton_version}"
                  + (f" (set {', '.join(f'{k}={v}' for k, v in m.settings.items())})" if m.settings else ""))
 
-        def chosen(settings: dict[str, Any] | None) -> None:
-            if settings:
-                self.run_worker(self._compile_variant(base, settings), exclusive=True, group="what-if")
+        def chosen(choice: dict[str, Any] | None) -> None:
+            if choice:
+                self.run_worker(self._compile_variant(base, choice), exclusive=True, group="what-if")
 
-        self.app.push_screen(WhatIfScreen(title, values, m.backend), chosen)
+        where = {"target": m.target, "triton": m.triton_version}
+        movable = m.origin in ("bundled", "module")
+        self.app.push_screen(WhatIfScreen(title, values, m.backend, where, base.path.parent.parent, movable), chosen)
         self.run_worker(lambda: warm(base), thread=True, group="what-if-warm")  # while the user edits the form
 
-    async def _compile_variant(self, base: Capture, settings: dict[str, Any]) -> None:
-        """Compile the variant in a child process, then show it against its base."""
+    async def _compile_variant(self, base: Capture, choice: dict[str, Any]) -> None:
+        """Compile the variant in a child process, then show it against its base and list it in the tree."""
         from irscope.store import Store
         from irscope.tui.jobs import _child_env
 
         m = base.manifest
+        settings = choice.get("settings", {})
         items = [f"{k}={v}" for k, v in {**m.settings, **settings}.items()]
-        job = {"kernel": m.key, "target": m.target, "config": m.config_index, "launch": {"settings": items}}
+        moved = "target" in choice or "triton" in choice  # compile the kernel module, not the stored capture
+        kernel = (m.kernel if m.origin == "bundled" else m.kernel_path) if moved else m.key
+        job = {"kernel": kernel, "target": choice.get("target", m.target), "config": m.config_index,
+               "launch": {"settings": items} if items else {}}
+        triton = choice.get("triton") or (None if m.triton_version == local_version() else m.triton_version)
         store = str(base.path.parent.parent)
-        label = ", ".join(f"{k}={v}" for k, v in settings.items())
-        result = stored_variant(job, store)  # a neighbour compiled ahead, or a variant made before: no compile
+        label = ", ".join([f"{k}={v}" for k, v in settings.items()] + [f"{k} {choice[k]}" for k in ("target", "triton")
+                                                                       if k in choice])
+        result = stored_variant(job, store, triton)  # a neighbour compiled ahead, or made before: no compile
         if result is None:
             self.notify(f"Compiling {m.kernel} with {label} in the background…", timeout=4)
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "irscope.factsfile", store, json.dumps(job), stdin=asyncio.subprocess.DEVNULL,
+                sys.executable, "-m", "irscope.factsfile", store, json.dumps(job), *([triton] if triton else []),
+                stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=_child_env(),
                 start_new_session=True)
             out, err = await proc.communicate()
@@ -186,9 +226,31 @@ class WhatIfActions(CompareActions):
 
         if isinstance(self.app, IrscopeApp):
             self.app.documents.add(variant)
+            self._list_variant(variant)
         stage = getattr(getattr(self, "current", None), "stage", "ttgir")
         text = await asyncio.get_running_loop().run_in_executor(None, variant_report, base, variant, stage)
-        self.app.push_screen(CompareScreen(text))
+        from irscope.tui.screens.compare import capture_name
+
+        self.app.push_screen(CompareScreen(text, f"what if: {capture_name(base)}  →  {capture_name(variant)}"))
+
+    def _list_variant(self, variant: Capture) -> None:
+        """Put a variant in the tree, below its config (another target's capture is a config of its own)."""
+        from irscope.tui.app import IrscopeApp
+        from irscope.tui.catalog import CaptureId
+        from irscope.tui.widgets.navigator import Navigator
+
+        app = self.app
+        if not isinstance(app, IrscopeApp):
+            return
+        m = variant.manifest
+        nav = next(iter(self.query(Navigator)), None)
+        if m.settings or m.triton_version != app.catalog.triton_version:
+            cid = app.catalog.add_variant(variant)
+            if nav is not None:
+                nav.add_variant(cid)
+        elif nav is not None:
+            cid = CaptureId(m.kernel, m.target, m.config_index)
+            nav.set_busy(cid, None)  # a config of another target: now captured
 
 
 def warm(base: Capture) -> None:
@@ -202,18 +264,28 @@ def warm(base: Capture) -> None:
     facts_of(base)
 
 
-def stored_variant(job: dict[str, Any], store: str) -> dict[str, Any] | None:
+def local_version() -> str:
+    """This interpreter's Triton version (read from its files)."""
+    from irscope.store import local_triton_version
+
+    return local_triton_version()
+
+
+def stored_variant(job: dict[str, Any], store: str, triton: str | None = None) -> dict[str, Any] | None:
     """``{"key": ...}`` when the variant a job asks for is in the store already, else None (no Triton import)."""
     from irscope.captures import make_request
     from irscope.factsfile import launch_spec
     from irscope.store import Store
+    from irscope.tritons import resolve, using
 
     try:
-        request = make_request(job["kernel"], job["target"], int(job["config"]),
-                               launch=launch_spec(job["launch"]), store_dir=store)
+        with using(resolve(triton, Path(store)) if triton else None):
+            request = make_request(job["kernel"], job["target"], int(job["config"]),
+                                   launch=launch_spec(job.get("launch", {})), store_dir=store)
+            key = request.key()
     except UsageError:
         return None
-    hit = Store(Path(store)).get(request.key())
+    hit = Store(Path(store)).get(key)
     return {"key": hit.manifest.key} if hit is not None else None
 
 

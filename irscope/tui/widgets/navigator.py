@@ -106,6 +106,7 @@ class Navigator(Tree[NavItem]):
         self.guide_depth = 2
         self._busy: dict[CaptureId, str] = {}
         self._failed: set[CaptureId] = set()
+        self.marked: CaptureId | None = None
 
     def on_mount(self) -> None:
         """List every kernel with its targets and configs."""
@@ -140,10 +141,38 @@ class Navigator(Tree[NavItem]):
                                               NavItem("target", CaptureId(name, target.name)))
                 for index, label in enumerate(self.catalog.configs(name, target.name)):
                     cid = CaptureId(name, target.name, index)
-                    if not label and cid not in self.catalog.stored:
-                        continue
-                    have = self.catalog.key(cid) in captured
-                    target_node.add(self._config_label(cid, label, have), NavItem("config", cid), allow_expand=have)
+                    if label or cid in self.catalog.stored:
+                        have = self.catalog.key(cid) in captured
+                        target_node.add(self._config_label(cid, label, have), NavItem("config", cid),
+                                        allow_expand=have)
+                    for variant in self.catalog.variants_of(cid):
+                        target_node.add(self._config_label(variant, variant.variant, True), NavItem("config", variant))
+
+    def add_variant(self, cid: CaptureId) -> None:
+        """List a variant made after the tree was built, below its config and the variants made before it."""
+        if self.config_node(cid) is not None:
+            return
+        target = self.find("target", CaptureId(cid.kernel, cid.target))
+        if target is None:
+            self.populate()
+            return
+        after: Node | None = None
+        for node in target.children:
+            data = node.data
+            if data is not None and data.cid.base == cid.base:
+                after = node
+        label = self._config_label(cid, cid.variant, True)
+        if after is None:
+            target.add(label, NavItem("config", cid))
+        else:
+            target.add(label, NavItem("config", cid), after=after)
+
+    def set_marked(self, cid: CaptureId | None) -> None:
+        """Show which capture is side A of a comparison (None: none is)."""
+        before, self.marked = self.marked, cid
+        for changed in (before, cid):
+            if changed is not None:
+                self.set_busy(changed, self._busy.get(changed))
 
     @staticmethod
     def _target_label(name: str, description: str) -> Text:
@@ -162,8 +191,15 @@ class Navigator(Tree[NavItem]):
             text.append("✓ ", style="green")
         else:
             text.append("○ ", style="dim")
-        text.append(f"c{cid.config} ", style="bold" if have else "")
-        text.append(label, style="" if have else "dim")
+        if cid.variant:
+            text.append(f"c{cid.config} ", style="dim")
+            text.append("↳ ", style="dim")
+            text.append(label, style="magenta")
+        else:
+            text.append(f"c{cid.config} ", style="bold" if have else "")
+            text.append(label, style="" if have else "dim")
+        if cid == self.marked:
+            text.append("  A", style="bold reverse")
         if busy:
             text.append(f"  {busy}", style="yellow")
         return text
@@ -178,6 +214,14 @@ class Navigator(Tree[NavItem]):
                 return node
             stack.extend(reversed(node.children))
         return None
+
+    def cursor_capture(self) -> CaptureId | None:
+        """The capture id of the node under the cursor (a config, or anything inside one)."""
+        node = self.cursor_node
+        data = node.data if node is not None else None
+        if data is None or data.kind in ("kernel", "target"):
+            return None
+        return data.cid
 
     def config_node(self, cid: CaptureId) -> Node | None:
         """The node of a config."""
@@ -195,8 +239,8 @@ class Navigator(Tree[NavItem]):
             self._failed.discard(cid)
         node = self.config_node(cid)
         if node is not None:
-            label = self.catalog.configs(cid.kernel, cid.target)[cid.config]
-            have = self.catalog.key(cid) in self.catalog.captured()
+            label = self.catalog.label(cid)
+            have = bool(cid.variant) or self.catalog.key(cid) in self.catalog.captured()
             node.set_label(self._config_label(cid, label, have))
 
     def fill_capture(self, cid: CaptureId, key: str, stages: Sequence[Stage], passes: Mapping[str, Sequence[PassSnapshot]],
