@@ -96,7 +96,7 @@ def run_job(job: dict[str, Any], store: str, triton: str | None = None, facts: b
         if not facts:
             return {"key": capture.manifest.key, "label": "", "facts": {}}
         found = capture_facts(capture)
-        return {"key": found.key, "label": found.label, "facts": found.values}
+        return {"key": found.key, "label": found.label, "facts": found.values, "unread": list(found.unread)}
     except IrscopeError as exc:
         return {"error": " ".join(str(exc).split())}
 

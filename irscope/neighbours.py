@@ -147,8 +147,13 @@ def neighbour_jobs(job: dict[str, Any], store: Path) -> list[dict[str, Any]]:
 
 
 def precompile(job: dict[str, Any], store: Path, say: Callable[[str], None] = lambda text: None,
-               pause: float = 5.0, give_up: float = 120.0, why: Callable[[], str] | None = None) -> int:
-    """Compile the neighbours of ``job`` into ``store``, one at a time; return how many were compiled."""
+               pause: float = 5.0, give_up: float = 120.0, why: Callable[[], str] | None = None,
+               made_one: Callable[[dict[str, Any]], None] = lambda result: None) -> int:
+    """Compile the neighbours of ``job`` into ``store``, one at a time; return how many were compiled.
+
+    ``made_one`` gets each neighbour's ``run_job`` result (its key and facts), so that whoever started the
+    compiles can hold the facts ready.
+    """
     from irscope.factsfile import run_job
 
     made = 0
@@ -164,19 +169,27 @@ def precompile(job: dict[str, Any], store: Path, say: Callable[[str], None] = la
         label = ", ".join(neighbour["launch"]["settings"])
         say(f"{'failed' if 'error' in result else 'compiled'} {label}" + (f": {result['error']}"
                                                                           if "error" in result else ""))
-        made += "error" not in result
+        if "error" not in result:
+            made += 1
+            made_one(result)
     return made
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m irscope.neighbours --store DIR JOB_JSON``: precompile the neighbours, one line per variant."""
+    """``python -m irscope.neighbours --store DIR JOB_JSON``: precompile the neighbours.
+
+    It prints a line of text per variant, and after each one compiled a JSON line ``{"made": RESULT}``
+    (``irscope.factsfile.run_job``'s result: key, label, facts, unread), which the TUI reads to hold the
+    facts ready.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 3 or args[0] != "--store":
         sys.stderr.write("usage: python -m irscope.neighbours --store DIR JOB_JSON\n")
         return 2
     lowest_priority()
     job = json.loads(args[2])
-    count = precompile(job, Path(args[1]), lambda text: print(text, flush=True))
+    count = precompile(job, Path(args[1]), lambda text: print(text, flush=True),
+                       made_one=lambda result: print(json.dumps({"made": result}), flush=True))
     print(f"done: {count} neighbours compiled", flush=True)
     return 0
 

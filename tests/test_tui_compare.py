@@ -195,6 +195,12 @@ def test_the_tui_precompiles_the_neighbours_and_a_what_if_on_one_is_a_store_hit(
             await until(pilot, lambda: len(Store(store).captures()) >= 7, what="the neighbours", timeout=240)
             await until(pilot, lambda: screen.current is not None, what="the capture on screen")
             made = {c.manifest.key for c in Store(store).captures()}
+            # The background process hands each neighbour's facts over: the same facts as reading the capture.
+            from irscope.tui.screens import compare
+
+            wider = next(c for c in Store(store).captures() if c.manifest.settings == {"num_warps": 8})
+            await until(pilot, lambda: wider.manifest.key in compare._FACTS, what="the neighbour's facts", timeout=60)
+            assert compare._FACTS[wider.manifest.key].values == capture_facts(wider).values
             await pilot.press("x")
             await until(pilot, lambda: isinstance(app.screen, WhatIfScreen), what="the form")
             field = app.screen.query_one("#set-num_warps", Input)

@@ -33,6 +33,16 @@ def facts_of(capture: Capture) -> Any:
     return found
 
 
+def hold_facts(result: dict[str, Any]) -> None:
+    """Keep facts another irscope process worked out for a capture (``run_job``'s result) for this session."""
+    from irscope.analysis.facts import Facts
+
+    key = result.get("key")
+    if isinstance(key, str) and key not in _FACTS and isinstance(result.get("facts"), dict):
+        _FACTS[key] = Facts(key=key, label=str(result.get("label", "")), values=result["facts"],
+                            unread=tuple(str(u) for u in result.get("unread", ())))
+
+
 def comparison_text(left: Capture, right: Capture) -> str:
     """The ``irscope compare`` report of two captures."""
     from irscope.analysis.facts import compare_facts
@@ -46,7 +56,9 @@ class CompareScreen(ModalScreen[None]):
     """Two captures' facts; Escape, q or C closes it."""
 
     DEFAULT_CSS = """
-    CompareScreen { align: center middle; }
+    /* Opaque: a translucent modal makes Textual draw the main screen dimmed beneath it on every frame,
+       which is most of the time it takes to show the report. */
+    CompareScreen { align: center middle; background: $background; }
     CompareScreen > VerticalScroll {
         width: 95%; height: 90%; border: round $primary; background: $surface; padding: 0 1;
     }

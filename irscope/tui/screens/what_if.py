@@ -9,6 +9,7 @@ stage's diff. The variant is a capture in the store like any other.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -141,12 +142,18 @@ class WhatIfActions(CompareActions):
 
         async def run() -> None:
             from irscope.tui.jobs import _child_env
+            from irscope.tui.screens.compare import hold_facts
 
-            self._neighbours = await asyncio.create_subprocess_exec(
+            proc = self._neighbours = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "irscope.neighbours", "--store", str(capture.path.parent.parent),
-                json.dumps(job), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                json.dumps(job), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.DEVNULL, env=_child_env(), start_new_session=True)
-            await self._neighbours.wait()
+            assert proc.stdout is not None
+            async for line in proc.stdout:  # each neighbour's facts, so that opening it needs no analysis
+                if line.startswith(b'{"made"'):
+                    with contextlib.suppress(ValueError):
+                        hold_facts(json.loads(line)["made"])
+            await proc.wait()
 
         self.run_worker(run(), exclusive=True, group="neighbours")
 
@@ -154,8 +161,6 @@ class WhatIfActions(CompareActions):
         """Stop the background compiles of neighbours, if any run."""
         proc, self._neighbours = self._neighbours, None
         if proc is not None and proc.returncode is None:
-            import contextlib
-
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
 
@@ -259,7 +264,8 @@ def warm(base: Capture) -> None:
 
     from irscope.tui.screens.compare import facts_of
 
-    for module in ("irscope.compare", "irscope.views.diff", "irscope.views.facts_text", "irscope.settings"):
+    for module in ("irscope.compare", "irscope.views.diff", "irscope.views.facts_text", "irscope.settings",
+                   "irscope.factsfile", "irscope.captures", "irscope.tritons", "irscope.analysis.diff"):
         importlib.import_module(module)
     facts_of(base)
 
