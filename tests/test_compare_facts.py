@@ -38,6 +38,24 @@ def test_facts_agree_with_the_lower_stages_and_resources(captures):
     assert any(text.startswith("ttg.nvidia_mma<{versionMajor = 3") for text in layouts)
 
 
+@pytest.mark.parametrize("kernel,target", [("matmul", "sm90"), ("softmax", "sm80"), ("matmul", "gfx942")])
+def test_quick_facts_are_the_full_facts_without_the_tool_runs(captures, kernel, target):
+    """The what-if report's first answer (no nvdisasm, no ptxas -v) never disagrees with the whole one."""
+    import fnmatch
+
+    from irscope.analysis.facts import SLOW_FACTS
+
+    cap = captures(kernel, target)
+    quick, full = capture_facts(cap, quick=True).values, capture_facts(cap).values
+    assert quick and all(full[name] == value for name, value in quick.items())
+    left_out = [name for name in full if name not in quick]
+    assert all(any(fnmatch.fnmatch(name, g) for g in SLOW_FACTS) for name in left_out)
+    if target.startswith("sm"):
+        assert "registers" in left_out and "instructions.sass.total" in left_out and "loop1.stages" in quick
+    else:
+        assert not left_out  # AMD: nothing runs a tool, the quick read is the whole one
+
+
 def test_compare_two_targets_reports_the_tensor_core_change(captures, shared_store):
     captures("matmul", "sm80")
     captures("matmul", "sm90")

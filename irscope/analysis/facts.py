@@ -66,8 +66,20 @@ def _layouts(ttgir: str) -> list[str]:
     return sorted({canonical_op(m.group(2).lstrip("#")) for m in _LAYOUT_ALIAS.finditer(ttgir)})
 
 
-def capture_facts(capture: Capture) -> Facts:
-    """Everything ``compare`` and ``check`` look at, for one capture."""
+# What a quick read leaves out: the facts that need the NVIDIA tools run on the cubin (nvdisasm, ptxas -v).
+SLOW_FACTS = ("registers", "spills", "shared_bytes", "occupancy.*", "instructions.sass.*")
+
+
+class _Skipped(Exception):
+    """A quick read leaves the resource usage out."""
+
+
+def capture_facts(capture: Capture, quick: bool = False) -> Facts:
+    """Everything ``compare`` and ``check`` look at, for one capture.
+
+    ``quick``: only what the stored texts give (NVIDIA: without the SASS listing and the resource usage, the
+    facts ``SLOW_FACTS`` names, which take the bundled tools most of a second); AMD captures read the same.
+    """
     from irscope.analysis.loops import capture_loops
     from irscope.analysis.resources import capture_resources
     from irscope.analysis.verify import lower_listings
@@ -75,7 +87,8 @@ def capture_facts(capture: Capture) -> Facts:
     m = capture.manifest
     values: dict[str, Any] = {}
     unread: list[str] = []
-    listings, problems = lower_listings(capture)
+    quick = quick and m.backend == "cuda"
+    listings, problems = lower_listings(capture, sass=not quick)
     unread += [f"{p.claim}: {p.evidence}" for p in problems]
     try:
         ttgir = capture.read("ttgir")
@@ -106,6 +119,8 @@ def capture_facts(capture: Capture) -> Facts:
     values["mma.shape"] = sorted({s for op in mma if (s := _mma_shape(op))}) or None
     values["layouts"] = _layouts(ttgir)
     try:
+        if quick:
+            raise _Skipped
         res = capture_resources(capture)
         values["registers"] = res.registers
         values["spills"] = res.spill_stores + res.spill_loads
@@ -115,6 +130,8 @@ def capture_facts(capture: Capture) -> Facts:
             values["occupancy.warps_per_sm"] = res.occupancy.warps
             values["occupancy.limited_by"] = list(res.occupancy.limiting)
         unread += list(res.problems)
+    except _Skipped:
+        pass
     except (StoreError, UsageError, OSError) as exc:
         unread.append(f"resources: {exc}")
     for listing in listings:

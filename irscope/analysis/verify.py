@@ -104,13 +104,13 @@ def _line_of(frames: tuple, kernel_file: str) -> int | None:
     return own.line if own is not None else None
 
 
-def lower_listings(capture: Capture) -> tuple[list[Listing], list[Finding]]:
-    """The lower stages with line info: PTX and SASS (NVIDIA) or AMDGCN."""
+def lower_listings(capture: Capture, sass: bool = True) -> tuple[list[Listing], list[Finding]]:
+    """The lower stages with line info: PTX and SASS (NVIDIA; ``sass`` False leaves it out) or AMDGCN."""
     from irscope.analysis.sourcemap import sass_listing
 
     found: list[Listing] = []
     problems: list[Finding] = []
-    lower = ("ptx", "sass") if capture.manifest.backend == "cuda" else ("amdgcn",)
+    lower = (("ptx", "sass") if sass else ("ptx",)) if capture.manifest.backend == "cuda" else ("amdgcn",)
     for stage in lower:
         try:
             if stage == "sass":

@@ -43,12 +43,23 @@ def hold_facts(result: dict[str, Any]) -> None:
                             unread=tuple(str(u) for u in result.get("unread", ())))
 
 
-def comparison_text(left: Capture, right: Capture) -> str:
-    """The ``irscope compare`` report of two captures."""
-    from irscope.analysis.facts import compare_facts
+def comparison_text(left: Capture, right: Capture, quick: bool = False) -> str:
+    """The ``irscope compare`` report of two captures.
+
+    ``quick``: when the right side's facts have not been read yet, compare only those its stored texts give
+    (``capture_facts(quick=True)``) and say that the rest follows.
+    """
+    from irscope.analysis.facts import SLOW_FACTS, Facts, capture_facts, compare_facts
     from irscope.views.facts_text import render_comparison
 
-    a, b = facts_of(left), facts_of(right)
+    a = facts_of(left)
+    if quick and right.manifest.key not in _FACTS:
+        b = capture_facts(right, quick=True)
+        a = Facts(a.key, a.label, {k: v for k, v in a.values.items() if k in b.values}, a.unread)
+        note = (f"\n(reading the rest: {', '.join(SLOW_FACTS)} come from the bundled NVIDIA tools and appear here "
+                "in a moment)") if len(b.values) < len(facts_of(left).values) else ""
+        return render_comparison(a, b, compare_facts(a.values, b.values), show_all=True) + note
+    b = facts_of(right)
     return render_comparison(a, b, compare_facts(a.values, b.values), show_all=True)
 
 
@@ -75,6 +86,11 @@ class CompareScreen(ModalScreen[None]):
         with VerticalScroll() as scroll:
             scroll.border_title = f"{self.title_text} (Escape closes)"
             yield Static(Text(self.text), id="compare-text")
+
+    def show_text(self, text: str) -> None:
+        """Replace the report (the whole one, once the slower facts are read)."""
+        self.text = text
+        self.query_one("#compare-text", Static).update(Text(text))
 
 
 def capture_name(capture: Capture) -> str:

@@ -232,11 +232,18 @@ class WhatIfActions(CompareActions):
         if isinstance(self.app, IrscopeApp):
             self.app.documents.add(variant)
             self._list_variant(variant)
-        stage = getattr(getattr(self, "current", None), "stage", "ttgir")
-        text = await asyncio.get_running_loop().run_in_executor(None, variant_report, base, variant, stage)
-        from irscope.tui.screens.compare import capture_name
+        from irscope.tui.screens import compare
 
-        self.app.push_screen(CompareScreen(text, f"what if: {capture_name(base)}  →  {capture_name(variant)}"))
+        stage = getattr(getattr(self, "current", None), "stage", "ttgir")
+        loop = asyncio.get_running_loop()
+        held = variant.manifest.key in compare._FACTS  # a neighbour: its facts came with it
+        text = await loop.run_in_executor(None, variant_report, base, variant, stage, not held)
+        screen = CompareScreen(text, f"what if: {compare.capture_name(base)}  →  {compare.capture_name(variant)}")
+        self.app.push_screen(screen)
+        if not held:  # the facts the bundled tools give (registers, SASS counts) follow
+            text = await loop.run_in_executor(None, variant_report, base, variant, stage)
+            if screen.is_attached:
+                screen.show_text(text)
 
     def _list_variant(self, variant: Capture) -> None:
         """Put a variant in the tree, below its config (another target's capture is a config of its own)."""
@@ -295,15 +302,19 @@ def stored_variant(job: dict[str, Any], store: str, triton: str | None = None) -
     return {"key": hit.manifest.key} if hit is not None else None
 
 
-def variant_report(base: Capture, variant: Capture, stage: str) -> str:
-    """The facts that changed from ``base`` to ``variant``, then the diff of one stage."""
+def variant_report(base: Capture, variant: Capture, stage: str, quick: bool = False) -> str:
+    """The facts that changed from ``base`` to ``variant``, then the diff of one stage.
+
+    ``quick``: the variant's facts from its stored texts only (irscope.analysis.facts: no tool runs), compared
+    with the same facts of the base, and a line saying the rest follows.
+    """
     from irscope.analysis.diff import DiffOptions
     from irscope.compare import diff_points, stage_point
     from irscope.stages import get_stage
     from irscope.tui.screens.compare import comparison_text
     from irscope.views.diff import render_unified
 
-    text = comparison_text(base, variant)
+    text = comparison_text(base, variant, quick=quick)
     try:
         get_stage(stage, base.manifest.backend)
     except UsageError:
