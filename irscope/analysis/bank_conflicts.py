@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from irscope.analysis.bank_model import ModelError, WarpAccess, warp_access
+from irscope.analysis.bank_model import ModelError, WarpAccess, instruction_wavefronts, warp_access
 from irscope.analysis.instructions import canonical_op
 from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
+from irscope.analysis.ptx_addresses import ThreadAddresses, evaluate_addresses
 from irscope.analysis.shared_offsets import UnsupportedShared, shared_offset_map
 from irscope.errors import StoreError
 from irscope.parse.layouts import Layout, LayoutTable, OpaqueLayout, parse_layout, parse_layouts
@@ -96,6 +98,10 @@ class SharedAccess:
         conflicts_per_cta: extra wavefronts per CTA per execution (one loop iteration when inside a
             loop): multiply by trip count and CTAs to compare with ncu.
         loop_line: TTGIR line of the innermost `scf.for` around the op, or None.
+        ptx_ways: the worst phase's wavefronts with the addresses evaluated from the PTX's own
+            arithmetic for every thread (irscope.analysis.ptx_addresses); 0 when not evaluated.
+        ptx_conflicts_per_cta: extra wavefronts per CTA from those addresses (the position's
+            instructions split evenly over `same_position` ops), or None when not evaluated.
     """
 
     op: str
@@ -121,6 +127,8 @@ class SharedAccess:
     conflicts_per_warp: int = 0
     conflicts_per_cta: int = 0
     loop_line: int | None = None
+    ptx_ways: int = 0
+    ptx_conflicts_per_cta: int | None = None
 
     @property
     def verdict(self) -> str:
@@ -162,6 +170,33 @@ class _Position:
     claimed: set[str] = field(default_factory=set)
 
 
+@dataclass(frozen=True)
+class _Evidence:
+    """Wavefronts of some PTX instructions from their evaluated addresses, summed over every warp of a CTA."""
+
+    worst: int
+    conflicts: int
+    wavefronts: int
+    ideal: int
+    count: int
+    failure: str = ""
+
+
+def _evidence(insns: list[Instruction], addresses: dict[int, ThreadAddresses | str], lanes: int) -> _Evidence:
+    worst = conflicts = wavefronts = ideal = 0
+    for insn in insns:
+        found = addresses.get(insn.number)
+        if not isinstance(found, ThreadAddresses):
+            return _Evidence(0, 0, 0, 0, len(insns), found or "not evaluated")
+        nbytes, matrices, _ = _width([insn])
+        for waves, best, ways in instruction_wavefronts(found.addresses, nbytes, matrices, lanes):
+            wavefronts += waves
+            ideal += best
+            worst = max(worst, ways)
+    conflicts = wavefronts - ideal
+    return _Evidence(worst, conflicts, wavefronts, ideal, len(insns))
+
+
 def _ptx_class(insn: Instruction) -> str | None:
     """`ld`, `st`, `cp` (cp.async into shared), `bulk` (TMA), or None for non-shared instructions."""
     opcode = insn.opcode
@@ -176,14 +211,23 @@ def _ptx_class(insn: Instruction) -> str | None:
     return None
 
 
-def _positions(listing: Listing, kernel_file: str) -> dict[tuple[int, int], _Position]:
-    found: dict[tuple[int, int], _Position] = {}
+Key = tuple[str, int, int]
+
+
+def _key(loc: SourceLoc) -> Key:
+    """(file name, line, column): where an op or instruction comes from."""
+    return loc.file.rsplit("/", 1)[-1], loc.line, loc.col
+
+
+def _positions(listing: Listing, kernel_file: str) -> dict[Key, _Position]:
+    """Shared-memory instructions by source position: the innermost frame in the kernel's file, else the first."""
+    found: dict[Key, _Position] = {}
     for insn in listing.instructions:
         cls = _ptx_class(insn)
-        own = innermost_in(insn.frames, kernel_file) if kernel_file else (insn.frames[0] if insn.frames else None)
+        own = (innermost_in(insn.frames, kernel_file) if kernel_file else None) or (insn.frames[0] if insn.frames else None)
         if cls is None or own is None:
             continue
-        found.setdefault((own.line, own.col), _Position()).by_class.setdefault(cls, []).append(insn)
+        found.setdefault(_key(own), _Position()).by_class.setdefault(cls, []).append(insn)
     return found
 
 
@@ -343,10 +387,10 @@ def bank_report(ttgir: str, ptx: str | None, kernel_file: str = "") -> BankRepor
             continue  # an allocation without a value writes nothing
         if name in _LSU_OPS:
             lsu.append((op, loc_of(op)))
-    same: Counter[tuple[int, int, str]] = Counter()
+    same: Counter[tuple[Key, str]] = Counter()
     for op, loc in lsu:
         if loc is not None:
-            same[(loc.line, loc.col, _LSU_OPS[canonical_op(op.op)][1])] += 1
+            same[(_key(loc), _LSU_OPS[canonical_op(op.op)][1])] += 1
     accesses: list[SharedAccess] = []
     for op in ops:
         name = canonical_op(op.op)
@@ -354,23 +398,33 @@ def bank_report(ttgir: str, ptx: str | None, kernel_file: str = "") -> BankRepor
         if name in _ASYNC_PROXY:
             accesses.append(_proxy_access(op, loc, _loop_line(module, op.line)))
         elif (op, loc) in lsu:
-            key = (loc.line, loc.col) if loc else None
-            count = same[(*key, _LSU_OPS[name][1])] if key else 1
+            key = _key(loc) if loc else None
+            count = same[(key, _LSU_OPS[name][1])] if key else 1
             accesses.append(_lsu_access(op, loc, positions.get(key) if key else None, count, table, num_warps,
                                         lanes, amd, _loop_line(module, op.line), problems))
-    accesses += _scratch_accesses(ops, positions, loc_of, module)
+    addresses: dict[int, ThreadAddresses | str] = {}
+    if listing and not amd:
+        numbers = [i.number for pos in positions.values() for insns in pos.by_class.values() for i in insns]
+        addresses = evaluate_addresses(listing.instructions, numbers, num_warps * lanes)
+    scratch = _scratch_accesses(ops, positions, module, kernel_file, loc_of)
+    accesses = [_with_evidence(a, key or (_key(a.loc) if a.loc else None), positions, addresses, num_warps, lanes)
+                for a, key in [(a, None) for a in accesses] + scratch]
     accesses.sort(key=lambda a: (a.ttgir_line == 0, a.ttgir_line, a.loc.line if a.loc else 0))
     return BankReport(accesses, num_warps, info.target, "ptx" if listing else "", problems)
 
 
-def _scratch_accesses(ops: list[OpLine], positions: dict[tuple[int, int], _Position], loc_of, module) -> list[SharedAccess]:  # type: ignore[no-untyped-def]
+def _scratch_accesses(
+    ops: list[OpLine], positions: dict[Key, _Position], module: MlirModule, kernel_file: str,
+    loc_of: Callable[[OpLine], SourceLoc | None],
+) -> list[tuple[SharedAccess, Key]]:
     """Shared instructions no modelled op claimed: scratch buffers of layout conversions, reductions, scans."""
-    owners: dict[tuple[int, int], list[OpLine]] = {}
+    by_line = {op.line: op for op in module.ops}
+    owners: dict[Key, list[OpLine]] = {}
     for op in ops:
         if canonical_op(op.op) in _SCRATCH_OPS:
-            loc = loc_of(op)
-            if loc is not None:
-                owners.setdefault((loc.line, loc.col), []).append(op)
+            mlir = by_line.get(op.line)
+            for frame in dict.fromkeys(mlir.location.frames if mlir else (op.loc,) if op.loc else ()):
+                owners.setdefault(_key(frame), []).append(op)
     found = []
     for key, position in positions.items():
         for cls, insns in position.by_class.items():
@@ -379,18 +433,52 @@ def _scratch_accesses(ops: list[OpLine], positions: dict[tuple[int, int], _Posit
             mine = owners.get(key, [])
             names = sorted({canonical_op(o.op) for o in mine}) or ["?"]
             first = mine[0] if mine else None
-            loc = loc_of(first) if first else SourceLoc(insns[0].frames[0].file if insns[0].frames else "", *key)
+            loc = loc_of(first) if first else SourceLoc(insns[0].frames[0].file if insns[0].frames else key[0], *key[1:])
             label = " / ".join(names)
             why = (f"{label}: a scratch buffer laid out by Triton's lowering, not printed in the TTGIR"
                    if mine else "no TTGIR op that irscope models carries this source position")
-            found.append(SharedAccess(
+            found.append((SharedAccess(
                 op=label, ttgir_line=first.line if first else 0, loc=loc, where=_where(loc),
                 direction="store" if cls == "st" else "load", counter=_COUNTER.get(cls, ""), encoding="",
                 register_layout="", shape=(), element="", instructions=tuple(dict.fromkeys(i.opcode for i in insns)),
                 ptx_count=len(insns), same_position=max(1, len(mine)), lane_bytes=_width(insns)[0], ways=0,
                 kind="unknown", reason=why, loop_line=_loop_line(module, first.line) if first else None,
-            ))
+            ), key))
     return found
+
+
+_CLASS_OF_COUNTER = {"ld": "ld", "st": "st", "ldgsts": "cp"}
+
+
+def _with_evidence(access: SharedAccess, key: Key | None, positions: dict[Key, _Position],
+                   addresses: dict[int, ThreadAddresses | str], num_warps: int, lanes: int) -> SharedAccess:
+    """Attach what the PTX's evaluated addresses say; for scratch accesses that is the prediction."""
+    cls = _CLASS_OF_COUNTER.get(access.counter)
+    position = positions.get(key) if key else None
+    insns = position.by_class.get(cls, []) if position and cls else []
+    if not insns:
+        return access
+    evidence = _evidence(insns, addresses, lanes)
+    same = max(1, access.same_position)
+    scratch = access.op not in _LSU_OPS
+    if evidence.failure:
+        return replace(access, reason=f"{access.reason}; {evidence.failure}") if scratch else access
+    access = replace(access, ptx_ways=max(1, evidence.worst), ptx_conflicts_per_cta=evidence.conflicts // same)
+    if scratch:
+        per_warp = evidence.count // same
+        issued = evidence.count * num_warps
+        return replace(
+            access, ways=max(1, evidence.worst), kind="conflict-free" if evidence.worst <= 1 else "N-way",
+            instructions_per_warp=per_warp, wavefronts_per_instruction=round(evidence.wavefronts / issued, 3),
+            ideal_wavefronts_per_instruction=round(evidence.ideal / issued), conflicts_per_cta=evidence.conflicts // same,
+            conflicts_per_warp=evidence.conflicts // (same * num_warps),
+            reason=f"{access.reason}; addresses evaluated from the PTX's own arithmetic for all "
+                   f"{num_warps * lanes} threads: the worst phase is {max(1, evidence.worst)}-way",
+        )
+    if access.kind != "unknown" and evidence.worst != access.ways:
+        access = replace(access, reason=f"{access.reason}; but the PTX's own address arithmetic (first loop iteration) "
+                                        f"gives {max(1, evidence.worst)}-way")
+    return access
 
 
 def predict_bank_conflicts(capture: Capture) -> BankReport:

@@ -14,13 +14,13 @@ wavefronts beyond one per phase.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from irscope.analysis.linear_layout import LinearLayout
 from irscope.analysis.shared_offsets import OffsetMap
 
-__all__ = ["BANKS", "ModelError", "WarpAccess", "phase_ways", "phases_per_request", "warp_access"]
+__all__ = ["BANKS", "ModelError", "WarpAccess", "instruction_wavefronts", "phase_ways", "phases_per_request", "warp_access"]
 
 BANKS = 32
 WORD = 4
@@ -178,3 +178,30 @@ def warp_access(
         instructions, phases = groups, phases_per_group
     wavefronts = total * groups // sampled
     return WarpAccess(instructions, phases, wavefronts, worst, lane_bytes, exact)
+
+
+def instruction_wavefronts(
+    addresses: Sequence[int | None], lane_bytes: int, matrices: int = 0, lanes: int = 32
+) -> list[tuple[int, int, int]]:
+    """(wavefronts, ideal wavefronts, worst ways) of one instruction for each warp, from every thread's byte address.
+
+    `addresses[t]` is thread t's address (None: predicated off). For `ldmatrix`/`stmatrix` `.xN`
+    (`matrices` = N) lanes 8i..8i+7 give the rows (16 bytes each) of matrix i, one phase per matrix.
+    """
+    out = []
+    for first in range(0, len(addresses), lanes):
+        warp = addresses[first:first + lanes]
+        if matrices:
+            groups = [(warp[8 * m:8 * m + 8], 16) for m in range(matrices)]
+        else:
+            per_phase = lanes // phases_per_request(lane_bytes, lanes)
+            groups = [(warp[p:p + per_phase], lane_bytes) for p in range(0, lanes, per_phase)]
+        wavefronts = ideal = worst = 0
+        for group, nbytes in groups:
+            words = {w for a in group if a is not None for w in range(a // WORD, (a + nbytes - 1) // WORD + 1)}
+            ways = phase_ways(words)
+            wavefronts += ways
+            ideal += 1 if words else 0
+            worst = max(worst, ways)
+        out.append((wavefronts, ideal, worst))
+    return out
