@@ -133,11 +133,39 @@ def _nvmma_bases(layout: NVMMASharedLayout, shape: Sequence[int]) -> list[Coord]
     rank = len(shape)
     if layout.fp4_padded:
         raise UnsupportedShared("fp4-padded nvmma_shared buffers are not modelled")
-    bits = layout.element_bit_width
-    swizzle = layout.swizzling_byte_width
-    if rank < 1 or bits not in (8, 16, 32, 64):
-        raise UnsupportedShared(f"nvmma_shared with elementBitWidth {bits} on a rank-{rank} buffer")
-    contig = 0 if layout.transposed else rank - 1
+    if layout.element_bit_width not in (8, 16, 32, 64) or rank < 1:
+        raise UnsupportedShared(f"nvmma_shared with elementBitWidth {layout.element_bit_width} on a rank-{rank} buffer")
+    if layout.transposed and rank != 2:
+        raise UnsupportedShared("transposed nvmma_shared buffers of rank other than 2 are not modelled")
+    if not layout.swizzling_byte_width:
+        # Unswizzled: the TMA block walks the contiguous dim first, then the others innermost first;
+        # the rest of the buffer is added innermost dim first.
+        contig = 0 if layout.transposed else rank - 1
+        block = [min(s, 256) for s in shape]
+        bases = []
+        for dim in [contig] + [d for d in range(rank - 1, -1, -1) if d != contig]:
+            bases += [tuple(1 << i if d == dim else 0 for d in range(rank)) for i in range(_log2(block[dim]))]
+        extend = list(range(rank - 1, -1, -1))
+    elif layout.transposed:
+        # one TMA block of the transposed shape, each basis with its coordinates swapped (as Triton builds it)
+        plain, block = _nvmma_block(layout, list(shape[::-1]))
+        bases, block, extend = [(b[1], b[0]) for b in plain], block[::-1], [0, 1]
+    else:
+        bases, block = _nvmma_block(layout, list(shape))
+        extend = list(range(rank))
+    # then the rest of the buffer beyond one TMA block (ensureLayoutNotSmallerThan)
+    for dim in extend:
+        if shape[dim] > block[dim]:
+            bases += [tuple(block[dim] << i if d == dim else 0 for d in range(rank))
+                      for i in range(_log2(shape[dim] // block[dim]))]
+    return bases
+
+
+def _nvmma_block(layout: NVMMASharedLayout, shape: list[int]) -> tuple[list[Coord], list[int]]:
+    """Offset bases of one TMA block of a non-transposed nvmma_shared buffer, and the block's shape."""
+    rank = len(shape)
+    bits, swizzle = layout.element_bit_width, layout.swizzling_byte_width
+    contig = rank - 1
     block = [min(s, 256) for s in shape]
     if swizzle:
         width = 8 * swizzle // bits
@@ -145,31 +173,22 @@ def _nvmma_bases(layout: NVMMASharedLayout, shape: Sequence[int]) -> list[Coord]
             raise UnsupportedShared(f"{block[contig]} elements along the contiguous dim is below the "
                                     f"{swizzle}-byte swizzle width ({width})")
         block[contig] = width
-    bases: list[Coord] = []
 
     def unit(dim: int, value: int) -> Coord:
         return tuple(value if d == dim else 0 for d in range(rank))
 
-    if not swizzle or rank == 1:
-        for dim in range(rank - 1, -1, -1):  # the TMA block, innermost dim first
-            bases += [unit(dim, 1 << i) for i in range(_log2(block[dim]))]
-    else:
-        vec, per_phase, max_phase = 128 // bits, 128 // swizzle, swizzle // 16
-        if layout.transposed and rank > 2:
-            raise UnsupportedShared("transposed nvmma_shared buffers of rank > 2 are not modelled")
-        # The other dims are the rows of the TMA block, the innermost of them fastest.
-        outer = [d for d in range(rank) if d != contig][::-1]
-        bases += [unit(contig, 1 << i) for i in range(_log2(block[contig]))]
-        row_bits = [(d, 1 << i) for d in outer for i in range(_log2(block[d]))]
-        for n, (dim, value) in enumerate(row_bits):
-            r = 1 << n
-            col = vec * ((r // per_phase) % max_phase) if r < 8 else 0
-            bases.append(tuple(value if d == dim else col if d == contig else 0 for d in range(rank)))
-    # then the rest of the buffer beyond one TMA block, dim0 first (ensureLayoutNotSmallerThan's order)
-    for dim in range(rank):
-        if shape[dim] > block[dim]:
-            bases += [unit(dim, block[dim] << i) for i in range(_log2(shape[dim] // block[dim]))]
-    return bases
+    bases: list[Coord] = []
+    if rank == 1:
+        return [unit(0, 1 << i) for i in range(_log2(block[0]))], block
+    vec, per_phase, max_phase = 128 // bits, 128 // swizzle, swizzle // 16
+    # The other dims are the rows of the TMA block, the innermost of them fastest; rows 1, 2, 4 swizzle.
+    bases += [unit(contig, 1 << i) for i in range(_log2(block[contig]))]
+    row_bits = [(d, 1 << i) for d in range(rank - 2, -1, -1) for i in range(_log2(block[d]))]
+    for n, (dim, value) in enumerate(row_bits):
+        r = 1 << n
+        col = vec * ((r // per_phase) % max_phase) if r < 8 else 0
+        bases.append(tuple(value if d == dim else col if d == contig else 0 for d in range(rank)))
+    return bases, block
 
 
 def _padded(layout: PaddedSharedLayout, shape: Sequence[int]) -> OffsetMap:
