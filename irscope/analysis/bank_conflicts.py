@@ -334,7 +334,7 @@ def _lsu_access(
     register = _layout(tensor.encoding, table, problems)
     for bad in (shared, register):
         if isinstance(bad, OpaqueLayout):
-            return _unknown(access, f"layout {bad.name or bad.text} could not be read: {bad.reason}")
+            return _unknown(access, f"layout {'#' + bad.name if bad.name else bad.text} could not be read: {bad.reason}")
     try:
         access = replace(access, encoding=shared.text or memdesc.encoding)
         offsets = shared_offset_map(shared, _alloc_shape(memdesc))
@@ -464,7 +464,7 @@ def _with_evidence(access: SharedAccess, key: Key | None, positions: dict[Key, _
     if evidence.failure:
         return replace(access, reason=f"{access.reason}; {evidence.failure}") if scratch else access
     access = replace(access, ptx_ways=max(1, evidence.worst), ptx_conflicts_per_cta=evidence.conflicts // same)
-    if scratch:
+    if scratch or access.kind == "unknown":  # the PTX's addresses are then the prediction
         per_warp = evidence.count // same
         issued = evidence.count * num_warps
         return replace(

@@ -1,0 +1,307 @@
+"""Shared-memory bank conflicts predicted for real captures, checked against addresses worked out by hand.
+
+The expected numbers are derived here from first principles (the byte address each lane touches, written
+out from the layouts Triton printed, and the 32-banks-of-4-bytes rule), not with irscope's layout code.
+The kernels are tests/data/kernels/bank_conflicts.py and the bundled matmul and softmax.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import irscope
+from irscope.analysis.bank_conflicts import BankReport, SharedAccess, bank_report, predict_bank_conflicts
+from irscope.analysis.bank_model import ModelError, instruction_wavefronts, phase_ways, warp_access
+from irscope.analysis.linear_layout import LinearLayout
+from irscope.analysis.shared_offsets import OffsetMap, UnsupportedShared, shared_offset_map
+from irscope.parse.layouts import parse_layout
+from irscope.store import Capture
+from irscope.views.bank_text import render_bank_report
+from tests.conftest import DATA
+
+KERNELS = DATA / "kernels" / "bank_conflicts.py"
+FP32 = "fp32[1024]"
+
+
+def hand_ways(byte_addresses: list[int], nbytes: int) -> int:
+    """Wavefronts of one phase, written out plainly: the most distinct 4-byte words that share a bank."""
+    words = {w for a in byte_addresses for w in range(a // 4, (a + nbytes - 1) // 4 + 1)}
+    banks = Counter(w % 32 for w in words)
+    return max(banks.values())
+
+
+@pytest.fixture(scope="session")
+def kernel(shared_store: Path):
+    """kernel(function, target) -> a capture of a bank_conflicts.py kernel on 32x32 fp32 tiles."""
+    done: dict[tuple[str, str], Capture] = {}
+
+    def get(function: str, target: str = "sm80") -> Capture:
+        if (function, target) not in done:
+            names = ("a_ptr", "bt_ptr" if "bt" in function else "b_ptr", "c_ptr") if "dot" in function else ("x_ptr", "y_ptr")
+            args = ", ".join(f"{n}={FP32}" for n in names)
+            done[(function, target)] = irscope.capture(f"{KERNELS}:{function}", target=target, store=str(shared_store),
+                                                       args=args, BLOCK=32)
+        return done[(function, target)]
+
+    return get
+
+
+def source_line(capture: Capture, needle: str) -> int:
+    return next(i for i, text in enumerate(capture.read("source").splitlines(), start=1) if needle in text)
+
+
+def ptx_count(capture: Capture, pattern: str) -> int:
+    return len(re.findall(pattern, capture.read("ptx"), re.M))
+
+
+# -- the bank arithmetic ------------------------------------------------------------------------------
+
+def test_phase_ways_counts_distinct_words_per_bank() -> None:
+    assert phase_ways([lane for lane in range(32)]) == 1  # consecutive words: every bank once
+    assert phase_ways([lane * 32 for lane in range(32)]) == 32  # a 128-byte stride: all in bank 0
+    assert phase_ways([7] * 32) == 1  # one word for everybody: a broadcast
+    assert phase_ways([lane * 2 for lane in range(32)]) == 2  # stride of two words: banks 0, 2, ... twice
+    assert phase_ways([]) == 0
+
+
+def test_instruction_wavefronts_split_16_byte_accesses_into_quarter_warps() -> None:
+    # 32 lanes, 16 bytes each, contiguous: four phases of 128 bytes, no conflict
+    assert instruction_wavefronts([16 * lane for lane in range(32)], 16) == [(4, 4, 1)]
+    # a 256-byte stride: the 8 lanes of each quarter hit the same 4 banks: 8-way
+    assert instruction_wavefronts([256 * lane for lane in range(32)], 16) == [(32, 4, 8)]
+    # predicated-off lanes cost nothing; an all-off phase is not a wavefront
+    assert instruction_wavefronts([0] * 8 + [None] * 24, 16) == [(1, 1, 1)]
+    # ldmatrix.x4: lanes 8i..8i+7 give the 16-byte rows of matrix i
+    rows = [128 * (lane % 8) for lane in range(32)]  # 8 rows 128 bytes apart: same 4 banks
+    assert instruction_wavefronts(rows, 4, matrices=4) == [(32, 4, 8)]
+
+
+# -- real captures ------------------------------------------------------------------------------------
+
+
+
+def accesses(report: BankReport, op: str) -> list[SharedAccess]:
+    return [a for a in report.accesses if a.op == op]
+
+
+@pytest.mark.compile
+def test_fma_dot_with_k_contiguous_b_is_8_way_as_the_lane_addresses_say(kernel) -> None:
+    cap = kernel("fma_dot_bt_kernel")
+    ttgir = cap.read("ttgir")
+    # What Triton chose (the hand derivation below rests on these): B is read from an unswizzled buffer whose
+    # dim0 (K) is contiguous, into registers where lane bits 0-3 walk N two columns at a time (bit 4 walks M).
+    assert "#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>" in ttgir
+    assert ("#blocked1 = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], "
+            "order = [1, 0]}>") in ttgir
+    # B[k][n] lives at element n * 32 + k. ld.shared.v4 reads 4 consecutive k for one n; lane l's first n is
+    # 2 * (l % 16). The 8 lanes of a quarter-warp are 2 * 32 * 4 = 256 bytes apart: one group of 4 banks.
+    quarter = [(2 * (lane % 16) * 32 + 0) * 4 for lane in range(8)]
+    assert hand_ways(quarter, 16) == 8
+    per_thread_loads = 2 * 32 // 4  # 2 columns of N x 32 values of K, 4 per instruction
+    expected_per_cta = per_thread_loads * 4 * (8 - 1) * 4  # instructions x quarters x extra wavefronts x warps
+
+    report = predict_bank_conflicts(cap)
+    line = source_line(cap, "tl.dot(a, tl.trans(bt)")
+    b_load = next(a for a in accesses(report, "ttg.local_load") if "opIdx = 1" in a.register_layout
+                  or a.ways > 1)
+    assert (b_load.kind, b_load.ways, b_load.verdict) == ("N-way", 8, "8-way")
+    assert b_load.where == f"bank_conflicts.py:{line}" and b_load.loc is not None and b_load.loc.line == line
+    assert b_load.instructions == ("ld.shared.v4.b32",) and b_load.counter == "ld"
+    assert b_load.instructions_per_warp == per_thread_loads == b_load.ptx_count
+    assert b_load.wavefronts_per_instruction == 32 and b_load.ideal_wavefronts_per_instruction == 4
+    assert b_load.conflicts_per_cta == expected_per_cta == 1792
+    assert "order = [0, 1]" in b_load.encoding
+    # the PTX's own address arithmetic, evaluated for all 128 threads, agrees
+    assert b_load.ptx_ways == 8 and b_load.ptx_conflicts_per_cta == expected_per_cta
+    # A is read along K by lanes that share their row (broadcast): conflict-free; so are the stores
+    others = [a for a in report.accesses if a is not b_load]
+    assert others and all(a.kind == "conflict-free" and a.ptx_ways == 1 for a in others), others
+    assert report.conflicts_per_cta("ld") == 1792 and report.conflicts_per_cta("st") == 0
+    text = render_bank_report(report, "fma_dot_bt_kernel")
+    assert f"bank_conflicts.py:{line}" in text and "8-way" in text and "+1792" in text
+
+
+@pytest.mark.compile
+def test_fma_dot_with_n_contiguous_b_is_conflict_free(kernel) -> None:
+    cap = kernel("fma_dot_kernel")
+    report = predict_bank_conflicts(cap)
+    loads = accesses(report, "ttg.local_load")
+    assert len(loads) == 2 and all(a.kind == "conflict-free" and a.ways == 1 for a in loads)
+    # B[k][n] at element k * 32 + n: a half-warp's 16 lanes read 8 bytes each at n = 2 * lane: 128 bytes in a row
+    assert hand_ways([2 * lane * 4 for lane in range(16)], 8) == 1
+    b_load = next(a for a in loads if a.instructions == ("ld.shared.v2.b32",))
+    assert b_load.ideal_wavefronts_per_instruction == 2 and b_load.conflicts_per_cta == 0
+
+
+@pytest.mark.compile
+def test_matmul_sm80_ldmatrix_from_swizzled_shared_is_conflict_free(captures) -> None:
+    cap = captures("matmul", "sm80")
+    ttgir = cap.read("ttgir")
+    assert "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>" in ttgir
+    # By hand: one 8x8 matrix of A's 128x64 fp16 tile is 8 rows of 16 bytes; row r keeps its 16-byte chunk c at
+    # chunk c ^ (r % 8) of its 128-byte row, so the rows of chunk 0 sit in 8 different groups of 4 banks.
+    rows = [r * 128 + ((0 ^ (r % 8)) * 16) for r in range(8)]
+    assert hand_ways(rows, 16) == 1
+    unswizzled = [r * 128 for r in range(8)]
+    assert hand_ways(unswizzled, 16) == 8  # what the swizzle avoids
+
+    report = predict_bank_conflicts(cap)
+    loads = accesses(report, "ttg.local_load")
+    assert len(loads) == 10
+    per_op = ptx_count(cap, r"^\s*ldmatrix\.sync\.aligned\.m8n8\.x4(?:\.trans)?\.shared\.b16") - 16  # 16 are the epilogue's
+    for load in loads:
+        assert load.instructions[0].startswith("ldmatrix.sync.aligned.m8n8.x4"), load
+        assert (load.kind, load.ways, load.ptx_ways) == ("conflict-free", 1, 1), load
+        assert load.instructions_per_warp * len(loads) == per_op
+        assert load.wavefronts_per_instruction == 4 and load.conflicts_per_cta == 0
+    assert {a.loop_line is not None for a in loads} == {True, False}  # the prologue's and the loop's
+    copies = accesses(report, "ttg.async_copy_global_to_local")
+    assert copies and all(a.kind == "conflict-free" and a.counter == "ldgsts" for a in copies)
+    epilogue = accesses(report, "ttg.convert_layout")
+    assert {a.direction for a in epilogue} == {"load", "store"}
+    assert all("scratch buffer" in a.reason and "evaluated from the PTX" in a.reason for a in epilogue)
+
+
+@pytest.mark.compile
+def test_matmul_sm90_wgmma_operands_are_conflict_free_by_construction(captures) -> None:
+    cap = captures("matmul", "sm90")
+    report = predict_bank_conflicts(cap)
+    dots = accesses(report, "ttng.warp_group_dot")
+    assert len(dots) == 1 and dots[0].kind == "conflict-free" and dots[0].counter == ""
+    assert "async proxy" in dots[0].reason and "nvmma_shared" in dots[0].encoding + cap.read("ttgir")
+    # the cp.async writes into the 128-byte-swizzled nvmma_shared buffers: 16 bytes per lane, 4 phases
+    copies = accesses(report, "ttg.async_copy_global_to_local")
+    assert copies and all(a.kind == "conflict-free" and a.lane_bytes == 16 and a.ptx_ways == 1 for a in copies)
+    assert "wgmma.mma_async" in cap.read("ptx")
+
+
+@pytest.mark.compile
+def test_softmax_local_load_and_reduction_scratch(captures) -> None:
+    cap = captures("softmax", "sm90")
+    report = predict_bank_conflicts(cap)
+    load = accesses(report, "ttg.local_load")
+    assert len(load) == 1 and load[0].instructions == ("ld.shared.v4.b32",) and load[0].kind == "conflict-free"
+    reduces = accesses(report, "tt.reduce")
+    assert reduces, [a.op for a in report.accesses]
+    # the cross-warp reductions write one partial per warp and read them back: every lane of a warp stores to
+    # the same word, the readers take consecutive words; the PTX's arithmetic says so for all 256 threads
+    assert all(a.kind == "conflict-free" and a.ptx_ways == 1 for a in reduces), reduces
+    assert all(a.where.startswith("softmax.py:") for a in reduces)
+
+
+@pytest.mark.compile
+def test_old_dialect_spelling_gives_the_same_prediction(kernel) -> None:
+    cap = kernel("fma_dot_bt_kernel")
+    new = bank_report(cap.read("ttgir"), cap.read("ptx"), cap.manifest.kernel_path)
+    old_text = (cap.read("ttgir").replace("#ttg.swizzled_shared<", "#triton_gpu.shared<")
+                .replace("#ttg.", "#triton_gpu.").replace(" ttg.", " triton_gpu.").replace("!ttg.", "!tt."))
+    assert "#triton_gpu.shared<{vec = 1" in old_text
+    old = bank_report(old_text, cap.read("ptx"), cap.manifest.kernel_path)
+    assert [(a.op, a.ways, a.conflicts_per_cta) for a in old.accesses] == [
+        (a.op, a.ways, a.conflicts_per_cta) for a in new.accesses]
+
+
+@pytest.mark.compile
+def test_an_unreadable_shared_encoding_is_unknown_with_the_reason(kernel) -> None:
+    cap = kernel("fma_dot_bt_kernel")
+    text = cap.read("ttgir").replace("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>",
+                                     "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 0]}>")
+    report = bank_report(text, cap.read("ptx"), cap.manifest.kernel_path)
+    b_load = [a for a in report.accesses if a.op == "ttg.local_load"][1]
+    assert "layout #shared1 could not be read" in b_load.reason and "not a permutation" in b_load.reason
+    # the PTX's own address arithmetic still says what the machine does, and becomes the prediction
+    assert (b_load.kind, b_load.ways, b_load.ptx_ways) == ("N-way", 8, 8)
+    assert "evaluated from the PTX" in b_load.reason
+    without_ptx = bank_report(text, None, cap.manifest.kernel_path)
+    b_load = [a for a in without_ptx.accesses if a.op == "ttg.local_load"][1]
+    assert (b_load.kind, b_load.ways, b_load.verdict) == ("unknown", 0, "unknown")
+
+
+def test_amd_targets_are_unknown_not_guessed() -> None:
+    text = (DATA / "layouts").glob("*gfx942*.ttgir")
+    for path in text:
+        report = bank_report(path.read_text(), None)
+        assert all(a.kind in ("unknown", "conflict-free") for a in report.accesses)
+        assert all("AMD" in a.reason for a in report.accesses if a.kind == "unknown" and a.op.startswith("ttg.local"))
+
+
+def test_report_fields_are_plain_data() -> None:
+    fields = set(SharedAccess.__dataclass_fields__)
+    assert {"op", "loc", "where", "instructions", "encoding", "ways", "kind", "reason",
+            "wavefronts_per_instruction", "conflicts_per_cta", "counter"} <= fields
+
+
+# -- properties ---------------------------------------------------------------------------------------
+
+_POW2 = st.sampled_from([1, 2, 4, 8, 16, 32])
+
+
+@st.composite
+def swizzled_buffers(draw: st.DrawFn) -> tuple[OffsetMap, tuple[int, int]]:
+    shape = (draw(st.sampled_from([1, 2, 4, 8, 16, 32, 64])), draw(st.sampled_from([1, 2, 4, 8, 16, 32, 64])))
+    text = (f"#ttg.swizzled_shared<{{vec = {draw(_POW2)}, perPhase = {draw(_POW2)}, maxPhase = {draw(_POW2)}, "
+            f"order = {draw(st.sampled_from(['[1, 0]', '[0, 1]']))}}}>")
+    if draw(st.booleans()):
+        text = (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {draw(st.sampled_from([0, 32, 64, 128]))}, transposed = "
+                f"{draw(st.sampled_from(['false', 'true']))}, elementBitWidth = {draw(st.sampled_from([8, 16, 32]))}}}>")
+    try:
+        return shared_offset_map(parse_layout(text), shape), shape
+    except UnsupportedShared:
+        return shared_offset_map(parse_layout("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, "
+                                              "order = [1, 0]}>"), shape), shape
+
+
+@st.composite
+def register_layouts(draw: st.DrawFn, shape: tuple[int, int]) -> LinearLayout:
+    """Any linear register layout over `shape`: random bases (zeros and repeats allowed)."""
+    coords = st.tuples(st.integers(0, shape[0] - 1), st.integers(0, shape[1] - 1))
+    regs = draw(st.lists(coords, max_size=6))
+    lanes = draw(st.lists(coords, min_size=5, max_size=5))
+    warps = draw(st.lists(coords, max_size=3))
+    return LinearLayout.from_bases({"register": regs, "lane": lanes, "warp": warps, "block": []},
+                                   ["dim0", "dim1"], sizes=list(shape))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), element=st.sampled_from([1, 2, 4, 8]), lane_bytes=st.sampled_from([1, 2, 4, 8, 16]),
+       matrices=st.sampled_from([0, 0, 1, 2, 4]))
+def test_ways_stay_between_1_and_32_and_odd_inputs_never_crash(data: st.DataObject, element: int, lane_bytes: int,
+                                                               matrices: int) -> None:
+    offsets, shape = data.draw(swizzled_buffers())
+    layout = data.draw(register_layouts(shape))
+    try:
+        model = warp_access(layout, offsets, element, lane_bytes, matrices)
+    except ModelError:
+        return  # said why, as it should
+    assert 1 <= model.worst_ways <= 32
+    assert model.wavefronts >= model.ideal >= 1
+    assert model.conflicts == model.wavefronts - model.ideal >= 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(addresses=st.lists(st.one_of(st.none(), st.integers(0, 1 << 16)), min_size=1, max_size=96),
+       lane_bytes=st.sampled_from([1, 2, 4, 8, 16]), matrices=st.sampled_from([0, 1, 2, 4]))
+def test_per_instruction_wavefronts_stay_in_range(addresses: list[int | None], lane_bytes: int, matrices: int) -> None:
+    for wavefronts, ideal, worst in instruction_wavefronts(addresses, lane_bytes, matrices):
+        assert 0 <= worst <= 32 and ideal <= wavefronts
+        assert worst >= 1 or wavefronts == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(junk=st.text(alphabet="{}<>[]=,#0123456789abcdefvecorperPhasmxdtl_ .", max_size=60))
+def test_odd_encoding_text_in_a_real_module_never_crashes(junk: str) -> None:
+    text = (DATA / "bank" / "fma_dot_bt.sm80.ttgir").read_text()
+    ptx = (DATA / "bank" / "fma_dot_bt.sm80.ptx").read_text()
+    odd = text.replace("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>",
+                       f"#ttg.swizzled_shared<{junk}>")
+    report = bank_report(odd, ptx)
+    for access in report.accesses:
+        assert access.kind in ("conflict-free", "N-way", "unknown")
+        assert (access.ways == 0) == (access.kind == "unknown")
+        assert 0 <= access.ways <= 32 and access.reason
