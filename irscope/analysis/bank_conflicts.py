@@ -22,8 +22,9 @@ from dataclasses import dataclass, field, replace
 from irscope.analysis.bank_model import ModelError, WarpAccess, instruction_wavefronts, warp_access
 from irscope.analysis.instructions import canonical_op
 from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
+from irscope.analysis.linear_layout import LinearLayout
 from irscope.analysis.ptx_addresses import ThreadAddresses, evaluate_addresses
-from irscope.analysis.shared_offsets import UnsupportedShared, shared_offset_map
+from irscope.analysis.shared_offsets import OffsetMap, UnsupportedShared, shared_offset_map
 from irscope.errors import StoreError
 from irscope.parse.layouts import Layout, LayoutTable, OpaqueLayout, parse_layout, parse_layouts
 from irscope.parse.lineinfo import Instruction, Listing, parse_ptx
@@ -188,7 +189,7 @@ def _evidence(insns: list[Instruction], addresses: dict[int, ThreadAddresses | s
         found = addresses.get(insn.number)
         if not isinstance(found, ThreadAddresses):
             return _Evidence(0, 0, 0, 0, len(insns), found or "not evaluated")
-        nbytes, matrices, _ = _width([insn])
+        nbytes, matrices = _width([insn])
         for waves, best, ways in instruction_wavefronts(found.addresses, nbytes, matrices, lanes):
             wavefronts += waves
             ideal += best
@@ -239,8 +240,8 @@ def _alloc_shape(memdesc: TensorType) -> tuple[int, ...]:
     return alloc[len(alloc) - len(memdesc.shape):] if len(alloc) > len(memdesc.shape) else alloc
 
 
-def _width(insns: list[Instruction]) -> tuple[int, int, str]:
-    """(bytes per lane, ldmatrix/stmatrix count .xN or 0, note) of the most common instruction form."""
+def _forms(insns: list[Instruction]) -> Counter[tuple[int, int]]:
+    """How many instructions of each form (bytes per lane, ldmatrix/stmatrix .xN or 0) there are."""
     forms: Counter[tuple[int, int]] = Counter()
     for insn in insns:
         if match := _PTX_MATRIX.match(insn.opcode):
@@ -249,11 +250,44 @@ def _width(insns: list[Instruction]) -> tuple[int, int, str]:
             forms[(int(match["vec"] or 1) * int(match["bits"]) // 8, 0)] += 1
         elif match := _PTX_CP.match(insn.text):
             forms[(int(match["n"], 0), 0)] += 1
-    if not forms:
-        return 0, 0, ""
-    (nbytes, matrices), _ = forms.most_common(1)[0]
-    note = f"; the PTX mixes {len(forms)} instruction forms, the most common is modelled" if len(forms) > 1 else ""
-    return nbytes, matrices, note
+    return forms
+
+
+def _width(insns: list[Instruction]) -> tuple[int, int]:
+    """(bytes per lane, .xN or 0) of the most common instruction form, (0, 0) when none."""
+    forms = _forms(insns)
+    return forms.most_common(1)[0][0] if forms else (0, 0)
+
+
+def _model_forms(linear: LinearLayout, offsets: OffsetMap, element_bytes: int, lanes: int,
+                 insns: list[Instruction]) -> tuple[WarpAccess, str]:
+    """Model the access with the PTX instruction form that fits the registers (ops sharing a position may differ).
+
+    A form fits when the model accepts it and the PTX has at least as many such instructions as the model
+    issues per warp; the most common fitting form wins. Raises the first form's ModelError when none fits.
+    """
+    forms = _forms(insns)
+    accepted: list[tuple[WarpAccess, tuple[int, int]]] = []
+    first_error: ModelError | None = None
+    for (nbytes, matrices), _ in forms.most_common():
+        try:
+            accepted.append((warp_access(linear, offsets, element_bytes, nbytes, matrices, lanes), (nbytes, matrices)))
+        except ModelError as exc:
+            first_error = first_error or exc
+    if not accepted:
+        raise first_error or ModelError("no shared-memory instruction form to model")
+    fitting = [(m, f) for m, f in accepted if forms[f] >= m.instructions] or accepted
+    model, (nbytes, matrices) = fitting[0]
+    if len(forms) == 1:
+        return model, ""
+    form = f".x{matrices} matrix" if matrices else f"{nbytes}-byte"
+    return model, f"; the PTX at this position mixes {len(forms)} instruction forms, the {form} one fits these registers"
+
+
+def _of_form(insns: list[Instruction], model: WarpAccess) -> list[Instruction]:
+    """The instructions of the form the model used."""
+    form = (model.lane_bytes, model.matrices)
+    return [i for i in insns if _forms([i]).get(form)] or insns
 
 
 def _layout(text: str, table: LayoutTable, problems: list[str]) -> Layout:
@@ -279,7 +313,7 @@ def _modelled(access: SharedAccess, model: WarpAccess, num_warps: int, note: str
     per_insn = model.wavefronts / model.instructions if model.instructions else 0.0
     kind = "conflict-free" if ways <= 1 else "N-way"
     phases = model.phases_per_instruction
-    unit = "matrices" if access.instructions and "matrix" in access.instructions[0] else "phases"
+    unit = "matrices" if model.matrices else "phases"
     reason = (
         f"{model.lane_bytes} bytes per lane, {phases} {unit} per instruction: "
         + ("every phase touches each bank once" if ways <= 1
@@ -329,7 +363,6 @@ def _lsu_access(
         return _unknown(access, "AMD LDS banking (ds_read/ds_write phases, 64 lanes) is not modelled")
     if not insns:
         return _unknown(access, f"no shared-memory instruction in the PTX carries source position {_where(loc) or '?'}")
-    nbytes, matrices, note = _width(insns)
     shared = _layout(memdesc.encoding, table, problems)
     register = _layout(tensor.encoding, table, problems)
     for bad in (shared, register):
@@ -339,9 +372,11 @@ def _lsu_access(
         access = replace(access, encoding=shared.text or memdesc.encoding)
         offsets = shared_offset_map(shared, _alloc_shape(memdesc))
         linear = to_linear_layout(register, tensor.shape)
-        model = warp_access(linear, offsets, max(1, element_bits(element) // 8), nbytes, matrices, lanes)
+        model, note = _model_forms(linear, offsets, max(1, element_bits(element) // 8), lanes, insns)
     except (UnsupportedShared, UnsupportedLayout, ModelError) as exc:
         return _unknown(access, str(exc))
+    if note:
+        access = replace(access, instructions=tuple(dict.fromkeys(i.opcode for i in _of_form(insns, model))))
     return _modelled(access, model, num_warps, note)
 
 

@@ -57,6 +57,7 @@ class WarpAccess:
         worst_ways: the most wavefronts any one phase takes (1 = conflict-free).
         lane_bytes: bytes each lane moves per instruction.
         exact: False when a non-linear buffer was sampled rather than enumerated.
+        matrices: N for `ldmatrix`/`stmatrix` `.xN` (one phase per matrix), else 0.
     """
 
     instructions: int
@@ -65,6 +66,7 @@ class WarpAccess:
     worst_ways: int
     lane_bytes: int
     exact: bool = True
+    matrices: int = 0
 
     @property
     def ideal(self) -> int:
@@ -177,7 +179,7 @@ def warp_access(
     else:
         instructions, phases = groups, phases_per_group
     wavefronts = total * groups // sampled
-    return WarpAccess(instructions, phases, wavefronts, worst, lane_bytes, exact)
+    return WarpAccess(instructions, phases, wavefronts, worst, lane_bytes, exact, matrices)
 
 
 def instruction_wavefronts(

@@ -101,6 +101,8 @@ class _Evaluator:
             _, opcode, ops, _ = _parts(insn)
             if not ops or opcode.startswith(("st.", "bar", "cp.async", "red.", "ret", "bra", "@")):
                 continue
+            if ops[0].startswith("["):
+                continue  # a memory destination (tcgen05.alloc [addr], ...) defines no register
             for name in re.findall(r"%[\w.]+", ops[0]):
                 self.defs.setdefault(name, []).append(index)
         self.cache: dict[tuple[str, int], Values] = {}
