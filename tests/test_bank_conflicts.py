@@ -305,3 +305,70 @@ def test_odd_encoding_text_in_a_real_module_never_crashes(junk: str) -> None:
         assert access.kind in ("conflict-free", "N-way", "unknown")
         assert (access.ways == 0) == (access.kind == "unknown")
         assert 0 <= access.ways <= 32 and access.reason
+
+
+# -- the PTX address evaluator --------------------------------------------------------------------------
+
+# PTX in the form Triton prints it: the warp id made uniform by a shuffle, a swizzled 16-byte store, a
+# predicated reduction store, and tcgen05.alloc writing the tensor-memory base to shared (a memory operand).
+_PTX = """\
+	mov.u32 	%r1, %tid.x;
+	mov.b32 	%r26, global_smem;
+	@%p1 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r26], 256;
+	shr.u32 	%r2, %r1, 5;
+	shfl.sync.idx.b32 	%r3, %r2, 0, 31, -1;
+	and.b32 	%r4, %r1, 7;
+	bfe.u32 	%r5, %r1, 3, 2;
+	xor.b32 	%r6, %r5, %r4;
+	shl.b32 	%r7, %r6, 4;
+	mad.lo.s32 	%r8, %r4, 128, %r7;
+	add.s32 	%r9, %r26, %r8;
+	st.shared.v4.b32 	[%r9+1024], {%r20, %r21, %r22, %r23};
+	and.b32 	%r10, %r1, 31;
+	setp.eq.s32 	%p2, %r10, 0;
+	shl.b32 	%r11, %r3, 2;
+	@%p2 st.shared.b32 	[%r11+49152], %r24;
+	ld.shared.b32 	%r12, [%r26];
+"""
+
+
+def test_ptx_addresses_follow_triton_style_integer_code() -> None:
+    from irscope.analysis.ptx_addresses import ThreadAddresses, evaluate_addresses
+    from irscope.parse.lineinfo import parse_ptx
+
+    listing = parse_ptx(_PTX)
+    numbers = [i.number for i in listing.instructions if ".shared" in i.opcode and "alloc" not in i.opcode]
+    found = evaluate_addresses(listing.instructions, numbers, 64)
+    store, reduce_store, base_load = (found[n] for n in numbers)
+    assert isinstance(store, ThreadAddresses) and isinstance(reduce_store, ThreadAddresses)
+    for t in range(64):  # row t % 8 of a 128-byte-row buffer, 16-byte chunk (t / 8 % 4) XOR row
+        row, chunk = t % 8, (t >> 3) & 3
+        assert store.addresses[t] == 1024 + row * 128 + ((chunk ^ row) << 4)
+    # only lane 0 of each warp stores, at the warp's slot
+    assert reduce_store.addresses == tuple(49152 + 4 * (t // 32) if t % 32 == 0 else None for t in range(64))
+    assert isinstance(base_load, ThreadAddresses) and set(base_load.addresses) == {0}
+    # 8 lanes per phase, rows 0..7 at chunk (q ^ row): 8 different bank groups, no conflict
+    assert instruction_wavefronts(store.addresses, 16) == [(4, 4, 1), (4, 4, 1)]
+
+
+def test_ptx_addresses_say_why_when_they_cannot() -> None:
+    from irscope.analysis.ptx_addresses import evaluate_addresses
+    from irscope.parse.lineinfo import parse_ptx
+
+    text = "\tld.param.b32 \t%r1, [k_param_0];\n\tld.shared.b32 \t%r2, [%r1];\n"
+    listing = parse_ptx(text)
+    number = listing.instructions[-1].number
+    why = evaluate_addresses(listing.instructions, [number], 32)[number]
+    assert isinstance(why, str) and "depends on" in why
+
+
+@pytest.mark.compile
+def test_tma_matmul_stores_pick_their_own_instruction_form(captures) -> None:
+    """Two local_stores share a source position, one lowered to st.shared.v4, the other to stmatrix."""
+    cap = captures("matmul_tma", "sm90")
+    report = predict_bank_conflicts(cap)
+    stores = accesses(report, "ttg.local_store")
+    assert {a.instructions for a in stores} == {("st.shared.v4.b32",), ("stmatrix.sync.aligned.m8n8.x4.shared.b16",)}
+    assert all(a.kind == "conflict-free" and a.ptx_ways == 1 and "nvmma_shared" in a.encoding for a in stores)
+    tma = [a for a in report.accesses if a.op.startswith("ttng.async_tma")]
+    assert tma and all(a.kind == "conflict-free" and a.counter == "" for a in tma)
