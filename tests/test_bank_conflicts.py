@@ -106,13 +106,13 @@ def test_fma_dot_with_k_contiguous_b_is_8_way_as_the_lane_addresses_say(kernel) 
     per_thread_loads = 2 * 32 // 4  # 2 columns of N x 32 values of K, 4 per instruction
     expected_per_cta = per_thread_loads * 4 * (8 - 1) * 4  # instructions x quarters x extra wavefronts x warps
 
-    report = predict_bank_conflicts(cap)
+    report = predict_bank_conflicts(cap, with_sass=True)
     line = source_line(cap, "tl.dot(a, tl.trans(bt)")
     b_load = next(a for a in accesses(report, "ttg.local_load") if "opIdx = 1" in a.register_layout
                   or a.ways > 1)
     assert (b_load.kind, b_load.ways, b_load.verdict) == ("N-way", 8, "8-way")
     assert b_load.where == f"bank_conflicts.py:{line}" and b_load.loc is not None and b_load.loc.line == line
-    assert b_load.instructions == ("ld.shared.v4.b32",) and b_load.counter == "ld"
+    assert b_load.instructions == ("ld.shared.v4.b32",) and b_load.counter == "ld" and b_load.sass == ("LDS.128",)
     assert b_load.instructions_per_warp == per_thread_loads == b_load.ptx_count
     assert b_load.wavefronts_per_instruction == 32 and b_load.ideal_wavefronts_per_instruction == 4
     assert b_load.conflicts_per_cta == expected_per_cta == 1792
@@ -124,7 +124,7 @@ def test_fma_dot_with_k_contiguous_b_is_8_way_as_the_lane_addresses_say(kernel) 
     assert others and all(a.kind == "conflict-free" and a.ptx_ways == 1 for a in others), others
     assert report.conflicts_per_cta("ld") == 1792 and report.conflicts_per_cta("st") == 0
     text = render_bank_report(report, "fma_dot_bt_kernel")
-    assert f"bank_conflicts.py:{line}" in text and "8-way" in text and "+1792" in text
+    assert f"bank_conflicts.py:{line}" in text and "8-way" in text and "+1792" in text and "SASS LDS.128" in text
 
 
 @pytest.mark.compile

@@ -103,6 +103,8 @@ class SharedAccess:
             arithmetic for every thread (irscope.analysis.ptx_addresses); 0 when not evaluated.
         ptx_conflicts_per_cta: extra wavefronts per CTA from those addresses (the position's
             instructions split evenly over `same_position` ops), or None when not evaluated.
+        sass: the distinct SASS instructions of its kind on its source line (`LDS.128`, `LDSM.16.MT88.4`),
+            filled only by `predict_bank_conflicts(capture, with_sass=True)`.
     """
 
     op: str
@@ -130,6 +132,7 @@ class SharedAccess:
     loop_line: int | None = None
     ptx_ways: int = 0
     ptx_conflicts_per_cta: int | None = None
+    sass: tuple[str, ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -516,8 +519,32 @@ def _with_evidence(access: SharedAccess, key: Key | None, positions: dict[Key, _
     return access
 
 
-def predict_bank_conflicts(capture: Capture) -> BankReport:
-    """Every shared-memory access of a stored capture with its predicted bank conflicts (reads the store only)."""
+# Example: LDS.128 | LDSM.16.MT88.4 | STS.64 | STSM.16.M88.4 | LDGSTS.E.BYPASS.LTC128B.128
+_SASS_CLASS = (("LDGSTS", "ldgsts"), ("LDSM", "ld"), ("LDS", "ld"), ("STSM", "st"), ("STS", "st"))
+
+
+def _with_sass(report: BankReport, listing: Listing, kernel_file: str) -> BankReport:
+    """Attach each access's SASS instructions: same counter class, same source line (SASS has no columns)."""
+    by_line: dict[tuple[str, int, str], list[str]] = {}
+    for insn in listing.instructions:
+        cls = next((c for prefix, c in _SASS_CLASS if insn.opcode == prefix or insn.opcode.startswith(prefix + ".")),
+                   None)
+        own = innermost_in(insn.frames, kernel_file) or (insn.frames[0] if insn.frames else None)
+        if cls is not None and own is not None:
+            by_line.setdefault((own.file.rsplit("/", 1)[-1], own.line, cls), []).append(insn.opcode)
+    accesses = []
+    for access in report.accesses:
+        found = by_line.get((access.loc.file.rsplit("/", 1)[-1], access.loc.line, access.counter)) if access.loc else None
+        accesses.append(replace(access, sass=tuple(dict.fromkeys(found))) if found else access)
+    return replace(report, accesses=accesses)
+
+
+def predict_bank_conflicts(capture: Capture, with_sass: bool = False) -> BankReport:
+    """Every shared-memory access of a stored capture with its predicted bank conflicts (reads the store only).
+
+    With `with_sass`, each access also names its SASS instructions (nvdisasm on the capture's cubin,
+    cached in the capture; a capture without one says so in `problems`).
+    """
     ttgir = capture.read("ttgir")
     ptx: str | None = None
     if capture.manifest.backend == "cuda":
@@ -528,4 +555,12 @@ def predict_bank_conflicts(capture: Capture) -> BankReport:
     report = bank_report(ttgir, ptx, capture.manifest.kernel_path)
     if capture.manifest.backend == "cuda" and ptx is None:
         report.problems.append("the capture has no PTX: instruction widths unknown")
+    if with_sass and capture.manifest.backend == "cuda":
+        from irscope.analysis.sourcemap import sass_listing
+
+        listing, why = sass_listing(capture)
+        if listing is None:
+            report.problems.append(f"no SASS: {why}")
+        else:
+            report = _with_sass(report, listing, capture.manifest.kernel_path)
     return report

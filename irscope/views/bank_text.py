@@ -15,6 +15,8 @@ def _instructions(access: SharedAccess) -> str:
     names = ", ".join(access.instructions[:2]) + (" ..." if len(access.instructions) > 2 else "")
     if access.ptx_count:
         names += f" x{access.ptx_count}" + (f" for {access.same_position} ops" if access.same_position > 1 else "")
+    if access.sass:
+        names += " (SASS " + ", ".join(access.sass) + ")"
     return names
 
 
