@@ -115,6 +115,7 @@ def test_fma_dot_with_k_contiguous_b_is_8_way_as_the_lane_addresses_say(kernel) 
     assert b_load.instructions == ("ld.shared.v4.b32",) and b_load.counter == "ld" and b_load.sass == ("LDS.128",)
     assert b_load.instructions_per_warp == per_thread_loads == b_load.ptx_count
     assert b_load.wavefronts_per_instruction == 32 and b_load.ideal_wavefronts_per_instruction == 4
+    assert b_load.conflicts_per_instruction == 28
     assert b_load.conflicts_per_cta == expected_per_cta == 1792
     assert "order = [0, 1]" in b_load.encoding
     # the PTX's own address arithmetic, evaluated for all 128 threads, agrees
@@ -229,6 +230,19 @@ def test_amd_targets_are_unknown_not_guessed() -> None:
         report = bank_report(path.read_text(), None)
         assert all(a.kind in ("unknown", "conflict-free") for a in report.accesses)
         assert all("AMD" in a.reason for a in report.accesses if a.kind == "unknown" and a.op.startswith("ttg.local"))
+
+
+def test_the_analysis_reads_text_without_triton_or_torch() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from pathlib import Path; from irscope.analysis.bank_conflicts import bank_report; "
+            f"d = Path({str(DATA / 'bank')!r}); "
+            "r = bank_report((d / 'fma_dot_bt.sm80.ttgir').read_text(), (d / 'fma_dot_bt.sm80.ptx').read_text()); "
+            "assert max(a.ways for a in r.accesses) == 8; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('triton', 'torch')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]", run.stdout + run.stderr
 
 
 def test_report_fields_are_plain_data() -> None:

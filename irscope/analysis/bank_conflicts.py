@@ -135,6 +135,11 @@ class SharedAccess:
     sass: tuple[str, ...] = ()
 
     @property
+    def conflicts_per_instruction(self) -> float:
+        """Extra wavefronts per warp-level instruction (what ncu counts, per instruction)."""
+        return round(self.wavefronts_per_instruction - self.ideal_wavefronts_per_instruction, 3) if self.ways else 0.0
+
+    @property
     def verdict(self) -> str:
         """`conflict-free`, `8-way` or `unknown`."""
         return f"{self.ways}-way" if self.kind == "N-way" else self.kind
