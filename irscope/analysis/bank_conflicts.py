@@ -302,14 +302,18 @@ def _layout(text: str, table: LayoutTable, problems: list[str]) -> Layout:
     return parse_layout(text, table.aliases, problems)
 
 
-def _loop_line(module: MlirModule, line: int) -> int | None:
-    by_line = {op.line: op for op in module.ops}
-    op = by_line.get(line)
-    while op is not None and op.parent is not None:
-        op = module.ops[op.parent]
-        if canonical_op(op.name) == "scf.for":
-            return op.line
-    return None
+def _loop_lines(module: MlirModule) -> dict[int, int]:
+    """Op line -> TTGIR line of the innermost `scf.for` around it (ops outside loops are absent)."""
+    found: dict[int, int] = {}
+    for op in module.ops:
+        parent = op.parent
+        while parent is not None:
+            outer = module.ops[parent]
+            if canonical_op(outer.name) == "scf.for":
+                found[op.line] = outer.line
+                break
+            parent = outer.parent
+    return found
 
 
 def _where(loc: SourceLoc | None) -> str:
@@ -412,6 +416,7 @@ def bank_report(ttgir: str, ptx: str | None, kernel_file: str = "") -> BankRepor
     problems = list(table.problems)
     module = parse_module(ttgir)
     by_line = {op.line: op for op in module.ops}
+    loops = _loop_lines(module)
     listing = parse_ptx(ptx) if ptx is not None else None
     positions = _positions(listing, kernel_file) if listing else {}
     if listing:
@@ -439,17 +444,17 @@ def bank_report(ttgir: str, ptx: str | None, kernel_file: str = "") -> BankRepor
         name = canonical_op(op.op)
         loc = loc_of(op) if name in _LSU_OPS or name in _ASYNC_PROXY else None
         if name in _ASYNC_PROXY:
-            accesses.append(_proxy_access(op, loc, _loop_line(module, op.line)))
+            accesses.append(_proxy_access(op, loc, loops.get(op.line)))
         elif (op, loc) in lsu:
             key = _key(loc) if loc else None
             count = same[(key, _LSU_OPS[name][1])] if key else 1
             accesses.append(_lsu_access(op, loc, positions.get(key) if key else None, count, table, num_warps,
-                                        lanes, amd, _loop_line(module, op.line), problems))
+                                        lanes, amd, loops.get(op.line), problems))
     addresses: dict[int, ThreadAddresses | str] = {}
     if listing and not amd:
         numbers = [i.number for pos in positions.values() for insns in pos.by_class.values() for i in insns]
         addresses = evaluate_addresses(listing.instructions, numbers, num_warps * lanes)
-    scratch = _scratch_accesses(ops, positions, module, kernel_file, loc_of)
+    scratch = _scratch_accesses(ops, positions, module, loops, loc_of)
     accesses = [_with_evidence(a, key or (_key(a.loc) if a.loc else None), positions, addresses, num_warps, lanes)
                 for a, key in [(a, None) for a in accesses] + scratch]
     accesses.sort(key=lambda a: (a.ttgir_line == 0, a.ttgir_line, a.loc.line if a.loc else 0))
@@ -457,7 +462,7 @@ def bank_report(ttgir: str, ptx: str | None, kernel_file: str = "") -> BankRepor
 
 
 def _scratch_accesses(
-    ops: list[OpLine], positions: dict[Key, _Position], module: MlirModule, kernel_file: str,
+    ops: list[OpLine], positions: dict[Key, _Position], module: MlirModule, loops: dict[int, int],
     loc_of: Callable[[OpLine], SourceLoc | None],
 ) -> list[tuple[SharedAccess, Key]]:
     """Shared instructions no modelled op claimed: scratch buffers of layout conversions, reductions, scans."""
@@ -485,7 +490,7 @@ def _scratch_accesses(
                 direction="store" if cls == "st" else "load", counter=_COUNTER.get(cls, ""), encoding="",
                 register_layout="", shape=(), element="", instructions=tuple(dict.fromkeys(i.opcode for i in insns)),
                 ptx_count=len(insns), same_position=max(1, len(mine)), lane_bytes=_width(insns)[0], ways=0,
-                kind="unknown", reason=why, loop_line=_loop_line(module, first.line) if first else None,
+                kind="unknown", reason=why, loop_line=loops.get(first.line) if first else None,
             ), key))
     return found
 
