@@ -62,17 +62,16 @@ def launch(name: str) -> tuple[Any, int, int, str]:
         args = tiles if "dot" in name else tiles[:2]
         compiled = fn[(1,)](*args, BLOCK=32)
         return compiled, 1, 0, str(TEST_KERNELS)
-    from irscope.captures import make_request
+    from irscope.kernels import bundled_kernels
 
     kernel = "matmul" if name == "matmul_kernel" else "softmax"
     sizes = {"M": 512, "N": 512, "K": 512} if kernel == "matmul" else {"n_rows": 1024, "n_cols": 1024}
-    info = make_request(kernel, "native").kernel
+    info = bundled_kernels()[kernel]
     module = info.load()
     config = info.config("cuda", 0)
 
-    def new(shape: tuple[int, ...], dt: object, role: str) -> Any:
-        dt = getattr(torch, dt) if isinstance(dt, str) else dt
-        return torch.randn(shape, device="cuda").to(dt)
+    def new(shape: tuple[int, ...], dt: Any, role: str) -> Any:
+        return torch.randn(shape, device="cuda").to(getattr(torch, dt) if isinstance(dt, str) else dt)
 
     tensors = module.make_tensors(sizes, info.dtype, new)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
@@ -85,7 +84,7 @@ def launch(name: str) -> tuple[Any, int, int, str]:
     else:
         iterations = sizes["n_rows"]  # the persistent programs walk every row once between them
     torch.cuda.synchronize()
-    return compiled, ctas, iterations, str(Path(module.__file__).resolve())
+    return compiled, ctas, iterations, str(Path(str(module.__file__)).resolve())
 
 
 def predict(compiled: Any, ctas: int, iterations: int, kernel_file: str) -> dict[str, Any]:
@@ -166,7 +165,15 @@ def main() -> int:
         predictions[name] = predict(compiled, ctas, iterations, kernel_file)
     offered = known_metrics(args.ncu)
     metrics = [m for c, m in METRICS.items() if c not in OPTIONAL or m.rsplit(".", 1)[0] in offered]
-    measured = measure(args.ncu, list(args.cases), metrics)
+    # cp.async's counters may come split by cache policy (..._ldgsts_cache_access / _cache_bypass): sum them
+    ldgsts = sorted(f"{m}.sum" for m in offered if m.startswith(METRICS["ldgsts"].rsplit(".", 1)[0] + "_"))
+    measured = measure(args.ncu, list(args.cases), metrics + ldgsts)
+    for values in measured.values():
+        parts = [values[m] for m in ldgsts if m in values]
+        if parts and METRICS["ldgsts"] not in values:
+            values[METRICS["ldgsts"]] = sum(parts)
+    if ldgsts and METRICS["ldgsts"] not in metrics:
+        metrics.append(METRICS["ldgsts"])
     import triton
 
     lines = [f"GPU {torch.cuda.get_device_name(0)}, Triton {triton.__version__}; extra shared-memory wavefronts per launch"]

@@ -414,6 +414,8 @@ def bank_report(ttgir: str, ptx: str | None, kernel_file: str = "") -> BankRepor
     amd = info.target.startswith("hip")
     table = parse_layouts(ttgir)
     problems = list(table.problems)
+    if info.num_warps is None:
+        problems.append("the module names no ttg.num-warps: per-CTA counts assume 4 warps")
     module = parse_module(ttgir)
     by_line = {op.line: op for op in module.ops}
     loops = _loop_lines(module)
