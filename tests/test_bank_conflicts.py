@@ -343,6 +343,9 @@ _PTX = """\
 	shl.b32 	%r11, %r3, 2;
 	@%p2 st.shared.b32 	[%r11+49152], %r24;
 	ld.shared.b32 	%r12, [%r26];
+	neg.s32 	%r13, %r4;
+	add.s32 	%r14, %r13, %r4;
+	ld.shared.b32 	%r15, [%r14+64];
 """
 
 
@@ -353,7 +356,7 @@ def test_ptx_addresses_follow_triton_style_integer_code() -> None:
     listing = parse_ptx(_PTX)
     numbers = [i.number for i in listing.instructions if ".shared" in i.opcode and "alloc" not in i.opcode]
     found = evaluate_addresses(listing.instructions, numbers, 64)
-    store, reduce_store, base_load = (found[n] for n in numbers)
+    store, reduce_store, base_load, negated = (found[n] for n in numbers)
     assert isinstance(store, ThreadAddresses) and isinstance(reduce_store, ThreadAddresses)
     for t in range(64):  # row t % 8 of a 128-byte-row buffer, 16-byte chunk (t / 8 % 4) XOR row
         row, chunk = t % 8, (t >> 3) & 3
@@ -361,6 +364,7 @@ def test_ptx_addresses_follow_triton_style_integer_code() -> None:
     # only lane 0 of each warp stores, at the warp's slot
     assert reduce_store.addresses == tuple(49152 + 4 * (t // 32) if t % 32 == 0 else None for t in range(64))
     assert isinstance(base_load, ThreadAddresses) and set(base_load.addresses) == {0}
+    assert isinstance(negated, ThreadAddresses) and set(negated.addresses) == {64}  # -x + x, wrapped to 32 bits
     # 8 lanes per phase, rows 0..7 at chunk (q ^ row): 8 different bank groups, no conflict
     assert instruction_wavefronts(store.addresses, 16) == [(4, 4, 1), (4, 4, 1)]
 

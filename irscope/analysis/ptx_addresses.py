@@ -263,6 +263,11 @@ def _logic(ev: _Evaluator, opcode: str, ops: list[str], index: int) -> Values:
     return [fn(x, y) for x, y in zip(a, b, strict=True)]
 
 
+def _neg(ev: _Evaluator, opcode: str, ops: list[str], index: int) -> Values:
+    bits = _bits(opcode)
+    return [-x & ((1 << bits) - 1) for x in _args(ev, ops, index, 1)[0]]
+
+
 def _shfl(ev: _Evaluator, opcode: str, ops: list[str], index: int) -> Values:
     if not opcode.startswith("shfl.sync.idx") or len(ops) < 5:
         raise _Unknown(opcode)
@@ -298,7 +303,7 @@ def _div(op: str) -> Callable[[int, int, int], int]:
 _OPS: dict[str, Callable[[_Evaluator, str, list[str], int], Values]] = {
     "mov": _mov, "cvt": _cvt, "mul": _mul, "mad": _mad, "bfe": _bfe, "bfi": _bfi, "selp": _selp, "setp": _setp,
     "and": _logic, "or": _logic, "xor": _logic, "not": _logic, "shfl": _shfl, "shl": _shift(True),
-    "shr": _shift(False),
+    "shr": _shift(False), "neg": _neg,
     "add": _binary(lambda x, y, bits: x + y), "sub": _binary(lambda x, y, bits: x - y),
     "min": _binary(lambda x, y, bits: min(x, y)), "max": _binary(lambda x, y, bits: max(x, y)),
     "div": _binary(_div("div")), "rem": _binary(_div("rem")),
