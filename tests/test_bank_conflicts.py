@@ -390,3 +390,15 @@ def test_tma_matmul_stores_pick_their_own_instruction_form(captures) -> None:
     assert all(a.kind == "conflict-free" and a.ptx_ways == 1 and "nvmma_shared" in a.encoding for a in stores)
     tma = [a for a in report.accesses if a.op.startswith("ttng.async_tma")]
     assert tma and all(a.kind == "conflict-free" and a.counter == "" for a in tma)
+
+
+@pytest.mark.compile
+@pytest.mark.parametrize("config", [1, 3, 6])
+def test_layout_model_agrees_with_the_ptx_address_arithmetic_across_matmul_configs(captures, config: int) -> None:
+    """Two independent routes to the same addresses: layouts composed with the swizzle, and the PTX's own code."""
+    report = predict_bank_conflicts(captures("matmul", "sm80", config))
+    modelled = [a for a in report.accesses if a.op.startswith("ttg.") and a.encoding]
+    assert modelled
+    for access in modelled:
+        assert access.kind != "unknown" and access.ptx_ways, access
+        assert (access.ways, access.conflicts_per_cta) == (access.ptx_ways, access.ptx_conflicts_per_cta), access
