@@ -1,8 +1,9 @@
 """On a GPU: irscope's predicted shared-memory bank conflicts against Nsight Compute's counters.
 
-Launches the kernels of tests/data/kernels/bank_conflicts.py (an 8-way FMA-dot operand load, its
-conflict-free twin, a transpose through a layout conversion) and the bundled matmul and softmax at
-small sizes, once each. The prediction (irscope.analysis.bank_conflicts on the TTGIR and PTX the JIT
+Launches the kernels of tests/data/kernels/bank_conflicts.py (8-way FMA-dot operand loads: a 32x32
+tile whose upper and lower half-warps repeat each other's addresses, and a 16x256x64 tile where all 32
+lanes differ; the conflict-free twin; a transpose through a layout conversion) and the bundled matmul
+and softmax at small sizes, once each. The prediction (irscope.analysis.bank_conflicts on the TTGIR and PTX the JIT
 compiled for that very launch) is summed over the launch: each op's conflicts per CTA times the CTAs,
 or, for ops inside a loop, times the loop iterations of all CTAs. The measurement is one `ncu` run over
 all of them: l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum and _op_st.sum per kernel (and
@@ -39,7 +40,8 @@ METRICS = {
     "wavefronts st": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
 }
 OPTIONAL = ("ldgsts", "wavefronts ld", "wavefronts st")
-CASES = ("fma_dot_bt_kernel", "fma_dot_kernel", "transpose_kernel", "matmul_kernel", "softmax_kernel")
+CASES = ("fma_dot_bt_kernel", "fma_dot_bt_wide_kernel", "fma_dot_kernel", "transpose_kernel", "matmul_kernel",
+         "softmax_kernel")
 
 
 def _test_module() -> Any:
@@ -55,6 +57,10 @@ def launch(name: str) -> tuple[Any, int, int, str]:
     import torch
     import triton
 
+    if name == "fma_dot_bt_wide_kernel":
+        tiles = [torch.randn(16384, device="cuda") for _ in range(3)]
+        compiled = _test_module().fma_dot_bt_wide_kernel[(1,)](*tiles, BM=16, BN=256, BK=64)
+        return compiled, 1, 0, str(TEST_KERNELS)
     if name in ("fma_dot_bt_kernel", "fma_dot_kernel", "transpose_kernel"):
         module = _test_module()
         tiles = [torch.randn(32 * 32, device="cuda") for _ in range(3)]

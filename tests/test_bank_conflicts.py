@@ -129,6 +129,26 @@ def test_fma_dot_with_k_contiguous_b_is_8_way_as_the_lane_addresses_say(kernel) 
 
 
 @pytest.mark.compile
+def test_wide_fma_dot_is_8_way_with_every_lane_distinct(shared_store: Path) -> None:
+    """16x256x64: all 32 lanes walk N, so no two quarter-warps repeat addresses (no broadcast to argue about)."""
+    cap = irscope.capture(f"{KERNELS}:fma_dot_bt_wide_kernel", target="sm80", store=str(shared_store),
+                          args="a_ptr=fp32[16384], bt_ptr=fp32[16384], c_ptr=fp32[16384]", BM=16, BN=256, BK=64)
+    ttgir = cap.read("ttgir")
+    assert ("#blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], "
+            "order = [1, 0]}>") in ttgir
+    # B[k][n] at element n * 64 + k; lane l holds n = 4 l .. 4 l + 3 and reads 4 consecutive k of one n:
+    # the 8 lanes of a quarter-warp are 4 * 64 * 4 = 1024 bytes apart, all 32 lanes' addresses differ.
+    lanes = [(4 * lane * 64) * 4 for lane in range(32)]
+    assert len(set(lanes)) == 32 and all(hand_ways(lanes[q:q + 8], 16) == 8 for q in range(0, 32, 8))
+    per_thread = 4 * 64 // 4  # (N 128 per warp / 32 lanes = 4 columns) x 64 K, 4 per instruction
+    report = predict_bank_conflicts(cap)
+    b_load = [a for a in accesses(report, "ttg.local_load") if a.ways > 1]
+    assert len(b_load) == 1 and b_load[0].ways == 8 and b_load[0].instructions_per_warp == per_thread
+    assert b_load[0].conflicts_per_cta == per_thread * 4 * 7 * 4 == 7168  # instructions x quarters x extra x warps
+    assert b_load[0].ptx_conflicts_per_cta == 7168
+
+
+@pytest.mark.compile
 def test_fma_dot_with_n_contiguous_b_is_conflict_free(kernel) -> None:
     cap = kernel("fma_dot_kernel")
     report = predict_bank_conflicts(cap)

@@ -33,3 +33,15 @@ def fma_dot_bt_kernel(a_ptr, bt_ptr, c_ptr, BLOCK: tl.constexpr):
     bt = tl.load(bt_ptr + rows * BLOCK + cols)
     c = tl.dot(a, tl.trans(bt), input_precision="ieee")
     tl.store(c_ptr + rows * BLOCK + cols, c)
+
+
+@triton.jit
+def fma_dot_bt_wide_kernel(a_ptr, bt_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """c = a @ bt.T with a wide N (16x256x64): every lane of a warp walks N, none repeats another's address."""
+    m = tl.arange(0, BM)
+    n = tl.arange(0, BN)
+    k = tl.arange(0, BK)
+    a = tl.load(a_ptr + m[:, None] * BK + k[None, :])
+    bt = tl.load(bt_ptr + n[:, None] * BK + k[None, :])
+    c = tl.dot(a, tl.trans(bt), input_precision="ieee")
+    tl.store(c_ptr + m[:, None] * BN + n[None, :], c)
