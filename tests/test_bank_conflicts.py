@@ -82,6 +82,22 @@ def test_instruction_wavefronts_split_16_byte_accesses_into_quarter_warps() -> N
     assert instruction_wavefronts(rows, 4, matrices=4) == [(32, 4, 8)]
 
 
+def test_a_column_read_is_32_way_unpadded_and_4_way_with_4_words_of_padding_per_row() -> None:
+    # lane l reads element (l, 0) of a 64x32 fp32 buffer: rows are 32 words long, so every lane hits bank 0
+    column = LinearLayout.from_bases({"register": [], "lane": [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0)],
+                                      "warp": [], "block": []}, ["dim0", "dim1"], sizes=[64, 32])
+    plain = shared_offset_map(parse_layout("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, "
+                                           "order = [1, 0]}>"), (64, 32))
+    assert hand_ways([32 * 4 * lane for lane in range(32)], 4) == 32
+    assert warp_access(column, plain, 4, 4).worst_ways == 32
+    # 4 words of padding after every 32: row r starts at word 36 r, bank 4 r % 32: rows r and r + 8 share a bank
+    padded = shared_offset_map(parse_layout("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 32]}>"), (64, 32))
+    assert [padded.offset((r, c)) for r, c in ((0, 0), (1, 0), (1, 31), (5, 1))] == [0, 36, 67, 181]
+    assert hand_ways([36 * 4 * lane for lane in range(32)], 4) == 4
+    model = warp_access(column, padded, 4, 4)
+    assert (model.worst_ways, model.wavefronts, model.conflicts) == (4, 4, 3)
+
+
 # -- real captures ------------------------------------------------------------------------------------
 
 
