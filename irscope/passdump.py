@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from irscope import locks
+import irscope.locks as locks
 from irscope.analysis.passes import VERSION as EFFECTS_VERSION
 from irscope.analysis.passes import PassTable, effects_to_json, pass_table
 from irscope.capturejob import CaptureJob, JobSource, as_job
