@@ -95,9 +95,14 @@ class WorkerClient:
         if self.env is None or not self.env.foreign:  # this interpreter: the worker runs this irscope's code
             env["PYTHONPATH"] = os.pathsep.join(p for p in (str(irscope_root()), env.get("PYTHONPATH", "")) if p)
         self._stderr = tempfile.TemporaryFile(prefix="irscope-worker-")  # noqa: SIM115 -- closed in _stop
-        self._proc = subprocess.Popen(worker_command("irscope.compile.remote", env=self.env), stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=self._stderr, text=True, encoding="utf-8",
-                                      env=env)
+        try:
+            self._proc = subprocess.Popen(worker_command("irscope.compile.remote", env=self.env),
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                                          text=True, encoding="utf-8", env=env)
+        except OSError as exc:
+            error = UsageError(f"cannot start the compile worker of {self.where}: {exc.strerror or exc}")
+            error.exit_code = 1
+            raise error from None
         self._sources.clear()
         self._owner = os.getpid()
         reply = self._exchange({"op": "hello"})
@@ -162,9 +167,6 @@ class WorkerClient:
                         self._start()
                     except IrscopeError as exc:
                         return {"ok": False, "kind": "internal", "exit_code": exc.exit_code, "error": str(exc)}
-                    except OSError as exc:
-                        return {"ok": False, "kind": "internal", "exit_code": 1,
-                                "error": f"cannot start the compile worker of {self.where}: {exc}"}
                 reply = self._exchange(message)
                 if not reply.get("dead") or attempt:
                     reply.pop("dead", None)
