@@ -7,6 +7,7 @@ only closes at run time is still a cycle to reason about.
 from __future__ import annotations
 
 import ast
+import itertools
 from pathlib import Path
 
 from tests.conftest import REPO
@@ -22,13 +23,13 @@ DATA_LAYER = ("irscope.store", "irscope.paths", "irscope.tritons", "irscope.targ
               "irscope.errors", "irscope.locks", "irscope.manifest_fields", "irscope.gpus")
 # (importer prefixes, forbidden prefixes, why)
 RULES = [
-    (VIEWS_AND_FACTS, ("irscope.compile", "irscope.capturejob", "irscope.tritons", "irscope.passdump")
-     + REQUEST_AND_UP, "text-to-facts and rendering never compile, resolve requests or run commands"),
+    (VIEWS_AND_FACTS, ("irscope.compile", "irscope.capturejob", "irscope.tritons", "irscope.passdump",
+                       *REQUEST_AND_UP), "text-to-facts and rendering never compile, resolve requests or run commands"),
     (("irscope.compile",), REQUEST_AND_UP, "compile gets plain-data jobs and never reaches back to requests or UIs"),
-    (DATA_LAYER, ("irscope.compile", "irscope.passdump", "irscope.compare") + REQUEST_AND_UP,
+    (DATA_LAYER, ("irscope.compile", "irscope.passdump", "irscope.compare", *REQUEST_AND_UP),
      "the store and the job description sit below everything that compiles or resolves"),
 ]
-TRITON_IMPORTERS = ("irscope.compile", "irscope.run", "irscope.repro")
+TRITON_IMPORTERS = ("irscope.compile", "irscope.run")
 
 
 def _modules(package: Path) -> dict[str, Path]:
@@ -129,9 +130,8 @@ def _one_cycle(component: list[str], graph: dict[str, set[str]], lines: dict[tup
         node = queue.pop(0)
         for child in sorted(graph[node] & members):
             if child == start:
-                path = paths[node] + [start]
-                return " -> ".join(f"{a} (line {lines[(a, b)]})" for a, b in zip(path, path[1:], strict=False)) \
-                    + f" -> {start}"
+                path = [*paths[node], start]
+                return " -> ".join(f"{a} (line {lines[(a, b)]})" for a, b in itertools.pairwise(path)) + f" -> {start}"
             if child not in paths:
                 paths[child] = paths[node] + [child]
                 queue.append(child)
@@ -173,11 +173,11 @@ def test_the_layers_import_only_downward() -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_only_compile_run_and_repro_import_triton() -> None:
+def test_only_compile_and_run_import_triton() -> None:
     modules = _modules(PACKAGE)
     offenders = [f"{m} (line {line})" for m, path in sorted(modules.items()) if not _under(m, TRITON_IMPORTERS)
                  for name, line in _imported(m, path) if name == "triton" or name.startswith("triton.")]
-    assert not offenders, "Triton imported outside irscope.compile/run/repro: " + ", ".join(offenders)
+    assert not offenders, "Triton imported outside irscope.compile and irscope.run: " + ", ".join(offenders)
 
 
 def test_the_checker_sees_lazy_imports_and_reports_a_cycle(tmp_path: Path) -> None:
