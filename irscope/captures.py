@@ -12,12 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from irscope.errors import DamagedCaptureError, StoreError, UsageError, closest
+from irscope.capturejob import CaptureJob
+from irscope.errors import DamagedCaptureError, UsageError, closest
 from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
 from irscope.kernelspec import FunctionKernel, RecordedKernel, function_kernel
 from irscope.paths import require_writable, store_root
 from irscope.stages import Stage, get_stage
-from irscope.store import Capture, Store, capture_key, require_trusted
+from irscope.store import Capture, Store, require_trusted
 from irscope.targets import TARGETS, Target, default_target_name, resolve_target
 
 
@@ -84,13 +85,16 @@ class Request:
         """The capture key for this request."""
         if isinstance(self.kernel, StoredKernel):
             return self.kernel.capture.manifest.key
-        if isinstance(self.kernel, RecordedKernel):
-            return self.kernel.key
-        if isinstance(self.kernel, FunctionKernel):
-            payload = self.kernel.key_payload(self.config_index)
-        else:
-            payload = self.kernel.key_payload(self.target.backend, self.config_index, self.sizes)
-        return capture_key(self.kernel.name, payload, self.target, self.config_index)
+        return CaptureJob(self.kernel, self.target, self.config_index, self.sizes).key()
+
+    def job(self) -> CaptureJob:
+        """The compile this request names, as plain data (a stored capture's: the one that makes it again)."""
+        if isinstance(self.kernel, StoredKernel):
+            again = request_for(self.kernel.capture)  # checks first that its Python may be imported
+            if isinstance(again.kernel, StoredKernel):
+                raise UsageError(f"{again.key()} cannot be compiled again from the store alone")
+            return again.job()
+        return CaptureJob(self.kernel, self.target, self.config_index, self.sizes)
 
 
 def recorded_configs(captures: list[Capture]) -> str:
@@ -215,21 +219,10 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
     require_writable(store.root)
     if on_compile is not None:
         on_compile(request)
-    from irscope.tritons import selected
+    # The one way down: the request as plain data, compiled here or by the selected Triton's worker.
+    from irscope.compile.remote import compile_job
 
-    if selected() is not None:  # --triton: compile in that Triton's interpreter, into the same store
-        from irscope.compile.remote import remote_capture
-
-        key = remote_capture(request.kernel, request.target, request.config_index, request.sizes, store.root,
-                             force=recapture)
-        made_there = store.get(key)
-        if made_there is None:
-            raise StoreError(f"the compile worker reported capture {key}, but it is not in {store.root}")
-        return remember(request, made_there)
-    from irscope.compile.capture import capture
-
-    made = capture(request.kernel, request.target, request.config_index, store, request.sizes, force=recapture)
-    return remember(request, made)
+    return remember(request, compile_job(request.job(), store, force=recapture))
 
 
 # Requests of captures made in this process (the Python API registers kernel objects here), so a

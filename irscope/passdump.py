@@ -18,20 +18,19 @@ index that carries an error (older irscope versions stored failures there) count
 from __future__ import annotations
 
 import errno
-import gzip
 import json
 import os
-import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from irscope import locks
+import irscope.locks as locks
 from irscope.analysis.passes import VERSION as EFFECTS_VERSION
 from irscope.analysis.passes import PassTable, effects_to_json, pass_table
+from irscope.capturejob import CaptureJob, JobSource, as_job
 from irscope.errors import StoreError
 from irscope.parse.passes import (
     DumpProblem,
@@ -41,16 +40,17 @@ from irscope.parse.passes import (
     index_passes,
     section_body,
 )
-from irscope.store import Capture, Store, require_trusted, store_error
+from irscope.passwrite import FAILED as FAILED
+from irscope.passwrite import FLAVOURS as FLAVOURS
+from irscope.passwrite import FORMAT
+from irscope.passwrite import atomic_write_text as atomic_write_text
+from irscope.passwrite import effects_path as effects_path
+from irscope.passwrite import index_path as index_path
+from irscope.passwrite import write_dump as write_dump
+from irscope.store import Capture, Store, store_error
 
-if TYPE_CHECKING:
-    from irscope.captures import Request
-
-FORMAT = 1
-FLAVOURS = ("mlir", "llvm")
 _READ_CHUNK = 1 << 16
 _CACHE_TEXTS = 8
-_STALE_SECONDS = 600
 
 
 class DumpReadError(StoreError):
@@ -96,104 +96,6 @@ class _Member:
 
     offset: int
     length: int
-
-
-FAILED = "passes-failed"
-
-
-def index_path(directory: Path, flavour: str, prefix: str = "passes") -> Path:
-    """The JSON index of a flavour's dump (``prefix`` FAILED: of its last failed compile)."""
-    return directory / f"{prefix}.{flavour}.json"
-
-
-def effects_path(directory: Path, flavour: str) -> Path:
-    """The cached effects of a flavour's dump."""
-    return directory / f"passes.{flavour}.effects.json"
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write a file under a temporary name, then rename it into place."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(3).hex()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def write_dump(directory: Path, flavour: str, chunks: Iterable[bytes], meta: Callable[[], dict[str, Any]]) -> Path:
-    """Store a dump arriving in chunks; return the index path.
-
-    ``meta`` is called once the chunks are exhausted (the compile printing them has ended) and
-    fills DumpInfo's other fields.
-    """
-    token = f"{int(time.time())}-{os.getpid()}-{os.urandom(3).hex()}"
-    tmp = directory / f".passes.{flavour}.{token}.gz.tmp"
-    splitter = SectionSplitter()
-    rows: list[list[Any]] = []
-    raw = 0
-    # LLVM dumps are ten times larger and repeat the module after every pass: the fastest level
-    # stores matmul's 210 MB in 8 MB instead of 7 MB, at a third of level 6's time.
-    level = 6 if flavour == "mlir" else 1
-    try:
-        out_file = open(tmp, "wb")  # noqa: SIM115 -- closed by the with block below
-    except OSError as exc:
-        raise store_error(directory.parent.parent, exc, "storing a per-pass dump") from None
-    with out_file as out:
-
-        def add(section: Section, data: bytes) -> None:
-            member = gzip.compress(data, compresslevel=level, mtime=0)
-            rows.append([section.id, section.line, section.size, out.tell(), len(member), section.header,
-                         section.lines])
-            out.write(member)
-
-        try:
-            for chunk in chunks:
-                raw += len(chunk)
-                for section, data in splitter.feed(chunk):
-                    add(section, data)
-            for section, data in splitter.close():
-                add(section, data)
-        except BaseException:
-            tmp.unlink(missing_ok=True)  # a dump cut off by an error here is no dump at all
-            raise
-    info = {"format": FORMAT, "flavour": flavour, "raw_bytes": raw, **meta(), "sections": rows}
-    # Only a compile that ended well makes the dump; a failed one is kept apart, for the record.
-    prefix = FAILED if info.get("error") else "passes"
-    name = f"{prefix}.{flavour}.{token}.gz"
-    os.replace(tmp, directory / name)
-    info["file"] = name
-    path = index_path(directory, flavour, prefix)
-    atomic_write_text(path, json.dumps(info))
-    if prefix == "passes":
-        effects_path(directory, flavour).unlink(missing_ok=True)
-        index_path(directory, flavour, FAILED).unlink(missing_ok=True)
-    _sweep(directory, flavour, keep=name)
-    return path
-
-
-def _sweep(directory: Path, flavour: str, keep: str) -> None:
-    """Remove older dumps of this flavour that no index names (left by earlier or concurrent captures)."""
-    now = time.time()
-    for tmp in directory.glob(f".passes.{flavour}.*.tmp"):  # left by a capture that was killed
-        try:
-            if now - tmp.stat().st_mtime > _STALE_SECONDS:
-                tmp.unlink()
-        except FileNotFoundError:
-            continue
-    for prefix in ("passes", FAILED):
-        for old in directory.glob(f"{prefix}.{flavour}.*.gz"):
-            if old.name == keep:
-                continue
-            try:
-                if now - old.stat().st_mtime > _STALE_SECONDS or _named_file(directory, flavour, prefix) != old.name:
-                    old.unlink()
-            except FileNotFoundError:
-                continue
-
-
-def _named_file(directory: Path, flavour: str, prefix: str = "passes") -> str:
-    try:
-        return str(json.loads(index_path(directory, flavour, prefix).read_text(encoding="utf-8")).get("file", ""))
-    except (OSError, ValueError, AttributeError):
-        return ""
 
 
 class PassDump:
@@ -391,7 +293,7 @@ def write_effects(directory: Path, flavour: str, file: str, version: str, rows: 
         return
 
 
-def get_pass_dump(request: Request, capture: Capture, llvm: bool = False, recapture: bool = False,
+def get_pass_dump(request: CaptureJob | JobSource, capture: Capture, llvm: bool = False, recapture: bool = False,
                   on_compile: Callable[[Capture], None] | None = None) -> PassDump:
     """The capture's per-pass dump, compiling once more with dumps on when it has none (or when asked)."""
     flavour = "llvm" if llvm else "mlir"
@@ -400,17 +302,14 @@ def get_pass_dump(request: Request, capture: Capture, llvm: bool = False, recapt
     with locks.exclusive(store.locks_dir / f"{capture.manifest.key}.lock", f"capture {capture.manifest.key}"):
         if not recapture and (found := load_dump(capture.path, flavour)) is not None:
             return found
-        from irscope.captures import StoredKernel
-
-        if isinstance(request.kernel, StoredKernel):
-            require_trusted(capture)  # before saying a compile starts: it would import the capture's Python
+        job = as_job(request)  # a stored capture's request: checks first that its Python may be imported
         if not os.access(capture.path, os.W_OK):
             raise store_error(store.root, OSError(errno.EACCES, "read-only"), "storing a per-pass dump")
         if on_compile is not None:
             on_compile(capture)
         from irscope.compile.passes import capture_passes
 
-        capture_passes(request, capture, llvm=llvm)
+        capture_passes(job, capture, llvm=llvm)
         found = load_dump(capture.path, flavour)
     if found is None:
         raise StoreError(f"the per-pass dump of {capture.manifest.key} was written but cannot be read back")

@@ -14,7 +14,6 @@ Reading the store never imports Triton or torch.
 from __future__ import annotations
 
 import errno
-import functools
 import hashlib
 import json
 import os
@@ -25,11 +24,13 @@ from dataclasses import MISSING, asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from irscope import locks
+import irscope.locks as locks
 from irscope.errors import DamagedCaptureError, StoreError, UsageError
 from irscope.manifest_fields import FIELD_CHECKS, KEY_RE, json_type
 from irscope.stages import Stage, get_stage
 from irscope.targets import Target
+from irscope.tritons import local_triton_version as local_triton_version
+from irscope.tritons import triton_version
 
 # The manifest's format: 2 added per-file sizes and sha256 digests (``checksums``). Format-1 manifests
 # are still read; their files cannot be checked, so compilable kernels are compiled anew.
@@ -50,43 +51,6 @@ _KEY_ENV_IGNORED = frozenset({
 _STALE_STAGING_SECONDS = 3600
 # A manifest is a few kilobytes; a larger one is not read.
 _MAX_MANIFEST_BYTES = 4 * 1024 * 1024
-
-
-# Example: __version__ = '3.9.0'
-_VERSION_RE = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.M)
-
-
-def triton_version() -> str:
-    """The version of the Triton that compiles in this process: ``--triton``'s choice, else the installed one."""
-    from irscope.tritons import selected
-
-    chosen = selected()
-    return chosen.version if chosen is not None else local_triton_version()
-
-
-@functools.cache
-def local_triton_version() -> str:
-    """Installed Triton's version, read from its __init__.py without importing it (metadata as fallback).
-
-    Read once per process: every capture key needs it, and the TUI computes keys for whole trees.
-    """
-    import importlib.util
-
-    spec = importlib.util.find_spec("triton")
-    if spec is None or spec.origin is None:
-        raise UsageError("Triton is not installed; install it with 'pip install triton'")
-    try:
-        match = _VERSION_RE.search(Path(spec.origin).read_text(encoding="utf-8"))
-    except OSError:
-        match = None
-    if match:
-        return match.group(1)
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("triton")
-    except PackageNotFoundError:
-        raise UsageError("Triton is not installed; install it with 'pip install triton'") from None
 
 
 def _compile_env() -> dict[str, str]:

@@ -10,6 +10,7 @@ Nothing here imports Triton: the version of an interpreter's Triton is read by r
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -79,14 +80,47 @@ def env_python(root: Path) -> Path:
     return root / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
+# Example: __version__ = '3.9.0'
+_INIT_VERSION_RE = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.M)
+
+
+@functools.cache
+def local_triton_version() -> str:
+    """Installed Triton's version, read from its __init__.py without importing it (metadata as fallback).
+
+    Read once per process: every capture key needs it, and the TUI computes keys for whole trees.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("triton")
+    if spec is None or spec.origin is None:
+        raise UsageError("Triton is not installed; install it with 'pip install triton'")
+    try:
+        match = _INIT_VERSION_RE.search(Path(spec.origin).read_text(encoding="utf-8"))
+    except OSError:
+        match = None
+    if match:
+        return match.group(1)
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("triton")
+    except PackageNotFoundError:
+        raise UsageError("Triton is not installed; install it with 'pip install triton'") from None
+
+
+def triton_version() -> str:
+    """The version of the Triton that compiles in this process: ``--triton``'s choice, else the installed one."""
+    chosen = selected()
+    return chosen.version if chosen is not None else local_triton_version()
+
+
 def current() -> TritonEnv:
     """The Triton of the interpreter running irscope."""
-    from irscope.store import local_triton_version
-
     return TritonEnv(version=local_triton_version(), python=Path(sys.executable), kind="current")
 
 
-# Reads the version as irscope.store.local_triton_version does (the __init__'s __version__ first), so
+# Reads the version as local_triton_version does (the __init__'s __version__ first), so
 # the key a worker computes for its captures equals the one computed here.
 _PROBE = """
 import importlib.metadata as m, importlib.util as u, json, re, sys
@@ -230,22 +264,25 @@ def selected() -> TritonEnv | None:
     return _SELECTED
 
 
-def worker_command(module: str, *args: str) -> list[str]:
-    """The command that runs ``python -m module args`` with the selected Triton's interpreter.
+def worker_command(module: str, *args: str, env: TritonEnv | None = None) -> list[str]:
+    """The command that runs ``python -m module args`` with ``env``'s interpreter (default: the selected Triton's).
 
     irscope's own package directory (and filelock's, which the store needs) go at the end of the
     worker's ``sys.path``, so its environment's Triton is the one imported, never ours.
     """
     import filelock
 
-    import irscope
-
-    env = selected()
-    python = str(env.python) if env is not None else sys.executable
-    extra = [str(Path(irscope.__file__).resolve().parents[1]), str(Path(filelock.__file__).resolve().parents[1])]
+    env = env if env is not None else selected()
+    python = str(env.python) if env is not None and env.foreign else sys.executable
+    extra = [str(irscope_root()), str(Path(filelock.__file__).resolve().parents[1])]
     boot = (f"import sys, runpy; sys.path += [p for p in {extra!r} if p not in sys.path]; "
             f"sys.argv[0] = {module!r}; runpy.run_module({module!r}, run_name='__main__', alter_sys=True)")
     return [python, "-c", boot, *args]
+
+
+def irscope_root() -> Path:
+    """The directory that holds the ``irscope`` package this process runs (for a worker's ``sys.path``)."""
+    return Path(__file__).resolve().parents[1]
 
 
 def install(version: str, store: Path, echo: object = None) -> TritonEnv:

@@ -205,7 +205,7 @@ def choose_configs(tuner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], mo
 
 def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> None:
     """``Autotuner.run`` without a GPU: choose the configs as ``--autotune`` says, launch (compile) each, bench none."""
-    from irscope.compile import program_hook as hook
+    from irscope.compile import session as hook
 
     tuner.nargs = dict(zip(tuner.arg_names, args, strict=False))
     try:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from irscope.capturejob import CaptureJob
 from irscope.compile.replay import job_replay
 from irscope.compile.specialize import CompileJob, kernel_job
 from irscope.errors import CompileError
@@ -191,10 +192,8 @@ def defining_file(kernel: KernelInfo | FunctionKernel | RecordedKernel, job: Com
 def capture(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target, config_index: int, store: Store,
             sizes: dict[str, int] | None = None, force: bool = False) -> Capture:
     """The capture of ``kernel`` for ``target`` with config ``config_index``, compiling it on a miss."""
-    from irscope.captures import Request
-
     sizes = dict(sizes if sizes is not None else (kernel.sizes if isinstance(kernel, KernelInfo) else {}))
-    key = Request(kernel=kernel, target=target, config_index=config_index, sizes=sizes).key()
+    key = CaptureJob(kernel=kernel, target=target, config_index=config_index, sizes=sizes).key()
     if not force and (hit := store.get(key)) is not None:
         return hit
     version = triton_version()

@@ -216,7 +216,7 @@ def _patch_torch(torch: Any, gpu: Gpu) -> None:
 
 def _report_failure(name: str, error: str) -> None:
     """Record something that could not be captured (it is listed as NOT captured after the run)."""
-    from irscope.compile.program_hook import _write
+    from irscope.compile.session import _write
 
     _write("failures", {"name": name, "error": error})
 

@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from irscope.captures import Request, StoredKernel, request_for
+from irscope.capturejob import CaptureJob, JobSource, as_job
 from irscope.compile.recorded_ir import recorded_ir_path
 from irscope.errors import CompileError, StoreError
 from irscope.kernelspec import FunctionKernel, RecordedKernel
-from irscope.passdump import write_dump
+from irscope.passwrite import write_dump
 from irscope.store import Capture
 from irscope.tritons import worker_command
 
@@ -49,19 +49,20 @@ def check_source(capture: Capture, kernel_path: Path) -> None:
                          "run the command with --recapture")
 
 
-def worker_spec(request: Request, capture: Capture, mode: str, root: Path, llvm: bool = False,
+def worker_spec(request: CaptureJob | JobSource, capture: Capture, mode: str, root: Path, llvm: bool = False,
                 repeat: int = 1, buffer: bool = True) -> dict[str, Any]:
-    """What the worker needs to compile the capture's request again; the request travels as a pickle in ``root``."""
-    if isinstance(request.kernel, StoredKernel):
-        # Recorded from a program: compile it again from its stored source and recorded specialization.
-        request = request_for(capture)
-    kernel = request.kernel
-    assert not isinstance(kernel, StoredKernel)
+    """What the worker needs to compile the capture's job again; the job travels as a pickle in ``root``.
+
+    A request for a stored capture names the compile that can make it again (its stored source and
+    recorded specialization, see ``irscope.captures.request_for``).
+    """
+    job = as_job(request)
+    kernel = job.kernel
     # A FILE:FUNCTION capture stores the file that defines the function (see capture.defining_file).
     check_source(capture, Path(capture.manifest.kernel_path if isinstance(kernel, FunctionKernel) else kernel.path))
     path = root / "request.pickle"
     with open(path, "wb") as f:
-        pickle.dump((kernel, request.target, request.config_index, dict(request.sizes)), f)
+        pickle.dump((kernel, job.target, job.config_index, dict(job.sizes)), f)
     spec: dict[str, Any] = {"mode": mode, "request": str(path), "llvm": llvm, "repeat": repeat, "buffer": buffer}
     if mode == "passes" and isinstance(kernel, RecordedKernel):
         recorded = recorded_ir_path(capture.path, capture.manifest.kernel)
@@ -86,7 +87,7 @@ def worker_env(root: Path, settings: dict[str, str]) -> dict[str, str]:
 class Worker:
     """One run of the worker process; iterate ``stream()`` for its stderr, then read ``result``."""
 
-    def __init__(self, request: Request, capture: Capture, mode: str, settings: dict[str, str],
+    def __init__(self, request: CaptureJob | JobSource, capture: Capture, mode: str, settings: dict[str, str],
                  llvm: bool = False, repeat: int = 1, buffer: bool = True) -> None:
         self.request = request
         self.buffer = buffer  # buffer what the compile prints (irscope.compile.dbgstream)
@@ -124,8 +125,8 @@ class Worker:
                            "seconds": [], "triton_version": ""}
 
 
-def capture_passes(request: Request, capture: Capture, llvm: bool = False) -> Path:
-    """Compile the request again with per-pass dumps on; store the dump beside its capture; return its index.
+def capture_passes(request: CaptureJob | JobSource, capture: Capture, llvm: bool = False) -> Path:
+    """Compile the job (or the request's job) again with per-pass dumps on; store the dump beside its capture; return its index.
 
     A compile that fails raises CompileError; what it printed is kept apart (passdump.load_failed_dump),
     never as the capture's dump.

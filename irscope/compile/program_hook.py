@@ -18,52 +18,17 @@ import inspect
 import json
 import os
 import shutil
-import threading
 import traceback
 from pathlib import Path
 from typing import Any
 
-_STATE = threading.local()
-_COUNTER = [0]
-_LOCK = threading.Lock()
+# The session's records and this thread's autotune config live in a module of their own, which the
+# autotuner policy and the device stand-in write to without importing this hook.
+from irscope.compile.session import _STATE as _STATE
+from irscope.compile.session import _session, _write, config_values, jsonable, set_config
+from irscope.compile.session import write_record as write_record
+
 _POOL: list[Any] = []  # the offline CompilePool, once installed
-
-
-def _session() -> Path:
-    return Path(os.environ["IRSCOPE_CAPTURE_SESSION"])
-
-
-def _write(kind: str, data: dict[str, Any]) -> None:
-    """Write one record atomically into the session."""
-    folder = _session() / kind
-    folder.mkdir(parents=True, exist_ok=True)
-    with _LOCK:
-        _COUNTER[0] += 1
-        n = _COUNTER[0]
-    name = f"{os.getpid()}-{n:05d}-{os.urandom(4).hex()}.json"  # forked compilers may reuse a pid
-    tmp = folder / (name + ".tmp")
-    tmp.write_text(json.dumps(data, default=repr), encoding="utf-8")
-    os.replace(tmp, folder / name)
-
-
-def write_record(kind: str, data: dict[str, Any]) -> None:
-    """Write one record of ``kind`` (records, failures, tuning) into the session."""
-    _write(kind, data)
-
-
-def set_config(config: tuple[int, dict[str, Any]] | None, autotune: dict[str, Any] | None) -> None:
-    """Name the autotune config (and how the configs were chosen) that the next launches compile."""
-    _STATE.config = config
-    _STATE.autotune = autotune
-
-
-def jsonable(value: Any) -> Any:
-    """A value as JSON: scalars and lists as they are, anything else as its repr."""
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return repr(value)
 
 
 def encode_constant(value: Any) -> Any:
@@ -174,11 +139,6 @@ def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         "offline": bool(os.environ.get("IRSCOPE_CAPTURE_TARGET")),
         "autotune": getattr(_STATE, "autotune", None) or {},
     })
-
-
-def config_values(config: Any) -> dict[str, Any]:
-    """An autotune Config's values as JSON: its kwargs, then num_warps, num_stages, ... that are set."""
-    return {k: jsonable(v) for k, v in config.all_kwargs().items()}
 
 
 def _matches(config: Any, constants: dict[str, Any], metadata: dict[str, Any]) -> bool:

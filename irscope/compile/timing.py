@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from irscope.analysis.timing import CompileTiming, summarize_timing
-from irscope.captures import Request
+from irscope.capturejob import CaptureJob, JobSource
 from irscope.compile.passes import Worker
 from irscope.errors import CompileError
 from irscope.parse.passes import DumpProblem
@@ -34,7 +34,7 @@ class TimingResult:
     problems: tuple[DumpProblem, ...]
 
 
-def measure_timing(request: Request, capture: Capture, repeat: int = 3, dump: PassDump | None = None) -> TimingResult:
+def measure_timing(request: CaptureJob | JobSource, capture: Capture, repeat: int = 3, dump: PassDump | None = None) -> TimingResult:
     """Compile ``repeat`` times with MLIR's pass timer on; summarise the medians, passes numbered as in
     ``dump`` (default: the capture's stored pass dump, if any)."""
     worker = Worker(request, capture, "timing", {"MLIR_ENABLE_TIMING": "1"}, repeat=max(1, repeat))
