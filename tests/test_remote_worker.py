@@ -130,3 +130,20 @@ def test_a_set_variant_travels_to_the_worker_whole():
                                                       sizes=sizes)
         assert rebuilt.key() == request.key() != make_request(kernel, "sm90").key()
         assert read_kernel(Path(data["kernel"]["path"]), bundled=True).source_sha == request.kernel.source_sha
+
+
+def test_warm_up_compiles_once_in_the_worker_and_leaves_the_store_alone(tmp_path):
+    """What the TUI's what-if form asks while the user types: Triton's first-compile set-up, then a real
+    compile in the same process costs only itself."""
+    store = Store(tmp_path / "store")
+    client = remote.worker(None)
+    pid = client.pid
+    seconds = client.warm_up("sm80")
+    assert seconds > 0 and "sm80" in client.warmed and client.pid == pid
+    assert store.captures() == []  # the throwaway compile went to a scratch store
+    request = make_request("vector_add", "sm80", store_dir=str(store.root))
+    made = client.capture(request.job(), store)
+    assert made.manifest.target == "sm80" and client.hello()["pid"] == pid
+    with pytest.raises(UsageError, match="sm99"):
+        client.warm_up("sm99")  # a target irscope does not know: one line, and the worker lives on
+    assert client.alive()

@@ -14,6 +14,7 @@ Request (protocol 2)::
     {"protocol": 2, "op": "hello"}
     {"protocol": 2, "op": "capture", "store": "/path/store", "force": false, "job": JOB,
      "env": {...}, "cwd": "/path"}
+    {"protocol": 2, "op": "warm", "target": "sm90"}
 
 JOB is plain data (``CaptureJob.to_data``): the kernel (``module`` / ``function`` / ``recorded``), the
 target, the config index and the sizes, so the same job could run on any machine that has the files.
@@ -24,6 +25,8 @@ Reply::
 
     {"protocol": 2, "ok": true, "triton": "3.5.1", "python": [3, 12, 3], "pid": 1234}       (hello)
     {"protocol": 2, "ok": true, "triton": "3.5.1", "key": "matmul-sm90-c0-..."}            (capture)
+    {"protocol": 2, "ok": true, "triton": "3.5.1", "seconds": 1.9}                         (warm: Triton imported
+                                                       and a tiny kernel compiled for the target, thrown away)
     {"protocol": 2, "ok": false, "error": "...", "kind": "compile" | "usage" | "internal", "exit_code": 2}
 
 A request of another protocol version gets an ``ok: false`` reply and the worker exits (status 3).
@@ -86,6 +89,7 @@ class WorkerClient:
         self._sources: dict[str, str] = {}  # kernel file -> the source digest this worker has imported
         self._owner = os.getpid()
         self.pid = 0
+        self.warmed: set[str] = set()  # targets the worker has compiled for (warm_up)
 
     def _start(self) -> None:
         import tempfile
@@ -104,6 +108,7 @@ class WorkerClient:
             error.exit_code = 1
             raise error from None
         self._sources.clear()
+        self.warmed = set()
         self._owner = os.getpid()
         reply = self._exchange({"op": "hello"})
         if not reply.get("ok"):
@@ -190,6 +195,15 @@ class WorkerClient:
         if made is None:
             raise StoreError(f"the compile worker reported capture {key}, but it is not in {store.root}")
         return made
+
+    def warm_up(self, target: str) -> float:
+        """Have the worker import Triton and compile once for ``target`` (into a throwaway store), so that the
+        next compile costs only itself; the seconds that took."""
+        reply = self.request({"op": "warm", "target": target})
+        if not reply["ok"]:
+            raise _error(reply)
+        self.warmed.add(target)
+        return float(reply.get("seconds", 0.0))
 
     def _reload_changed(self, job: CaptureJob) -> None:
         """Start the worker again when a kernel file it has imported changed since (a module is imported once)."""
@@ -289,7 +303,27 @@ def serve(message: dict[str, Any]) -> dict[str, Any]:
         made = capture(job.kernel, job.target, job.config_index, Store(Path(message["store"])), job.sizes,
                        force=bool(message.get("force")))
         return {"ok": True, "triton": version, "key": made.manifest.key}
+    if message.get("op") == "warm":
+        return {"ok": True, "triton": version, "seconds": _warm_up(message.get("target"))}
     return {"ok": False, "kind": "usage", "exit_code": 2, "error": f"unknown request {message.get('op')!r}"}
+
+
+def _warm_up(target_name: Any) -> float:
+    """Import Triton and compile a tiny bundled kernel for a target into a throwaway store: Triton's first
+    compile in a process loads its backend and LLVM (a second or more), which the next real compile then skips."""
+    import tempfile
+    import time
+
+    from irscope.compile.capture import capture
+    from irscope.kernels import get_kernel
+    from irscope.targets import resolve_target
+
+    start = time.perf_counter()
+    target = resolve_target(str(target_name) if target_name else None)
+    kernel = get_kernel("vector_add")
+    with tempfile.TemporaryDirectory(prefix="irscope-warm-") as scratch:
+        capture(kernel, target, 0, Store(Path(scratch)), dict(kernel.sizes), force=True)
+    return round(time.perf_counter() - start, 3)
 
 
 def _adopt(message: dict[str, Any]) -> None:

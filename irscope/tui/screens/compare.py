@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Log
 
 from irscope.store import Capture
 from irscope.tui.screens.side_actions import SideActions
@@ -64,13 +62,16 @@ def comparison_text(left: Capture, right: Capture, quick: bool = False) -> str:
 
 
 class CompareScreen(ModalScreen[None]):
-    """Two captures' facts; Escape, q or C closes it."""
+    """Two captures' facts (and a stage's diff); Escape, q or C closes it.
+
+    The report is a Log: it draws only the rows on screen, so a long diff costs no more to show than a short one.
+    """
 
     DEFAULT_CSS = """
     /* Opaque: a translucent modal makes Textual draw the main screen dimmed beneath it on every frame,
        which is most of the time it takes to show the report. */
     CompareScreen { align: center middle; background: $background; }
-    CompareScreen > VerticalScroll {
+    CompareScreen > Log {
         width: 95%; height: 90%; border: round $primary; background: $surface; padding: 0 1;
     }
     """
@@ -83,14 +84,18 @@ class CompareScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The report, scrollable."""
-        with VerticalScroll() as scroll:
-            scroll.border_title = f"{self.title_text} (Escape closes)"
-            yield Static(Text(self.text), id="compare-text")
+        log = Log(auto_scroll=False, id="compare-text")
+        log.border_title = f"{self.title_text} (Escape closes)"
+        log.write_lines(self.text.splitlines())
+        yield log
 
     def show_text(self, text: str) -> None:
         """Replace the report (the whole one, once the slower facts are read)."""
         self.text = text
-        self.query_one("#compare-text", Static).update(Text(text))
+        log = self.query_one("#compare-text", Log)
+        log.clear()
+        log.write_lines(text.splitlines())
+        log.scroll_home(animate=False)
 
 
 def capture_name(capture: Capture) -> str:

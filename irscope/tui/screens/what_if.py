@@ -1,9 +1,10 @@
 """What if: a form of the capture's settable names (launch options and constexprs) and their values.
 
-``x`` on the main screen opens it. Changing values and pressing Enter checks them (a value Triton would
-refuse is reported in the form, and nothing compiles), compiles the variant in a child process with a
-progress line, and then shows the variant against its base: the facts that changed and the current
-stage's diff. The variant is a capture in the store like any other.
+``x`` on the main screen opens it (with the target and the Triton version). Changing values and pressing
+Enter checks them (a value Triton would refuse is reported in the form, and nothing compiles), compiles
+the variant in the warm compile worker (irscope.compile.remote: started, with one throwaway compile, while
+the form is open), and then shows the variant against its base: the facts that changed and the current
+stage's diff. The variant is a capture in the store like any other, listed in the tree below its config.
 """
 
 from __future__ import annotations
@@ -189,12 +190,14 @@ class WhatIfActions(CompareActions):
         where = {"target": m.target, "triton": m.triton_version}
         movable = m.origin in ("bundled", "module")
         self.app.push_screen(WhatIfScreen(title, values, m.backend, where, base.path.parent.parent, movable), chosen)
-        self.run_worker(lambda: warm(base), thread=True, group="what-if-warm")  # while the user edits the form
+        # While the user edits the form: the base's facts read, a compile worker started and warmed up.
+        self.run_worker(lambda: warm(base), thread=True, group="what-if-warm")
+        own = None if m.triton_version == local_version() else m.triton_version
+        self.run_worker(lambda: warm_worker(base, own), thread=True, group="what-if-worker")
 
     async def _compile_variant(self, base: Capture, choice: dict[str, Any]) -> None:
-        """Compile the variant in a child process, then show it against its base and list it in the tree."""
+        """Compile the variant in the warm compile worker, then show it against its base and list it in the tree."""
         from irscope.store import Store
-        from irscope.tui.jobs import _child_env
 
         m = base.manifest
         settings = choice.get("settings", {})
@@ -210,16 +213,7 @@ class WhatIfActions(CompareActions):
         result = stored_variant(job, store, triton)  # a neighbour compiled ahead, or made before: no compile
         if result is None:
             self.notify(f"Compiling {m.kernel} with {label} in the background…", timeout=4)
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "irscope.factsfile", store, json.dumps(job), *([triton] if triton else []),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=_child_env(),
-                start_new_session=True)
-            out, err = await proc.communicate()
-            try:
-                result = json.loads(out.decode().strip().splitlines()[-1])
-            except (ValueError, IndexError):
-                result = {"error": f"the compile ended with status {proc.returncode}: {err.decode()[-300:]}"}
+            result = await asyncio.get_running_loop().run_in_executor(None, compile_variant, job, store, triton)
         if "error" in result:
             self.notify(f"The variant did not compile: {result['error']}", severity="error", timeout=8)
             return
@@ -275,6 +269,42 @@ def warm(base: Capture) -> None:
                    "irscope.factsfile", "irscope.captures", "irscope.tritons", "irscope.analysis.diff"):
         importlib.import_module(module)
     facts_of(base)
+
+
+def _worker_env(store: str | Path, triton: str | None) -> Any:
+    """The Triton environment a what-if compiles with (None: this interpreter's)."""
+    from irscope.tritons import resolve
+
+    env = resolve(triton, Path(store)) if triton else None
+    return env if env is not None and env.foreign else None
+
+
+def warm_worker(base: Capture, triton: str | None = None) -> None:
+    """Start the compile worker and let it compile once for the base's target (Triton's first-compile set-up)."""
+    from irscope.compile.remote import worker
+    from irscope.errors import IrscopeError
+
+    with contextlib.suppress(IrscopeError):  # the real compile starts it again and reports why it cannot
+        worker(_worker_env(base.path.parent.parent, triton)).warm_up(base.manifest.target)
+
+
+def compile_variant(job: dict[str, Any], store: str, triton: str | None) -> dict[str, Any]:
+    """Compile a what-if job in the warm worker: ``{"key": ...}`` or ``{"error": ...}``."""
+    from irscope.captures import make_request
+    from irscope.compile.remote import worker
+    from irscope.errors import IrscopeError
+    from irscope.factsfile import launch_spec
+    from irscope.tritons import resolve, using
+
+    try:
+        env = resolve(triton, Path(store)) if triton else None
+        with using(env):
+            request = make_request(job["kernel"], job["target"], int(job["config"]),
+                                   launch=launch_spec(job.get("launch", {})), store_dir=store)
+            made = worker(_worker_env(store, triton)).capture(request.job(), store)
+    except IrscopeError as exc:
+        return {"error": " ".join(str(exc).split())}
+    return {"key": made.manifest.key}
 
 
 def local_version() -> str:
