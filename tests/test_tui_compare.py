@@ -79,7 +79,9 @@ def test_what_if_compiles_a_variant_and_shows_it_against_the_base(store: str) ->
         form.query_one("#set-num_stages", Input).value = "2"
         form.query_one("#set-num_stages", Input).focus()
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, CompareScreen), what="the variant's report", timeout=120)
+        await until(pilot, lambda: isinstance(app.screen, CompareScreen), what="the report's screen", timeout=10)
+        assert app.screen.text.startswith("Compiling matmul with num_stages=2")  # at once, then it fills in
+        await until(pilot, lambda: app.screen.text.startswith("A: "), what="the variant's report", timeout=120)
         await pilot.pause()
         text = app.screen.text
         assert "loop1.stages" in text and "3 -> 2" in text
@@ -165,7 +167,8 @@ def test_what_if_on_another_target_and_a_bad_target(store: str) -> None:
         assert "9.9.9" in said and app.screen is form
         form.query_one("#where-triton", Input).value = app.catalog.triton_version
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, CompareScreen), what="the sm80 report", timeout=120)
+        await until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.text.startswith("A: "),
+                    what="the sm80 report", timeout=120)
         await pilot.pause()
         text = app.screen.text
         assert "+ mma.sync" in text and "- wgmma" in text
@@ -206,7 +209,8 @@ def test_the_tui_precompiles_the_neighbours_and_a_what_if_on_one_is_a_store_hit(
             field.value = "8"
             field.focus()
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, CompareScreen), what="the variant", timeout=120)
+            await until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.text.startswith("A: "),
+                        what="the variant", timeout=120)
             assert {c.manifest.key for c in Store(store).captures()} == made  # a store hit: nothing compiled
 
     asyncio.run(run())

@@ -89,10 +89,13 @@ class CompareScreen(ModalScreen[None]):
         log.write_lines(self.text.splitlines())
         yield log
 
-    def show_text(self, text: str) -> None:
-        """Replace the report (the whole one, once the slower facts are read)."""
+    def show_text(self, text: str, title: str = "") -> None:
+        """Replace the report (the variant's once it compiled; the whole one, once the slower facts are read)."""
         self.text = text
         log = self.query_one("#compare-text", Log)
+        if title:
+            self.title_text = title
+            log.border_title = f"{title} (Escape closes)"
         log.clear()
         log.write_lines(text.splitlines())
         log.scroll_home(animate=False)

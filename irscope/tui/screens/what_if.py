@@ -210,12 +210,22 @@ class WhatIfActions(CompareActions):
         store = str(base.path.parent.parent)
         label = ", ".join([f"{k}={v}" for k, v in settings.items()] + [f"{k} {choice[k]}" for k in ("target", "triton")
                                                                        if k in choice])
+        from irscope.tui.screens import compare
+
+        title = f"what if: {compare.capture_name(base)}  →  {label}"
+        screen: CompareScreen | None = None
         result = stored_variant(job, store, triton)  # a neighbour compiled ahead, or made before: no compile
         if result is None:
-            self.notify(f"Compiling {m.kernel} with {label} in the background…", timeout=4)
+            # The report's screen opens now and fills in when the compile lands (Escape leaves it compiling).
+            screen = CompareScreen(f"Compiling {m.kernel} with {label} in the warm compile worker (Triton's own "
+                                   "compile time; the tree stays usable: Escape)…", title)
+            self.app.push_screen(screen)
             result = await asyncio.get_running_loop().run_in_executor(None, compile_variant, job, store, triton)
         if "error" in result:
-            self.notify(f"The variant did not compile: {result['error']}", severity="error", timeout=8)
+            if screen is not None and screen.is_attached:
+                screen.show_text(f"The variant did not compile:\n\n{result['error']}")
+            else:
+                self.notify(f"The variant did not compile: {result['error']}", severity="error", timeout=8)
             return
         variant = Store(base.path.parent.parent).get(result["key"])
         if variant is None:
@@ -226,14 +236,20 @@ class WhatIfActions(CompareActions):
         if isinstance(self.app, IrscopeApp):
             self.app.documents.add(variant)
             self._list_variant(variant)
-        from irscope.tui.screens import compare
-
         stage = getattr(getattr(self, "current", None), "stage", "ttgir")
         loop = asyncio.get_running_loop()
         held = variant.manifest.key in compare._FACTS  # a neighbour: its facts came with it
         text = await loop.run_in_executor(None, variant_report, base, variant, stage, not held)
-        screen = CompareScreen(text, f"what if: {compare.capture_name(base)}  →  {compare.capture_name(variant)}")
-        self.app.push_screen(screen)
+        title = f"what if: {compare.capture_name(base)}  →  {compare.capture_name(variant)}"
+        if screen is None:
+            screen = CompareScreen(text, title)
+            self.app.push_screen(screen)
+        elif screen.is_attached:
+            screen.show_text(text, title)
+        else:  # the user closed the report while it compiled: the variant waits in the tree
+            self.notify(f"{compare.capture_name(variant)} is ready: it is in the tree below its config "
+                        "(c, C compare it).", timeout=6)
+            return
         if not held:  # the facts the bundled tools give (registers, SASS counts) follow
             text = await loop.run_in_executor(None, variant_report, base, variant, stage)
             if screen.is_attached:
