@@ -146,6 +146,11 @@ def _run(capture: Capture, name: str, artifact: str, binary: str, args: list[str
     return run
 
 
+def tool_run(capture: Capture, name: str, artifact: str, binary: str, args: list[str]) -> ToolRun:
+    """Run a bundled tool on one of the capture's files, cached in ``derived/<name>.json`` (see ``_run``)."""
+    return _run(capture, name, artifact, binary, args)
+
+
 def _require_cuda(capture: Capture, what: str) -> None:
     if capture.manifest.backend != "cuda":
         raise StoreError(f"{what} needs an NVIDIA capture; {capture.manifest.key} is for {capture.manifest.target}")
