@@ -341,9 +341,9 @@ class Documents:
         previous = stages[stages.index(ref.stage) - 1]
         try:
             # SASS made from the cubin has no file of its own: the cubin's size stands in for it.
-            return sum(capture.stage_path(name if name in capture.manifest.files else "cubin").stat().st_size
-                       for name in (previous, ref.stage))
-        except (OSError, IrscopeError):
+            return sum((capture.stage_path(name) if name in capture.manifest.files else
+                        capture.path / capture.manifest.files["cubin"]).stat().st_size for name in (previous, ref.stage))
+        except (OSError, KeyError, IrscopeError):
             return 0
 
     def forget_diffs(self) -> None:
