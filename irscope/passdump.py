@@ -428,7 +428,7 @@ def cached_pass_table(dump: PassDump) -> PassTable:
             pass  # a damaged cache: computed again from the dump below
     from irscope.analysis.effects_split import split_pass_effects
 
-    table = pass_table(dump, effects_to_json(split_pass_effects(dump)))  # a large dump: in two processes
+    table = pass_table(dump, effects=split_pass_effects)  # a large dump's in two processes
     if not table.problems:
         write_effects(directory, flavour, dump.info.file, EFFECTS_VERSION, effects_to_json(table.rows))
     return table
