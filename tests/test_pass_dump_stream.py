@@ -143,3 +143,45 @@ def test_effects_computed_in_two_processes_are_the_serial_ones(captures: object,
     assert forks == [1]  # the second half really came from a child
     assert split == pass_effects(dump)
     assert any(r.ir == "llvm" and r.status == "changed" for r in split)
+
+
+@pytest.mark.compile
+def test_the_threaded_writer_writes_the_members_the_sequential_one_wrote(captures: object, tmp_path) -> None:
+    """A real LLVM dump stored through write_dump equals, byte for byte, each section gzipped in order."""
+    import gzip
+    import json
+
+    from irscope.passdump import load_dump, write_dump
+
+    request = captures.request("vector_add", "sm80")  # type: ignore[attr-defined]
+    capture = captures("vector_add", "sm80")  # type: ignore[operator]
+    data = _dump(request, capture, llvm=True, buffer=True)
+    chunks = [data[i:i + 65_537] for i in range(0, len(data), 65_537)]
+    index = write_dump(tmp_path, "llvm", iter(chunks), lambda: {"triton_version": "x"})
+    info = json.loads(index.read_text(encoding="utf-8"))
+    expected, rows = b"", []
+    for section, text in split_sections(data):
+        member = gzip.compress(text, compresslevel=1, mtime=0)
+        rows.append([section.id, section.line, section.size, len(expected), len(member), section.header, section.lines])
+        expected += member
+    assert (tmp_path / info["file"]).read_bytes() == expected
+    assert info["sections"] == rows and info["raw_bytes"] == len(data)
+    dump = load_dump(tmp_path, "llvm")
+    assert dump is not None and gzip.decompress(expected) == data
+    assert "".join(dump.text(s.id) for s in dump.index.sections) == data.decode()
+
+
+def test_a_write_error_on_the_writer_thread_stops_the_dump(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from irscope import dump_writer
+    from irscope.passdump import write_dump
+
+    def full(*_: object, **__: object) -> bytes:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(dump_writer.gzip, "compress", full)
+    text = b"// -----// IR Dump Before Inliner (inline) ('builtin.module' operation) //----- //\nmodule {\n}\n" * 50
+    folder = tmp_path / "capture"
+    folder.mkdir()
+    with pytest.raises(OSError, match="No space left"):
+        write_dump(folder, "mlir", iter([text]), lambda: {})
+    assert not list(folder.iterdir())  # no temporary file, no index
