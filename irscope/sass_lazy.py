@@ -90,7 +90,7 @@ def format_cuobjdump(raw: bytes) -> SassListing:
             out.append(f"LBB{targets[number * 16]}:\n")
         if branch := _BRANCH.match(asm):
             label = f"LBB{targets[int(branch.group(2), 16)]}"
-            asm = _BRANCH.sub(lambda m, label=label: f"{m.group(1)}{label};", asm)
+            asm = _BRANCH.sub(lambda m: f"{m.group(1)}{label};", asm)  # noqa: B023 -- used at once
         out.append(f"{control}\t{asm}\n")
     out.append("\n")
     return SassListing("".join(out))

@@ -11,7 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscope.analysis.diff import _LLVM_COMMENT_AFTER_NL, _LLVM_DBG_DEF_AFTER_NL, drop_lines, strip_pass_manager_noise
+from irscope.analysis.diff import (
+    _LLVM_COMMENT_AFTER_NL,
+    _LLVM_DBG_DEF_AFTER_NL,
+    drop_lines,
+    strip_pass_manager_noise,
+)
 from irscope.analysis.ir_facts import llvm_facts
 from irscope.compile.passes import Worker
 from irscope.parse.passes import SectionSplitter, index_passes, split_sections
@@ -126,8 +131,8 @@ def test_effects_computed_in_two_processes_are_the_serial_ones(captures: object,
     old line regexes find what the fast ones find in every section."""
     from irscope.analysis import effects_split
     from irscope.analysis.passes import pass_effects
-    from irscope.passdump import get_pass_dump
     from irscope.parse.passes import section_body
+    from irscope.passdump import get_pass_dump
 
     request = captures.request("vector_add", "sm80")  # type: ignore[attr-defined]
     dump = get_pass_dump(request, captures("vector_add", "sm80"), llvm=True)  # type: ignore[operator]
