@@ -20,10 +20,27 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from irscope.errors import StoreError
-from irscope.store import Capture, local_triton_version
+from irscope.tritons import local_triton_version
+
+
+class Capture(Protocol):
+    """What the tools need of a stored capture (irscope.store.Capture): its directory and its manifest.
+
+    A protocol, not the class: the store reads a derived SASS through this module, which must not import it back.
+    """
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def manifest(self) -> Any: ...
+
+    def read(self, stage: Any) -> str:
+        """A stage's text."""
+        ...
 
 DERIVED = "derived"
 _FORMAT = 1
@@ -144,6 +161,11 @@ def _run(capture: Capture, name: str, artifact: str, binary: str, args: list[str
     run = ToolRun(name, shown, done.stdout, done.stderr, done.returncode, reproduces=same)
     _write_cache(capture, run, digest)
     return run
+
+
+def tool_run(capture: Capture, name: str, artifact: str, binary: str, args: list[str]) -> ToolRun:
+    """Run a bundled tool on one of the capture's files, cached in ``derived/<name>.json`` (see ``_run``)."""
+    return _run(capture, name, artifact, binary, args)
 
 
 def _require_cuda(capture: Capture, what: str) -> None:

@@ -325,7 +325,9 @@ def cached_pass_table(dump: PassDump) -> PassTable:
             return pass_table(dump, cached.rows)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             pass  # a damaged cache: computed again from the dump below
-    table = pass_table(dump)
+    from irscope.analysis.effects_split import split_pass_effects
+
+    table = pass_table(dump, effects=split_pass_effects)  # a large dump's in two processes
     if not table.problems:
         write_effects(directory, flavour, dump.info.file, EFFECTS_VERSION, effects_to_json(table.rows))
     return table

@@ -6,7 +6,7 @@ Below ``irscope.passdump`` (which reads dumps and asks for a compile on a miss) 
 
 from __future__ import annotations
 
-import gzip
+import contextlib
 import json
 import os
 import time
@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from irscope.parse.passes import Section, SectionSplitter
+from irscope.dump_writer import SectionWriter
+from irscope.parse.passes import SectionSplitter
 from irscope.store import store_error
 
 FORMAT = 1
@@ -59,21 +60,18 @@ def write_dump(directory: Path, flavour: str, chunks: Iterable[bytes], meta: Cal
     except OSError as exc:
         raise store_error(directory.parent.parent, exc, "storing a per-pass dump") from None
     with out_file as out:
-
-        def add(section: Section, data: bytes) -> None:
-            member = gzip.compress(data, compresslevel=level, mtime=0)
-            rows.append([section.id, section.line, section.size, out.tell(), len(member), section.header,
-                         section.lines])
-            out.write(member)
-
+        writer = SectionWriter(out, level)  # compresses on a thread while this one reads and cuts
         try:
             for chunk in chunks:
                 raw += len(chunk)
                 for section, data in splitter.feed(chunk):
-                    add(section, data)
+                    writer.add(section, data)
             for section, data in splitter.close():
-                add(section, data)
+                writer.add(section, data)
+            rows = writer.close()
         except BaseException:
+            with contextlib.suppress(Exception):
+                writer.close()  # the thread stops before the file goes
             tmp.unlink(missing_ok=True)  # a dump cut off by an error here is no dump at all
             raise
     info = {"format": FORMAT, "flavour": flavour, "raw_bytes": raw, **meta(), "sections": rows}

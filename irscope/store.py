@@ -225,8 +225,26 @@ class Capture:
             raise StoreError(f"capture {self.manifest.key} has no {st.name} file")
         return self._check_file(name)
 
+    def has_stage(self, name: str) -> bool:
+        """Whether the capture holds a stage: a file of its own, or SASS made from its cubin on first read."""
+        if name in self.manifest.files:
+            return True
+        from irscope.sass_lazy import derives_sass
+
+        return name == "sass" and derives_sass(self)
+
     def read(self, stage: Stage | str) -> str:
-        """The text of a stage; raises DamagedCaptureError when its size differs from the manifest's."""
+        """The text of a stage; raises DamagedCaptureError when its size differs from the manifest's.
+
+        An NVIDIA capture stored without a ``.sass`` file gets Triton's SASS text made from its cubin.
+        """
+        name = stage.name if isinstance(stage, Stage) else stage
+        if name == "sass" and name not in self.manifest.files:
+            from irscope.sass_lazy import derived_sass, derives_sass
+
+            if derives_sass(self):
+                self._check_file(self.manifest.files["cubin"])
+                return derived_sass(self)
         path = self.stage_path(stage)
         try:
             data = path.read_bytes()

@@ -31,8 +31,9 @@ _LLVM_COMMENT_AFTER_NL = re.compile(r"\n;[^\n]*(?=\n|\Z)")
 # Example: \n!37 = !DILocation(line: 73, column: 20, scope: !4)
 _LLVM_DBG_DEF_AFTER_NL = re.compile(r"\n!\d+ = (?:distinct )?!DI(?:Location|LexicalBlock\w*)\([^\n]*(?=\n|\Z)")
 # Example: Running pass: InstCombinePass on matmul_kernel   (LLVM's pass-manager chatter inside a dump)
-_PM_NOISE = re.compile(r"^(?:Running (?:pass|analysis)|Invalidating (?:analysis|all)|Clearing all analysis"
-                       r"|Skipping pass)\b.*(?:\n|$)", re.M)
+# Each line from the newline before it, for drop_lines: a literal first is five times faster than ^ with re.M.
+_PM_NOISE_AFTER_NL = re.compile(r"\n(?:Running (?:pass|analysis)|Invalidating (?:analysis|all)|Clearing all analysis"
+                                r"|Skipping pass)\b[^\n]*(?=\n|\Z)")
 # Example: 16B	  %36:b64 = LD_i64 ...   (machine IR's slot indexes, renumbered by each pass that prints them)
 _MIR_SLOT = re.compile(r"^\d+B\t", re.M)
 # Example: %38:b32 = INT_PTX_SREG_CTAID_x debug-location !12; vector_add.py:23:11
@@ -181,7 +182,7 @@ def strip_pass_manager_noise(text: str) -> str:
     """LLVM IR without the pass manager's "Running pass: ..." chatter printed between dumps and without
     comment lines (a function-scoped dump prints ``; Function Attrs`` where a module dump does not)."""
     if "Running " in text or "Invalidating " in text or "Clearing " in text:
-        text = _PM_NOISE.sub("", text)
+        text = drop_lines(text, _PM_NOISE_AFTER_NL)
     return drop_lines(text, _LLVM_COMMENT_AFTER_NL) if "\n;" in text or text.startswith(";") else text
 
 

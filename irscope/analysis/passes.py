@@ -242,9 +242,11 @@ def pass_effects(source: DumpSource, on_problem: Callable[[DumpProblem], None] |
     return out
 
 
-def pass_table(source: DumpSource, cached: list[dict[str, Any]] | None = None) -> PassTable:
-    """The pass table of a dump, from cached rows when they are given."""
-    rows = [_effect_from_json(r) for r in cached] if cached is not None else pass_effects(source)
+def pass_table(source: DumpSource, cached: list[dict[str, Any]] | None = None,
+               effects: Callable[[DumpSource], list[PassEffect]] | None = None) -> PassTable:
+    """The pass table of a dump, from cached rows when they are given, else computed by ``effects``
+    (default ``pass_effects``)."""
+    rows = [_effect_from_json(r) for r in cached] if cached is not None else (effects or pass_effects)(source)
     problems = list(source.problems)
     problems.extend(DumpProblem(str(getattr(source, "path", "<text>")), r.line, r.summary)
                     for r in rows if r.status == "unreadable")

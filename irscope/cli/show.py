@@ -77,7 +77,9 @@ def show(kernel: str, stage: str, target: str | None, config: int, as_json: bool
         m = capture.manifest
         click.echo(json.dumps({
             "kernel": m.kernel, "target": m.target, "config": m.config_index, "stage": st.name,
-            "capture": m.key, "path": str(capture.stage_path(st)), "triton_version": m.triton_version,
+            "capture": m.key, "triton_version": m.triton_version,
+            **({"path": str(capture.stage_path(st))} if st.name in m.files else  # SASS made from the cubin
+               {"path": None, "made_from": str(capture.path / m.files["cubin"])}),
             "config_values": m.config, "signature": m.signature, "constexprs": m.constexprs, "attrs": m.attrs,
             "options": m.options, "elapsed_seconds": round(time.perf_counter() - start, 4), "text": text,
         }, indent=2))

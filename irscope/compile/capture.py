@@ -31,14 +31,18 @@ _EXT_TO_STAGE = {s.ext: s.name for s in STAGES}
 
 
 @contextlib.contextmanager
-def redirected_triton(root: Path) -> Iterator[tuple[Path, Path]]:
-    """Point TRITON_CACHE_DIR / TRITON_DUMP_DIR / TRITON_HOME into ``root`` and force a real compile."""
+def redirected_triton(root: Path, kernel_dump: bool = True) -> Iterator[tuple[Path, Path]]:
+    """Point TRITON_CACHE_DIR / TRITON_DUMP_DIR / TRITON_HOME into ``root`` and force a real compile.
+
+    ``kernel_dump`` False leaves TRITON_KERNEL_DUMP unset: NVIDIA captures skip Triton's SASS dump
+    (their SASS is made from the cubin when read, ``irscope.sass_lazy``); AMD's LLIR differs with it.
+    """
     cache, dump = root / "triton-cache", root / "triton-dump"
     changes = {
         "TRITON_CACHE_DIR": str(cache),
         "TRITON_DUMP_DIR": str(dump),
         "TRITON_HOME": str(root),
-        "TRITON_KERNEL_DUMP": "1",
+        "TRITON_KERNEL_DUMP": "1" if kernel_dump else "0",
         "TRITON_ALWAYS_COMPILE": "1",
     }
     root.mkdir(parents=True, exist_ok=True)
@@ -199,7 +203,7 @@ def capture(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target
     version = triton_version()
     staging = store.new_staging(key)
     try:
-        with redirected_triton(staging) as (cache, dump):
+        with redirected_triton(staging, kernel_dump=target.backend != "cuda") as (cache, dump):
             job, config = job_for(kernel, target, config_index, sizes)
             compiled, seconds, stage_seconds = compile_job(job)
         files = _collect(cache, dump, staging)

@@ -88,6 +88,21 @@ class TextToStream:
         return True
 
 
+def widen_pipe(fd: int, size: int = SIZE) -> int:
+    """Give the pipe the worker prints into a buffer of ``size`` bytes (Linux ``F_SETPIPE_SZ``); the size obtained.
+
+    With the default 64 KiB, the worker's 1 MiB flush waits until the parent has split and compressed
+    the previous one; with room for a whole flush, the worker prints on while the parent stores. Where
+    the call is missing or refused (``/proc/sys/fs/pipe-max-size``), 0 and the pipe stays as it was.
+    """
+    try:
+        import fcntl
+
+        return int(fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), size))
+    except (ImportError, OSError, ValueError):
+        return 0
+
+
 def buffered_dbgs(library: str) -> DebugStream | None:
     """Give LLVM's ``dbgs()`` in ``library`` (libtriton, already loaded) a 1 MiB buffer; None where it cannot."""
     try:

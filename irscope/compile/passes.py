@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from irscope.capturejob import CaptureJob, JobSource, as_job
+from irscope.compile.dbgstream import widen_pipe
 from irscope.compile.recorded_ir import recorded_ir_path
 from irscope.errors import CompileError, StoreError
 from irscope.kernelspec import FunctionKernel, RecordedKernel
@@ -109,6 +110,7 @@ class Worker:
                 proc = subprocess.Popen(worker_command("irscope.compile.worker", json.dumps(spec)),
                                         stdout=out, stderr=subprocess.PIPE, cwd=root, env=worker_env(root, self.settings))
                 assert proc.stderr is not None
+                widen_pipe(proc.stderr.fileno())  # the worker prints on while this process stores
                 try:
                     while chunk := proc.stderr.read(_CHUNK):
                         yield chunk

@@ -84,7 +84,8 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
         env["IRSCOPE_CAPTURE_SESSION"] = str(session)
         env["TRITON_CACHE_DIR"] = str(session / "triton-cache")
         env["TRITON_DUMP_DIR"] = str(session / "triton-dump")
-        env["TRITON_KERNEL_DUMP"] = "1"
+        # NVIDIA captures make their SASS from the cubin when read (irscope.sass_lazy), not in each compile.
+        env["TRITON_KERNEL_DUMP"] = "0" if offline is not None and offline.backend == "cuda" else "1"
         if offline is not None:
             env["IRSCOPE_CAPTURE_TARGET"] = json.dumps(
                 {"backend": offline.backend, "arch": offline.arch, "warp_size": offline.warp_size, "gpu": gpu})
@@ -176,10 +177,8 @@ def _store_one(rec: dict[str, Any], store: Store, command: str) -> Capture:
                 shutil.copyfile(src, staging / fname)
                 ext = fname.rsplit(".", 1)[-1]
                 files[_EXT_TO_STAGE.get(ext, ext)] = fname
-        dump = Path(rec.get("dump_dir") or "")
-        if (dump / f"{name}.sass").is_file():
-            shutil.copyfile(dump / f"{name}.sass", staging / f"{name}.sass")
-            files["sass"] = f"{name}.sass"
+        # No .sass from Triton's dump folder: it is shared by compiles that differ only in num_warps/num_stages,
+        # so it may be another config's. NVIDIA captures make theirs from their own cubin (irscope.sass_lazy).
         if rec.get("kept_source") and Path(rec["kept_source"]).is_file():
             shutil.copyfile(rec["kept_source"], staging / "source.py")
             files["source"] = "source.py"

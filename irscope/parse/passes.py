@@ -289,8 +289,11 @@ class SectionSplitter:
         data = bytes(self._current)
         header = ""
         if self._id:
-            header = data.split(b"\n", 1)[0].decode("utf-8", errors="replace").rstrip("\r")
-        section = Section(id=self._id, line=self._current_line, header=header, size=len(data), lines=data.count(b"\n"))
+            end = data.find(b"\n")  # the first line only (split would copy the rest of the section too)
+            header = (data if end < 0 else data[:end]).decode("utf-8", errors="replace").rstrip("\r")
+        # Its newlines were counted as its pieces came in (_split): no second pass over the bytes.
+        section = Section(id=self._id, line=self._current_line, header=header, size=len(data),
+                          lines=self._line - self._current_line)
         self._id += 1
         self._current = bytearray()
         return section, data

@@ -213,7 +213,7 @@ class Documents:
     def stages(self, key: str) -> tuple[Stage, ...]:
         """The stages of a capture that it has a file for, in pipeline order."""
         capture = self.captures[key]
-        return tuple(s for s in stages_for(capture.manifest.backend) if s.name in capture.manifest.files)
+        return tuple(s for s in stages_for(capture.manifest.backend) if capture.has_stage(s.name))
 
     def passes(self, key: str, stage: str) -> tuple[PassSnapshot, ...]:
         """The passes that ran in a stage (they turn the previous stage's IR into this one)."""
@@ -340,8 +340,10 @@ class Documents:
             return 0
         previous = stages[stages.index(ref.stage) - 1]
         try:
-            return sum(capture.stage_path(name).stat().st_size for name in (previous, ref.stage))
-        except (OSError, IrscopeError):
+            # SASS made from the cubin has no file of its own: the cubin's size stands in for it.
+            return sum((capture.stage_path(name) if name in capture.manifest.files else
+                        capture.path / capture.manifest.files["cubin"]).stat().st_size for name in (previous, ref.stage))
+        except (OSError, KeyError, IrscopeError):
             return 0
 
     def forget_diffs(self) -> None:
