@@ -34,6 +34,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     monkeypatch.setenv("IRSCOPE_PRECOMPILE", "0")  # no background neighbour compiles unless a test asks for them
     yield tmp_path
     os.environ.pop("TRITON_INTERPRET", None)
+    os.environ.pop("IRSCOPE_TRITON", None)  # set by tritons.select() in a test, after monkeypatch looked
     from irscope import tritons
 
     tritons.reset()  # a test that chose another Triton (--triton in-process) leaves no choice behind

@@ -30,6 +30,7 @@ def _fresh_workers():
     remote.close_all()
     yield
     remote.close_all()
+    tritons.select(None)  # a test that chose a Triton leaves neither the choice nor $IRSCOPE_TRITON behind
 
 
 def _stand_in(python: Path | None = None) -> tritons.TritonEnv:
