@@ -34,6 +34,7 @@ LAUNCH_US = 2.0  # the shortest kernel a GPU timer reports (launch, ramp and dra
 SM_PORT_BYTES_PER_CLOCK = 64.0  # L2 -> SM bytes per clock one SM can receive (NVIDIA; AMD similar); uncertain
 SHARED_WAVEFRONTS_PER_CLOCK = 1.0  # one 128-byte shared-memory wavefront per SM per clock
 LATENCY_MARGIN = 1.3  # a time this much above the plain roofline is called latency-bound
+L2_TO_DRAM_BANDWIDTH = 2.5  # L2 bandwidth as a multiple of DRAM bandwidth (Hopper-class; uncertain)
 
 
 @dataclass(frozen=True)
@@ -323,12 +324,13 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
         found.append(Suggestion(1 - shape_grid / sm_count,
                                 f"the grid has {shape_grid} CTAs for {sm_count} SMs: {sm_count - shape_grid} SMs idle; "
                                 "smaller tiles or a split of the reduction would fill them"))
-    elif 1 < waves <= 8 and (1 - tail) / waves > 0.1:
+    elif 1 < waves <= 8 and (1 - tail) / waves > 0.1 and report_terms["compute"] >= report_terms["dram"]:
         found.append(Suggestion((1 - tail) / waves,
                                 f"the last of {waves} waves is {tail:.0%} full: a tile size that divides the grid "
                                 "into whole waves (or a persistent grid) removes the tail"))
-    if report_terms["latency"] > max(report_terms["compute"], report_terms["dram"]) * LATENCY_MARGIN:
-        found.append(Suggestion(1 - max(report_terms["compute"], report_terms["dram"]) / predicted,
+    others = max(report_terms["compute"], report_terms["dram"], report_terms["l2"], report_terms["shared"])
+    if report_terms["latency"] > others * LATENCY_MARGIN:
+        found.append(Suggestion(1 - others / predicted,
                                 f"only {loads_per_thread_bytes / 1024:.1f} KB of loads in flight per SM with "
                                 f"{ctas_per_sm} CTA(s) per SM ({occupancy}): deeper pipelining (num_stages), larger "
                                 "tiles or more CTAs per SM would cover the DRAM latency"))
@@ -352,7 +354,8 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
 def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel, shape: LaunchShape,
             num_warps: int, occupancy: Any, once: Mix, loops: tuple[LoopCost, ...],
             prologue_iterations: dict[str, float], bank: BankSummary, spills: int = 0,
-            coalescing: str = "", coalescing_factor: float = 1.0, uncertain: tuple[str, ...] = ()) -> PerfReport:
+            coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
+            uncertain: tuple[str, ...] = ()) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf_capture``)."""
     ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
     sms = device.sm_count
@@ -383,25 +386,35 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     per_cta_bytes = dram / ctas if ctas else 0.0
     latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
     conflicts = bank.conflicts_per_cta if bank.available else 0.0
-    shared_us = busiest * (totals.wavefronts + conflicts) / (SHARED_WAVEFRONTS_PER_CLOCK * clock) * 1e6
+    requested = (totals.loads + totals.stores) * ctas
+    shared_us = busiest * (totals.wavefronts + conflicts + local_wavefronts) / (SHARED_WAVEFRONTS_PER_CLOCK * clock) * 1e6
     plain_compute = (totals.tensor_flops * ctas / (peak * 1e12) * 1e6 if peak else 0.0) + \
         (totals.vector_instructions * ctas / (per_sm_vector * sms) * 1e6 if per_sm_vector else 0.0)
-    roofline = max(plain_compute, dram_us, LAUNCH_US * 0)
-    terms = {"compute": compute_us + vector_us, "dram": dram_us, "latency": latency_us, "shared": shared_us}
+    l2_us = requested / (device.dram_gbs * L2_TO_DRAM_BANDWIDTH * 1e9) * 1e6
+    roofline = max(plain_compute, dram_us, l2_us, shared_us * (1.0 if busiest <= per_sm else 1.0))
+    terms = {"compute": compute_us + vector_us, "dram": dram_us, "l2": l2_us, "latency": latency_us,
+             "shared": shared_us}
     predicted = max(terms.values()) + LAUNCH_US
-    if predicted - LAUNCH_US > LATENCY_MARGIN * max(roofline, 1e-9) and max(terms, key=lambda k: terms[k]) != "shared":
+    top = max(terms, key=lambda k: terms[k])
+    memory_side = max(dram_us, l2_us, shared_us)
+    if top == "latency" and latency_us > LATENCY_MARGIN * max(memory_side, plain_compute, 1e-9):
         bound = "latency"
-        reason = (f"the tail wave and the bytes in flight raise the time to {predicted:.1f} us, "
-                  f"{(predicted - LAUNCH_US) / max(roofline, 1e-9):.1f}x the plain roofline ({roofline:.1f} us)")
+        reason = (f"{in_flight / 1024:.1f} KB of loads in flight per SM cover only {per_sm_bw * sms / 1e9:.0f} GB/s "
+                  f"at {DRAM_LATENCY_NS:.0f} ns latency: {latency_us:.1f} us against {max(memory_side, plain_compute):.1f} "
+                  "us of DRAM or compute time")
         if ctas < sms:
             reason = f"{ctas} CTAs leave {sms - ctas} of {sms} SMs idle; " + reason
-        elif terms["latency"] >= max(terms["compute"], terms["dram"]):
-            reason = (f"{in_flight / 1024:.1f} KB of loads in flight per SM cover only "
-                      f"{per_sm_bw * sms / 1e9:.0f} GB/s at {DRAM_LATENCY_NS:.0f} ns latency; " + reason)
-    elif terms["shared"] >= max(terms["compute"], terms["dram"], terms["latency"]):
+    elif top == "compute" and terms["compute"] > LATENCY_MARGIN * max(plain_compute, memory_side, 1e-9):
+        bound = "latency"
+        reason = (f"the busiest SM runs {busiest} CTA(s) where {ctas / sms:.2f} would balance"
+                  + (f" ({sms - ctas} of {sms} SMs idle)" if ctas < sms else f" (the last of {waves} waves is "
+                     f"{tail:.0%} full)") + f": {terms['compute']:.1f} us against a {plain_compute:.1f} us roofline")
+    elif top in ("shared", "l2") or (top == "latency" and memory_side >= plain_compute):
         bound = "memory"
-        reason = f"shared-memory wavefronts ({shared_us:.1f} us) exceed the DRAM ({dram_us:.1f} us) and compute terms"
-    elif terms["compute"] >= terms["dram"]:
+        what = {"shared": "shared-memory / L1 wavefronts", "l2": "L2 traffic"}.get(top, "DRAM traffic and its latency")
+        reason = (f"{what} ({terms[top]:.1f} us) exceed the compute time ({terms['compute']:.1f} us); DRAM "
+                  f"{dram_us:.1f} us, L2 {l2_us:.1f} us, shared {shared_us:.1f} us")
+    elif top == "compute" or (top == "latency" and plain_compute > memory_side):
         bound = "compute"
         reason = (f"{'tensor-core' if totals.tensor_flops else 'vector'} time {terms['compute']:.1f} us exceeds DRAM "
                   f"time {dram_us:.1f} us (intensity {flops / dram if dram else 0:.0f} FLOP/B)")
@@ -417,7 +430,10 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         f"latency term: {DRAM_LATENCY_NS:.0f} ns DRAM latency, loads in flight per CTA = one loop iteration's loads "
         "times the stages issued ahead (or all loads of a loop-free kernel); uncertain",
         f"a fixed {LAUNCH_US:.0f} us per launch (launch, ramp, drain); uncertain",
-        "shared memory: one 128-byte wavefront per SM per clock, plus predicted bank conflicts",
+        f"L2: every requested byte passes it at {L2_TO_DRAM_BANDWIDTH:g}x the DRAM bandwidth; uncertain",
+        "shared memory: one 128-byte wavefront per SM per clock, plus predicted bank conflicts"
+        + (f" and {local_wavefronts:.0f} wavefronts per CTA of spill traffic (SASS LDL/STL, assumed to hit L1)"
+           if local_wavefronts else ""),
     )
     fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
         vector_us > 0.3 * (predicted - LAUNCH_US)

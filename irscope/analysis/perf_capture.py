@@ -7,7 +7,8 @@ from typing import Any
 
 from irscope.analysis.loops import capture_loops
 from irscope.analysis.perf import BankSummary, DeviceModel, LaunchShape, PerfReport, loop_costs, predict
-from irscope.analysis.perf_work import Mix, evaluate_trips, mix_of, split_by_loop
+from irscope.analysis.perf_coalescing import Coalescing, coalescing
+from irscope.analysis.perf_work import Mix, evaluate_trips, mix_of, scalar_values, split_by_loop
 from irscope.errors import StoreError
 from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
 from irscope.store import Capture
@@ -91,8 +92,9 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     m = capture.manifest
     amd = m.backend != "cuda"
     listing = _listing(capture)
-    loops, missing = capture_loops(capture, listings=(listing,))
     resources = capture_resources(capture)
+    sass = _sass(capture) if not amd and resources.spills else None
+    loops, missing = capture_loops(capture, listings=(listing,) if sass is None else (listing, sass))
     num_warps = resources.num_warps
     warp = int(m.warp_size or (64 if amd else 32))
     outside, inside = split_by_loop(listing)
@@ -105,7 +107,10 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
             uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
     once = mix_of(once_insns, num_warps, warp, amd)
     mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd) for label, insns in inside.items()}
-    trips = evaluate_trips(capture.read("ttgir"), shape.values, shape.grid)
+    ttgir = capture.read("ttgir")
+    trips = evaluate_trips(ttgir, shape.values, shape.grid)
+    accesses = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
+    factor, worst = _coalescing_factor(accesses)
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
     costs = loop_costs(trips, matched, mixes)
     for cost in costs:
@@ -116,6 +121,9 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     ahead = {lp.evidence[0].label: float(lp.achieved_stages - 1) for lp in loops
              if lp.evidence and lp.evidence[0].label and lp.achieved_stages > 1}
     executions = max((c.executions for c in costs), default=1.0)
+    local = _local_wavefronts(sass, loops, costs, num_warps) if sass is not None else 0.0
+    if resources.spills and sass is None:
+        uncertain.append("registers spill but the SASS could not be read: spill traffic is not counted")
     bank, problem = _bank(capture, executions) if with_bank else (BankSummary(False, BANK_UNAVAILABLE), "")
     if problem:
         uncertain.append(problem)
@@ -124,4 +132,43 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     return predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
                    num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs,
                    prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
-                   uncertain=tuple(uncertain))
+                   coalescing=worst, coalescing_factor=factor, local_wavefronts=local, uncertain=tuple(uncertain))
+
+
+def _sass(capture: Capture) -> Listing | None:
+    from irscope.analysis.sourcemap import sass_listing
+
+    listing, _why = sass_listing(capture)
+    return listing
+
+
+def _local_wavefronts(sass: Listing, loops: list[Any], costs: tuple[Any, ...], num_warps: int) -> float:
+    """L1 wavefronts per CTA of the spill loads and stores (SASS LDL / STL), loop bodies times their executions."""
+    outside, inside = split_by_loop(sass)
+    runs = {lp.evidence[1].label: cost.executions for lp, cost in zip(loops, costs, strict=True)
+            if len(lp.evidence) > 1 and lp.evidence[1].label}
+
+    def wavefronts(insns: list[Any]) -> float:
+        total = 0.0
+        for insn in insns:
+            if insn.opcode.startswith(("LDL", "STL")):
+                width = 16 if ".128" in insn.opcode else 8 if ".64" in insn.opcode else 4
+                total += num_warps * max(1.0, width * 32 / 128)
+        return total
+
+    return wavefronts(outside) + sum(wavefronts(insns) * runs.get(label, 1.0) for label, insns in inside.items())
+
+
+def _coalescing_factor(accesses: list[Coalescing]) -> tuple[float, str]:
+    """The traffic factor of all analysed global accesses (weighted by bytes per warp) and the worst one in words."""
+    analysed = [a for a in accesses if a.useful_bytes]
+    if not analysed:
+        return 1.0, ""
+    total = sum(a.tensor_bytes for a in analysed)
+    factor = sum(a.factor * a.tensor_bytes for a in analysed) / total if total else 1.0
+    bad = max(analysed, key=lambda a: a.factor)
+    if bad.factor < 1.5:
+        return factor, ""
+    return factor, (f"uncoalesced {bad.op} (TTGIR line {bad.line}): a warp instruction touches {bad.sectors} 32-byte "
+                    f"sectors for {bad.useful_bytes} useful bytes ({bad.factor:.0f}x the traffic; {bad.note}); "
+                    "contiguous addresses across lanes would cut it")

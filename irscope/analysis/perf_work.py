@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from irscope.analysis.instructions import access_bytes, classify
 from irscope.parse.lineinfo import AsmLoop, Instruction, Listing
 
-__all__ = ["LoopTrips", "Mix", "evaluate_trips", "mix_of", "mma_shape", "split_by_loop"]
+__all__ = ["LoopTrips", "Mix", "evaluate_trips", "mix_of", "mma_shape", "scalar_values", "split_by_loop"]
 
 # Example: %num_pid_m_3 = arith.divsi %num_pid_m, %c128_i32 : i32 loc(#loc104)
 _SCALAR_OP = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?P<op>\w+)\s+(?P<a>%[\w$.-]+)(?:\s*,\s*(?P<b>%[\w$.-]+))?"
@@ -303,3 +303,10 @@ def split_by_loop(listing: Listing) -> tuple[list[Instruction], dict[str, list[I
         else:
             inside.setdefault(loop.label, []).append(insn)
     return outside, inside
+
+
+def scalar_values(ttgir: str, values: dict[str, int], grid: tuple[int, int, int]) -> dict[str, int]:
+    """The scalar integer SSA values of program 0 for this launch (arguments, constants, arithmetic on them)."""
+    ops, _loops, args = _scalar_program(ttgir)
+    env = {f"%{name}": int(values[name]) for name in args if name in values}
+    return _run(ops, env, (0, 0, 0), grid)
