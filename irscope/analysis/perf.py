@@ -34,7 +34,8 @@ LAUNCH_US = 2.0  # the shortest kernel a GPU timer reports (launch, ramp and dra
 SM_PORT_BYTES_PER_CLOCK = 64.0  # L2 -> SM bytes per clock one SM can receive (NVIDIA; AMD similar); uncertain
 SHARED_WAVEFRONTS_PER_CLOCK = 1.0  # one 128-byte shared-memory wavefront per SM per clock
 LATENCY_MARGIN = 1.3  # a time this much above the plain roofline is called latency-bound
-L2_TO_DRAM_BANDWIDTH = 2.5  # L2 bandwidth as a multiple of DRAM bandwidth (Hopper-class; uncertain)
+# L2 -> SM bandwidth per SM per clock: the A100's 5120 B/clk L2 over its 108 SMs, assumed per SM on later parts
+L2_BYTES_PER_SM_CLOCK = 48.0
 
 
 @dataclass(frozen=True)
@@ -88,11 +89,10 @@ def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float 
     if matmul_tflops and tensor.get("fp16"):
         ratio = matmul_tflops / tensor["fp16"]
         sources.append(f"tensor peak measured now: cuBLAS fp16 8192^3 at {matmul_tflops:.0f} TFLOP/s "
-                       f"({ratio:.0%} of the data sheet's {tensor['fp16']:.0f}); the other peaks and the clock are "
-                       "scaled by the same ratio (an assumption)")
+                       f"({ratio:.0%} of the data sheet's {tensor['fp16']:.0f}); the other tensor and vector peaks are "
+                       "scaled by the same ratio (an assumption); clock-based figures (L2, shared memory) are not")
         tensor = {k: v * ratio for k, v in tensor.items()}
         vector = {k: v * ratio for k, v in vector.items()}
-        clock *= ratio
         origin = "measured"
     return DeviceModel(name=gpu.name, product=device or gpu.product, origin=origin, sm_count=gpu.sm_count,
                        clock_mhz=clock, tensor_tflops=tensor, vector_tflops=vector, dram_gbs=bandwidth,
@@ -390,8 +390,9 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     shared_us = busiest * (totals.wavefronts + conflicts + local_wavefronts) / (SHARED_WAVEFRONTS_PER_CLOCK * clock) * 1e6
     plain_compute = (totals.tensor_flops * ctas / (peak * 1e12) * 1e6 if peak else 0.0) + \
         (totals.vector_instructions * ctas / (per_sm_vector * sms) * 1e6 if per_sm_vector else 0.0)
-    l2_us = requested / (device.dram_gbs * L2_TO_DRAM_BANDWIDTH * 1e9) * 1e6
-    roofline = max(plain_compute, dram_us, l2_us, shared_us * (1.0 if busiest <= per_sm else 1.0))
+    l2_bandwidth = L2_BYTES_PER_SM_CLOCK * sms * clock
+    l2_us = requested / l2_bandwidth * 1e6
+    roofline = max(plain_compute, dram_us, l2_us, shared_us * ctas / (busiest * sms) if ctas else 0.0)
     terms = {"compute": compute_us + vector_us, "dram": dram_us, "l2": l2_us, "latency": latency_us,
              "shared": shared_us}
     predicted = max(terms.values()) + LAUNCH_US
@@ -430,7 +431,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         f"latency term: {DRAM_LATENCY_NS:.0f} ns DRAM latency, loads in flight per CTA = one loop iteration's loads "
         "times the stages issued ahead (or all loads of a loop-free kernel); uncertain",
         f"a fixed {LAUNCH_US:.0f} us per launch (launch, ramp, drain); uncertain",
-        f"L2: every requested byte passes it at {L2_TO_DRAM_BANDWIDTH:g}x the DRAM bandwidth; uncertain",
+        f"L2: every requested byte passes it at {L2_BYTES_PER_SM_CLOCK:g} B per SM per clock "
+        f"({l2_bandwidth / 1e12:.1f} TB/s; the A100's 5120 B/clk per SM, assumed for the others: uncertain)",
         "shared memory: one 128-byte wavefront per SM per clock, plus predicted bank conflicts"
         + (f" and {local_wavefronts:.0f} wavefronts per CTA of spill traffic (SASS LDL/STL, assumed to hit L1)"
            if local_wavefronts else ""),

@@ -95,9 +95,8 @@ def _combine(op: str, a: _Form, b: _Form) -> _Form:
         if not cb and vb is not None:
             return {d: c * vb for d, c in ca.items()}, None
         return None, None
-    if op == "arith.divsi" and not cb and vb:
-        if all(c % vb == 0 for c in ca.values()):
-            return {d: c // vb for d, c in ca.items()}, (va // vb if va is not None and not ca else None)
+    if op == "arith.divsi" and not cb and vb and all(c % vb == 0 for c in ca.values()):
+        return {d: c // vb for d, c in ca.items()}, (va // vb if va is not None and not ca else None)
     return None, None
 
 
