@@ -141,6 +141,7 @@ class LoopCost:
         executions: how often the body runs per CTA (trips times the enclosing loops' trips).
         per_iteration: the instruction mix of one iteration.
         listing_label: the machine-code loop it was matched to, "" when none.
+        peeled: iterations the pipeliner moved out of the loop (AMD's epilogue), already in the once-per-CTA mix.
     """
 
     line: int | None
@@ -150,6 +151,7 @@ class LoopCost:
     executions: float
     per_iteration: Mix
     listing_label: str
+    peeled: int = 0
 
 
 @dataclass(frozen=True)

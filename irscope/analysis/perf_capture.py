@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from typing import Any
 
 from irscope.analysis.loops import capture_loops
@@ -118,8 +119,14 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
             uncertain.append(f"loop at line {cost.line}: {cost.trips_note}; counted once")
         if not cost.listing_label:
             uncertain.append(f"loop at line {cost.line}: no machine-code loop matched; its work is counted once")
+    # NVIDIA's pipeliner keeps the loop's bounds and masks the last S-1 rounds of loads, so the rounds its
+    # prologue issued ahead are not loaded again; AMD's stream pipeliner peels them into an epilogue and
+    # lowers the loop's upper bound instead (the TTGIR trip count is already short by them).
     ahead = {lp.evidence[0].label: float(lp.achieved_stages - 1) for lp in loops
-             if lp.evidence and lp.evidence[0].label and lp.achieved_stages > 1}
+             if not amd and lp.evidence and lp.evidence[0].label and lp.achieved_stages > 1}
+    if amd:
+        peeled = {lp.ttgir_lines: lp.achieved_stages - 1 for lp in loops if lp.achieved_stages > 1}
+        costs = tuple(replace(c, peeled=peeled.get(lp.ttgir_lines, 0)) for c, lp in zip(costs, loops, strict=True))
     executions = max((c.executions for c in costs), default=1.0)
     local = _local_wavefronts(sass, loops, costs, num_warps) if sass is not None else 0.0
     if resources.spills and sass is None:

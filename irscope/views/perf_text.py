@@ -53,7 +53,7 @@ def perf_json(report: PerfReport) -> dict[str, Any]:
         "occupancy_limit": report.occupancy_limit, "waves": report.waves,
         "tail_utilisation": report.tail_utilisation,
         "loops": [{"line": lp.line, "source": lp.source, "trips": lp.trips, "trips_note": lp.trips_note,
-                   "executions": lp.executions, "per_iteration": _mix_json(lp.per_iteration)} for lp in report.loops],
+                   "executions": lp.executions, "peeled": lp.peeled, "per_iteration": _mix_json(lp.per_iteration)} for lp in report.loops],
         "once": _mix_json(report.once),
         "flops": report.flops, "tensor_flops": report.tensor_flops, "vector_flops": report.vector_flops,
         "mma_dtype": report.mma_dtype, "requested_bytes": report.requested_bytes,
@@ -118,7 +118,9 @@ def render_perf(report: PerfReport, title: str) -> str:
             f"{report.ctas_per_sm} CTA(s) per SM ({report.occupancy_pct:.1f}% occupancy, limited by "
             f"{report.occupancy_limit}); {report.waves} wave(s), the last {report.tail_utilisation:.0%} full"]
     for lp in report.loops:
-        trips = "unknown" if lp.trips is None else f"{lp.trips:g}"
+        trips = "unknown" if lp.trips is None else f"{lp.trips:.4g}"
+        if lp.peeled:
+            trips += f" in the loop + {lp.peeled} peeled into the epilogue by the pipeliner"
         out.append(f"  loop line {lp.line} `{lp.source}`: {trips} trips ({lp.trips_note})")
         out.append(f"    per iteration per CTA: {_mix_line(lp.per_iteration)}")
     out.append(f"  once per CTA: {_mix_line(report.once)}")

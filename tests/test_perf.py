@@ -1,0 +1,204 @@
+"""``irscope perf``: the static performance model's arithmetic on real captures, checked against lower stages."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from irscope.analysis.perf import PerfReport, device_model
+from irscope.analysis.perf_capture import BANK_UNAVAILABLE, bank_summary, capture_perf
+from irscope.analysis.perf_coalescing import coalescing
+from irscope.analysis.perf_work import evaluate_trips, mma_shape, scalar_values
+from irscope.captures import LaunchSpec, get_capture, make_request
+from irscope.cli import cli
+from irscope.compile.launch_values import bundled_launch, function_launch
+from irscope.gpus import GPUS
+from irscope.kernels import get_kernel
+from irscope.store import Capture
+
+MATMUL = {"M": 4096, "N": 4096, "K": 4096}
+STRIDED = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def strided_copy(x_ptr, y_ptr, n, STRIDE: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs * STRIDE, mask=mask)
+    tl.store(y_ptr + offs, x, mask=mask)
+'''
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("perf-store")
+
+
+@pytest.fixture(scope="module")
+def matmul(store: Path) -> tuple[Capture, PerfReport]:
+    capture = get_capture(make_request("matmul", "sm90"), str(store))
+    shape = bundled_launch(get_kernel("matmul"), "cuda", 0, MATMUL, GPUS["h100"].sm_count)
+    return capture, capture_perf(capture, device_model(GPUS["h100"]), shape)
+
+
+@pytest.fixture(scope="module")
+def vector_add(store: Path) -> PerfReport:
+    # The default-size capture (98432 elements) has the same specialization as 2^28: both divisible by 16.
+    capture = get_capture(make_request("vector_add", "sm90"), str(store))
+    shape = bundled_launch(get_kernel("vector_add"), "cuda", 0, {"n_elements": 2**28}, GPUS["h100"].sm_count)
+    return capture_perf(capture, device_model(GPUS["h100"]), shape)
+
+
+def test_matmul_flops_are_2mnk_and_compute_bound(matmul: tuple[Capture, PerfReport]) -> None:
+    _capture, report = matmul
+    assert report.flops == 2 * 4096**3
+    assert report.tensor_flops == 2 * 4096**3
+    assert report.mma_dtype == "fp16"
+    assert report.bound == "compute"
+    assert report.grid == (512, 1, 1)
+    (loop,) = report.loops
+    assert loop.trips == 64  # K / BLOCK_SIZE_K, evaluated from the TTGIR's loop bounds
+    assert report.ctas_per_sm == 1 and report.occupancy_pct == pytest.approx(12.5)
+
+
+def test_matmul_mma_flops_agree_with_sass(matmul: tuple[Capture, PerfReport]) -> None:
+    """The PTX wgmma count and shape give the same FLOPs per iteration as the SASS HGMMA instructions."""
+    from irscope.analysis.sourcemap import sass_listing
+    from irscope.parse.lineinfo import Listing
+
+    capture, report = matmul
+    listing, why = sass_listing(capture)
+    assert isinstance(listing, Listing), why
+    (loop,) = listing.loops
+    # Example: HGMMA.64x256x16.F32 R24, gdesc[UR4], R24
+    shapes = [re.search(r"HGMMA\.(\d+)x(\d+)x(\d+)", i.opcode) for i in listing.inside(loop)]
+    per_warpgroup = sum(2 * int(s[1]) * int(s[2]) * int(s[3]) for s in shapes if s)
+    warpgroups = report.num_warps // 4
+    assert report.loops[0].per_iteration.mma_flops == per_warpgroup * warpgroups == 2 * 128 * 256 * 64
+
+
+def test_matmul_loads_per_iteration_match_the_tiles(matmul: tuple[Capture, PerfReport]) -> None:
+    _capture, report = matmul
+    per_iteration = report.loops[0].per_iteration
+    assert per_iteration.global_load_bytes == 2 * (128 * 64 + 64 * 256)  # the A and B tiles, fp16
+    # The pipeliner's prologue issues two iterations ahead; they are not counted twice.
+    assert report.requested_bytes == 512 * (64 * per_iteration.global_load_bytes + 2 * 128 * 256)
+
+
+def test_vector_add_bytes_and_memory_bound(vector_add: PerfReport) -> None:
+    assert vector_add.dram_bytes == 3 * 4 * 2**28
+    assert vector_add.bound == "memory"
+    assert vector_add.flops == 2**28
+
+
+def test_softmax_on_gfx942_has_a_verdict(store: Path) -> None:
+    capture = get_capture(make_request("softmax", "gfx942"), str(store))
+    gpu = GPUS["mi300x"]
+    shape = bundled_launch(get_kernel("softmax"), "hip", 0, {"n_rows": 4096, "n_cols": 4096}, gpu.sm_count)
+    report = capture_perf(capture, device_model(gpu), shape)
+    assert report.bound in ("compute", "memory", "latency")
+    assert report.predicted_us > 0 and report.suggestions
+    assert report.dram_bytes == 2 * 4 * 4096 * 4096
+    (loop,) = report.loops
+    # rows strided over a persistent grid; AMD's pipeliner peels num_stages - 1 of them into an epilogue
+    assert loop.trips is not None and loop.peeled == 3
+    assert loop.trips + loop.peeled == pytest.approx(4096 / (2 * gpu.sm_count))
+
+
+def test_uncoalesced_load_is_found(tmp_path: Path, store: Path) -> None:
+    source = tmp_path / "strided.py"
+    source.write_text(STRIDED, encoding="utf-8")
+    launch = LaunchSpec(args="x_ptr=fp32[67108864], y_ptr=fp32[4194304], n=4194304", constexprs=("STRIDE=16", "BLOCK=1024"),
+                        options={"num_warps": 4})
+    request = make_request(f"{source}:strided_copy", "sm90", launch=launch)
+    capture = get_capture(request, str(store))
+    ttgir = capture.read("ttgir")
+    shape = function_launch(request.kernel, (4096, 1, 1))  # type: ignore[arg-type]
+    load, store_access = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
+    assert (load.op, load.sectors, load.useful_bytes, load.factor) == ("tt.load", 32, 128, 8.0)
+    assert store_access.factor == 1.0
+    report = capture_perf(capture, device_model(GPUS["h100"]), shape)
+    assert report.dram_bytes == pytest.approx((8 * 4 + 4) * 4194304)
+    assert any("uncoalesced tt.load" in s.text for s in report.suggestions)
+
+
+def test_trips_of_a_strided_loop() -> None:
+    """A persistent loop ``for row in range(pid, n_rows, num_programs)`` (text as Triton 3.9 prints it)."""
+    ttgir = (
+        "  tt.func public @k(%n_rows: i32 {tt.divisibility = 16 : i32} loc(\"n_rows\"(#loc))) attributes {} {\n"
+        "    %row_start = tt.get_program_id x : i32 loc(#loc1)\n"
+        "    %row_step = tt.get_num_programs x : i32 loc(#loc2)\n"
+        "    scf.for %row_idx = %row_start to %n_rows step %row_step  : i32 {\n"
+    )
+    (trips,) = evaluate_trips(ttgir, {"n_rows": 10}, (4, 1, 1))
+    assert trips.trips == pytest.approx(10 / 4) and trips.busiest == 3 and trips.depends_on_program
+    (unknown,) = evaluate_trips(ttgir, {}, (4, 1, 1))
+    assert unknown.trips is None and "n_rows" in unknown.note
+
+
+def test_mma_shapes() -> None:
+    assert mma_shape("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16") == (64, 256, 16, "fp16")
+    assert mma_shape("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32") == (16, 8, 16, "bf16")
+    assert mma_shape("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32") == (64, 128, 8, "tf32")
+    assert mma_shape("v_mfma_f32_32x32x8_f16") == (32, 32, 8, "fp16")
+    assert mma_shape("v_mfma_f32_16x16x16_bf16") == (16, 16, 16, "bf16")
+    assert mma_shape("HGMMA") is None
+
+
+def test_bank_summary_reads_the_report_interface() -> None:
+    access = SimpleNamespace(line=31, instruction="ld.shared.v4.b32", kind="tl.load", ways=2,
+                             reason="the shared layout has no swizzle", per_cta_per_iteration=64)
+    free = SimpleNamespace(line=40, instruction="st.shared.b32", kind="store", ways="conflict-free", reason="",
+                           per_cta_per_iteration=0)
+    summary = bank_summary(SimpleNamespace(accesses=[access, free]), executions=10)
+    assert summary.available and summary.worst_ways == 2 and summary.conflicts_per_cta == 640
+    assert "2-way bank conflicts on the tl.load of line 31" in summary.worst
+    assert summary.accesses[1].endswith("conflict-free")
+
+
+def _invoke(*args: str) -> object:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_cli_json_carries_the_numbers(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
+    result = _invoke("perf", "matmul", "--target", "sm90", "--json", "--store", str(store))
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    data = json.loads(result.output)  # type: ignore[attr-defined]
+    assert data["bound"] == "compute" and data["flops"] == 2 * 4096**3
+    assert data["device"]["name"] == "h100" and data["predicted_us"] > 0 and data["dram_bytes"] > 0
+    assert data["bank"]["available"] or data["bank"]["message"] == BANK_UNAVAILABLE
+
+
+def test_cli_text_has_every_section(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
+    result = _invoke("perf", "matmul", "--target", "sm90", "--gpu", "h200", "--store", str(store))
+    text = result.output  # type: ignore[attr-defined]
+    for heading in ("Device: NVIDIA H200", "Work:", "Shared-memory bank conflicts:", "Verdict:", "bound: compute"):
+        assert heading in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--gpu", "h300"), "valid: a100, h100, h200"),
+    (("--gpu", "mi300x"), "compiles for gfx942, not sm90"),
+    (("--size", "4096x4096"), "this kernel's sizes are M, N, K"),
+    (("--size", "Q=4"), "unknown size 'Q'"),
+    (("--grid", "0"), "positive integers"),
+])
+def test_cli_bad_input_is_one_line_exit_2(args: tuple[str, ...], message: str) -> None:
+    result = _invoke("perf", "matmul", "--target", "sm90", *args)
+    assert result.exit_code == 2  # type: ignore[attr-defined]
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]  # type: ignore[attr-defined]
+    assert len(lines) == 1 and message in lines[0]
+
+
+def test_cli_gpu_table_lists_the_required_gpus() -> None:
+    text = _invoke("perf", "--gpus").output  # type: ignore[attr-defined]
+    for name in ("a100", "h100", "h200", "b200", "mi300x", "mi350x"):
+        assert re.search(rf"^{name}\s", text, re.M)
+    assert "sources:" in text
