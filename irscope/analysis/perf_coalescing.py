@@ -29,6 +29,8 @@ _PTR_TENSOR = re.compile(r"tensor<(?P<shape>[\dx]+)x!tt\.ptr<(?P<elem>[a-zA-Z]+\
 _AXIS = re.compile(r"\baxis\s*=\s*(?P<n>\d+)")
 # Example: arith.constant dense<16> : tensor<1024xi32, #blocked>
 _DENSE = re.compile(r"^dense<(?P<v>-?\d+)>\s*:\s*tensor")
+# Example: arith.constant 64 : i32
+_SCALAR_CONST = re.compile(r"^(?P<v>-?\d+)\s*:\s*i\d+")
 # Example: iter_args(%a_ptrs_96 = %a_ptrs_58, %b_ptrs_97 = %b_ptrs_59)
 _ITER = re.compile(r"(?P<new>%[\w$.-]+)\s*=\s*(?P<old>%[\w$.-]+)")
 _OPERAND = re.compile(r"%[\w$.-]+")
@@ -121,7 +123,7 @@ def _sectors(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], ele
     contiguous = coefs.get(fastest, 0) == elem
     vector = min(16, run * elem) if contiguous else elem
     addresses = {sum(coefs.get(d, 0) * c for d, c in enumerate(coord)) for coord in coords}
-    sectors = set()
+    sectors: set[int] = set()
     for address in addresses:
         sectors.update(range((address // 32), ((address + vector - 1) // 32) + 1))
     steps = ", ".join(f"dim {d}: {c} B" for d, c in sorted(coefs.items()) if c)
@@ -136,9 +138,9 @@ def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
     for number, text in enumerate(ttgir.splitlines(), 1):
         if "iter_args(" in text:
             inner = text.split("iter_args(", 1)[1].split(")", 1)[0]
-            for match in _ITER.finditer(inner):
-                if match["old"] in forms:
-                    forms[match["new"]] = forms[match["old"]]
+            for pair in _ITER.finditer(inner):
+                if pair["old"] in forms:
+                    forms[pair["new"]] = forms[pair["old"]]
         store = _STORE.match(text)
         match = _DEF.match(text)
         op, rest = (match["op"], match["rest"]) if match else ("tt.store", text.split("tt.store", 1)[-1])
@@ -172,14 +174,14 @@ def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
             dense = _DENSE.match(rest)
             if dense:
                 forms[res] = ({}, int(dense["v"]))
-            elif (value := re.match(r"^(-?\d+)\s*:\s*i\d+", rest)) is not None:
-                forms[res] = ({}, int(value[1]))
+            elif (scalar := _SCALAR_CONST.match(rest)) is not None:
+                forms[res] = ({}, int(scalar["v"]))
         elif op == "tt.splat" and operands:
             forms[res] = ({}, scalars.get(operands[0]))
         elif op == "tt.expand_dims" and operands and (axis := _AXIS.search(rest)) is not None:
-            coefs, value = forms.get(operands[0], (None, None))
+            coefs, known = forms.get(operands[0], (None, None))
             a = int(axis["n"])
-            forms[res] = (None if coefs is None else {(d + 1 if d >= a else d): c for d, c in coefs.items()}, value)
+            forms[res] = (None if coefs is None else {(d + 1 if d >= a else d): c for d, c in coefs.items()}, known)
         elif op in _PASS_THROUGH and operands:
             forms[res] = forms.get(operands[0], (None, None))
         elif op in ("arith.addi", "arith.subi", "arith.muli", "arith.divsi") and len(operands) == 2:

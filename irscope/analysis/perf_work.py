@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from irscope.analysis.instructions import access_bytes, classify
@@ -40,7 +41,7 @@ _PTX_FLOAT = re.compile(r"^(?P<op>fma|add|sub|mul|max|min|ex2|lg2|rcp|div|sqrt|r
 # Example: v_fma_f32 | v_add_f32_e32 | v_pk_fma_f32 | v_exp_f32 | v_max_f32_e32
 _AMD_FLOAT = re.compile(r"^v_(?P<pk>pk_)?(?P<op>fma|fmac|add|sub|mul|max|min|exp|log|rcp|sqrt|rsq)\w*?_f(?P<bits>16|32|64)\b")
 
-_BINARY = {
+_BINARY: dict[str, Callable[[int, int], int | None]] = {
     "addi": lambda a, b: a + b, "subi": lambda a, b: a - b, "muli": lambda a, b: a * b,
     "divsi": lambda a, b: int(a / b) if b else None, "divui": lambda a, b: a // b if b else None,
     "floordivsi": lambda a, b: a // b if b else None, "ceildivsi": lambda a, b: -(-a // b) if b else None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +15,9 @@ from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
 from irscope.kernels import KernelInfo
 from irscope.kernelspec import FunctionKernel
+
+if TYPE_CHECKING:
+    from irscope.analysis.perf import DeviceModel, LaunchShape
 
 
 def parse_sizes(items: tuple[str, ...], names: list[str]) -> dict[str, int]:
@@ -100,7 +104,7 @@ def perf(kernel: str | None, target: str | None, gpu_name: str | None, size_item
         click.echo(render_perf(report, capture_title(capture)), nl=False)
 
 
-def _device(gpu_name: str | None, request: Request) -> tuple[object, int]:
+def _device(gpu_name: str | None, request: Request) -> tuple[DeviceModel, int]:
     """The device model for ``--gpu`` (or the target's default) and its SM count."""
     from irscope.analysis.perf import device_model
     from irscope.gpus import DEFAULT_GPU, GPUS, gpus_for_target, resolve_gpu
@@ -126,9 +130,8 @@ def _device(gpu_name: str | None, request: Request) -> tuple[object, int]:
     return device_model(gpu), gpu.sm_count
 
 
-def _shape(request: Request, grid: tuple[int, int, int] | None, sm_count: int) -> object:
+def _shape(request: Request, grid: tuple[int, int, int] | None, sm_count: int) -> LaunchShape:
     """The launch: grid, integer arguments and tensor sizes."""
-    from irscope.analysis.perf import LaunchShape
     from irscope.compile.launch_values import bundled_launch, function_launch
 
     kernel = request.kernel
@@ -140,4 +143,6 @@ def _shape(request: Request, grid: tuple[int, int, int] | None, sm_count: int) -
     if isinstance(kernel, FunctionKernel):
         return function_launch(kernel, grid)
     sizes = kernel.capture.manifest.sizes if isinstance(kernel, StoredKernel) else {}
+    from irscope.analysis.perf import LaunchShape
+
     return LaunchShape(grid, dict(sizes), (), "--grid")
