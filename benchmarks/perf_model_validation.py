@@ -68,6 +68,8 @@ METRICS = [
 # Example: ==ERROR== Failed to find metric sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active
 _UNKNOWN_METRIC = re.compile(r"(?:Failed to find metric|[Uu]nknown metric|Invalid metric)[:\s]+(?:regex:)?(\S+)")
 LATENCY_SOL_PCT = 60.0
+# Never dropped on the word of --query-metrics (which may list some under other spellings); ncu's own error decides.
+ESSENTIAL = frozenset(METRICS[:3] + [m for m in METRICS if "bank_conflicts" in m or "maximum_warps" in m])
 
 
 @dataclass
@@ -243,7 +245,7 @@ def _usable_metrics(ncu: str) -> list[str]:
     usable = []
     for metric in METRICS:
         base = metric.split(".")[0]
-        if base in known or any(k.startswith(base) for k in known):
+        if base in known or any(k.startswith(base) for k in known) or metric in ESSENTIAL:
             usable.append(metric)
             continue
         words = [w for w in base.split("_") if len(w) > 3]
@@ -277,7 +279,7 @@ def _number(text: str) -> float | None:
 
 def profile(case: Case, kernel_name: str, ncu: str, metrics: list[str], timeout: float) -> tuple[dict[str, float], str]:
     """ncu's metrics for one launch of the case (after one warm-up launch)."""
-    for _attempt in range(3):
+    for _attempt in range(4):
         command = [ncu, "--target-processes", "all", "--kernel-name", f"regex:^{kernel_name}$", "--launch-skip", "1",
                    "--launch-count", "1", "--clock-control", "none", "--cache-control", "all", "--print-units", "base",
                    "--csv", "--page", "raw", "--metrics", ",".join(metrics),
@@ -298,6 +300,10 @@ def profile(case: Case, kernel_name: str, ncu: str, metrics: list[str], timeout:
             metrics = [m for m in metrics if m not in bad and m.split(".")[0] not in {b.split(".")[0] for b in bad}]
             continue
         tail = (run.stderr + run.stdout).strip().splitlines()[-6:]
+        if metrics != ["gpu__time_duration.sum"]:
+            print(f"  ncu printed no rows ({' | '.join(tail)}); retrying with gpu__time_duration.sum alone")
+            metrics = ["gpu__time_duration.sum"]
+            continue
         return {}, "ncu printed no rows: " + " | ".join(tail)
     return {}, "ncu kept rejecting metrics"
 
@@ -476,6 +482,8 @@ def main() -> int:
         del launch
         torch.cuda.empty_cache()
         results.append(result)
+        for suggestion in result.model.get("suggestions", []):
+            print(f"    - {suggestion['text']}")
         print(f"  {case.name}: model {result.model.get('predicted_us', float('nan')):.1f} us "
               f"({result.model.get('bound', '?')}), do_bench {_fmt(result.measured_us)} us ({time.time() - t0:.0f} s)"
               + (f" [{result.error.strip()}]" if result.error else ""))
