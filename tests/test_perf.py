@@ -153,14 +153,20 @@ def test_mma_shapes() -> None:
 
 
 def test_bank_summary_reads_the_report_interface() -> None:
-    access = SimpleNamespace(line=31, instruction="ld.shared.v4.b32", kind="tl.load", ways=2,
-                             reason="the shared layout has no swizzle", per_cta_per_iteration=64)
-    free = SimpleNamespace(line=40, instruction="st.shared.b32", kind="store", ways="conflict-free", reason="",
-                           per_cta_per_iteration=0)
-    summary = bank_summary(SimpleNamespace(accesses=[access, free]), executions=10)
-    assert summary.available and summary.worst_ways == 2 and summary.conflicts_per_cta == 640
-    assert "2-way bank conflicts on the tl.load of line 31" in summary.worst
+    """The fields of irscope.analysis.bank_conflicts.SharedAccess, as that analysis fills them."""
+    access = SimpleNamespace(where="k.py:31", op="ttg.local_load", instructions=("ld.shared.v4.b32",), ways=2,
+                             kind="2-way", reason="the shared layout has no swizzle", conflicts_per_cta=64,
+                             loop_line=120, counter="ld")
+    free = SimpleNamespace(where="k.py:40", op="ttg.local_store", instructions=("st.shared.b32",), ways=1,
+                           kind="conflict-free", reason="", conflicts_per_cta=0, loop_line=None, counter="st")
+    epilogue = SimpleNamespace(where="k.py:50", op="ttg.local_store", instructions=("st.shared.v2.b32",), ways=4,
+                               kind="4-way", reason="", conflicts_per_cta=8, loop_line=None, counter="st")
+    summary = bank_summary(SimpleNamespace(accesses=[access, free, epilogue]), {120: 10.0})
+    assert summary.available and summary.worst_ways == 4 and summary.conflicts_per_cta == 64 * 10 + 8
+    assert summary.by_counter == {"ld": 640.0, "st": 8.0}
+    assert summary.accesses[0] == "k.py:31 ttg.local_load ld.shared.v4.b32: 2-way (the shared layout has no swizzle)"
     assert summary.accesses[1].endswith("conflict-free")
+    assert "4-way bank conflicts on the ttg.local_store of k.py:50" in summary.worst
 
 
 def _invoke(*args: str) -> object:

@@ -165,6 +165,7 @@ class BankSummary:
         worst_ways: the worst access's ways (1 = conflict-free).
         worst: the sentence for the worst access, "" when all are conflict-free.
         conflicts_per_cta: extra wavefronts per CTA over the whole launch (per-iteration counts times trips).
+        by_counter: those conflicts by the ncu counter they land in (``ld``, ``st``, ``ldgsts``, "" for none).
     """
 
     available: bool
@@ -173,6 +174,7 @@ class BankSummary:
     worst_ways: int = 1
     worst: str = ""
     conflicts_per_cta: float = 0.0
+    by_counter: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

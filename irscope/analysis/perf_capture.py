@@ -17,15 +17,19 @@ from irscope.store import Capture
 __all__ = ["BANK_UNAVAILABLE", "bank_summary", "capture_perf"]
 
 BANK_UNAVAILABLE = "bank-conflict analysis not available"
-# What a bank report's access may call its figures (the analysis is built separately; read by name).
+# What a bank report's access calls its figures (irscope.analysis.bank_conflicts.SharedAccess first; the
+# analysis is built separately, so it is read by name).
 _WAYS = ("ways", "worst_ways", "n_way")
-_COUNT = ("conflicts_per_cta_iteration", "per_cta_per_iteration", "conflicts_per_iteration", "count", "conflicts")
+_COUNT = ("conflicts_per_cta", "conflicts_per_cta_iteration", "per_cta_per_iteration", "conflicts_per_iteration",
+          "count", "conflicts")
+_LINE = ("where", "line", "source_line")
+_WHAT = ("op", "kind")
 
 
 def _first(obj: Any, names: tuple[str, ...], default: Any = None) -> Any:
     for name in names:
         value = getattr(obj, name, None)
-        if value is not None:
+        if value is not None and value != "":
             return value
     return default
 
@@ -33,38 +37,47 @@ def _first(obj: Any, names: tuple[str, ...], default: Any = None) -> Any:
 def _ways(value: Any) -> int:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return max(1, int(value))
-    return 1  # 'conflict-free' or any other word
+    return 1  # 'conflict-free', 'unknown' or any other word
 
 
-def bank_summary(report: Any, executions: float) -> BankSummary:
+def bank_summary(report: Any, executions: dict[int, float], default_executions: float = 1.0) -> BankSummary:
     """The model's view of a bank-conflict report: per access one line, the worst one, conflicts per CTA.
 
-    ``executions``: how often the loop body runs per CTA, by which per-iteration counts are multiplied
-    (accesses outside loops count once: a report access may say so with ``in_loop = False``).
+    Per-execution counts are multiplied by the executions of the loop they sit in: ``executions`` maps a
+    loop's TTGIR line (the access's ``loop_line``) to its executions per CTA; an access that names no loop
+    line but says ``in_loop`` uses ``default_executions``; others count once. Conflicts are also split by
+    the ncu counter they land in (``counter``: ld, st, ldgsts).
     """
     accesses = list(getattr(report, "accesses", ()) or ())
     lines: list[str] = []
     worst_ways, worst, total = 1, "", 0.0
+    by_counter: dict[str, float] = {}
     for access in accesses:
         ways = _ways(_first(access, _WAYS, 1))
-        line = _first(access, ("line", "source_line"), "?")
+        line = _first(access, _LINE, "?")
         insn = _first(access, ("instruction", "opcode"), "")
-        kind = _first(access, ("kind",), "")
+        if not insn:
+            insn = ", ".join(getattr(access, "instructions", ()) or ())
+        what = _first(access, _WHAT, "access")
         reason = _first(access, ("reason",), "")
         count = float(_first(access, _COUNT, 0) or 0)
-        in_loop = bool(getattr(access, "in_loop", True))
-        total += count * (executions if in_loop else 1.0)
-        verdict = f"{ways}-way" if ways > 1 else "conflict-free"
-        text = f"line {line} {kind} {insn}: {verdict}" + (f" ({reason})" if reason else "")
+        loop_line = getattr(access, "loop_line", None)
+        runs = executions.get(loop_line, default_executions) if loop_line is not None else (
+            default_executions if getattr(access, "in_loop", False) else 1.0)
+        total += count * runs
+        counter = str(getattr(access, "counter", "") or "")
+        by_counter[counter] = by_counter.get(counter, 0.0) + count * runs
+        verdict = f"{ways}-way" if ways > 1 else str(getattr(access, "kind", "") or "conflict-free")
+        text = f"{line} {what} {insn}: {verdict}" + (f" ({reason})" if reason else "")
         lines.append(text)
         if ways > worst_ways:
-            worst_ways, worst = ways, f"{ways}-way bank conflicts on the {kind or 'access'} of line {line} ({insn})" + (
-                f": {reason}" if reason else "")
+            worst_ways = ways
+            worst = f"{ways}-way bank conflicts on the {what} of {line} ({insn})" + (f": {reason}" if reason else "")
     message = f"{len(accesses)} shared-memory accesses analysed" if accesses else "no shared-memory accesses"
-    return BankSummary(True, message, tuple(lines), worst_ways, worst, total)
+    return BankSummary(True, message, tuple(lines), worst_ways, worst, total, by_counter)
 
 
-def _bank(capture: Capture, executions: float) -> tuple[BankSummary, str]:
+def _bank(capture: Capture, executions: dict[int, float], default: float) -> tuple[BankSummary, str]:
     """The bank-conflict section from ``irscope.analysis.bank_conflicts`` when that module is installed."""
     try:
         module = importlib.import_module("irscope.analysis.bank_conflicts")
@@ -77,7 +90,7 @@ def _bank(capture: Capture, executions: float) -> tuple[BankSummary, str]:
         report = predict_fn(capture)
     except (ValueError, KeyError, StoreError) as exc:
         return BankSummary(False, f"{BANK_UNAVAILABLE}: {exc}"), f"bank conflicts: {exc}"
-    return bank_summary(report, executions), ""
+    return bank_summary(report, executions, default), ""
 
 
 def _listing(capture: Capture) -> Listing:
@@ -131,7 +144,8 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     local = _local_wavefronts(sass, loops, costs, num_warps) if sass is not None else 0.0
     if resources.spills and sass is None:
         uncertain.append("registers spill but the SASS could not be read: spill traffic is not counted")
-    bank, problem = _bank(capture, executions) if with_bank else (BankSummary(False, BANK_UNAVAILABLE), "")
+    by_line = {lp.ttgir_lines[0]: c.executions for lp, c in zip(loops, costs, strict=True)}
+    bank, problem = _bank(capture, by_line, executions) if with_bank else (BankSummary(False, BANK_UNAVAILABLE), "")
     if problem:
         uncertain.append(problem)
     if once.unknown_width or any(mx.unknown_width for mx in mixes.values()):

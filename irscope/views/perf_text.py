@@ -68,7 +68,8 @@ def perf_json(report: PerfReport) -> dict[str, Any]:
         "bank": {"available": report.bank.available, "message": report.bank.message,
                  "accesses": list(report.bank.accesses), "worst_ways": report.bank.worst_ways,
                  "conflicts_per_cta": report.bank.conflicts_per_cta,
-                 "conflicts_total": report.bank.conflicts_per_cta * ctas},
+                 "conflicts_total": report.bank.conflicts_per_cta * ctas,
+                 "conflicts_total_by_counter": {k: v * ctas for k, v in report.bank.by_counter.items()}},
         "suggestions": [{"gain": s.gain, "text": s.text} for s in report.suggestions],
         "assumptions": list(report.assumptions), "uncertain": list(report.uncertain),
     }
