@@ -195,6 +195,7 @@ def test_cli_text_has_every_section(store: Path, matmul: tuple[Capture, PerfRepo
     (("--size", "4096x4096"), "this kernel's sizes are M, N, K"),
     (("--size", "Q=4"), "unknown size 'Q'"),
     (("--grid", "0"), "positive integers"),
+    (("--gpu", "native"), "torch sees none here; name one instead: h100, h200"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(args: tuple[str, ...], message: str) -> None:
     result = _invoke("perf", "matmul", "--target", "sm90", *args)
@@ -208,3 +209,12 @@ def test_cli_gpu_table_lists_the_required_gpus() -> None:
     for name in ("a100", "h100", "h200", "b200", "mi300x", "mi350x"):
         assert re.search(rf"^{name}\s", text, re.M)
     assert "sources:" in text
+
+
+def test_cli_stored_bundled_capture_uses_its_launcher(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
+    """A capture named by its key: the bundled kernel's grid and tensors still say the launch (no --grid)."""
+    capture, _report = matmul
+    result = _invoke("perf", capture.manifest.key, "--json", "--store", str(store))
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    data = json.loads(result.output)  # type: ignore[attr-defined]
+    assert data["bound"] == "compute" and data["grid"] == [512, 1, 1] and data["flops"] == 2 * 4096**3

@@ -350,8 +350,10 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
         found.append(Suggestion(0.5, coalescing))
     if not found:
         top = max(report_terms, key=lambda k: report_terms[k])
-        found.append(Suggestion(0.0, f"nothing stands out: the kernel is at its {top} roofline term; only a faster "
-                                     "algorithm or fewer bytes/FLOPs would help"))
+        what = {"compute": "compute", "dram": "DRAM bandwidth", "l2": "L2 bandwidth", "latency": "DRAM latency",
+                "shared": "shared-memory bandwidth"}[top]
+        found.append(Suggestion(0.0, f"nothing stands out: the launch is limited by {what} as the model sees it; "
+                                     "only less work (fewer bytes or FLOPs) or a different algorithm would help"))
     return sorted(found, key=lambda s: -s.gain)[:3]
 
 

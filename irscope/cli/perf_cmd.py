@@ -111,8 +111,14 @@ def _device(gpu_name: str | None, request: Request) -> tuple[DeviceModel, int]:
 
     target = request.target.name
     if gpu_name is not None and gpu_name.strip().lower() == "native":
+        import torch
+
+        from irscope.errors import NoDeviceError
         from irscope.run.bench import measure_ceilings
 
+        if not torch.cuda.is_available():
+            raise NoDeviceError(f"--gpu native measures the local GPU and torch sees none here; name one instead: "
+                                f"{', '.join(g.name for g in gpus_for_target(target)) or ', '.join(GPUS)}")
         ceilings = measure_ceilings()
         match = next((g for g in GPUS.values() if g.product.lower() in ceilings.device.lower()
                       or ceilings.device.lower() in g.product.lower()), None)
@@ -135,6 +141,14 @@ def _shape(request: Request, grid: tuple[int, int, int] | None, sm_count: int) -
     from irscope.compile.launch_values import bundled_launch, function_launch
 
     kernel = request.kernel
+    if isinstance(kernel, StoredKernel) and kernel.capture.manifest.origin == "bundled":
+        from irscope.kernels import bundled_kernels
+
+        m = kernel.capture.manifest
+        info = bundled_kernels().get(m.kernel)
+        if info is not None and m.config_index < len(info.configs_for(m.backend)):
+            shape = bundled_launch(info, m.backend, m.config_index, dict(m.sizes), sm_count)
+            return replace(shape, grid=grid, origin="--grid") if grid is not None else shape
     if isinstance(kernel, KernelInfo):
         shape = bundled_launch(kernel, request.target.backend, request.config_index, request.sizes, sm_count)
         return replace(shape, grid=grid, origin="--grid") if grid is not None else shape
