@@ -218,3 +218,14 @@ def test_cli_stored_bundled_capture_uses_its_launcher(store: Path, matmul: tuple
     assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
     data = json.loads(result.output)  # type: ignore[attr-defined]
     assert data["bound"] == "compute" and data["grid"] == [512, 1, 1] and data["flops"] == 2 * 4096**3
+
+
+def test_the_model_imports_neither_triton_nor_torch() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "import irscope.analysis.perf, irscope.analysis.perf_capture, irscope.views.perf_text\n"
+            "print(sorted(m for m in ('triton', 'torch', 'click') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -108,6 +108,11 @@ class Mix:
     local_accesses: float = 0.0
     unknown_width: int = 0
 
+    @property
+    def shared_bytes(self) -> float:
+        """Bytes the shared accesses move (128 per wavefront, conflict-free)."""
+        return self.shared_wavefronts * 128
+
 
 def mma_shape(opcode: str) -> tuple[int, int, int, str] | None:
     """(m, n, k, operand type) of a matrix instruction mnemonic, or None when it does not say."""

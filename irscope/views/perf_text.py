@@ -30,7 +30,7 @@ def _mix_json(mix: Mix) -> dict[str, Any]:
             "vector_flops": mix.vector_flops, "vector_instructions": mix.vector_instructions,
             "global_load_bytes": mix.global_load_bytes, "global_store_bytes": mix.global_store_bytes,
             "shared_loads": mix.shared_loads, "shared_stores": mix.shared_stores,
-            "shared_wavefronts": mix.shared_wavefronts, "barriers": mix.barriers,
+            "shared_wavefronts": mix.shared_wavefronts, "shared_bytes": mix.shared_bytes, "barriers": mix.barriers,
             "local_accesses": mix.local_accesses}
 
 
@@ -98,7 +98,8 @@ def _mix_line(mix: Mix) -> str:
     if mix.global_load_bytes or mix.global_store_bytes:
         parts.append(f"global {_bytes(mix.global_load_bytes)} in, {_bytes(mix.global_store_bytes)} out")
     if mix.shared_loads or mix.shared_stores:
-        parts.append(f"shared {mix.shared_loads:.0f} loads, {mix.shared_stores:.0f} stores (warp instructions)")
+        parts.append(f"shared {_bytes(mix.shared_bytes)} in {mix.shared_loads:.0f} loads and {mix.shared_stores:.0f} "
+                     "stores (warp instructions)")
     if mix.barriers:
         parts.append(f"{mix.barriers:.0f} barriers")
     return "; ".join(parts) or "nothing the model counts"
