@@ -366,7 +366,8 @@ def _fmt(value: Any, spec: str = ".1f") -> str:
 
 def print_table(results: list[Result]) -> None:
     header = (f"{'case':<20} {'bound':<8} {'ncu SOL sm/mem %':<18} {'ncu':<8} {'pred us':>9} {'meas us':>9} "
-              f"{'err':>7} {'conflicts pred':>14} {'meas':>10} {'occ pred':>8} {'ncu':>6}")
+              f"{'err':>7} {'conflicts pred':>14} {'meas':>10} {'occ pred':>8} {'ncu':>6} {'DRAM MB pred':>12} "
+              f"{'ncu':>8}")
     print(header)
     print("-" * len(header))
     for r in results:
@@ -377,6 +378,7 @@ def print_table(results: list[Result]) -> None:
         mem = r.ncu.get("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")
         conf = sum(r.ncu.get(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{k}.sum", 0.0) for k in ("ld", "st"))
         bank = r.model.get("bank", {})
+        dram = r.ncu.get("dram__bytes_read.sum", 0.0) + r.ncu.get("dram__bytes_write.sum", 0.0)
         split = bank.get("conflicts_total_by_counter", {})
         pred_conf = _fmt(split.get("ld", 0.0) + split.get("st", 0.0), ".3g") if bank.get("available") else "n/a"
         err = r.checks.get("time_error")
@@ -384,7 +386,8 @@ def print_table(results: list[Result]) -> None:
               f"{r.ncu_bound or '-':<8} {_fmt(r.model.get('predicted_us')):>9} {_fmt(r.measured_us):>9} "
               f"{_fmt(None if err is None else 100 * err, '+.0f') + '%':>7} {pred_conf:>14} {conf:>10.3g} "
               f"{_fmt(r.model.get('occupancy_pct')):>8} "
-              f"{_fmt(r.ncu.get('sm__maximum_warps_per_active_cycle_pct')):>6}")
+              f"{_fmt(r.ncu.get('sm__maximum_warps_per_active_cycle_pct')):>6} "
+              f"{_fmt(r.model.get('dram_bytes', 0) / 1e6, '.0f'):>12} {_fmt(dram / 1e6 if dram else None, '.0f'):>8}")
         if r.error:
             print(f"{'':<20} note: {r.error}")
     keys = ("bound_ok", "time_ok", "bank_kind_ok", "bank_count_ok", "occupancy_ok")
