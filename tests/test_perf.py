@@ -229,3 +229,16 @@ def test_the_model_imports_neither_triton_nor_torch() -> None:
             "print(sorted(m for m in ('triton', 'torch', 'click') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_spills_are_counted_from_sass(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
+    """matmul's 128x256 tile on 4 warps spills (ptxas -v); the SASS LDL/STL traffic does not fit in L1, so it is L2 traffic."""
+    request = make_request("matmul", "sm90", launch=LaunchSpec(settings=("num_warps=4",)), store_dir=str(store))
+    capture = get_capture(request, str(store))
+    shape = bundled_launch(get_kernel("matmul"), "cuda", 0, MATMUL, GPUS["h100"].sm_count)
+    report = capture_perf(capture, device_model(GPUS["h100"]), shape)
+    _capture, base = matmul
+    assert report.flops == base.flops
+    assert report.requested_bytes > base.requested_bytes
+    assert any("goes to L2" in a for a in report.assumptions)
+    assert any("spill to local memory" in s.text for s in report.suggestions)

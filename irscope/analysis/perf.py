@@ -204,7 +204,8 @@ class PerfReport:
         once: the mix executed once per CTA outside every loop.
         flops / tensor_flops / vector_flops: per launch.
         mma_dtype: operand type of the tensor-core work ("" when none).
-        requested_bytes: global bytes the CTAs request (L2 traffic), loads plus stores.
+        requested_bytes: global bytes the CTAs request (L2 traffic), loads plus stores, plus spill traffic
+            that does not fit in L1.
         compulsory_bytes / reread_bytes / dram_bytes: the DRAM estimate and its parts.
         dram_assumption: how dram_bytes was estimated.
         arithmetic_intensity: flops / dram_bytes.
@@ -361,7 +362,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             num_warps: int, occupancy: Any, once: Mix, loops: tuple[LoopCost, ...],
             prologue_iterations: dict[str, float], bank: BankSummary, spills: int = 0,
             coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
-            uncertain: tuple[str, ...] = ()) -> PerfReport:
+            shared_per_cta: int = 0, uncertain: tuple[str, ...] = ()) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf_capture``)."""
     ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
     sms = device.sm_count
@@ -393,7 +394,14 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
     conflicts = bank.conflicts_per_cta if bank.available else 0.0
     requested = (totals.loads + totals.stores) * ctas
-    shared_us = busiest * (totals.wavefronts + conflicts + local_wavefronts) / (SHARED_WAVEFRONTS_PER_CLOCK * clock) * 1e6
+    # Spills stay in L1 while the resident CTAs' local memory fits beside their shared memory; else they go to L2.
+    spill_footprint = resident * spills * num_warps * 32
+    l1_free = max(0, device.shared_per_sm - resident * shared_per_cta)
+    spills_in_l2 = bool(local_wavefronts) and spill_footprint > l1_free
+    if spills_in_l2:
+        requested += local_wavefronts * 128 * ctas
+    l1_wavefronts = totals.wavefronts + conflicts + (0.0 if spills_in_l2 else local_wavefronts)
+    shared_us = busiest * l1_wavefronts / (SHARED_WAVEFRONTS_PER_CLOCK * clock) * 1e6
     plain_compute = (totals.tensor_flops * ctas / (peak * 1e12) * 1e6 if peak else 0.0) + \
         (totals.vector_instructions * ctas / (per_sm_vector * sms) * 1e6 if per_sm_vector else 0.0)
     l2_bandwidth = L2_BYTES_PER_SM_CLOCK * sms * clock
@@ -440,7 +448,9 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         f"L2: every requested byte passes it at {L2_BYTES_PER_SM_CLOCK:g} B per SM per clock "
         f"({l2_bandwidth / 1e12:.1f} TB/s; the A100's 5120 B/clk per SM, assumed for the others: uncertain)",
         "shared memory: one 128-byte wavefront per SM per clock, plus predicted bank conflicts"
-        + (f" and {local_wavefronts:.0f} wavefronts per CTA of spill traffic (SASS LDL/STL, assumed to hit L1)"
+        + (f"; spill traffic (SASS LDL/STL, {local_wavefronts * 128 / 1024:.0f} KiB per CTA) "
+           + (f"goes to L2: {resident} CTA(s) x {spills} B x {num_warps * 32} threads exceed the "
+              f"{l1_free // 1024} KiB of L1 left beside shared memory" if spills_in_l2 else "stays in L1")
            if local_wavefronts else ""),
     )
     fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
@@ -452,7 +462,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         grid_origin=shape.origin, num_warps=num_warps, ctas_per_sm=per_sm, occupancy_pct=occupancy_pct,
         occupancy_limit=limit, waves=waves, tail_utilisation=tail, loops=loops, once=once, flops=flops,
         tensor_flops=totals.tensor_flops * ctas, vector_flops=totals.vector_flops * ctas, mma_dtype=dtype,
-        requested_bytes=(totals.loads + totals.stores) * ctas, compulsory_bytes=compulsory, reread_bytes=reread,
+        requested_bytes=requested, compulsory_bytes=compulsory, reread_bytes=reread,
         dram_bytes=dram, dram_assumption=why, arithmetic_intensity=flops / dram if dram else 0.0,
         compute_us=compute_us, vector_us=vector_us, memory_us=max(dram_us, latency_us), shared_us=shared_us,
         roofline_us=roofline, bytes_in_flight_per_sm=in_flight, predicted_us=predicted,

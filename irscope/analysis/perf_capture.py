@@ -153,7 +153,8 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     return predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
                    num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs,
                    prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
-                   coalescing=worst, coalescing_factor=factor, local_wavefronts=local, uncertain=tuple(uncertain))
+                   coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
+                   shared_per_cta=resources.shared_total, uncertain=tuple(uncertain))
 
 
 def _sass(capture: Capture) -> Listing | None:
