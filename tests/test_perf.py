@@ -242,3 +242,16 @@ def test_spills_are_counted_from_sass(store: Path, matmul: tuple[Capture, PerfRe
     assert report.requested_bytes > base.requested_bytes
     assert any("goes to L2" in a for a in report.assumptions)
     assert any("spill to local memory" in s.text for s in report.suggestions)
+
+
+def test_matmul_on_gfx942_sees_the_unrolled_loop(store: Path) -> None:
+    """LLVM unrolls the AMD K-loop twice: 32 v_mfma per pass where the TTGIR's tt.dot 128x256x16 needs 16."""
+    capture = get_capture(make_request("matmul", "gfx942"), str(store))
+    gpu = GPUS["mi300x"]
+    shape = bundled_launch(get_kernel("matmul"), "hip", 0, MATMUL, gpu.sm_count)
+    report = capture_perf(capture, device_model(gpu), shape)
+    assert report.loops[0].per_iteration.mma_flops == 2 * 128 * 256 * 16
+    assert any("unrolled 2x" in u for u in report.uncertain)
+    # the unroll remainder is counted once on top of the trips: one iteration's dot too many at most
+    assert 2 * 4096**3 <= report.flops <= 2 * 4096**3 + 512 * 2 * 128 * 256 * 16
+    assert report.bound == "compute"  # re-reads hit the 256 MiB Infinity Cache

@@ -50,6 +50,7 @@ class DeviceModel:
         vector_tflops: non-tensor peaks (``fp32``: FMA counted as 2 FLOPs).
         dram_gbs: DRAM bandwidth, GB/s.
         l2_bytes: L2 size.
+        llc_bytes: a memory-side last-level cache (AMD Infinity Cache), 0 when there is none.
         registers_per_sm / shared_per_sm: per SM (CU).
         sources: where each figure came from, one line each.
     """
@@ -66,6 +67,7 @@ class DeviceModel:
     registers_per_sm: int
     shared_per_sm: int
     sources: tuple[str, ...]
+    llc_bytes: int = 0
 
 
 def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float | None = None,
@@ -97,7 +99,8 @@ def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float 
     return DeviceModel(name=gpu.name, product=device or gpu.product, origin=origin, sm_count=gpu.sm_count,
                        clock_mhz=clock, tensor_tflops=tensor, vector_tflops=vector, dram_gbs=bandwidth,
                        l2_bytes=gpu.l2_cache_bytes, registers_per_sm=gpu.registers_per_sm,
-                       shared_per_sm=gpu.shared_memory_per_sm, sources=tuple(sources))
+                       shared_per_sm=gpu.shared_memory_per_sm, sources=tuple(sources),
+                       llc_bytes=gpu.last_level_cache_bytes)
 
 
 @dataclass(frozen=True)
@@ -303,10 +306,11 @@ def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: 
     extra = max(0.0, loads - inputs)
     if inputs <= l2_bytes:
         miss = 0.0
-        why = f"the inputs ({inputs / 2**20:.1f} MiB) fit in the {l2_bytes / 2**20:.0f} MiB L2, so re-reads hit it"
+        why = (f"the inputs ({inputs / 2**20:.1f} MiB) fit in the {l2_bytes / 2**20:.0f} MiB last-level cache, "
+               "so re-reads hit it")
     else:
         miss = (1.0 - l2_bytes / inputs) / max(1, waves)
-        why = (f"the inputs ({inputs / 2**20:.1f} MiB) exceed the {l2_bytes / 2**20:.0f} MiB L2; a re-read misses "
+        why = (f"the inputs ({inputs / 2**20:.1f} MiB) exceed the {l2_bytes / 2**20:.0f} MiB last-level cache; a re-read misses "
                f"when its tile left the L2 since a previous wave read it: (1 - L2/inputs) / waves = {miss:.1%} of "
                "re-reads assumed to miss (tile orders that keep a wave's tiles together; uncertain)")
     reread = extra * miss
@@ -376,7 +380,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     resident = min(per_sm, busiest)
     totals = _totals(once, loops, prologue_iterations)
     flops = (totals.tensor_flops + totals.vector_flops) * ctas
-    compulsory, reread, dram, why = _dram(totals, ctas, shape, device.l2_bytes, waves)
+    compulsory, reread, dram, why = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes), waves)
     if coalescing_factor > 1.0:
         dram *= coalescing_factor
         why += f"; scaled by {coalescing_factor:.1f}x for uncoalesced accesses (sectors fetched per useful byte)"

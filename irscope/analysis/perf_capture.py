@@ -9,7 +9,15 @@ from typing import Any
 from irscope.analysis.loops import capture_loops
 from irscope.analysis.perf import BankSummary, DeviceModel, LaunchShape, PerfReport, loop_costs, predict
 from irscope.analysis.perf_coalescing import Coalescing, coalescing
-from irscope.analysis.perf_work import Mix, evaluate_trips, mix_of, scalar_values, split_by_loop
+from irscope.analysis.perf_work import (
+    Mix,
+    dot_flops,
+    evaluate_trips,
+    mix_of,
+    scalar_values,
+    scaled,
+    split_by_loop,
+)
 from irscope.errors import StoreError
 from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
 from irscope.store import Capture
@@ -122,6 +130,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     once = mix_of(once_insns, num_warps, warp, amd)
     mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd) for label, insns in inside.items()}
     ttgir = capture.read("ttgir")
+    _unrolled(ttgir, loops, mixes, uncertain)
     trips = evaluate_trips(ttgir, shape.values, shape.grid)
     accesses = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
     factor, worst = _coalescing_factor(accesses)
@@ -155,6 +164,29 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
                    coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
                    shared_per_cta=resources.shared_total, uncertain=tuple(uncertain))
+
+
+def _unrolled(ttgir: str, loops: list[Any], mixes: dict[str, Mix], uncertain: list[str]) -> None:
+    """Check each loop's matrix FLOPs against its TTGIR dot shapes; a machine loop unrolled N times is scaled by 1/N."""
+    spans = [lp.ttgir_lines for lp in loops]
+    for lp in loops:
+        label = lp.evidence[0].label if lp.evidence else ""
+        mix = mixes.get(label)
+        if mix is None or not mix.mma_flops:
+            continue
+        inner = [sp for sp in spans if lp.ttgir_lines[0] < sp[0] <= lp.ttgir_lines[1]]
+        expected = dot_flops(ttgir, lp.ttgir_lines, inner)
+        if not expected:
+            continue
+        ratio = mix.mma_flops / expected
+        if round(ratio) >= 2 and abs(ratio - round(ratio)) < 0.05:
+            mixes[label] = scaled(mix, 1 / round(ratio))
+            uncertain.append(f"the machine-code loop {label} is unrolled {round(ratio)}x ({mix.mma_flops:.0f} matrix "
+                             f"FLOPs per pass where the TTGIR's dots need {expected:.0f}): its counts are divided by "
+                             f"{round(ratio)}; the unroll remainder outside it is counted once")
+        elif abs(ratio - 1) > 0.05:
+            uncertain.append(f"loop {label}: {mix.mma_flops:.0f} matrix FLOPs per iteration in the machine code, "
+                             f"{expected:.0f} from the TTGIR's dot shapes")
 
 
 def _sass(capture: Capture) -> Listing | None:

@@ -17,7 +17,17 @@ from dataclasses import dataclass, field
 from irscope.analysis.instructions import access_bytes, classify
 from irscope.parse.lineinfo import AsmLoop, Instruction, Listing
 
-__all__ = ["LoopTrips", "Mix", "evaluate_trips", "mix_of", "mma_shape", "scalar_values", "split_by_loop"]
+__all__ = [
+    "LoopTrips",
+    "Mix",
+    "dot_flops",
+    "evaluate_trips",
+    "mix_of",
+    "mma_shape",
+    "scalar_values",
+    "scaled",
+    "split_by_loop",
+]
 
 # Example: %num_pid_m_3 = arith.divsi %num_pid_m, %c128_i32 : i32 loc(#loc104)
 _SCALAR_OP = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?P<op>\w+)\s+(?P<a>%[\w$.-]+)(?:\s*,\s*(?P<b>%[\w$.-]+))?"
@@ -52,6 +62,10 @@ _BINARY: dict[str, Callable[[int, int], int | None]] = {
     "andi": lambda a, b: a & b, "ori": lambda a, b: a | b, "shli": lambda a, b: a << b, "shrsi": lambda a, b: a >> b,
     "shrui": lambda a, b: a >> b,
 }
+# Example: %acc = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<128x16xf16, ...> * tensor<16x256xf16, ...> -> ...
+# Example: %acc = ttng.warp_group_dot %a, %b, %c {...} : !ttg.memdesc<128x64xf16, ...> * !ttg.memdesc<64x256xf16, ...>
+_DOT = re.compile(r"=\s*(?:tt\.dot|ttng\.warp_group_dot|ttng\.tc_gen5_mma|tt\.dot_scaled)\s[^:]*:\s*"
+                  r"[^<]*<(?P<m>\d+)x(?P<k>\d+)x[^*]*\*\s*[^<]*<(?P<k2>\d+)x(?P<n>\d+)x")
 _MMA_TYPE_KEYS = (("e4m3", "fp8"), ("e5m2", "fp8"), ("fp8", "fp8"), ("bf16", "bf16"), ("tf32", "tf32"),
                   ("xf32", "tf32"), ("f16", "fp16"), ("s8", "int8"), ("u8", "int8"), ("i8", "int8"), ("f64", "fp64"),
                   ("f32", "fp32"))
@@ -316,3 +330,25 @@ def scalar_values(ttgir: str, values: dict[str, int], grid: tuple[int, int, int]
     ops, _loops, args = _scalar_program(ttgir)
     env = {f"%{name}": int(values[name]) for name in args if name in values}
     return _run(ops, env, (0, 0, 0), grid)
+
+
+def dot_flops(ttgir: str, span: tuple[int, int], inner: list[tuple[int, int]]) -> float:
+    """2*M*N*K of the dot ops on TTGIR lines ``span`` (one loop iteration), leaving out the ``inner`` loops' lines."""
+    total = 0.0
+    for number, line in enumerate(ttgir.splitlines()[span[0] - 1:span[1]], span[0]):
+        if any(lo <= number <= hi for lo, hi in inner):
+            continue
+        if (match := _DOT.search(line)) is not None:
+            total += 2.0 * int(match["m"]) * int(match["n"]) * int(match["k"])
+    return total
+
+
+def scaled(mix: Mix, factor: float) -> Mix:
+    """The mix times ``factor`` (one TTGIR iteration of a machine-code loop unrolled 1/factor times)."""
+    return Mix(mma=Counter({k: round(v * factor) for k, v in mix.mma.items()}), mma_flops=mix.mma_flops * factor,
+               mma_dtype=mix.mma_dtype, vector_flops=mix.vector_flops * factor,
+               vector_instructions=mix.vector_instructions * factor, global_load_bytes=mix.global_load_bytes * factor,
+               global_store_bytes=mix.global_store_bytes * factor, shared_loads=mix.shared_loads * factor,
+               shared_stores=mix.shared_stores * factor, shared_wavefronts=mix.shared_wavefronts * factor,
+               barriers=mix.barriers * factor, local_accesses=mix.local_accesses * factor,
+               unknown_width=mix.unknown_width)

@@ -37,7 +37,7 @@ def _mix_json(mix: Mix) -> dict[str, Any]:
 def _device_json(device: DeviceModel) -> dict[str, Any]:
     return {"name": device.name, "product": device.product, "origin": device.origin, "sm_count": device.sm_count,
             "clock_mhz": device.clock_mhz, "tensor_tflops": device.tensor_tflops,
-            "vector_tflops": device.vector_tflops, "dram_gbs": device.dram_gbs, "l2_bytes": device.l2_bytes,
+            "vector_tflops": device.vector_tflops, "dram_gbs": device.dram_gbs, "l2_bytes": device.l2_bytes, "llc_bytes": device.llc_bytes,
             "registers_per_sm": device.registers_per_sm, "shared_per_sm": device.shared_per_sm,
             "sources": list(device.sources)}
 
@@ -113,7 +113,8 @@ def render_perf(report: PerfReport, title: str) -> str:
            f"Device: {d.product} ({d.name}, {d.origin}): {d.sm_count} SMs, {d.clock_mhz:.0f} MHz, "
            f"tensor {', '.join(f'{k} {v:.0f}' for k, v in d.tensor_tflops.items())} TFLOP/s, "
            f"fp32 {d.vector_tflops.get('fp32', 0):.1f} TFLOP/s, DRAM {d.dram_gbs:.0f} GB/s, "
-           f"L2 {_bytes(d.l2_bytes)}, {d.registers_per_sm} registers and {_bytes(d.shared_per_sm)} shared per SM"]
+           f"L2 {_bytes(d.l2_bytes)}" + (f" (+ {_bytes(d.llc_bytes)} Infinity Cache)" if d.llc_bytes else "")
+           + f", {d.registers_per_sm} registers and {_bytes(d.shared_per_sm)} shared per SM"]
     out += [f"  source: {s}" for s in d.sources]
     out += ["", "Work:",
             f"  grid {report.grid} = {ctas} CTAs of {report.num_warps} warps ({report.grid_origin}); "
