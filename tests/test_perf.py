@@ -122,10 +122,13 @@ def test_uncoalesced_load_is_found(tmp_path: Path, store: Path) -> None:
     ttgir = capture.read("ttgir")
     shape = function_launch(request.kernel, (4096, 1, 1))  # type: ignore[arg-type]
     load, store_access = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
-    assert (load.op, load.sectors, load.useful_bytes, load.factor) == ("tt.load", 32, 128, 8.0)
-    assert store_access.factor == 1.0
+    # each lane holds 8 elements 64 bytes apart; the first of them, 512 bytes apart over the warp: 32 sectors,
+    # 32 of HBM's 64-byte segments and 32 L2 lines for 128 useful bytes
+    assert (load.op, load.sectors, load.segments, load.lines, load.useful_bytes) == ("tt.load", 32, 32, 32, 128)
+    assert load.factor == 16.0 and store_access.factor == 1.0
     report = capture_perf(capture, device_model(GPUS["h100"]), shape)
-    assert report.dram_bytes == pytest.approx((8 * 4 + 4) * 4194304)
+    # ncu on the H200 measured 283 MB of DRAM traffic for this launch (benchmarks/perf_model_validation.py)
+    assert report.dram_bytes == pytest.approx((16 * 4 + 4) * 4194304)
     assert any("uncoalesced tt.load" in s.text for s in report.suggestions)
 
 

@@ -29,13 +29,16 @@ from irscope.gpus import Gpu
 __all__ = ["DRAM_LATENCY_NS", "LAUNCH_US", "BankSummary", "DeviceModel", "LaunchShape", "LoopCost", "PerfReport",
            "Suggestion", "TensorBytes", "device_model", "predict"]
 
-DRAM_LATENCY_NS = 700.0  # loaded DRAM round trip on Hopper-class HBM parts; uncertain (500-900 ns published)
+DRAM_LATENCY_NS = 900.0  # loaded DRAM round trip (H200: softmax 32768x1024 with 24 KB in flight per SM); uncertain
 LAUNCH_US = 2.0  # the shortest kernel a GPU timer reports (launch, ramp and drain); uncertain
 SM_PORT_BYTES_PER_CLOCK = 64.0  # L2 -> SM bytes per clock one SM can receive (NVIDIA; AMD similar); uncertain
 SHARED_WAVEFRONTS_PER_CLOCK = 1.0  # one 128-byte shared-memory wavefront per SM per clock
-LATENCY_MARGIN = 1.3  # a time this much above the plain roofline is called latency-bound
+LATENCY_MARGIN = 1.5  # a time this much above the plain roofline is called latency-bound
 # L2 -> SM bandwidth per SM per clock: the A100's 5120 B/clk L2 over its 108 SMs, assumed per SM on later parts
 L2_BYTES_PER_SM_CLOCK = 48.0
+# L2 requests (one per warp instruction and 128-byte line) per SM per clock the L2 serves: 0.65 on the H200 (a
+# 16x16-tile matmul, 32-byte requests, L2 at 88% of its peak); uncertain elsewhere
+L2_REQUESTS_PER_SM_CLOCK = 0.65
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,7 @@ class DeviceModel:
         llc_bytes: a memory-side last-level cache (AMD Infinity Cache), 0 when there is none.
         registers_per_sm / shared_per_sm: per SM (CU).
         sources: where each figure came from, one line each.
+        sheet_tensor_tflops: the data sheet's tensor peaks (what one SM reaches when few SMs are busy).
     """
 
     name: str
@@ -68,6 +72,7 @@ class DeviceModel:
     shared_per_sm: int
     sources: tuple[str, ...]
     llc_bytes: int = 0
+    sheet_tensor_tflops: dict[str, float] = field(default_factory=dict)
 
 
 def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float | None = None,
@@ -91,16 +96,17 @@ def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float 
     if matmul_tflops and tensor.get("fp16"):
         ratio = matmul_tflops / tensor["fp16"]
         sources.append(f"tensor peak measured now: cuBLAS fp16 8192^3 at {matmul_tflops:.0f} TFLOP/s "
-                       f"({ratio:.0%} of the data sheet's {tensor['fp16']:.0f}); the other tensor and vector peaks are "
-                       "scaled by the same ratio (an assumption); clock-based figures (L2, shared memory) are not")
+                       f"({ratio:.0%} of the data sheet's {tensor['fp16']:.0f}, the clock the GPU holds with every SM's "
+                       "tensor cores busy); the other tensor peaks are scaled by the same ratio (an assumption); the "
+                       "vector peak and clock-based figures (L2, shared memory) are not (an FMA-bound kernel ran at "
+                       "the full clock on the H200)")
         tensor = {k: v * ratio for k, v in tensor.items()}
-        vector = {k: v * ratio for k, v in vector.items()}
         origin = "measured"
     return DeviceModel(name=gpu.name, product=device or gpu.product, origin=origin, sm_count=gpu.sm_count,
                        clock_mhz=clock, tensor_tflops=tensor, vector_tflops=vector, dram_gbs=bandwidth,
                        l2_bytes=gpu.l2_cache_bytes, registers_per_sm=gpu.registers_per_sm,
                        shared_per_sm=gpu.shared_memory_per_sm, sources=tuple(sources),
-                       llc_bytes=gpu.last_level_cache_bytes)
+                       llc_bytes=gpu.last_level_cache_bytes, sheet_tensor_tflops=dict(gpu.peak_tflops))
 
 
 @dataclass(frozen=True)
@@ -366,7 +372,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             num_warps: int, occupancy: Any, once: Mix, loops: tuple[LoopCost, ...],
             prologue_iterations: dict[str, float], bank: BankSummary, spills: int = 0,
             coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
-            shared_per_cta: int = 0, uncertain: tuple[str, ...] = ()) -> PerfReport:
+            shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0,
+            uncertain: tuple[str, ...] = ()) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf_capture``)."""
     ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
     sms = device.sm_count
@@ -386,7 +393,12 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         why += f"; scaled by {coalescing_factor:.1f}x for uncoalesced accesses (sectors fetched per useful byte)"
     dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
     peak = device.tensor_tflops.get(dtype) or device.tensor_tflops.get("fp16", 0.0)
-    per_sm_tensor = peak * 1e12 / sms
+    # With few SMs busy the clock (and power) allow more per SM: interpolate from the data sheet's per-SM peak
+    # (one SM busy) to the measured whole-GPU peak (all busy). Measured on the H200: 8 CTAs ran at 93% of the
+    # data sheet's per-SM rate while the whole GPU reaches 68%.
+    sheet = device.sheet_tensor_tflops.get(dtype) or peak
+    active = min(1.0, ctas / sms) if sms else 1.0
+    per_sm_tensor = (sheet - (sheet - peak) * active) * 1e12 / sms
     per_sm_vector = device.vector_tflops.get("fp32", 0.0) * 1e12 / 2 / sms  # lane instructions per second per SM
     compute_us = busiest * totals.tensor_flops / per_sm_tensor * 1e6 if per_sm_tensor and totals.tensor_flops else 0.0
     vector_us = busiest * totals.vector_instructions / per_sm_vector * 1e6 if per_sm_vector else 0.0
@@ -409,7 +421,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     plain_compute = (totals.tensor_flops * ctas / (peak * 1e12) * 1e6 if peak else 0.0) + \
         (totals.vector_instructions * ctas / (per_sm_vector * sms) * 1e6 if per_sm_vector else 0.0)
     l2_bandwidth = L2_BYTES_PER_SM_CLOCK * sms * clock
-    l2_us = requested / l2_bandwidth * 1e6
+    l2_requests = requested / max(1.0, l2_bytes_per_request)
+    l2_us = max(requested / l2_bandwidth, l2_requests / (L2_REQUESTS_PER_SM_CLOCK * sms * clock)) * 1e6
     roofline = max(plain_compute, dram_us, l2_us, shared_us * ctas / (busiest * sms) if ctas else 0.0)
     terms = {"compute": compute_us + vector_us, "dram": dram_us, "l2": l2_us, "latency": latency_us,
              "shared": shared_us}
@@ -450,7 +463,9 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         "times the stages issued ahead (or all loads of a loop-free kernel); uncertain",
         f"a fixed {LAUNCH_US:.0f} us per launch (launch, ramp, drain); uncertain",
         f"L2: every requested byte passes it at {L2_BYTES_PER_SM_CLOCK:g} B per SM per clock "
-        f"({l2_bandwidth / 1e12:.1f} TB/s; the A100's 5120 B/clk per SM, assumed for the others: uncertain)",
+        f"({l2_bandwidth / 1e12:.1f} TB/s; the A100's 5120 B/clk per SM, assumed for the others: uncertain), in "
+        f"requests of {l2_bytes_per_request:.0f} B (one per warp instruction and 128-byte line) at "
+        f"{L2_REQUESTS_PER_SM_CLOCK:g} per SM per clock (fitted on the H200: uncertain)",
         "shared memory: one 128-byte wavefront per SM per clock, plus predicted bank conflicts"
         + (f"; spill traffic (SASS LDL/STL, {local_wavefronts * 128 / 1024:.0f} KiB per CTA) "
            + (f"goes to L2: {resident} CTA(s) x {spills} B x {num_warps * 32} threads exceed the "

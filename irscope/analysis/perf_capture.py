@@ -163,7 +163,8 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs,
                    prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
                    coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
-                   shared_per_cta=resources.shared_total, uncertain=tuple(uncertain))
+                   shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
+                   uncertain=tuple(uncertain))
 
 
 def _unrolled(ttgir: str, loops: list[Any], mixes: dict[str, Mix], uncertain: list[str]) -> None:
@@ -213,8 +214,17 @@ def _local_wavefronts(sass: Listing, loops: list[Any], costs: tuple[Any, ...], n
     return wavefronts(outside) + sum(wavefronts(insns) * runs.get(label, 1.0) for label, insns in inside.items())
 
 
+def _bytes_per_request(accesses: list[Coalescing]) -> float:
+    """Useful bytes per L2 request (warp instruction x 128-byte line), weighted by each access's bytes."""
+    analysed = [a for a in accesses if a.useful_bytes and a.lines]
+    total = sum(a.tensor_bytes for a in analysed)
+    if not total:
+        return 128.0
+    return sum(a.useful_bytes / a.lines * a.tensor_bytes for a in analysed) / total
+
+
 def _coalescing_factor(accesses: list[Coalescing]) -> tuple[float, str]:
-    """The traffic factor of all analysed global accesses (weighted by bytes per warp) and the worst one in words."""
+    """The DRAM traffic factor of all analysed global accesses (weighted by their bytes) and the worst one in words."""
     analysed = [a for a in accesses if a.useful_bytes]
     if not analysed:
         return 1.0, ""
@@ -224,5 +234,6 @@ def _coalescing_factor(accesses: list[Coalescing]) -> tuple[float, str]:
     if bad.factor < 1.5:
         return factor, ""
     return factor, (f"uncoalesced {bad.op} (TTGIR line {bad.line}): a warp instruction touches {bad.sectors} 32-byte "
-                    f"sectors for {bad.useful_bytes} useful bytes ({bad.factor:.0f}x the traffic; {bad.note}); "
+                    f"sectors ({bad.segments} 64-byte DRAM segments) for {bad.useful_bytes} useful bytes "
+                    f"({bad.factor:.0f}x the DRAM traffic; {bad.note}); "
                     "contiguous addresses across lanes would cut it")

@@ -49,8 +49,10 @@ class Coalescing:
         element_bytes: the pointee's size; ``vector_bytes`` what one lane moves per instruction.
         sectors: 32-byte sectors one warp instruction touches (warp 0, first register).
         useful_bytes: distinct bytes the warp asks for in that instruction.
-        factor: ``sectors * 32 / useful_bytes`` (1 = perfectly coalesced, >= 1).
+        factor: DRAM bytes per useful byte, ``segments * 64 / useful_bytes`` (1 = coalesced, >= 1).
         tensor_bytes: bytes of the whole access (the pointer tensor's elements times the element size).
+        segments: 64-byte DRAM segments the warp instruction touches (HBM moves 64 bytes per access).
+        lines: 128-byte lines it touches (one L2 request each).
         note: how the lanes' addresses step, in words, or why the access was not analysed.
     """
 
@@ -63,6 +65,8 @@ class Coalescing:
     factor: float
     tensor_bytes: int
     note: str
+    segments: int = 0
+    lines: int = 0
 
 
 _Form = tuple[dict[int, int] | None, int | None]  # (coefficient per dim in elements/bytes, known uniform value)
@@ -130,6 +134,17 @@ def _sectors(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], ele
     return len(sectors), len(addresses) * vector, vector, f"bytes per index step: {steps or 'none (one address)'}"
 
 
+def _spans(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], elem: int, size: int) -> int:
+    """Distinct ``size``-byte blocks one warp instruction touches."""
+    coords, run = _lanes(layout, shape)
+    vector = min(16, run * elem) if coefs.get(layout.order[0], 0) == elem else elem
+    blocks: set[int] = set()
+    for coord in coords:
+        address = sum(coefs.get(d, 0) * c for d, c in enumerate(coord))
+        blocks.update(range(address // size, (address + vector - 1) // size + 1))
+    return len(blocks)
+
+
 def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
     """Every global access of the module with its sectors per warp instruction; ``scalars``: known SSA values."""
     table = parse_layouts(ttgir)
@@ -163,8 +178,10 @@ def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
                 found.append(Coalescing(number, op, elem, elem, 0, 0, 1.0, size, f"not analysed: {why}"))
             else:
                 sectors, useful, vector, note = _sectors(coefs, layout, shape, elem)
-                factor = max(1.0, sectors * 32 / useful) if useful else 1.0
-                found.append(Coalescing(number, op, elem, vector, sectors, useful, factor, size, note))
+                segments = _spans(coefs, layout, shape, elem, 64)
+                factor = max(1.0, segments * 64 / useful) if useful else 1.0
+                found.append(Coalescing(number, op, elem, vector, sectors, useful, factor, size, note, segments,
+                                        _spans(coefs, layout, shape, elem, 128)))
         if match is None:
             continue
         res = match["res"]
