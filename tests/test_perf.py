@@ -258,3 +258,33 @@ def test_matmul_on_gfx942_sees_the_unrolled_loop(store: Path) -> None:
     # the unroll remainder is counted once on top of the trips: one iteration's dot too many at most
     assert 2 * 4096**3 <= report.flops <= 2 * 4096**3 + 512 * 2 * 128 * 256 * 16
     assert report.bound == "compute"  # re-reads hit the 256 MiB Infinity Cache
+
+
+TRANSPOSE = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def transpose(x_ptr, y_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :])
+    tl.store(y_ptr + cols[None, :] * M + rows[:, None], x)
+'''
+
+
+def test_reserved_shared_memory_is_counted_once(tmp_path: Path, store: Path) -> None:
+    """16 KB of layout-conversion scratch: the cubin's static SHARED 1024 is the driver's reservation, so 13 CTAs
+    fit on an sm90 SM (ncu on the H200: 81.25% theoretical occupancy), not 12."""
+    from irscope.analysis.resources import capture_resources
+
+    source = tmp_path / "transpose.py"
+    source.write_text(TRANSPOSE, encoding="utf-8")
+    launch = LaunchSpec(args="x_ptr=fp32[4096,4096], y_ptr=fp32[4096,4096], M=4096, N=4096",
+                        constexprs=("BLOCK_M=64", "BLOCK_N=64"), options={"num_warps": 4})
+    capture = get_capture(make_request(f"{source}:transpose", "sm90", launch=launch), str(store))
+    found = capture_resources(capture)
+    assert (found.shared_dynamic, found.shared_static, found.shared_total) == (16384, 1024, 17408)
+    assert found.occupancy is not None and found.occupancy.ctas == 13
+    assert found.occupancy.percent == pytest.approx(81.25)
