@@ -108,6 +108,10 @@ def _bad_values(option: str, f: Files) -> list[tuple[str, str]]:
         "--shape": [("", "empty"), ("0x4", "zero dim"), ("3x4", "not powers of two"), ("axb", "not numbers"),
                     ("16384x16384", "beyond the element bound"), ("-4", "negative"), (LONG, "5000 chars")],
         "--view": [("bogus", "unknown")],
+        "--gpu": [("", "empty"), ("bogus", "unknown"), ("mi300x", "another target's GPU"), (LONG, "5000 chars")],
+        "--size": [("", "empty"), ("axb", "not numbers"), ("0", "zero"), ("n_elements=-1", "negative"),
+                   ("Q=4", "unknown size"), ("4x4", "too many sizes")],
+        "--grid": [("", "empty"), ("0", "zero"), ("x", "not a number"), ("1,2,3,4", "four axes"), ("-1", "negative")],
         "--warp": [("-1", "negative"), ("999", "beyond the layout's warps")],
         "--max-elements": [("0", "zero"), ("-1", "negative")],
         "--image": path_values,
@@ -133,7 +137,7 @@ def _bases(f: Files) -> dict[str, list[str]]:
         "trust": ["no_such_key"], "bench": ["vector_add"], "run": ["vector_add"], "capture": ["--target", "sm90", "--", "true"],
         "compare": [*BASE_KERNEL, "--vs-config", "1"], "facts": [*BASE_KERNEL, "-o", str(f.folder / "facts.json")],
         "check": [str(f.folder / "no-facts.json")], "repro": [*BASE_KERNEL, "-o", str(f.folder / "repro.py")],
-        "triton": ["list"],
+        "triton": ["list"], "perf": BASE_KERNEL,
     }
 
 

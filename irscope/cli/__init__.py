@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "annotate": "irscope.cli.map_cmd:annotate",
     "loops": "irscope.cli.loops_cmd:loops",
     "resources": "irscope.cli.resources_cmd:resources",
+    "perf": "irscope.cli.perf_cmd:perf",
     "tui": "irscope.cli.tui:tui",
     "graph": "irscope.cli.graph_cmd:graph",
     "verify": "irscope.cli.verify_cmd:verify",

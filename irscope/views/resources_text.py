@@ -56,8 +56,10 @@ def render_resources(r: Resources, title: str) -> str:
         out.append(f"  registers      {r.registers} per thread ({spills})")
         out.append(f"  stack / local  {r.stack_bytes} / {r.local_bytes} bytes per thread")
         reserved = r.shared_total - r.shared_dynamic - r.shared_static
+        driver = (f" + {reserved} B reserved by the driver" if reserved
+                  else ", which holds the driver's 1 KB per-CTA reservation")
         out.append(f"  shared memory  {r.shared_dynamic} B dynamic (Triton's buffers) + {r.shared_static} B static "
-                   f"(cubin) + {reserved} B reserved by the driver = {r.shared_total} B ({_kib(r.shared_total)}) per CTA")
+                   f"(cubin){driver} = {r.shared_total} B ({_kib(r.shared_total)}) per CTA")
         out.append(f"  barriers       {r.barriers}")
     out += _occupancy_lines(r)
     out += [f"  check: {c}" for c in r.checks]

@@ -1,0 +1,354 @@
+"""The work of one launch, read from the capture: loop trip counts from the sizes, and per CTA the instruction mix.
+
+Trip counts come from evaluating the TTGIR's scalar integer arithmetic (``arith.addi``, ``arith.divsi``,
+...) with the launch's integer arguments, the program id and the grid, up to each ``scf.for``'s bounds.
+The instruction mix comes from the PTX (NVIDIA) or AMDGCN (AMD) listing: every instruction is attributed
+to the innermost machine-code loop holding it, and that loop to the TTGIR loop ``irscope loops`` matched
+it with. Counts are per thread (PTX) or per wave (AMDGCN) and are turned into per-CTA figures here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from irscope.analysis.instructions import access_bytes, classify
+from irscope.parse.lineinfo import AsmLoop, Instruction, Listing
+
+__all__ = [
+    "LoopTrips",
+    "Mix",
+    "dot_flops",
+    "evaluate_trips",
+    "mix_of",
+    "mma_shape",
+    "scalar_values",
+    "scaled",
+    "split_by_loop",
+]
+
+# Example: %num_pid_m_3 = arith.divsi %num_pid_m, %c128_i32 : i32 loc(#loc104)
+_SCALAR_OP = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?P<op>\w+)\s+(?P<a>%[\w$.-]+)(?:\s*,\s*(?P<b>%[\w$.-]+))?"
+                        r"\s*:\s*(?P<type>i\d+|index)\b(?!\s*to)")
+# Example: %c63_i32 = arith.constant 63 : i32 loc(#loc1)
+_CONSTANT = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.constant\s+(?P<value>-?\d+)\s*:\s*(?:i\d+|index)\b")
+# Example: %0 = arith.extsi %K : i32 to i64 loc(#loc3)
+_CAST = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?:extsi|extui|trunci|index_cast)\s+(?P<a>%[\w$.-]+)\s*:\s*i\d+")
+# Example: %pid = tt.get_program_id x : i32 loc(#loc58)   /   %row_step = tt.get_num_programs x : i32
+_PROGRAM = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*tt\.get_(?P<what>program_id|num_programs)\s+(?P<axis>[xyz])\b")
+# Example: %acc:9 = scf.for %k = %c0_i32 to %1 step %c1_i32 iter_args(...)
+_FOR = re.compile(r"scf\.for\s+(?P<iv>%[\w$.-]+)\s*=\s*(?P<lb>%[\w$.-]+)\s+to\s+(?P<ub>%[\w$.-]+)\s+step\s+(?P<st>%[\w$.-]+)")
+# Example: tt.func public @matmul_kernel(%a_ptr: !tt.ptr<f16> {...} loc("a_ptr"(#loc)), %M: i32 {...} loc("M"(#loc)), ...
+_ARG = re.compile(r"%(?P<name>[\w$.-]+):\s*(?:i\d+)\b")
+# Example: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 | mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+_PTX_MMA = re.compile(r"\.m(?P<m>\d+)n(?P<n>\d+)k(?P<k>\d+)\.(?P<types>[\w.]+)")
+# Example: v_mfma_f32_32x32x8_f16 | v_mfma_f32_16x16x16f16 | v_mfma_f32_32x32x16_bf16
+_AMD_MMA = re.compile(r"^v_(?:s?mfma|wmma)_\w+?_(?P<m>\d+)x(?P<n>\d+)x(?P<k>\d+)_?(?P<types>\w*)")
+# Example: fma.rn.f32 | add.f32 | mul.rn.f32 | ex2.approx.ftz.f32 | fma.rn.f16x2 | max.f32
+_PTX_FLOAT = re.compile(r"^(?P<op>fma|add|sub|mul|max|min|ex2|lg2|rcp|div|sqrt|rsqrt|neg|abs)\.(?:[\w.]*\.)?(?P<t>f16x2|bf16x2|f32|f16|bf16|f64)$")
+# Example: v_fma_f32 | v_add_f32_e32 | v_pk_fma_f32 | v_exp_f32 | v_max_f32_e32
+_AMD_FLOAT = re.compile(r"^v_(?P<pk>pk_)?(?P<op>fma|fmac|add|sub|mul|max|min|exp|log|rcp|sqrt|rsq)\w*?_f(?P<bits>16|32|64)\b")
+
+_BINARY: dict[str, Callable[[int, int], int | None]] = {
+    "addi": lambda a, b: a + b, "subi": lambda a, b: a - b, "muli": lambda a, b: a * b,
+    "divsi": lambda a, b: int(a / b) if b else None, "divui": lambda a, b: a // b if b else None,
+    "floordivsi": lambda a, b: a // b if b else None, "ceildivsi": lambda a, b: -(-a // b) if b else None,
+    "ceildivui": lambda a, b: -(-a // b) if b else None,
+    "remsi": lambda a, b: (abs(a) % abs(b)) * (1 if a >= 0 else -1) if b else None,
+    "remui": lambda a, b: a % b if b else None,
+    "minsi": min, "maxsi": max, "minui": min, "maxui": max,
+    "andi": lambda a, b: a & b, "ori": lambda a, b: a | b, "shli": lambda a, b: a << b, "shrsi": lambda a, b: a >> b,
+    "shrui": lambda a, b: a >> b,
+}
+# Example: %acc = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<128x16xf16, ...> * tensor<16x256xf16, ...> -> ...
+# Example: %acc = ttng.warp_group_dot %a, %b, %c {...} : !ttg.memdesc<128x64xf16, ...> * !ttg.memdesc<64x256xf16, ...>
+_DOT = re.compile(r"=\s*(?:tt\.dot|ttng\.warp_group_dot|ttng\.tc_gen5_mma|tt\.dot_scaled)\s[^:]*:\s*"
+                  r"[^<]*<(?P<m>\d+)x(?P<k>\d+)x[^*]*\*\s*[^<]*<(?P<k2>\d+)x(?P<n>\d+)x")
+_MMA_TYPE_KEYS = (("e4m3", "fp8"), ("e5m2", "fp8"), ("fp8", "fp8"), ("bf16", "bf16"), ("tf32", "tf32"),
+                  ("xf32", "tf32"), ("f16", "fp16"), ("s8", "int8"), ("u8", "int8"), ("i8", "int8"), ("f64", "fp64"),
+                  ("f32", "fp32"))
+
+
+@dataclass(frozen=True)
+class LoopTrips:
+    """How often one TTGIR loop runs.
+
+    Attributes:
+        ttgir_line: the line of its ``scf.for``.
+        trips: iterations per program (CTA), averaged over the grid; None when the bounds could not be evaluated.
+        busiest: iterations of the program that runs it most.
+        depends_on_program: whether the count differs between programs (a persistent / strided loop).
+        note: how it was found, or why it could not be.
+    """
+
+    ttgir_line: int
+    trips: float | None
+    busiest: int | None
+    depends_on_program: bool
+    note: str
+
+
+@dataclass
+class Mix:
+    """What one CTA executes in one place (once, or one loop iteration), all figures per CTA.
+
+    Attributes:
+        mma: matrix instructions by mnemonic, issued per CTA (per warp group for wgmma, per warp otherwise).
+        mma_flops: tensor-core FLOPs per CTA.
+        mma_dtype: the operand type of the matrix instructions (``fp16``, ``tf32``...), "" when none.
+        vector_flops: FLOPs of non-tensor float instructions per CTA (fma counts 2).
+        vector_instructions: such instructions per CTA, in thread (lane) instructions.
+        global_load_bytes / global_store_bytes: bytes the CTA requests from / sends to global memory.
+        shared_loads / shared_stores: shared-memory instructions per CTA, in warp instructions.
+        shared_wavefronts: shared-memory wavefronts (128 bytes each) those need without bank conflicts.
+        barriers: CTA barriers per CTA.
+        local_accesses: spill (local memory) instructions in warp instructions, from SASS when present.
+        unknown_width: global instructions whose width the listing does not say (counted as 4 bytes).
+    """
+
+    mma: Counter[str] = field(default_factory=Counter)
+    mma_flops: float = 0.0
+    mma_dtype: str = ""
+    vector_flops: float = 0.0
+    vector_instructions: float = 0.0
+    global_load_bytes: float = 0.0
+    global_store_bytes: float = 0.0
+    shared_loads: float = 0.0
+    shared_stores: float = 0.0
+    shared_wavefronts: float = 0.0
+    barriers: float = 0.0
+    local_accesses: float = 0.0
+    unknown_width: int = 0
+
+    @property
+    def shared_bytes(self) -> float:
+        """Bytes the shared accesses move (128 per wavefront, conflict-free)."""
+        return self.shared_wavefronts * 128
+
+
+def mma_shape(opcode: str) -> tuple[int, int, int, str] | None:
+    """(m, n, k, operand type) of a matrix instruction mnemonic, or None when it does not say."""
+    match = _PTX_MMA.search(opcode) or _AMD_MMA.match(opcode)
+    if match is None:
+        return None
+    types = match["types"].lower()
+    # PTX wgmma names D then A, B (``.f32.f16.f16``); mma.sync names layouts first; the operand type is
+    # the first one that is not the accumulator (f32/s32) or a layout.
+    parts = [p for p in re.split(r"[._]", types) if p and p not in ("row", "col", "satfinite")]
+    operand = parts[1] if len(parts) > 1 and parts[0] in ("f32", "s32", "f16") else (parts[0] if parts else "")
+    if opcode.startswith("v_"):
+        operand = types or "f32"
+        operand = {"": "f32"}.get(operand, operand)
+    key = next((k for needle, k in _MMA_TYPE_KEYS if needle in operand), operand)
+    return int(match["m"]), int(match["n"]), int(match["k"]), key
+
+
+def _scalar_program(ttgir: str) -> tuple[list[tuple[str, ...]], dict[int, tuple[str, str, str, str]], list[str]]:
+    """The scalar integer ops of a TTGIR module in order, its loops' bound operands by line, and its i32/i64 arguments."""
+    ops: list[tuple[str, ...]] = []
+    loops: dict[int, tuple[str, str, str, str]] = {}
+    args: list[str] = []
+    for number, line in enumerate(ttgir.splitlines(), 1):
+        if "tt.func" in line and not args:
+            args = [m["name"] for m in _ARG.finditer(line.split(")", 1)[0] if ") attributes" not in line else line)]
+            continue
+        if match := _CONSTANT.match(line):
+            ops.append(("const", match["res"], match["value"]))
+        elif match := _SCALAR_OP.match(line):
+            ops.append(("op", match["res"], match["op"], match["a"], match["b"] or ""))
+        elif match := _CAST.match(line):
+            ops.append(("cast", match["res"], match["a"]))
+        elif match := _PROGRAM.match(line):
+            ops.append((match["what"], match["res"], match["axis"]))
+        if match := _FOR.search(line):
+            loops[number] = (match["iv"], match["lb"], match["ub"], match["st"])
+    return ops, loops, args
+
+
+def _run(ops: list[tuple[str, ...]], env: dict[str, int], pid: tuple[int, int, int], grid: tuple[int, int, int]
+         ) -> dict[str, int]:
+    values = dict(env)
+    axes = {"x": 0, "y": 1, "z": 2}
+    for op in ops:
+        kind, res = op[0], op[1]
+        if kind == "const":
+            values[res] = int(op[2])
+        elif kind == "cast":
+            if op[2] in values:
+                values[res] = values[op[2]]
+        elif kind == "program_id":
+            values[res] = pid[axes[op[2]]]
+        elif kind == "num_programs":
+            values[res] = grid[axes[op[2]]]
+        else:
+            fn = _BINARY.get(op[2])
+            a, b = values.get(op[3]), values.get(op[4]) if op[4] else None
+            if fn is not None and a is not None and b is not None:
+                result = fn(a, b)
+                if result is not None:
+                    values[res] = int(result)
+    return values
+
+
+def _pids(grid: tuple[int, int, int], limit: int = 4096) -> list[tuple[int, int, int]]:
+    """Program ids to evaluate: all of them for small grids, else an even sample (always with the first and last)."""
+    total = grid[0] * grid[1] * grid[2]
+    step = max(1, total // limit)
+    picks = sorted(set(range(0, total, step)) | {total - 1})
+    return [(p % grid[0], (p // grid[0]) % grid[1], p // (grid[0] * grid[1])) for p in picks]
+
+
+def evaluate_trips(ttgir: str, values: dict[str, int], grid: tuple[int, int, int]) -> list[LoopTrips]:
+    """The trip count of every ``scf.for`` of the module, for a launch with these integer arguments and grid."""
+    ops, loops, args = _scalar_program(ttgir)
+    env = {f"%{name}": int(values[name]) for name in args if name in values}
+    missing = [name for name in args if name not in values]
+    runs = [_run(ops, env, pid, grid) for pid in _pids(grid)] if loops else []
+    found: list[LoopTrips] = []
+    for line, (_iv, lb, ub, st) in sorted(loops.items()):
+        counts: list[int] = []
+        for values_at in runs:
+            bounds = [values_at.get(name) for name in (lb, ub, st)]
+            if any(b is None for b in bounds):
+                counts = []
+                break
+            low, high, step = (int(b) for b in bounds if b is not None)
+            counts.append(max(0, -(-(high - low) // step)) if step > 0 else 0)
+        if not counts:
+            why = (f"its bounds need arguments with no value ({', '.join(missing)})" if missing
+                   else "its bounds are computed inside another loop or by ops irscope does not evaluate")
+            found.append(LoopTrips(line, None, None, False, f"unknown: {why}"))
+            continue
+        mean = sum(counts) / len(counts)
+        varies = min(counts) != max(counts)
+        note = ("from the loop bounds evaluated with the launch's arguments"
+                + (f"; differs per program ({min(counts)}..{max(counts)}), averaged over the grid" if varies else ""))
+        found.append(LoopTrips(line, mean, max(counts), varies, note))
+    return found
+
+
+def _innermost(loops: tuple[AsmLoop, ...], number: int) -> AsmLoop | None:
+    holding = [loop for loop in loops if loop.contains(number)]
+    return max(holding, key=lambda loop: loop.depth, default=None)
+
+
+def _float_ops(opcode: str) -> tuple[float, float]:
+    """(FLOPs, lane instructions) of one non-tensor float instruction for one thread (lane)."""
+    if match := _PTX_FLOAT.match(opcode):
+        lanes = 2.0 if match["t"].endswith("x2") else 1.0
+        return (2.0 if match["op"] == "fma" else 1.0) * lanes, 1.0
+    if match := _AMD_FLOAT.match(opcode):
+        lanes = 2.0 if match["pk"] else 1.0
+        return (2.0 if match["op"].startswith("fma") else 1.0) * lanes, 1.0
+    return 0.0, 0.0
+
+
+def _shared_wavefronts(opcode: str, text: str) -> float:
+    """Wavefronts (128-byte shared-memory passes) one warp instruction needs with no bank conflict."""
+    if opcode.startswith(("ldmatrix", "stmatrix")):
+        match = re.search(r"\.x(\d)", opcode)
+        return float(match[1]) if match else 1.0
+    match = re.search(r"\.v(\d)\.[bfsu](\d+)", opcode) or re.search(r"\.()[bfsu](\d+)$", opcode)
+    if match:
+        return max(1.0, int(match[1] or 1) * int(match[2]) * 32 / 8 / 128)
+    match = re.search(r"_b(\d+)", opcode)  # ds_read_b128
+    if match:
+        return max(1.0, int(match[1]) * 64 / 8 / 128)
+    return 1.0
+
+
+def mix_of(instructions: list[Instruction], num_warps: int, warp_size: int, amd: bool) -> Mix:
+    """The per-CTA mix of these listing instructions (PTX: per thread; AMDGCN: per wave)."""
+    mix = Mix()
+    threads = num_warps * warp_size
+    for insn in instructions:
+        opcode = insn.opcode
+        kind = classify(opcode)
+        if kind == "mma":
+            shape = mma_shape(opcode)
+            per = num_warps / 4 if opcode.startswith("wgmma") else float(num_warps)
+            mix.mma[opcode] += int(per) if per >= 1 else 1
+            if shape:
+                m, n, k, dtype = shape
+                mix.mma_flops += 2.0 * m * n * k * per
+                mix.mma_dtype = mix.mma_dtype or dtype
+            continue
+        if kind in ("global_load", "async_copy", "global_store"):
+            width = access_bytes(opcode, insn.text)
+            if width is None:
+                mix.unknown_width += 1
+                width = 4
+            moved = width * (warp_size if amd else 1) * (num_warps if amd else threads)
+            if kind == "global_store":
+                mix.global_store_bytes += moved
+            else:
+                mix.global_load_bytes += moved
+            if kind == "async_copy" and not amd:
+                mix.shared_stores += num_warps
+                mix.shared_wavefronts += num_warps * max(1.0, width * 32 / 128)
+            continue
+        if kind in ("shared_load", "shared_store"):
+            if kind == "shared_load":
+                mix.shared_loads += num_warps
+            else:
+                mix.shared_stores += num_warps
+            mix.shared_wavefronts += num_warps * _shared_wavefronts(opcode, insn.text)
+            continue
+        if kind == "barrier":
+            mix.barriers += 1
+            continue
+        if opcode.startswith(("LDL", "STL", "ld.local", "st.local", "scratch_", "buffer_store_dword off")):
+            mix.local_accesses += num_warps
+            continue
+        flops, lanes = _float_ops(opcode)
+        if flops:
+            scale = (warp_size * num_warps) if amd else threads
+            mix.vector_flops += flops * scale
+            mix.vector_instructions += lanes * scale
+    return mix
+
+
+def split_by_loop(listing: Listing) -> tuple[list[Instruction], dict[str, list[Instruction]]]:
+    """The listing's instructions outside every loop, and those of each loop (by label), innermost loop wins."""
+    outside: list[Instruction] = []
+    inside: dict[str, list[Instruction]] = {}
+    for insn in listing.instructions:
+        if insn.text.startswith("@!PT"):
+            continue
+        loop = _innermost(listing.loops, insn.number)
+        if loop is None:
+            outside.append(insn)
+        else:
+            inside.setdefault(loop.label, []).append(insn)
+    return outside, inside
+
+
+def scalar_values(ttgir: str, values: dict[str, int], grid: tuple[int, int, int]) -> dict[str, int]:
+    """The scalar integer SSA values of program 0 for this launch (arguments, constants, arithmetic on them)."""
+    ops, _loops, args = _scalar_program(ttgir)
+    env = {f"%{name}": int(values[name]) for name in args if name in values}
+    return _run(ops, env, (0, 0, 0), grid)
+
+
+def dot_flops(ttgir: str, span: tuple[int, int], inner: list[tuple[int, int]]) -> float:
+    """2*M*N*K of the dot ops on TTGIR lines ``span`` (one loop iteration), leaving out the ``inner`` loops' lines."""
+    total = 0.0
+    for number, line in enumerate(ttgir.splitlines()[span[0] - 1:span[1]], span[0]):
+        if any(lo <= number <= hi for lo, hi in inner):
+            continue
+        if (match := _DOT.search(line)) is not None:
+            total += 2.0 * int(match["m"]) * int(match["n"]) * int(match["k"])
+    return total
+
+
+def scaled(mix: Mix, factor: float) -> Mix:
+    """The mix times ``factor`` (one TTGIR iteration of a machine-code loop unrolled 1/factor times)."""
+    return Mix(mma=Counter({k: round(v * factor) for k, v in mix.mma.items()}), mma_flops=mix.mma_flops * factor,
+               mma_dtype=mix.mma_dtype, vector_flops=mix.vector_flops * factor,
+               vector_instructions=mix.vector_instructions * factor, global_load_bytes=mix.global_load_bytes * factor,
+               global_store_bytes=mix.global_store_bytes * factor, shared_loads=mix.shared_loads * factor,
+               shared_stores=mix.shared_stores * factor, shared_wavefronts=mix.shared_wavefronts * factor,
+               barriers=mix.barriers * factor, local_accesses=mix.local_accesses * factor,
+               unknown_width=mix.unknown_width)

@@ -1,0 +1,124 @@
+"""The launch the performance model needs: integer arguments by name, tensor sizes and roles, and the grid.
+
+A bundled kernel's module says all three (``kernel_args``, ``make_tensors``, ``grid``); this imports it
+(and so Triton) and evaluates them on stand-in tensors. A ``FILE:FUNCTION`` kernel's ``--args`` say the
+integers and the tensors; its grid must be given.
+"""
+
+from __future__ import annotations
+
+import ast
+from math import prod
+from typing import Any
+
+from irscope.analysis.perf import LaunchShape, TensorBytes
+from irscope.errors import UsageError
+from irscope.kernels import KernelInfo
+from irscope.kernelspec import FunctionKernel
+
+__all__ = ["DTYPE_BYTES", "bundled_launch", "function_launch", "launch_shape", "parse_grid"]
+
+DTYPE_BYTES = {
+    "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "uint8": 1, "int16": 2, "int32": 4,
+    "int64": 8, "bool": 1, "float8_e4m3fn": 1, "float8_e5m2": 1, "float8_e4m3fnuz": 1, "float8_e5m2fnuz": 1,
+    "fp16": 2, "bf16": 2, "fp32": 4, "fp64": 8, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "fp8e4nv": 1, "fp8e5": 1,
+}
+
+
+def parse_grid(text: str) -> tuple[int, int, int]:
+    """``"512"`` or ``"32,16"`` -> (512, 1, 1) / (32, 16, 1); a usage error otherwise."""
+    try:
+        parts = [int(p) for p in text.replace("x", ",").split(",") if p.strip()]
+    except ValueError:
+        parts = []
+    if not 1 <= len(parts) <= 3 or any(p < 1 for p in parts):
+        raise UsageError(f"--grid {text!r}: give 1 to 3 positive integers, e.g. --grid 512 or --grid 32,16")
+    return ([*parts, 1, 1])[:3]  # type: ignore[return-value]
+
+
+def _grid3(grid: Any) -> tuple[int, int, int]:
+    values = [int(g) for g in (grid if isinstance(grid, (tuple, list)) else (grid,))]
+    return tuple(([*values, 1, 1])[:3])  # type: ignore[return-value]
+
+
+def launch_shape(arg_names: list[str], args: list[Any], kwargs: dict[str, Any], grid: Any,
+                 roles: dict[str, str], origin: str) -> LaunchShape:
+    """Bind positional and keyword arguments to parameter names; ints become values, tensors sizes."""
+    bound = dict(zip(arg_names, args, strict=False))
+    bound.update({k: v for k, v in kwargs.items() if k in arg_names})
+    values: dict[str, int] = {}
+    tensors: list[TensorBytes] = []
+    for name, value in bound.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            values[name] = value
+        elif hasattr(value, "shape") and hasattr(value, "dtype"):
+            dtype = str(value.dtype).rsplit(".", 1)[-1]
+            size = getattr(value, "element_size", None)
+            element = int(size()) if callable(size) else DTYPE_BYTES.get(dtype, 4)
+            tensors.append(TensorBytes(name, element * prod(int(d) for d in value.shape), roles.get(name, "inout")))
+    return LaunchShape(_grid3(grid), values, tuple(tensors), origin)
+
+
+def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: dict[str, int],
+                   sm_count: int) -> LaunchShape:
+    """The launch a bundled kernel module describes for these sizes on a GPU with ``sm_count`` SMs."""
+    from irscope.compile.specialize import jit_function, mock_tensor_class, stand_in_dtype
+
+    module = kernel.load()
+    fn = jit_function(module, kernel.function)
+    config = dict(kernel.config(backend, config_index))
+    cls = mock_tensor_class()
+    roles: dict[str, str] = {}
+
+    def new(shape: tuple[int, ...], dtype: Any, role: str) -> Any:
+        tensor = cls(stand_in_dtype(str(dtype).rsplit(".", 1)[-1]), list(shape))
+        roles[str(id(tensor))] = role
+        return tensor
+
+    tensors = dict(module.make_tensors(sizes, kernel.dtype, new))
+    try:
+        args, kwargs = module.kernel_args(tensors, sizes, dict(config), sm_count)
+    except TypeError:
+        args, kwargs = module.kernel_args(tensors, sizes, dict(config))
+    try:
+        grid = module.grid(sizes, config, sm_count)
+    except TypeError:
+        grid = module.grid(sizes, config)
+    names = list(fn.arg_names)
+    by_param = {name: roles.get(str(id(value)), "inout") for name, value in zip(names, args, strict=False)}
+    by_param.update({k: roles.get(str(id(v)), "inout") for k, v in kwargs.items()})
+    return launch_shape(names, list(args), dict(kwargs), grid, by_param, f"{kernel.name}'s grid() for {sm_count} SMs")
+
+
+def _param_names(kernel: FunctionKernel) -> list[str]:
+    """The kernel function's parameter names, read from its source with ast."""
+    tree = ast.parse(kernel.path.read_text(encoding="utf-8"))
+    leaf = kernel.function.rsplit(".", 1)[-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == leaf:
+            return [a.arg for a in node.args.args]
+    raise UsageError(f"{kernel.path} defines no function {leaf!r}")
+
+
+class _Spec:
+    """A tensor argument described by --args (dtype and shape only)."""
+
+    def __init__(self, dtype: str, shape: tuple[int, ...]) -> None:
+        self.dtype = dtype
+        self.shape = shape
+
+
+def function_launch(kernel: FunctionKernel, grid: tuple[int, int, int]) -> LaunchShape:
+    """The launch of a FILE:FUNCTION kernel from its example arguments and an explicit grid."""
+    names = _param_names(kernel)
+    positional: list[Any] = []
+    named: dict[str, Any] = {}
+    for spec in kernel.args:
+        value: Any = _Spec(spec.dtype, spec.shape) if spec.kind == "tensor" else spec.value
+        if spec.name is None:
+            positional.append(value)
+        else:
+            named[spec.name] = value
+    return launch_shape(names, positional, named, grid, {}, "--grid")

@@ -1,0 +1,290 @@
+"""``irscope perf``: the static performance model's arithmetic on real captures, checked against lower stages."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from irscope.analysis.perf import PerfReport, device_model
+from irscope.analysis.perf_capture import BANK_UNAVAILABLE, bank_summary, capture_perf
+from irscope.analysis.perf_coalescing import coalescing
+from irscope.analysis.perf_work import evaluate_trips, mma_shape, scalar_values
+from irscope.captures import LaunchSpec, get_capture, make_request
+from irscope.cli import cli
+from irscope.compile.launch_values import bundled_launch, function_launch
+from irscope.gpus import GPUS
+from irscope.kernels import get_kernel
+from irscope.store import Capture
+
+MATMUL = {"M": 4096, "N": 4096, "K": 4096}
+STRIDED = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def strided_copy(x_ptr, y_ptr, n, STRIDE: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs * STRIDE, mask=mask)
+    tl.store(y_ptr + offs, x, mask=mask)
+'''
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("perf-store")
+
+
+@pytest.fixture(scope="module")
+def matmul(store: Path) -> tuple[Capture, PerfReport]:
+    capture = get_capture(make_request("matmul", "sm90"), str(store))
+    shape = bundled_launch(get_kernel("matmul"), "cuda", 0, MATMUL, GPUS["h100"].sm_count)
+    return capture, capture_perf(capture, device_model(GPUS["h100"]), shape)
+
+
+@pytest.fixture(scope="module")
+def vector_add(store: Path) -> PerfReport:
+    # The default-size capture (98432 elements) has the same specialization as 2^28: both divisible by 16.
+    capture = get_capture(make_request("vector_add", "sm90"), str(store))
+    shape = bundled_launch(get_kernel("vector_add"), "cuda", 0, {"n_elements": 2**28}, GPUS["h100"].sm_count)
+    return capture_perf(capture, device_model(GPUS["h100"]), shape)
+
+
+def test_matmul_flops_are_2mnk_and_compute_bound(matmul: tuple[Capture, PerfReport]) -> None:
+    _capture, report = matmul
+    assert report.flops == 2 * 4096**3
+    assert report.tensor_flops == 2 * 4096**3
+    assert report.mma_dtype == "fp16"
+    assert report.bound == "compute"
+    assert report.grid == (512, 1, 1)
+    (loop,) = report.loops
+    assert loop.trips == 64  # K / BLOCK_SIZE_K, evaluated from the TTGIR's loop bounds
+    assert report.ctas_per_sm == 1 and report.occupancy_pct == pytest.approx(12.5)
+
+
+def test_matmul_mma_flops_agree_with_sass(matmul: tuple[Capture, PerfReport]) -> None:
+    """The PTX wgmma count and shape give the same FLOPs per iteration as the SASS HGMMA instructions."""
+    from irscope.analysis.sourcemap import sass_listing
+    from irscope.parse.lineinfo import Listing
+
+    capture, report = matmul
+    listing, why = sass_listing(capture)
+    assert isinstance(listing, Listing), why
+    (loop,) = listing.loops
+    # Example: HGMMA.64x256x16.F32 R24, gdesc[UR4], R24
+    shapes = [re.search(r"HGMMA\.(\d+)x(\d+)x(\d+)", i.opcode) for i in listing.inside(loop)]
+    per_warpgroup = sum(2 * int(s[1]) * int(s[2]) * int(s[3]) for s in shapes if s)
+    warpgroups = report.num_warps // 4
+    assert report.loops[0].per_iteration.mma_flops == per_warpgroup * warpgroups == 2 * 128 * 256 * 64
+
+
+def test_matmul_loads_per_iteration_match_the_tiles(matmul: tuple[Capture, PerfReport]) -> None:
+    _capture, report = matmul
+    per_iteration = report.loops[0].per_iteration
+    assert per_iteration.global_load_bytes == 2 * (128 * 64 + 64 * 256)  # the A and B tiles, fp16
+    # The pipeliner's prologue issues two iterations ahead; they are not counted twice.
+    assert report.requested_bytes == 512 * (64 * per_iteration.global_load_bytes + 2 * 128 * 256)
+
+
+def test_vector_add_bytes_and_memory_bound(vector_add: PerfReport) -> None:
+    assert vector_add.dram_bytes == 3 * 4 * 2**28
+    assert vector_add.bound == "memory"
+    assert vector_add.flops == 2**28
+
+
+def test_softmax_on_gfx942_has_a_verdict(store: Path) -> None:
+    capture = get_capture(make_request("softmax", "gfx942"), str(store))
+    gpu = GPUS["mi300x"]
+    shape = bundled_launch(get_kernel("softmax"), "hip", 0, {"n_rows": 4096, "n_cols": 4096}, gpu.sm_count)
+    report = capture_perf(capture, device_model(gpu), shape)
+    assert report.bound in ("compute", "memory", "latency")
+    assert report.predicted_us > 0 and report.suggestions
+    assert report.dram_bytes == 2 * 4 * 4096 * 4096
+    (loop,) = report.loops
+    # rows strided over a persistent grid; AMD's pipeliner peels num_stages - 1 of them into an epilogue
+    assert loop.trips is not None and loop.peeled == 3
+    assert loop.trips + loop.peeled == pytest.approx(4096 / (2 * gpu.sm_count))
+
+
+def test_uncoalesced_load_is_found(tmp_path: Path, store: Path) -> None:
+    source = tmp_path / "strided.py"
+    source.write_text(STRIDED, encoding="utf-8")
+    launch = LaunchSpec(args="x_ptr=fp32[67108864], y_ptr=fp32[4194304], n=4194304", constexprs=("STRIDE=16", "BLOCK=1024"),
+                        options={"num_warps": 4})
+    request = make_request(f"{source}:strided_copy", "sm90", launch=launch)
+    capture = get_capture(request, str(store))
+    ttgir = capture.read("ttgir")
+    shape = function_launch(request.kernel, (4096, 1, 1))  # type: ignore[arg-type]
+    load, store_access = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
+    # each lane holds 8 elements 64 bytes apart; the first of them, 512 bytes apart over the warp: 32 sectors,
+    # 32 of HBM's 64-byte segments and 32 L2 lines for 128 useful bytes
+    assert (load.op, load.sectors, load.segments, load.lines, load.useful_bytes) == ("tt.load", 32, 32, 32, 128)
+    assert load.factor == 16.0 and store_access.factor == 1.0
+    report = capture_perf(capture, device_model(GPUS["h100"]), shape)
+    # ncu on the H200 measured 283 MB of DRAM traffic for this launch (benchmarks/perf_model_validation.py)
+    assert report.dram_bytes == pytest.approx((16 * 4 + 4) * 4194304)
+    assert any("uncoalesced tt.load" in s.text for s in report.suggestions)
+
+
+def test_trips_of_a_strided_loop() -> None:
+    """A persistent loop ``for row in range(pid, n_rows, num_programs)`` (text as Triton 3.9 prints it)."""
+    ttgir = (
+        "  tt.func public @k(%n_rows: i32 {tt.divisibility = 16 : i32} loc(\"n_rows\"(#loc))) attributes {} {\n"
+        "    %row_start = tt.get_program_id x : i32 loc(#loc1)\n"
+        "    %row_step = tt.get_num_programs x : i32 loc(#loc2)\n"
+        "    scf.for %row_idx = %row_start to %n_rows step %row_step  : i32 {\n"
+    )
+    (trips,) = evaluate_trips(ttgir, {"n_rows": 10}, (4, 1, 1))
+    assert trips.trips == pytest.approx(10 / 4) and trips.busiest == 3 and trips.depends_on_program
+    (unknown,) = evaluate_trips(ttgir, {}, (4, 1, 1))
+    assert unknown.trips is None and "n_rows" in unknown.note
+
+
+def test_mma_shapes() -> None:
+    assert mma_shape("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16") == (64, 256, 16, "fp16")
+    assert mma_shape("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32") == (16, 8, 16, "bf16")
+    assert mma_shape("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32") == (64, 128, 8, "tf32")
+    assert mma_shape("v_mfma_f32_32x32x8_f16") == (32, 32, 8, "fp16")
+    assert mma_shape("v_mfma_f32_16x16x16_bf16") == (16, 16, 16, "bf16")
+    assert mma_shape("HGMMA") is None
+
+
+def test_bank_summary_reads_the_report_interface() -> None:
+    """The fields of irscope.analysis.bank_conflicts.SharedAccess, as that analysis fills them."""
+    access = SimpleNamespace(where="k.py:31", op="ttg.local_load", instructions=("ld.shared.v4.b32",), ways=2,
+                             kind="2-way", reason="the shared layout has no swizzle", conflicts_per_cta=64,
+                             loop_line=120, counter="ld")
+    free = SimpleNamespace(where="k.py:40", op="ttg.local_store", instructions=("st.shared.b32",), ways=1,
+                           kind="conflict-free", reason="", conflicts_per_cta=0, loop_line=None, counter="st")
+    epilogue = SimpleNamespace(where="k.py:50", op="ttg.local_store", instructions=("st.shared.v2.b32",), ways=4,
+                               kind="4-way", reason="", conflicts_per_cta=8, loop_line=None, counter="st")
+    summary = bank_summary(SimpleNamespace(accesses=[access, free, epilogue]), {120: 10.0})
+    assert summary.available and summary.worst_ways == 4 and summary.conflicts_per_cta == 64 * 10 + 8
+    assert summary.by_counter == {"ld": 640.0, "st": 8.0}
+    assert summary.accesses[0] == "k.py:31 ttg.local_load ld.shared.v4.b32: 2-way (the shared layout has no swizzle)"
+    assert summary.accesses[1].endswith("conflict-free")
+    assert "4-way bank conflicts on the ttg.local_store of k.py:50" in summary.worst
+
+
+def _invoke(*args: str) -> object:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_cli_json_carries_the_numbers(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
+    result = _invoke("perf", "matmul", "--target", "sm90", "--json", "--store", str(store))
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    data = json.loads(result.output)  # type: ignore[attr-defined]
+    assert data["bound"] == "compute" and data["flops"] == 2 * 4096**3
+    assert data["device"]["name"] == "h100" and data["predicted_us"] > 0 and data["dram_bytes"] > 0
+    assert data["bank"]["available"] or data["bank"]["message"] == BANK_UNAVAILABLE
+
+
+def test_cli_text_has_every_section(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
+    result = _invoke("perf", "matmul", "--target", "sm90", "--gpu", "h200", "--store", str(store))
+    text = result.output  # type: ignore[attr-defined]
+    for heading in ("Device: NVIDIA H200", "Work:", "Shared-memory bank conflicts:", "Verdict:", "bound: compute"):
+        assert heading in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--gpu", "h300"), "valid: a100, h100, h200"),
+    (("--gpu", "mi300x"), "compiles for gfx942, not sm90"),
+    (("--size", "4096x4096"), "this kernel's sizes are M, N, K"),
+    (("--size", "Q=4"), "unknown size 'Q'"),
+    (("--grid", "0"), "positive integers"),
+    (("--gpu", "native"), "torch sees none here; name one instead: h100, h200"),
+])
+def test_cli_bad_input_is_one_line_exit_2(args: tuple[str, ...], message: str) -> None:
+    result = _invoke("perf", "matmul", "--target", "sm90", *args)
+    assert result.exit_code == 2  # type: ignore[attr-defined]
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]  # type: ignore[attr-defined]
+    assert len(lines) == 1 and message in lines[0]
+
+
+def test_cli_gpu_table_lists_the_required_gpus() -> None:
+    text = _invoke("perf", "--gpus").output  # type: ignore[attr-defined]
+    for name in ("a100", "h100", "h200", "b200", "mi300x", "mi350x"):
+        assert re.search(rf"^{name}\s", text, re.M)
+    assert "sources:" in text
+
+
+def test_cli_stored_bundled_capture_uses_its_launcher(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
+    """A capture named by its key: the bundled kernel's grid and tensors still say the launch (no --grid)."""
+    capture, _report = matmul
+    result = _invoke("perf", capture.manifest.key, "--json", "--store", str(store))
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    data = json.loads(result.output)  # type: ignore[attr-defined]
+    assert data["bound"] == "compute" and data["grid"] == [512, 1, 1] and data["flops"] == 2 * 4096**3
+
+
+def test_the_model_imports_neither_triton_nor_torch() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "import irscope.analysis.perf, irscope.analysis.perf_capture, irscope.views.perf_text\n"
+            "print(sorted(m for m in ('triton', 'torch', 'click') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_spills_are_counted_from_sass(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
+    """matmul's 128x256 tile on 4 warps spills (ptxas -v); the SASS LDL/STL traffic does not fit in L1, so it is L2 traffic."""
+    request = make_request("matmul", "sm90", launch=LaunchSpec(settings=("num_warps=4",)), store_dir=str(store))
+    capture = get_capture(request, str(store))
+    shape = bundled_launch(get_kernel("matmul"), "cuda", 0, MATMUL, GPUS["h100"].sm_count)
+    report = capture_perf(capture, device_model(GPUS["h100"]), shape)
+    _capture, base = matmul
+    assert report.flops == base.flops
+    assert report.requested_bytes > base.requested_bytes
+    assert any("goes to L2" in a for a in report.assumptions)
+    assert any("spill to local memory" in s.text for s in report.suggestions)
+
+
+def test_matmul_on_gfx942_sees_the_unrolled_loop(store: Path) -> None:
+    """LLVM unrolls the AMD K-loop twice: 32 v_mfma per pass where the TTGIR's tt.dot 128x256x16 needs 16."""
+    capture = get_capture(make_request("matmul", "gfx942"), str(store))
+    gpu = GPUS["mi300x"]
+    shape = bundled_launch(get_kernel("matmul"), "hip", 0, MATMUL, gpu.sm_count)
+    report = capture_perf(capture, device_model(gpu), shape)
+    assert report.loops[0].per_iteration.mma_flops == 2 * 128 * 256 * 16
+    assert any("unrolled 2x" in u for u in report.uncertain)
+    # the unroll remainder is counted once on top of the trips: one iteration's dot too many at most
+    assert 2 * 4096**3 <= report.flops <= 2 * 4096**3 + 512 * 2 * 128 * 256 * 16
+    assert report.bound == "compute"  # re-reads hit the 256 MiB Infinity Cache
+
+
+TRANSPOSE = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def transpose(x_ptr, y_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :])
+    tl.store(y_ptr + cols[None, :] * M + rows[:, None], x)
+'''
+
+
+def test_reserved_shared_memory_is_counted_once(tmp_path: Path, store: Path) -> None:
+    """16 KB of layout-conversion scratch: the cubin's static SHARED 1024 is the driver's reservation, so 13 CTAs
+    fit on an sm90 SM (ncu on the H200: 81.25% theoretical occupancy), not 12."""
+    from irscope.analysis.resources import capture_resources
+
+    source = tmp_path / "transpose.py"
+    source.write_text(TRANSPOSE, encoding="utf-8")
+    launch = LaunchSpec(args="x_ptr=fp32[4096,4096], y_ptr=fp32[4096,4096], M=4096, N=4096",
+                        constexprs=("BLOCK_M=64", "BLOCK_N=64"), options={"num_warps": 4})
+    capture = get_capture(make_request(f"{source}:transpose", "sm90", launch=launch), str(store))
+    found = capture_resources(capture)
+    assert (found.shared_dynamic, found.shared_static, found.shared_total) == (16384, 1024, 17408)
+    assert found.occupancy is not None and found.occupancy.ctas == 13
+    assert found.occupancy.percent == pytest.approx(81.25)
