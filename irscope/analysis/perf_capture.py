@@ -94,8 +94,8 @@ def _bank(capture: Capture, executions: dict[int, float], default: float) -> tup
     predict_fn = getattr(module, "predict_bank_conflicts", None)
     if predict_fn is None:
         return BankSummary(False, BANK_UNAVAILABLE), ""
-    try:
-        report = predict_fn(capture)
+    try:  # with the SASS: ptxas widens some shared loads, and the hardware splits requests by that width
+        report = predict_fn(capture, with_sass=capture.manifest.backend == "cuda")
     except (ValueError, KeyError, StoreError) as exc:
         return BankSummary(False, f"{BANK_UNAVAILABLE}: {exc}"), f"bank conflicts: {exc}"
     return bank_summary(report, executions, default), ""
