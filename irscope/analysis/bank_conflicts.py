@@ -542,8 +542,9 @@ def _with_evidence(access: SharedAccess, key: Key | None, positions: dict[Key, _
                    f"{num_warps * lanes} threads: the worst phase is {max(1, evidence.worst)}-way",
         )
     if access.kind != "unknown" and evidence.worst != access.ways:
-        access = replace(access, reason=f"{access.reason}; but the PTX's own address arithmetic (first loop iteration) "
-                                        f"gives {max(1, evidence.worst)}-way")
+        widened = "ptxas merged" in access.reason  # the PTX's narrower instructions do not run as such
+        access = replace(access, reason=f"{access.reason}; " + ("at the PTX's own widths " if widened else "but ")
+                         + f"the PTX's own address arithmetic (first loop iteration) gives {max(1, evidence.worst)}-way")
     return access
 
 
