@@ -93,12 +93,33 @@ def launch(name: str) -> tuple[Any, int, int, str]:
     return compiled, ctas, iterations, str(Path(str(module.__file__)).resolve())
 
 
+def _sass(compiled: Any) -> Any:
+    """The kernel's SASS with line info (nvdisasm on its cubin), so ptxas's widened loads are modelled; None if not."""
+    from irscope.nvtools import tool_path
+    from irscope.parse.lineinfo import parse_sass_lines
+
+    tool = tool_path("nvdisasm")
+    cubin = compiled.asm.get("cubin") if hasattr(compiled.asm, "get") else None
+    if tool is None or not isinstance(cubin, bytes):
+        print("note: no nvdisasm or cubin: the bank model uses the PTX's widths", file=sys.stderr)
+        return None
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "kernel.cubin"
+        path.write_bytes(cubin)
+        run = subprocess.run([str(tool), "-c", "-gi", str(path)], capture_output=True, text=True, timeout=120)
+    if run.returncode != 0:
+        print(f"note: nvdisasm failed ({run.stderr.strip()[:200]}): the bank model uses the PTX's widths",
+              file=sys.stderr)
+        return None
+    return parse_sass_lines(run.stdout)
+
+
 def predict(compiled: Any, ctas: int, iterations: int, kernel_file: str) -> dict[str, Any]:
     """Predicted conflicts of one launch per ncu counter, and the per-op lines behind them."""
     from irscope.analysis.bank_conflicts import bank_report
     from irscope.views.bank_text import render_bank_report
 
-    report = bank_report(compiled.asm["ttgir"], compiled.asm["ptx"], kernel_file)
+    report = bank_report(compiled.asm["ttgir"], compiled.asm["ptx"], kernel_file, _sass(compiled))
     totals: dict[str, int | None] = {}
     for counter in METRICS:
         wavefronts = counter.startswith("wavefronts")

@@ -487,11 +487,11 @@ def main() -> int:
         del launch
         torch.cuda.empty_cache()
         results.append(result)
-        for suggestion in result.model.get("suggestions", []):
-            print(f"    - {suggestion['text']}")
         print(f"  {case.name}: model {result.model.get('predicted_us', float('nan')):.1f} us "
               f"({result.model.get('bound', '?')}), do_bench {_fmt(result.measured_us)} us ({time.time() - t0:.0f} s)"
               + (f" [{result.error.strip()}]" if result.error else ""))
+        for suggestion in result.model.get("suggestions", []):  # under their own case's line
+            print(f"    - {suggestion['text']}")
     ncu = shutil.which(args.ncu) or (args.ncu if Path(args.ncu).exists() else None)
     if args.no_ncu or ncu is None:
         print("ncu: skipped" if args.no_ncu else f"ncu: not found ({args.ncu})")

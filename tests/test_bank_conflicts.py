@@ -438,3 +438,77 @@ def test_layout_model_agrees_with_the_ptx_address_arithmetic_across_matmul_confi
     for access in modelled:
         assert access.kind != "unknown" and access.ptx_ways, access
         assert (access.ways, access.conflicts_per_cta) == (access.ptx_ways, access.ptx_conflicts_per_cta), access
+
+
+# -- 16-byte accesses: half-warps, broadcast, and the widths ptxas chose --------------------------------
+
+
+def test_16_byte_phases_are_half_warps_with_one_ideal_wavefront_per_32_words() -> None:
+    """Rows of an unswizzled fp32 buffer are 128 bytes: all start at bank 0. Measured with ncu on the H200
+    (Triton 3.6, benchmarks/perf_model_validation.py): an LDS.128 whose lanes 0-15 read one row and 16-31 the
+    next took 2 wavefronts, 0 conflicts; one whose lanes 0-7, 8-15, 16-23, 24-31 read 4 rows took 4, 2 counted.
+    A quarter-warp split would say 4 and 0 for both."""
+    two_rows = [128 * (lane // 16) for lane in range(32)]
+    # half-warp 0: one 16-byte address (4 words, banks 0-3), a broadcast: 1 wavefront, ideal 1; the same for half 1
+    assert hand_ways(two_rows[:16], 16) == 1
+    assert instruction_wavefronts(two_rows, 16) == [(2, 2, 1)]
+    four_rows = [128 * (lane // 8) for lane in range(32)]
+    # half-warp 0: rows 0 and 1, both on banks 0-3: 2 words per bank, 8 distinct words (ideal 1): 2-way
+    assert hand_ways(four_rows[:16], 16) == 2
+    assert instruction_wavefronts(four_rows, 16) == [(4, 2, 2)]
+    # 16 distinct contiguous addresses per half-warp: 64 words, every bank twice, ideal 2: conflict-free
+    assert instruction_wavefronts([16 * lane for lane in range(32)], 16) == [(4, 4, 1)]
+
+
+VARIANTS = Path(__file__).resolve().parent.parent / "benchmarks" / "perf_variants.py"
+MATMUL_ARGS = ("a_ptr=fp32[2048,2048], b_ptr=fp32[2048,2048], c_ptr=fp32[2048,2048], M=2048, N=2048, K=2048, "
+               "stride_am=2048, stride_bk=2048, stride_cm=2048")
+
+
+def fp32_matmul(store: Path, bm: int, bn: int, bk: int = 32) -> Capture:
+    """perf_variants.matmul_fp32_kernel for sm90 (the perf validation's 'fp32 dot' and 'no swizzle' cases)."""
+    return irscope.capture(f"{VARIANTS}:matmul_fp32_kernel", target="sm90", store=str(store), args=MATMUL_ARGS,
+                           BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, PRECISION="ieee", num_warps=4, num_stages=2)
+
+
+@pytest.mark.compile
+@pytest.mark.parametrize(("bm", "bn", "rows_per_half", "wavefronts", "conflicts_per_cta"),
+                         [(64, 64, 1, 2, 0), (128, 32, 2, 4, 512)])
+def test_fma_dot_operand_loads_are_modelled_at_the_width_ptxas_chose(
+        shared_store: Path, bm: int, bn: int, rows_per_half: int, wavefronts: int, conflicts_per_cta: int) -> None:
+    """The A operand: PTX ld.shared.b32, SASS LDS.128 (ptxas merged 4 consecutive K). ncu on the H200, per CTA and
+    loop iteration (1024 CTAs x 64 iterations): 64x64 tiles 0.2 conflicts, 128x32 tiles 512.1 (33,559,828)."""
+    cap = fp32_matmul(shared_store, bm, bn)
+    ttgir = cap.read("ttgir")
+    # lanes per row of the dot's layout: 16 (64x64: lanes 0-15 share a row of A) or 8 (128x32)
+    lanes_n = 16 if rows_per_half == 1 else 8
+    assert (f"sizePerThread = [4, 4], threadsPerWarp = [{32 // lanes_n}, {lanes_n}], warpsPerCTA = [4, 1], "
+            "order = [1, 0]") in ttgir
+    assert "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>" in ttgir
+    # a warp's tile is (32 / lanes_n) x 4 rows; BM / 4 warps rows per warp: 2 tiles, so each thread holds 8 rows of A
+    # x 32 K, 4 K per LDS.128: 64 per warp. The lanes of one instruction read 32 / lanes_n rows (4 rows apart, all
+    # on the same 4 banks), rows_per_half of them in each half-warp
+    rows = [128 * 4 * (lane // lanes_n) for lane in range(32)]
+    assert hand_ways(rows[:16], 16) == rows_per_half
+    report = predict_bank_conflicts(cap, with_sass=True)
+    a_load = next(a for a in accesses(report, "ttg.local_load") if "opIdx = 0" in a.register_layout)
+    assert "LDS.128" in a_load.sass and ptx_count(cap, r"ld\.shared\.b32") > 64  # 4-byte loads in the PTX
+    assert a_load.lane_bytes == 16 and a_load.instructions_per_warp == 8 * 32 // 4 == 64
+    assert (a_load.wavefronts_per_instruction, a_load.ideal_wavefronts_per_instruction) == (wavefronts, 2)
+    assert a_load.conflicts_per_cta == conflicts_per_cta and "ptxas merged" in a_load.reason
+    # without the SASS the PTX's 4-byte loads are modelled as before (whole-warp phases)
+    plain = next(a for a in accesses(predict_bank_conflicts(cap), "ttg.local_load") if "opIdx = 0" in a.register_layout)
+    assert plain.lane_bytes == 4
+
+
+@pytest.mark.compile
+@pytest.mark.parametrize(("function", "conflicts", "wavefronts"),
+                         [("fma_dot_bt_kernel", 1792, 2304), ("fma_dot_kernel", 0, 512)])
+def test_sm90_fma_dots_with_the_sass_match_the_h200(kernel, function: str, conflicts: int, wavefronts: int) -> None:
+    """benchmarks/bank_conflicts_gpu.py on the H200 (ncu, Triton 3.6): fma_dot_bt 1792 conflicts and 2304 ld wavefronts, fma_dot 0 and
+    512. Triton 3.9's PTX loads A with ld.shared.b32 (4-byte, whole-warp phases: 2-way); ptxas makes them LDS.128."""
+    cap = kernel(function, "sm90")
+    report = predict_bank_conflicts(cap, with_sass=True)
+    loads = [a for a in report.accesses if a.counter == "ld"]
+    assert report.conflicts_per_cta("ld") == conflicts
+    assert sum(round(a.wavefronts_per_instruction * a.instructions_per_warp * report.num_warps) for a in loads) == wavefronts

@@ -288,3 +288,35 @@ def test_reserved_shared_memory_is_counted_once(tmp_path: Path, store: Path) -> 
     assert (found.shared_dynamic, found.shared_static, found.shared_total) == (16384, 1024, 17408)
     assert found.occupancy is not None and found.occupancy.ctas == 13
     assert found.occupancy.percent == pytest.approx(81.25)
+
+
+VARIANTS = Path(__file__).resolve().parent.parent / "benchmarks" / "perf_variants.py"
+
+
+@pytest.mark.parametrize(("bm", "bn", "bound", "conflicts"), [(64, 64, "compute", 0), (128, 32, "memory", 33554432)])
+def test_fma_dot_shared_traffic_follows_the_bank_model(store: Path, bm: int, bn: int, bound: str, conflicts: int) -> None:
+    """perf_model_validation's 'fp32 dot' and 'no swizzle' (2048^3 fp32, ieee dot, 4 warps, 2 stages).
+
+    ncu on the H200 (Triton 3.6): 64x64 tiles 4.67e4 conflicts over the launch, 6.73e7 ld wavefronts (1026 per CTA
+    and iteration), SOL SM 69% / memory 63% (compute); 128x32 tiles 3.356e7 conflicts (512 per CTA and iteration).
+    The A operand's PTX ld.shared.b32 run as LDS.128, split by half-warp: 2 or 4 wavefronts, not 2-way / 4-way b32.
+    """
+    launch = LaunchSpec(args=("a_ptr=fp32[2048,2048], b_ptr=fp32[2048,2048], c_ptr=fp32[2048,2048], M=2048, "
+                              "N=2048, K=2048, stride_am=2048, stride_bk=2048, stride_cm=2048"),
+                        constexprs=(f"BLOCK_M={bm}", f"BLOCK_N={bn}", "BLOCK_K=32", "PRECISION='ieee'"),
+                        options={"num_warps": 4, "num_stages": 2})
+    request = make_request(f"{VARIANTS}:matmul_fp32_kernel", "sm90", launch=launch)
+    capture = get_capture(request, str(store))
+    ctas = (2048 // bm) * (2048 // bn)
+    report = capture_perf(capture, device_model(GPUS["h200"]), function_launch(request.kernel, (ctas, 1, 1)))  # type: ignore[arg-type]
+    assert report.bank.available and report.bank.complete
+    total = (report.bank.by_counter.get("ld", 0.0) + report.bank.by_counter.get("st", 0.0)) * ctas
+    assert total == conflicts
+    iterations = 2048 // 32
+    if bm == 64:
+        # A: 64 LDS.128 x 2 wavefronts, B: 32 LDS.128 x 4, per warp and iteration; 4 warps
+        assert report.bank.lsu_wavefronts_per_cta / iterations == pytest.approx(4 * (64 * 2 + 32 * 4), rel=0.05)
+    # the issue slots: the loop issues ~1250 PTX instructions per 1024 FMAs, so the vector time exceeds 2MNK / peak
+    fma_only = 2 * 2048**3 / (GPUS["h200"].vector_tflops["fp32"] * 1e12) * 1e6
+    assert report.vector_us > 1.1 * fma_only
+    assert report.bound == bound

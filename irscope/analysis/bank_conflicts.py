@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from irscope.analysis.bank_model import ModelError, WarpAccess, instruction_wavefronts, warp_access
+from irscope.analysis.bank_sass import sass_widths
 from irscope.analysis.instructions import canonical_op
 from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
 from irscope.analysis.linear_layout import LinearLayout
@@ -268,7 +269,7 @@ def _width(insns: list[Instruction]) -> tuple[int, int]:
 
 
 def _model_forms(linear: LinearLayout, offsets: OffsetMap, element_bytes: int, lanes: int,
-                 insns: list[Instruction]) -> tuple[WarpAccess, str]:
+                 insns: list[Instruction], sass_bytes: int = 0) -> tuple[WarpAccess, str]:
     """Model the access with the PTX instruction form that fits the registers (ops sharing a position may differ).
 
     A form fits when the model accepts it and the PTX has at least as many such instructions as the model
@@ -286,6 +287,14 @@ def _model_forms(linear: LinearLayout, offsets: OffsetMap, element_bytes: int, l
         raise first_error or ModelError("no shared-memory instruction form to model")
     fitting = [(m, f) for m, f in accepted if forms[f] >= m.instructions] or accepted
     model, (nbytes, matrices) = fitting[0]
+    if sass_bytes > nbytes and not matrices:
+        try:
+            wide = warp_access(linear, offsets, element_bytes, sass_bytes, 0, lanes)
+        except ModelError:
+            wide = None
+        if wide is not None:
+            return wide, (f"; ptxas merged the PTX's {nbytes}-byte accesses: the SASS at this line is mostly "
+                          f"{sass_bytes}-byte, which the model uses")
     if len(forms) == 1:
         return model, ""
     form = f".x{matrices} matrix" if matrices else f"{nbytes}-byte"
@@ -323,14 +332,15 @@ def _where(loc: SourceLoc | None) -> str:
 def _modelled(access: SharedAccess, model: WarpAccess, num_warps: int, note: str) -> SharedAccess:
     ways = model.worst_ways
     per_insn = model.wavefronts / model.instructions if model.instructions else 0.0
+    ideal = model.ideal / model.instructions if model.instructions else 0.0
     kind = "conflict-free" if ways <= 1 else "N-way"
     phases = model.phases_per_instruction
     unit = "matrices" if model.matrices else "phases"
     reason = (
         f"{model.lane_bytes} bytes per lane, {phases} {unit} per instruction: "
-        + ("every phase touches each bank once" if ways <= 1
-           else f"the worst phase puts {ways} distinct words in one bank "
-                f"({per_insn:g} wavefronts per instruction instead of {phases})")
+        + ("no phase puts more distinct words in a bank than its ideal" if ways <= 1
+           else f"the worst phase is {ways}-way "
+                f"({per_insn:g} wavefronts per instruction instead of {ideal:g})")
     )
     ptx_each = access.ptx_count / max(1, access.same_position)
     if access.ptx_count and ptx_each != model.instructions:
@@ -340,7 +350,7 @@ def _modelled(access: SharedAccess, model: WarpAccess, num_warps: int, note: str
     return replace(
         access, lane_bytes=model.lane_bytes, ways=max(1, ways), kind=kind, reason=reason + note,
         instructions_per_warp=model.instructions, wavefronts_per_instruction=round(per_insn, 3),
-        ideal_wavefronts_per_instruction=phases, conflicts_per_warp=model.conflicts,
+        ideal_wavefronts_per_instruction=round(ideal), conflicts_per_warp=model.conflicts,
         conflicts_per_cta=model.conflicts * num_warps,
     )
 
@@ -351,7 +361,7 @@ def _unknown(access: SharedAccess, why: str) -> SharedAccess:
 
 def _lsu_access(
     op: OpLine, loc: SourceLoc | None, position: _Position | None, same: int, table: LayoutTable,
-    num_warps: int, lanes: int, amd: bool, loop_line: int | None, problems: list[str],
+    num_warps: int, lanes: int, amd: bool, loop_line: int | None, problems: list[str], sass_bytes: int = 0,
 ) -> SharedAccess:
     name = canonical_op(op.op)
     direction, cls = _LSU_OPS[name]
@@ -384,7 +394,8 @@ def _lsu_access(
         access = replace(access, encoding=shared.text or memdesc.encoding)
         offsets = shared_offset_map(shared, _alloc_shape(memdesc))
         linear = to_linear_layout(register, tensor.shape)
-        model, note = _model_forms(linear, offsets, max(1, element_bits(element) // 8), lanes, insns)
+        model, note = _model_forms(linear, offsets, max(1, element_bits(element) // 8), lanes, insns,
+                                   sass_bytes if cls in ("ld", "st") else 0)
     except (UnsupportedShared, UnsupportedLayout, ModelError) as exc:
         return _unknown(access, str(exc))
     if note:
@@ -406,8 +417,11 @@ def _proxy_access(op: OpLine, loc: SourceLoc | None, loop_line: int | None) -> S
     )
 
 
-def bank_report(ttgir: str, ptx: str | None, kernel_file: str = "") -> BankReport:
-    """Predict the bank conflicts of a TTGIR module, reading instruction widths from its PTX (None: AMD or absent)."""
+def bank_report(ttgir: str, ptx: str | None, kernel_file: str = "", sass: Listing | None = None) -> BankReport:
+    """Predict the bank conflicts of a TTGIR module, reading instruction widths from its PTX (None: AMD or absent).
+
+    With the SASS listing, a line whose LDS/STS ptxas made wider than the PTX's is modelled at the SASS width.
+    """
     info = parse_module_info(ttgir)
     num_warps = info.num_warps or 4
     lanes = info.threads_per_warp or 32
@@ -421,6 +435,7 @@ def bank_report(ttgir: str, ptx: str | None, kernel_file: str = "") -> BankRepor
     loops = _loop_lines(module)
     listing = parse_ptx(ptx) if ptx is not None else None
     positions = _positions(listing, kernel_file) if listing else {}
+    widths = sass_widths(sass, kernel_file) if sass is not None else {}
     if listing:
         problems += listing.problems
 
@@ -450,8 +465,9 @@ def bank_report(ttgir: str, ptx: str | None, kernel_file: str = "") -> BankRepor
         elif (op, loc) in lsu:
             key = _key(loc) if loc else None
             count = same[(key, _LSU_OPS[name][1])] if key else 1
+            wide = widths.get((key[0], key[1], _LSU_OPS[name][1]), 0) if key else 0
             accesses.append(_lsu_access(op, loc, positions.get(key) if key else None, count, table, num_warps,
-                                        lanes, amd, loops.get(op.line), problems))
+                                        lanes, amd, loops.get(op.line), problems, wide))
     addresses: dict[int, ThreadAddresses | str] = {}
     if listing and not amd:
         numbers = [i.number for pos in positions.values() for insns in pos.by_class.values() for i in insns]
@@ -526,8 +542,9 @@ def _with_evidence(access: SharedAccess, key: Key | None, positions: dict[Key, _
                    f"{num_warps * lanes} threads: the worst phase is {max(1, evidence.worst)}-way",
         )
     if access.kind != "unknown" and evidence.worst != access.ways:
-        access = replace(access, reason=f"{access.reason}; but the PTX's own address arithmetic (first loop iteration) "
-                                        f"gives {max(1, evidence.worst)}-way")
+        widened = "ptxas merged" in access.reason  # the PTX's narrower instructions do not run as such
+        access = replace(access, reason=f"{access.reason}; " + ("at the PTX's own widths " if widened else "but ")
+                         + f"the PTX's own address arithmetic (first loop iteration) gives {max(1, evidence.worst)}-way")
     return access
 
 
@@ -564,13 +581,16 @@ def predict_bank_conflicts(capture: Capture, with_sass: bool = False) -> BankRep
             ptx = capture.read("ptx")
         except StoreError:
             ptx = None
-    report = bank_report(ttgir, ptx, capture.manifest.kernel_path)
-    if capture.manifest.backend == "cuda" and ptx is None:
-        report.problems.append("the capture has no PTX: instruction widths unknown")
+    listing: Listing | None = None
+    why = ""
     if with_sass and capture.manifest.backend == "cuda":
         from irscope.analysis.sourcemap import sass_listing
 
         listing, why = sass_listing(capture)
+    report = bank_report(ttgir, ptx, capture.manifest.kernel_path, listing)
+    if capture.manifest.backend == "cuda" and ptx is None:
+        report.problems.append("the capture has no PTX: instruction widths unknown")
+    if with_sass and capture.manifest.backend == "cuda":
         if listing is None:
             report.problems.append(f"no SASS: {why}")
         else:

@@ -3,12 +3,16 @@
 Shared memory has 32 banks of 4 bytes; a 4-byte word lives in bank `(byte address / 4) % 32`. The
 hardware serves a warp's request in *wavefronts*: each reads or writes at most one word per bank,
 and lanes that touch the same word share it (broadcast). How a request splits into phases follows the
-width each lane moves: accesses of up to 4 bytes take the whole warp in one phase, 8-byte accesses
-one phase per half-warp, 16-byte accesses one per quarter-warp (128 bytes per phase each time).
+width each lane moves: accesses of up to 4 bytes take the whole warp in one phase, 8- and 16-byte
+accesses one phase per half-warp. A phase's ideal is one wavefront per 32 distinct words it touches
+(a 16-byte half-warp with 16 distinct addresses needs two; one whose lanes broadcast 2 addresses, one).
+On the H200 (ncu, Triton 3.6) an LDS.128 whose half-warps each read one 16-byte address took 2
+wavefronts with no conflict counted, and one whose half-warps read two rows 128 bytes apart took 4 with
+2 counted: a quarter-warp split would give 4 and 0.
 `ldmatrix`/`stmatrix` move one 8x8 matrix of 16-bit values (8 rows of 16 bytes, 128 bytes) per phase:
 matrix i fills the i-th 32-bit register of every lane. A phase whose busiest bank holds N distinct
-words takes N wavefronts (N-way conflict); Nsight Compute's bank-conflict counters count the
-wavefronts beyond one per phase.
+words takes N wavefronts; it is N / ideal -way conflicted, and Nsight Compute's bank-conflict counters
+count the wavefronts beyond the ideal.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import dataclass
 from irscope.analysis.linear_layout import LinearLayout
 from irscope.analysis.shared_offsets import OffsetMap
 
-__all__ = ["BANKS", "ModelError", "WarpAccess", "instruction_wavefronts", "phase_ways", "phases_per_request", "warp_access"]
+__all__ = ["BANKS", "ModelError", "WarpAccess", "instruction_wavefronts", "phase_ideal", "phase_ways", "phases_per_request", "warp_access"]
 
 BANKS = 32
 WORD = 4
@@ -40,10 +44,15 @@ def phase_ways(words: Iterable[int]) -> int:
 
 
 def phases_per_request(lane_bytes: int, lanes: int = 32) -> int:
-    """Phases the hardware splits a warp's request into for `lane_bytes` per lane (1, 2 or 4 on 32 lanes)."""
+    """Phases the hardware splits a warp's request into for `lane_bytes` per lane (1 or 2 on 32 lanes)."""
     if lane_bytes <= WORD:
         return 1
-    return max(1, min(lanes, lanes * lane_bytes // _PHASE_BYTES))
+    return max(1, min(lanes, lanes * min(lane_bytes, 2 * WORD) // _PHASE_BYTES))
+
+
+def phase_ideal(words: set[int]) -> int:
+    """Wavefronts a phase needs without conflicts: one per 32 distinct words (0 for no access)."""
+    return -(-len(words) // BANKS)
 
 
 @dataclass(frozen=True)
@@ -52,9 +61,10 @@ class WarpAccess:
 
     Attributes:
         instructions: warp-level instructions the op issues per warp.
-        phases_per_instruction: phases each instruction is split into (its ideal wavefront count).
+        phases_per_instruction: phases each instruction is split into.
+        ideal_wavefronts: wavefronts without conflicts, per warp (one per 32 distinct words per phase).
         wavefronts: wavefronts all of them take, per warp.
-        worst_ways: the most wavefronts any one phase takes (1 = conflict-free).
+        worst_ways: the worst phase's wavefronts over its ideal, rounded up (1 = conflict-free).
         lane_bytes: bytes each lane moves per instruction.
         exact: False when a non-linear buffer was sampled rather than enumerated.
         matrices: N for `ldmatrix`/`stmatrix` `.xN` (one phase per matrix), else 0.
@@ -67,10 +77,13 @@ class WarpAccess:
     lane_bytes: int
     exact: bool = True
     matrices: int = 0
+    ideal_wavefronts: int | None = None
 
     @property
     def ideal(self) -> int:
         """Wavefronts without conflicts, per warp."""
+        if self.ideal_wavefronts is not None:
+            return self.ideal_wavefronts
         return self.instructions * self.phases_per_instruction
 
     @property
@@ -156,6 +169,7 @@ def warp_access(
     lane_coords = [_xor_all(lane_bases, lane, rank) for lane in range(lanes)]
     chunk_coords = [_xor_all(chunk_bases, v, rank) for v in range(1 << len(chunk_bases))]
     total = 0
+    ideal = 0
     worst = 0
     for group in range(sampled):
         base = _xor_all(group_bases, group, rank)
@@ -170,8 +184,10 @@ def warp_access(
                     start = offset * element_bytes
                     words.update(range(start // WORD, (start + element_bytes - 1) // WORD + 1))
             ways = phase_ways(words)
+            need = phase_ideal(words)
             total += ways
-            worst = max(worst, ways)
+            ideal += need
+            worst = max(worst, -(-ways // max(1, need)))
     phases_per_group = lanes // lanes_per_phase
     if matrices:
         instructions = max(1, groups // matrices)
@@ -179,7 +195,7 @@ def warp_access(
     else:
         instructions, phases = groups, phases_per_group
     wavefronts = total * groups // sampled
-    return WarpAccess(instructions, phases, wavefronts, worst, lane_bytes, exact, matrices)
+    return WarpAccess(instructions, phases, wavefronts, worst, lane_bytes, exact, matrices, ideal * groups // sampled)
 
 
 def instruction_wavefronts(
@@ -202,8 +218,9 @@ def instruction_wavefronts(
         for group, nbytes in groups:
             words = {w for a in group if a is not None for w in range(a // WORD, (a + nbytes - 1) // WORD + 1)}
             ways = phase_ways(words)
+            need = phase_ideal(words)
             wavefronts += ways
-            ideal += 1 if words else 0
-            worst = max(worst, ways)
+            ideal += need
+            worst = max(worst, -(-ways // max(1, need)))
         out.append((wavefronts, ideal, worst))
     return out

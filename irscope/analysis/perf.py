@@ -33,6 +33,9 @@ DRAM_LATENCY_NS = 900.0  # loaded DRAM round trip (H200: softmax 32768x1024 with
 LAUNCH_US = 2.0  # the shortest kernel a GPU timer reports (launch, ramp and drain); uncertain
 SM_PORT_BYTES_PER_CLOCK = 64.0  # L2 -> SM bytes per clock one SM can receive (NVIDIA; AMD similar); uncertain
 SHARED_WAVEFRONTS_PER_CLOCK = 1.0  # one 128-byte shared-memory wavefront per SM per clock
+# Volta to Hopper: 4 schedulers per SM, each issues one warp instruction per clock. The FP32 pipe takes one
+# warp FFMA per scheduler per clock too, so in an FMA loop every other instruction costs an FMA's slot.
+ISSUE_PER_SM_CLOCK = 4.0
 LATENCY_MARGIN = 1.5  # a time this much above the plain roofline is called latency-bound
 # L2 -> SM bandwidth per SM per clock: the A100's 5120 B/clk L2 over its 108 SMs, assumed per SM on later parts
 L2_BYTES_PER_SM_CLOCK = 48.0
@@ -175,6 +178,9 @@ class BankSummary:
         worst: the sentence for the worst access, "" when all are conflict-free.
         conflicts_per_cta: extra wavefronts per CTA over the whole launch (per-iteration counts times trips).
         by_counter: those conflicts by the ncu counter they land in (``ld``, ``st``, ``ldgsts``, "" for none).
+        lsu_wavefronts_per_cta: wavefronts (conflicts included) of the ld/st accesses over the launch, per CTA, from
+            the bank model's widths and broadcasts (the SASS width where ptxas widened the PTX's loads).
+        complete: every ld/st access was modelled, so ``lsu_wavefronts_per_cta`` stands for all of them.
     """
 
     available: bool
@@ -184,6 +190,8 @@ class BankSummary:
     worst: str = ""
     conflicts_per_cta: float = 0.0
     by_counter: dict[str, float] = field(default_factory=dict)
+    lsu_wavefronts_per_cta: float = 0.0
+    complete: bool = False
 
 
 @dataclass(frozen=True)
@@ -276,6 +284,8 @@ class _Totals:
     stores: float
     wavefronts: float
     in_flight: float
+    lsu_wavefronts: float = 0.0
+    warp_instructions: float = 0.0
 
 
 def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[str, float]) -> _Totals:
@@ -286,6 +296,8 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
     loads = once.global_load_bytes
     stores = once.global_store_bytes
     waves = once.shared_wavefronts
+    lsu = once.lsu_wavefronts
+    issued = once.warp_instructions
     in_flight = once.global_load_bytes if not loops else 0.0
     for loop in loops:
         mix, runs = loop.per_iteration, loop.executions
@@ -296,8 +308,10 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
         loads += mix.global_load_bytes * max(0.0, runs - ahead)
         stores += mix.global_store_bytes * runs
         waves += mix.shared_wavefronts * runs
+        lsu += mix.lsu_wavefronts * runs
+        issued += mix.warp_instructions * runs
         in_flight = max(in_flight, mix.global_load_bytes * max(1.0, ahead))
-    return _Totals(tensor, vector, vinsn, loads, stores, waves, in_flight)
+    return _Totals(tensor, vector, vinsn, loads, stores, waves, in_flight, lsu, issued)
 
 
 def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int) -> tuple[float, float, float, str]:
@@ -402,8 +416,11 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     per_sm_vector = device.vector_tflops.get("fp32", 0.0) * 1e12 / 2 / sms  # lane instructions per second per SM
     compute_us = busiest * totals.tensor_flops / per_sm_tensor * 1e6 if per_sm_tensor and totals.tensor_flops else 0.0
     vector_us = busiest * totals.vector_instructions / per_sm_vector * 1e6 if per_sm_vector else 0.0
-    dram_us = dram / (device.dram_gbs * 1e9) * 1e6
     clock = device.clock_mhz * 1e6
+    # issue slots: a vector loop is bound by all its instructions (loads, address arithmetic), not its FMAs alone
+    issue_us = busiest * totals.warp_instructions / (ISSUE_PER_SM_CLOCK * clock) * 1e6 if vector_us else 0.0
+    vector_us = max(vector_us, issue_us)
+    dram_us = dram / (device.dram_gbs * 1e9) * 1e6
     in_flight = resident * totals.in_flight
     per_sm_bw = min(in_flight / (DRAM_LATENCY_NS * 1e-9), SM_PORT_BYTES_PER_CLOCK * clock)
     per_cta_bytes = dram / ctas if ctas else 0.0
@@ -416,10 +433,17 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     spills_in_l2 = bool(local_wavefronts) and spill_footprint > l1_free
     if spills_in_l2:
         requested += local_wavefronts * 128 * ctas
-    l1_wavefronts = totals.wavefronts + conflicts + (0.0 if spills_in_l2 else local_wavefronts)
+    shared_waves = totals.wavefronts + conflicts
+    if bank.available and bank.complete:
+        # the bank model's ld/st wavefronts (conflicts included) replace the PTX-width count: it knows the widths
+        # ptxas chose and the lanes that share (broadcast) one address; cp.async stays as counted
+        shared_waves = (totals.wavefronts - totals.lsu_wavefronts + bank.lsu_wavefronts_per_cta
+                        + bank.by_counter.get("ldgsts", 0.0))
+    l1_wavefronts = shared_waves + (0.0 if spills_in_l2 else local_wavefronts)
     shared_us = busiest * l1_wavefronts / (SHARED_WAVEFRONTS_PER_CLOCK * clock) * 1e6
     plain_compute = (totals.tensor_flops * ctas / (peak * 1e12) * 1e6 if peak else 0.0) + \
-        (totals.vector_instructions * ctas / (per_sm_vector * sms) * 1e6 if per_sm_vector else 0.0)
+        (max(totals.vector_instructions / per_sm_vector, totals.warp_instructions / (ISSUE_PER_SM_CLOCK * clock))
+         * ctas / sms * 1e6 if per_sm_vector and totals.vector_instructions else 0.0)
     l2_bandwidth = L2_BYTES_PER_SM_CLOCK * sms * clock
     l2_requests = requested / max(1.0, l2_bytes_per_request)
     l2_us = max(requested / l2_bandwidth, l2_requests / (L2_REQUESTS_PER_SM_CLOCK * sms * clock)) * 1e6

@@ -60,6 +60,8 @@ def bank_summary(report: Any, executions: dict[int, float], default_executions: 
     lines: list[str] = []
     worst_ways, worst, total = 1, "", 0.0
     by_counter: dict[str, float] = {}
+    lsu_waves, complete = 0.0, True
+    warps = float(getattr(report, "num_warps", 0) or 0)
     for access in accesses:
         ways = _ways(_first(access, _WAYS, 1))
         line = _first(access, _LINE, "?")
@@ -75,6 +77,13 @@ def bank_summary(report: Any, executions: dict[int, float], default_executions: 
         total += count * runs
         counter = str(getattr(access, "counter", "") or "")
         by_counter[counter] = by_counter.get(counter, 0.0) + count * runs
+        if counter in ("ld", "st"):
+            per_insn = getattr(access, "wavefronts_per_instruction", None)
+            insns = getattr(access, "instructions_per_warp", None)
+            if getattr(access, "kind", "") == "unknown" or not per_insn or not insns or not warps:
+                complete = False
+            else:
+                lsu_waves += float(per_insn) * float(insns) * warps * runs
         verdict = f"{ways}-way" if ways > 1 else str(getattr(access, "kind", "") or "conflict-free")
         text = f"{line} {what} {insn}: {verdict}" + (f" ({reason})" if reason else "")
         lines.append(text)
@@ -82,7 +91,8 @@ def bank_summary(report: Any, executions: dict[int, float], default_executions: 
             worst_ways = ways
             worst = f"{ways}-way bank conflicts on the {what} of {line} ({insn})" + (f": {reason}" if reason else "")
     message = f"{len(accesses)} shared-memory accesses analysed" if accesses else "no shared-memory accesses"
-    return BankSummary(True, message, tuple(lines), worst_ways, worst, total, by_counter)
+    return BankSummary(True, message, tuple(lines), worst_ways, worst, total, by_counter, lsu_waves,
+                       complete and bool(accesses))
 
 
 def _bank(capture: Capture, executions: dict[int, float], default: float) -> tuple[BankSummary, str]:
@@ -94,8 +104,8 @@ def _bank(capture: Capture, executions: dict[int, float], default: float) -> tup
     predict_fn = getattr(module, "predict_bank_conflicts", None)
     if predict_fn is None:
         return BankSummary(False, BANK_UNAVAILABLE), ""
-    try:
-        report = predict_fn(capture)
+    try:  # with the SASS: ptxas widens some shared loads, and the hardware splits requests by that width
+        report = predict_fn(capture, with_sass=capture.manifest.backend == "cuda")
     except (ValueError, KeyError, StoreError) as exc:
         return BankSummary(False, f"{BANK_UNAVAILABLE}: {exc}"), f"bank conflicts: {exc}"
     return bank_summary(report, executions, default), ""

@@ -103,6 +103,8 @@ class Mix:
         global_load_bytes / global_store_bytes: bytes the CTA requests from / sends to global memory.
         shared_loads / shared_stores: shared-memory instructions per CTA, in warp instructions.
         shared_wavefronts: shared-memory wavefronts (128 bytes each) those need without bank conflicts.
+        lsu_wavefronts: the part of those from ld/st.shared and ldmatrix/stmatrix (not cp.async), by PTX width.
+        warp_instructions: every PTX instruction per CTA, in warp instructions (NVIDIA only; 0 on AMD).
         barriers: CTA barriers per CTA.
         local_accesses: spill (local memory) instructions in warp instructions, from SASS when present.
         unknown_width: global instructions whose width the listing does not say (counted as 4 bytes).
@@ -118,6 +120,8 @@ class Mix:
     shared_loads: float = 0.0
     shared_stores: float = 0.0
     shared_wavefronts: float = 0.0
+    lsu_wavefronts: float = 0.0
+    warp_instructions: float = 0.0
     barriers: float = 0.0
     local_accesses: float = 0.0
     unknown_width: int = 0
@@ -266,6 +270,8 @@ def mix_of(instructions: list[Instruction], num_warps: int, warp_size: int, amd:
     for insn in instructions:
         opcode = insn.opcode
         kind = classify(opcode)
+        if not amd:
+            mix.warp_instructions += num_warps
         if kind == "mma":
             shape = mma_shape(opcode)
             per = num_warps / 4 if opcode.startswith("wgmma") else float(num_warps)
@@ -295,6 +301,7 @@ def mix_of(instructions: list[Instruction], num_warps: int, warp_size: int, amd:
             else:
                 mix.shared_stores += num_warps
             mix.shared_wavefronts += num_warps * _shared_wavefronts(opcode, insn.text)
+            mix.lsu_wavefronts += num_warps * _shared_wavefronts(opcode, insn.text)
             continue
         if kind == "barrier":
             mix.barriers += 1
@@ -350,5 +357,6 @@ def scaled(mix: Mix, factor: float) -> Mix:
                vector_instructions=mix.vector_instructions * factor, global_load_bytes=mix.global_load_bytes * factor,
                global_store_bytes=mix.global_store_bytes * factor, shared_loads=mix.shared_loads * factor,
                shared_stores=mix.shared_stores * factor, shared_wavefronts=mix.shared_wavefronts * factor,
+               lsu_wavefronts=mix.lsu_wavefronts * factor, warp_instructions=mix.warp_instructions * factor,
                barriers=mix.barriers * factor, local_accesses=mix.local_accesses * factor,
                unknown_width=mix.unknown_width)
