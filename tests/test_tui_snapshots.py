@@ -179,3 +179,69 @@ def test_light_theme(snap_compare: Callable[..., bool], snap_store: str) -> None
     """The pipelining diff on a light terminal theme."""
     assert snap_compare(make_app("matmul", "sm90", 0, snap_store, record_passes=False, theme="textual-light"),
                         terminal_size=WIDE, run_before=_pipeline_diff)
+
+
+@pytest.fixture()
+def own_store(snap_store: str, tmp_path: Path) -> str:
+    """A copy of the snapshot store that a test may add variants to (the others must not see them)."""
+    shutil.copytree(snap_store, tmp_path / "store")
+    return str(tmp_path / "store")
+
+
+async def _what_if_refused(pilot: object) -> None:
+    """x on the K-loop, num_warps=3 typed and Enter pressed: the form says why, nothing compiles."""
+    from textual.widgets import Input
+
+    from irscope.tui.screens.what_if import WhatIfScreen
+
+    await _at_loop(pilot)
+    app = pilot.app  # type: ignore[attr-defined]
+    await pilot.press("x")  # type: ignore[attr-defined]
+    await until(pilot, lambda: isinstance(app.screen, WhatIfScreen), what="the form")
+    field = app.screen.query_one("#set-num_warps", Input)
+    field.value = "3"
+    field.focus()
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await until(pilot, lambda: "power of two" in str(app.screen.query_one("#what-if-error").render()),
+                what="the form's message")
+    app.screen.query_one("#what-if-error").scroll_visible(animate=False)  # the message, at the form's end
+    await pilot.pause(0.2)  # type: ignore[attr-defined]
+
+
+async def _variant_in_the_tree(pilot: object) -> None:
+    """num_stages=2 compiled from the form, its report closed: the variant below its config in the tree."""
+    from textual.widgets import Input
+
+    from irscope.tui.screens.compare import CompareScreen
+    from irscope.tui.screens.what_if import WhatIfScreen
+
+    await _at_loop(pilot)
+    app = pilot.app  # type: ignore[attr-defined]
+    await pilot.press("x")  # type: ignore[attr-defined]
+    await until(pilot, lambda: isinstance(app.screen, WhatIfScreen), what="the form")
+    field = app.screen.query_one("#set-num_stages", Input)
+    field.value = "2"
+    field.focus()
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.text.startswith("A: "),
+                what="the variant's report", timeout=180)
+    await pilot.press("escape")  # type: ignore[attr-defined]
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    variant = CaptureId("matmul", "sm90", 0, "num_stages=2")
+    await until(pilot, lambda: screen.query_one(Navigator).config_node(variant) is not None, what="the variant's node")
+    screen.query_one(TextView).focus()
+    await pilot.pause(0.3)  # type: ignore[attr-defined]
+
+
+def test_what_if_form_refuses_a_bad_value(snap_compare: Callable[..., bool], own_store: str) -> None:
+    """The x form: settable names with their values, target and Triton; num_warps=3 refused in the form."""
+    assert snap_compare(make_app("matmul", "sm90", 0, own_store, record_passes=False), terminal_size=WIDE,
+                        run_before=_what_if_refused)
+    assert len(list(Path(own_store, "captures").iterdir())) == 1  # nothing compiled
+
+
+def test_what_if_variant_joins_the_tree(snap_compare: Callable[..., bool], own_store: str) -> None:
+    """After a what-if on num_stages: `c0 ↳ num_stages=2` right below config 0."""
+    assert snap_compare(make_app("matmul", "sm90", 0, own_store, record_passes=False), terminal_size=WIDE,
+                        run_before=_variant_in_the_tree)
