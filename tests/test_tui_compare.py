@@ -107,6 +107,17 @@ def test_what_if_compiles_a_variant_and_shows_it_against_the_base(store: str) ->
         await until(pilot, lambda: screen.current is not None and screen.current.key == app.catalog.key(variant),
                     what="the variant on screen")
         assert "memdesc<2x128x64xf16" in screen.query_one(TextView).document.text
+        # A variant compares like any capture: marked in the tree, then C on its config.
+        nav.focus()
+        assert nav.reveal("config", variant)
+        await until(pilot, lambda: nav.cursor_capture() == variant, what="the cursor on the variant")
+        await pilot.press("c")
+        assert nav.reveal("config", CaptureId("matmul", "sm90", 0))
+        await until(pilot, lambda: nav.cursor_capture() == CaptureId("matmul", "sm90", 0), what="the cursor on c0")
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, CompareScreen), what="variant against config", timeout=60)
+        text = app.screen.text
+        assert "set num_stages=2" in text.splitlines()[0] and "loop1.stages" in text and "2 -> 3" in text
 
     drive(store, steps)
 
