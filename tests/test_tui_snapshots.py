@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -188,8 +189,8 @@ def own_store(snap_store: str, tmp_path: Path) -> str:
     return str(tmp_path / "store")
 
 
-async def _what_if_refused(pilot: object) -> None:
-    """x on the K-loop, num_warps=3 typed and Enter pressed: the form says why, nothing compiles."""
+async def _what_if(pilot: object, name: str, value: str) -> object:
+    """x on the K-loop, ``name`` set to ``value`` in the form and Enter pressed; the app."""
     from textual.widgets import Input
 
     from irscope.tui.screens.what_if import WhatIfScreen
@@ -198,10 +199,16 @@ async def _what_if_refused(pilot: object) -> None:
     app = pilot.app  # type: ignore[attr-defined]
     await pilot.press("x")  # type: ignore[attr-defined]
     await until(pilot, lambda: isinstance(app.screen, WhatIfScreen), what="the form")
-    field = app.screen.query_one("#set-num_warps", Input)
-    field.value = "3"
+    field = app.screen.query_one(f"#set-{name}", Input)
+    field.value = value
     field.focus()
     await pilot.press("enter")  # type: ignore[attr-defined]
+    return app
+
+
+async def _what_if_refused(pilot: object) -> None:
+    """num_warps=3 in the what-if form: the form says why, nothing compiles."""
+    app: Any = await _what_if(pilot, "num_warps", "3")
     await until(pilot, lambda: "power of two" in str(app.screen.query_one("#what-if-error").render()),
                 what="the form's message")
     app.screen.query_one("#what-if-error").scroll_visible(animate=False)  # the message, at the form's end
@@ -210,19 +217,9 @@ async def _what_if_refused(pilot: object) -> None:
 
 async def _variant_in_the_tree(pilot: object) -> None:
     """num_stages=2 compiled from the form, its report closed: the variant below its config in the tree."""
-    from textual.widgets import Input
-
     from irscope.tui.screens.compare import CompareScreen
-    from irscope.tui.screens.what_if import WhatIfScreen
 
-    await _at_loop(pilot)
-    app = pilot.app  # type: ignore[attr-defined]
-    await pilot.press("x")  # type: ignore[attr-defined]
-    await until(pilot, lambda: isinstance(app.screen, WhatIfScreen), what="the form")
-    field = app.screen.query_one("#set-num_stages", Input)
-    field.value = "2"
-    field.focus()
-    await pilot.press("enter")  # type: ignore[attr-defined]
+    app: Any = await _what_if(pilot, "num_stages", "2")
     await until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.text.startswith("A: "),
                 what="the variant's report", timeout=180)
     await pilot.press("escape")  # type: ignore[attr-defined]

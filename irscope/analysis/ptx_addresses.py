@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from irscope.parse.lineinfo import Instruction
+from irscope.parse.ttgir_ops import split_top_level
 
 __all__ = ["ThreadAddresses", "evaluate_addresses"]
 
@@ -52,20 +53,6 @@ class ThreadAddresses:
     predicate_known: bool = True
 
 
-def _split_operands(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
-
-
 def _parts(insn: Instruction) -> tuple[str, str, list[str], tuple[bool, str] | None]:
     """(the line without predicate, opcode, operands, (negated, predicate register) or None)."""
     text = insn.text.strip().rstrip(";").strip()
@@ -74,7 +61,7 @@ def _parts(insn: Instruction) -> tuple[str, str, list[str], tuple[bool, str] | N
         guard = (bool(match["neg"]), match["reg"])
         text = text[match.end():]
     opcode, _, rest = text.partition(" ")
-    return text, opcode, _split_operands(rest.replace("\t", " ")), guard
+    return text, opcode, split_top_level(rest.replace("\t", " ")), guard
 
 
 def _bits(opcode: str) -> int:

@@ -137,8 +137,8 @@ def element_bits(element: str) -> int:
     return int(match.group("bits")) if match else 32
 
 
-def _split_top(text: str) -> list[str]:
-    """Split on commas that are not inside brackets."""
+def split_top_level(text: str) -> list[str]:
+    """Split on commas that are not inside brackets (``[{(<``, an ``->`` arrow's ``>`` aside)."""
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch in "<[{(":
@@ -158,7 +158,7 @@ def _type_at(text: str, kind: str, open_at: int, start: int) -> tuple[TensorType
         close = matching_close(text, open_at)
     except AttrParseError:
         return None, len(text)
-    parts = _split_top(text[open_at + 1 : close])
+    parts = split_top_level(text[open_at + 1 : close])
     if not parts:
         return None, close + 1
     dims = _DIMS.match(parts[0])
@@ -242,7 +242,7 @@ def parse_locations(text: str) -> dict[str, SourceLoc | None]:
             return resolve(named.group("inner"), depth + 1)
         fused = _FUSED.match(body)
         if fused:
-            for item in _split_top(fused.group("items")):
+            for item in split_top_level(fused.group("items")):
                 found = resolve(item, depth + 1)
                 if found:
                     return found
@@ -345,7 +345,7 @@ def unnamed_result_count(line: str, op: str) -> int:
     tail = tail.strip().removesuffix("{").strip()
     if tail.startswith("(") and tail.endswith(")"):
         tail = tail[1:-1]
-    return len(_split_top(tail))
+    return len(split_top_level(tail))
 
 
 def _derived_result(rule: str, types: list[TensorType]) -> TensorType | None:
