@@ -7,7 +7,9 @@ measured now, as ``--gpu native`` does), timed with ``triton.testing.do_bench`` 
 by ``ncu`` (one launch after a warm-up launch, clocks not locked, caches flushed). Compared: the bound with
 ncu's speed-of-light breakdown (``sm__throughput`` vs ``gpu__compute_memory_throughput``; both under 60%:
 latency), predicted_us with the measured time, predicted bank conflicts with
-``l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.sum``, theoretical occupancy with
+``l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.sum`` less the conflicts of arbitration with the
+L1's other clients (``..._type_arbitration``: no address pattern causes them; see ``shared_conflicts``;
+the table shows both), theoretical occupancy with
 ``sm__maximum_warps_per_active_cycle_pct``.
 
     PYTHONPATH=$PWD python3 benchmarks/perf_model_validation.py --out perf.json
@@ -47,6 +49,8 @@ METRICS = [
     "lts__t_sector_hit_rate.pct",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu.sum",
+    "l1tex__data_bank_conflicts_type_arbitration.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
     "sm__maximum_warps_per_active_cycle_pct",
@@ -343,7 +347,7 @@ def _checks(result: Result) -> dict[str, Any]:
         out["time_error"] = err
         if model.get("bound") in ("compute", "memory"):
             out["time_ok"] = abs(err) <= 0.25
-    measured_conf = sum(ncu.get(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{k}.sum", 0.0) for k in ("ld", "st"))
+    measured_conf = shared_conflicts(ncu)[1]
     bank = model.get("bank", {})
     if bank.get("available") and any(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{k}.sum" in ncu
                                      for k in ("ld", "st")):
@@ -360,13 +364,28 @@ def _checks(result: Result) -> dict[str, Any]:
     return out
 
 
+def shared_conflicts(ncu: dict[str, float]) -> tuple[float, float]:
+    """(raw, by address) shared-memory bank conflicts of a launch, from ncu's counters.
+
+    ``..._mem_shared_op_ld/st`` count every extra data-bank cycle of shared loads and stores, including those
+    lost to arbitration with the L1's other clients (``..._type_arbitration``), which no address pattern
+    causes. Those are taken out: by address = min(shared, all LSU conflicts - arbitration conflicts).
+    """
+    raw = sum(ncu.get(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{k}.sum", 0.0) for k in ("ld", "st"))
+    total = ncu.get("l1tex__data_bank_conflicts_pipe_lsu.sum")
+    arbitration = ncu.get("l1tex__data_bank_conflicts_type_arbitration.sum")
+    if total is None or arbitration is None:
+        return raw, raw
+    return raw, min(raw, max(0.0, total - arbitration))
+
+
 def _fmt(value: Any, spec: str = ".1f") -> str:
     return "-" if value is None else format(value, spec)
 
 
 def print_table(results: list[Result]) -> None:
     header = (f"{'case':<20} {'bound':<8} {'ncu SOL sm/mem %':<18} {'ncu':<8} {'pred us':>9} {'meas us':>9} "
-              f"{'err':>7} {'conflicts pred':>14} {'meas':>10} {'occ pred':>8} {'ncu':>6} {'DRAM MB pred':>12} "
+              f"{'err':>7} {'conflicts pred':>14} {'meas':>10} {'(raw)':>10} {'occ pred':>8} {'ncu':>6} {'DRAM MB pred':>12} "
               f"{'ncu':>8}")
     print(header)
     print("-" * len(header))
@@ -376,7 +395,7 @@ def print_table(results: list[Result]) -> None:
             continue
         sm = r.ncu.get("sm__throughput.avg.pct_of_peak_sustained_elapsed")
         mem = r.ncu.get("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")
-        conf = sum(r.ncu.get(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{k}.sum", 0.0) for k in ("ld", "st"))
+        raw, conf = shared_conflicts(r.ncu)
         bank = r.model.get("bank", {})
         dram = r.ncu.get("dram__bytes_read.sum", 0.0) + r.ncu.get("dram__bytes_write.sum", 0.0)
         split = bank.get("conflicts_total_by_counter", {})
@@ -384,7 +403,7 @@ def print_table(results: list[Result]) -> None:
         err = r.checks.get("time_error")
         print(f"{r.name:<20} {r.model.get('bound', '-'):<8} {_fmt(sm, '.0f') + ' / ' + _fmt(mem, '.0f'):<18} "
               f"{r.ncu_bound or '-':<8} {_fmt(r.model.get('predicted_us')):>9} {_fmt(r.measured_us):>9} "
-              f"{_fmt(None if err is None else 100 * err, '+.0f') + '%':>7} {pred_conf:>14} {conf:>10.3g} "
+              f"{_fmt(None if err is None else 100 * err, '+.0f') + '%':>7} {pred_conf:>14} {conf:>10.3g} {raw:>10.3g} "
               f"{_fmt(r.model.get('occupancy_pct')):>8} "
               f"{_fmt(r.ncu.get('sm__maximum_warps_per_active_cycle_pct')):>6} "
               f"{_fmt(r.model.get('dram_bytes', 0) / 1e6, '.0f'):>12} {_fmt(dram / 1e6 if dram else None, '.0f'):>8}")
