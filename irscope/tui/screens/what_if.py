@@ -288,11 +288,24 @@ def warm(base: Capture) -> None:
 
 
 def _worker_env(store: str | Path, triton: str | None) -> Any:
-    """The Triton environment a what-if compiles with (None: this interpreter's)."""
+    """The foreign Triton environment a what-if compiles with (None: this interpreter's)."""
     from irscope.tritons import resolve
 
     env = resolve(triton, Path(store)) if triton else None
     return env if env is not None and env.foreign else None
+
+
+def _variant_request(job: dict[str, Any], store: str, triton: str | None) -> tuple[Any, str, Any]:
+    """The request a what-if job makes (resolved as the chosen Triton would), its store key and that Triton."""
+    from irscope.captures import make_request
+    from irscope.factsfile import launch_spec
+    from irscope.tritons import using
+
+    env = _worker_env(store, triton)
+    with using(env):
+        request = make_request(job["kernel"], job["target"], int(job["config"]),
+                               launch=launch_spec(job.get("launch", {})), store_dir=store)
+        return request, request.key(), env
 
 
 def warm_worker(base: Capture, triton: str | None = None) -> None:
@@ -306,18 +319,12 @@ def warm_worker(base: Capture, triton: str | None = None) -> None:
 
 def compile_variant(job: dict[str, Any], store: str, triton: str | None) -> dict[str, Any]:
     """Compile a what-if job in the warm worker: ``{"key": ...}`` or ``{"error": ...}``."""
-    from irscope.captures import make_request
     from irscope.compile.remote import worker
     from irscope.errors import IrscopeError
-    from irscope.factsfile import launch_spec
-    from irscope.tritons import resolve, using
 
     try:
-        env = resolve(triton, Path(store)) if triton else None
-        with using(env):
-            request = make_request(job["kernel"], job["target"], int(job["config"]),
-                                   launch=launch_spec(job.get("launch", {})), store_dir=store)
-            made = worker(_worker_env(store, triton)).capture(request.job(), store)
+        request, _, env = _variant_request(job, store, triton)
+        made = worker(env).capture(request.job(), store)
     except IrscopeError as exc:
         return {"error": " ".join(str(exc).split())}
     return {"key": made.manifest.key}
@@ -332,16 +339,10 @@ def local_version() -> str:
 
 def stored_variant(job: dict[str, Any], store: str, triton: str | None = None) -> dict[str, Any] | None:
     """``{"key": ...}`` when the variant a job asks for is in the store already, else None (no Triton import)."""
-    from irscope.captures import make_request
-    from irscope.factsfile import launch_spec
     from irscope.store import Store
-    from irscope.tritons import resolve, using
 
     try:
-        with using(resolve(triton, Path(store)) if triton else None):
-            request = make_request(job["kernel"], job["target"], int(job["config"]),
-                                   launch=launch_spec(job.get("launch", {})), store_dir=store)
-            key = request.key()
+        _, key, _ = _variant_request(job, store, triton)
     except UsageError:
         return None
     hit = Store(Path(store)).get(key)
