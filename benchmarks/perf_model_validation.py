@@ -68,6 +68,17 @@ METRICS = [
     "sm__cycles_elapsed.avg.per_second",
     "sm__sass_inst_executed_op_local_ld.sum",
     "sm__sass_inst_executed_op_local_st.sum",
+    # to explain the spill and gather cases: where local traffic goes, what the L2 moved, why warps stall
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+    "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct",
+    "lts__t_sectors_srcunit_tex_op_read.sum",
+    "lts__t_sectors_srcunit_tex_op_write.sum",
+    "lts__t_bytes.sum",
+    "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio",
 ]
 # Example: ==ERROR== Failed to find metric sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active
 _UNKNOWN_METRIC = re.compile(r"(?:Failed to find metric|[Uu]nknown metric|Invalid metric)[:\s]+(?:regex:)?(\S+)")
@@ -147,14 +158,19 @@ def _bundled_case(name: str, sizes: dict[str, int], config_index: int = 0,
     return build
 
 
-def _strided_copy(torch: Any, sm_count: int, device: str = "cuda") -> Launch:
-    import perf_variants as v
+def _strided(n: int, stride: int) -> Any:
+    def build(torch: Any, sm_count: int, device: str = "cuda") -> Launch:
+        import perf_variants as v
 
-    n, stride = 2**22, 16
-    x = torch.randn(n * stride, device=device)
-    y = torch.empty(n, device=device)
-    return Launch(v.strided_copy_kernel, [x, y, n], {"STRIDE": stride, "BLOCK": 1024, "num_warps": 4},
-                  (n // 1024,), {"x_ptr": "input", "y_ptr": "output"}, "strided_copy_kernel")
+        x = torch.randn(n * stride, device=device)
+        y = torch.empty(n, device=device)
+        return Launch(v.strided_copy_kernel, [x, y, n], {"STRIDE": stride, "BLOCK": 1024, "num_warps": 4},
+                      (n // 1024,), {"x_ptr": "input", "y_ptr": "output"}, "strided_copy_kernel")
+
+    return build
+
+
+_strided_copy = _strided(2**22, 16)
 
 
 def _transpose(torch: Any, sm_count: int, device: str = "cuda") -> Launch:
@@ -209,6 +225,16 @@ CASES = [
          _bundled_case("matmul", {"M": 4096, "N": 4096, "K": 4096}, config=_mm_config(128, 256, 64, 4, 3)), ""),
     Case("tiny tiles", "matmul 2048^3 with 16x16x16 tiles on 1 warp",
          _bundled_case("matmul", {"M": 2048, "N": 2048, "K": 2048}, config=_mm_config(16, 16, 16, 1, 2)), ""),
+    # Held out: added after the model's sector-gather and serial-spill terms were written, to check them on
+    # launches they were not shaped on.
+    Case("gather stride 2", "held out: x[i*2] (fp32): every sector read, half of each used", _strided(2**24, 2),
+         "memory"),
+    Case("gather 4 KB stride", "held out: x[i*1024] (fp32): one sector of a different DRAM page per lane",
+         _strided(2**21, 1024), "memory"),
+    Case("spilling 256x128", "held out: matmul 256x128x64 tiles on 4 warps (spills, one CTA per SM)",
+         _bundled_case("matmul", {"M": 4096, "N": 4096, "K": 4096}, config=_mm_config(256, 128, 64, 4, 3)), ""),
+    Case("spilling 2 stages", "held out: matmul 128x256x64 tiles on 4 warps, 2 stages (spills, more CTAs per SM)",
+         _bundled_case("matmul", {"M": 4096, "N": 4096, "K": 4096}, config=_mm_config(128, 256, 64, 4, 2)), ""),
 ]
 
 
@@ -477,9 +503,9 @@ def main() -> int:
           f"Triton {triton.__version__}, torch {torch.__version__}")
     ceilings = measure_ceilings()
     gpu = GPUS["h200"] if "H200" in props.name else GPUS["h100"]
-    native = device_model(gpu, ceilings.copy_gbps, ceilings.matmul_tflops, props.name)
+    native = device_model(gpu, ceilings.copy_gbps, ceilings.matmul_tflops, props.name, ceilings.gather_gbps)
     sheet = device_model(gpu)
-    print(f"measured: copy {ceilings.copy_gbps:.0f} GB/s, cuBLAS fp16 {ceilings.matmul_tflops:.0f} TFLOP/s "
+    print(f"measured: copy {ceilings.copy_gbps:.0f} GB/s, sector gather {ceilings.gather_gbps:.0f} GB/s, cuBLAS fp16 {ceilings.matmul_tflops:.0f} TFLOP/s "
           f"({time.time() - started:.0f} s)")
     chosen = [c for c in CASES if not args.cases or c.name in args.cases.split(",")]
     store = tempfile.mkdtemp(prefix="irscope-perf-")

@@ -34,7 +34,8 @@ def main() -> int:
     saved = json.loads(Path(args.run).read_text(encoding="utf-8"))
     ceilings = saved["ceilings"]
     gpu = GPUS["h200"] if "H200" in saved["gpu"] else GPUS["h100"]
-    native = device_model(gpu, ceilings["copy_gbps"], ceilings["matmul_tflops"], saved["gpu"])
+    native = device_model(gpu, ceilings["copy_gbps"], ceilings["matmul_tflops"], saved["gpu"],
+                          ceilings.get("gather_gbps"))
     sheet = device_model(gpu)
     store = tempfile.mkdtemp(prefix="irscope-replay-")
     results: list[pmv.Result] = []

@@ -10,10 +10,11 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from irscope.analysis.perf import PerfReport, device_model
-from irscope.analysis.perf_capture import bank_summary, capture_perf
+from irscope.analysis.perf import LAUNCH_US, LOCAL_BYTES_PER_SM_CLOCK, PerfReport, device_model
+from irscope.analysis.perf_capture import bank_summary, capture_perf, gather_share
 from irscope.analysis.perf_coalescing import coalescing
 from irscope.analysis.perf_work import evaluate_trips, mma_shape, scalar_values
+from irscope.analysis.resources import capture_resources
 from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli import cli
 from irscope.compile.launch_values import bundled_launch, function_launch
@@ -132,6 +133,52 @@ def test_uncoalesced_load_is_found(tmp_path: Path, store: Path) -> None:
     assert any("uncoalesced tt.load" in s.text for s in report.suggestions)
 
 
+def test_stride_two_counts_the_sectors_of_every_register(tmp_path: Path, store: Path) -> None:
+    """x[i * 2]: one instruction touches a sector per lane, but the lane's other registers use the same sectors.
+
+    The blocked layout gives each lane 4 consecutive indices, 8 bytes apart: 32 bytes, one sector. Over the
+    warp's registers every sector of 16 segments is read and half of each used: 2x the DRAM bytes, not 8x,
+    and no sector gather (both sectors of each segment are used).
+    """
+    source = tmp_path / "strided.py"
+    source.write_text(STRIDED, encoding="utf-8")
+    launch = LaunchSpec(args="x_ptr=fp32[8388608], y_ptr=fp32[4194304], n=4194304", constexprs=("STRIDE=2", "BLOCK=1024"),
+                        options={"num_warps": 4})
+    request = make_request(f"{source}:strided_copy", "sm90", launch=launch)
+    capture = get_capture(request, str(store))
+    ttgir = capture.read("ttgir")
+    assert "sizePerThread = [4]" in ttgir  # the layout the footprint below follows from
+    shape = function_launch(request.kernel, (4096, 1, 1))  # type: ignore[arg-type]
+    load, _store = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
+    assert (load.sectors, load.segments, load.useful_bytes) == (32, 16, 128)
+    assert (load.warp_sectors, load.warp_segments, load.warp_bytes, load.factor) == (32, 16, 512, 2.0)
+    assert gather_share([load]) == 0.0
+    report = capture_perf(capture, device_model(GPUS["h100"]), shape)
+    assert report.dram_bytes == pytest.approx((2 * 4 + 4) * 4194304)
+
+
+def test_sector_gather_moves_at_the_gather_rate(tmp_path: Path, store: Path) -> None:
+    """x[i * 16] in fp32 uses one sector of each 64-byte segment: its DRAM bytes move at the gather efficiency."""
+    source = tmp_path / "strided.py"
+    source.write_text(STRIDED, encoding="utf-8")
+    launch = LaunchSpec(args="x_ptr=fp32[67108864], y_ptr=fp32[4194304], n=4194304", constexprs=("STRIDE=16", "BLOCK=1024"),
+                        options={"num_warps": 4})
+    request = make_request(f"{source}:strided_copy", "sm90", launch=launch)
+    capture = get_capture(request, str(store))
+    ttgir = capture.read("ttgir")
+    shape = function_launch(request.kernel, (4096, 1, 1))  # type: ignore[arg-type]
+    accesses = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
+    assert gather_share(accesses) == pytest.approx(16 / 17)  # the load's 16x bytes of the 17 moved
+    device = device_model(GPUS["h100"])
+    report = capture_perf(capture, device, shape)
+    streaming = report.dram_bytes / (device.dram_gbs * 1e9) * 1e6
+    share = 16 / 17
+    expected = streaming * (1 - share + share / device.sector_efficiency)
+    assert report.memory_us == pytest.approx(expected, rel=1e-6)
+    measured = device_model(GPUS["h100"], copy_gbps=3000.0, gather_gbps=1500.0)
+    assert measured.sector_efficiency == 0.5 and any("sector gather measured" in s for s in measured.sources)
+
+
 def test_trips_of_a_strided_loop() -> None:
     """A persistent loop ``for row in range(pid, n_rows, num_programs)`` (text as Triton 3.9 prints it)."""
     ttgir = (
@@ -246,6 +293,41 @@ def test_spills_are_counted_from_sass(store: Path, matmul: tuple[Capture, PerfRe
     assert report.requested_bytes > base.requested_bytes
     assert any("goes to L2" in a for a in report.assumptions)
     assert any("spill to local memory" in s.text for s in report.suggestions)
+    # one CTA per SM (its shared memory): the spill traffic and the MMAs of a CTA add up, nothing overlaps them
+    assert report.ctas_per_sm == 1 and "spill traffic to L2 in series" in report.bound_reason
+    device = report.device
+    clock = device.clock_mhz * 1e6
+    ctas = report.grid[0] * report.grid[1] * report.grid[2]
+    busiest = -(-ctas // device.sm_count)
+    spill_per_cta = (report.requested_bytes - base.requested_bytes) / ctas / (LOCAL_BYTES_PER_SM_CLOCK * clock)
+    tensor_per_cta = report.tensor_flops / ctas / (device.tensor_tflops["fp16"] * 1e12 / device.sm_count)
+    assert report.predicted_us == pytest.approx(busiest * (spill_per_cta + tensor_per_cta) * 1e6 + LAUNCH_US)
+
+
+def test_spills_beyond_the_l2_reach_dram(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
+    """Two spilling CTAs per SM: every SM's local memory together exceeds the L2, so part of it goes to DRAM.
+
+    ncu on the H200 (2 stages, 4 warps): 1066 MB of DRAM traffic where the tiles alone need about 150 MB.
+    """
+    request = make_request("matmul", "sm90", launch=LaunchSpec(settings=("num_warps=4", "num_stages=2")),
+                           store_dir=str(store))
+    capture = get_capture(request, str(store))
+    shape = bundled_launch(get_kernel("matmul"), "cuda", 0, MATMUL, GPUS["h100"].sm_count)
+    device = device_model(GPUS["h100"])
+    report = capture_perf(capture, device, shape)
+    _capture, base = matmul
+    assert report.ctas_per_sm == 2
+    used = capture_resources(capture)
+    spills = max(used.spill_stores, used.spill_loads)
+    assert spills > 0
+    everywhere = device.sm_count * 2 * spills * 4 * 32
+    assert everywhere > device.l2_bytes
+    ctas = report.grid[0]
+    # the spill traffic is what the base (no spills, same tiles) does not request; the rest of it reaches DRAM
+    traffic = (report.requested_bytes - base.requested_bytes) / (2 - device.l2_bytes / everywhere)
+    spill_dram = report.dram_bytes - report.compulsory_bytes - report.reread_bytes
+    assert spill_dram == pytest.approx(traffic * (1 - device.l2_bytes / everywhere), rel=0.02)
+    assert traffic / ctas > 0 and "assumed to reach DRAM" in report.dram_assumption
 
 
 def test_matmul_on_gfx942_sees_the_unrolled_loop(store: Path) -> None:

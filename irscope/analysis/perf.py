@@ -39,9 +39,17 @@ ISSUE_PER_SM_CLOCK = 4.0
 LATENCY_MARGIN = 1.5  # a time this much above the plain roofline is called latency-bound
 # L2 -> SM bandwidth per SM per clock: the A100's 5120 B/clk L2 over its 108 SMs, assumed per SM on later parts
 L2_BYTES_PER_SM_CLOCK = 48.0
+# Spill (local) bytes one SM moves to and from the L2 per clock when it spills with a single CTA resident: 0.72
+# 32-byte sectors (ncu, H200: matmul 128x256x64 on 4 warps, 207M local sectors in 2.19M cycles per SM), against
+# the 48 B the L2 serves per SM when every SM streams; fitted on that one case: uncertain
+LOCAL_BYTES_PER_SM_CLOCK = 23.0
 # L2 requests (one per warp instruction and 128-byte line) per SM per clock the L2 serves: 0.65 on the H200 (a
 # 16x16-tile matmul, 32-byte requests, L2 at 88% of its peak); uncertain elsewhere
 L2_REQUESTS_PER_SM_CLOCK = 0.65
+# DRAM bandwidth, relative to a streaming copy, of a gather that uses one 32-byte sector of each 64-byte segment
+# (the L2 fetches the whole segment for half of it): what ``--gpu native`` measures, else this H200 figure
+# (``x[i * 16]`` in fp32 against a 1 GiB copy); assumed for the other GPUs: uncertain
+SECTOR_GATHER_EFFICIENCY = 0.75
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,7 @@ class DeviceModel:
         registers_per_sm / shared_per_sm: per SM (CU).
         sources: where each figure came from, one line each.
         sheet_tensor_tflops: the data sheet's tensor peaks (what one SM reaches when few SMs are busy).
+        sector_efficiency: DRAM bandwidth of a one-sector-per-segment gather over ``dram_gbs``.
     """
 
     name: str
@@ -76,10 +85,11 @@ class DeviceModel:
     sources: tuple[str, ...]
     llc_bytes: int = 0
     sheet_tensor_tflops: dict[str, float] = field(default_factory=dict)
+    sector_efficiency: float = SECTOR_GATHER_EFFICIENCY
 
 
 def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float | None = None,
-                 device: str = "") -> DeviceModel:
+                 device: str = "", gather_gbps: float | None = None) -> DeviceModel:
     """The figures of ``gpu``; with measured copy bandwidth / fp16 tensor throughput, those replace the data sheet's.
 
     A measured fp16 peak scales every tensor and vector peak by the same ratio (the clock the GPU holds under
@@ -105,11 +115,20 @@ def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float 
                        "the full clock on the H200)")
         tensor = {k: v * ratio for k, v in tensor.items()}
         origin = "measured"
+    gather = SECTOR_GATHER_EFFICIENCY
+    if gather_gbps and copy_gbps:
+        gather = min(1.0, gather_gbps / copy_gbps)
+        sources.append(f"sector gather measured now: one fp32 in each 64-byte segment of 1 GiB read at "
+                       f"{gather_gbps:.0f} GB/s of DRAM segments ({gather:.0%} of the copy)")
+    else:
+        sources.append(f"sector gather (one 32-byte sector used per 64-byte segment): {gather:.0%} of the DRAM "
+                       "bandwidth, measured on an H200 (assumed for other GPUs: uncertain)")
     return DeviceModel(name=gpu.name, product=device or gpu.product, origin=origin, sm_count=gpu.sm_count,
                        clock_mhz=clock, tensor_tflops=tensor, vector_tflops=vector, dram_gbs=bandwidth,
                        l2_bytes=gpu.l2_cache_bytes, registers_per_sm=gpu.registers_per_sm,
                        shared_per_sm=gpu.shared_memory_per_sm, sources=tuple(sources),
-                       llc_bytes=gpu.last_level_cache_bytes, sheet_tensor_tflops=dict(gpu.peak_tflops))
+                       llc_bytes=gpu.last_level_cache_bytes, sheet_tensor_tflops=dict(gpu.peak_tflops),
+                       sector_efficiency=gather)
 
 
 @dataclass(frozen=True)
@@ -369,7 +388,8 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
         found.append(Suggestion(0.5, f"{what}: fp16/bf16 operands (or allow_tf32 / input_precision='tf32') would "
                                      "use the faster tensor-core rate"))
     if spills:
-        found.append(Suggestion(0.2, f"{spills} bytes per thread spill to local memory (ptxas -v): fewer warps' worth "
+        rest = max(v for k, v in report_terms.items() if k != "spill")
+        found.append(Suggestion(max(0.2, 1 - rest / predicted) if predicted else 0.2, f"{spills} bytes per thread spill to local memory (ptxas -v): fewer warps' worth "
                                      "of live values (smaller tiles, fewer stages) or more num_warps would remove them"))
     if coalescing:
         found.append(Suggestion(0.5, coalescing))
@@ -386,7 +406,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             num_warps: int, occupancy: Any, once: Mix, loops: tuple[LoopCost, ...],
             prologue_iterations: dict[str, float], bank: BankSummary, spills: int = 0,
             coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
-            shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0,
+            shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, gather_share: float = 0.0,
             uncertain: tuple[str, ...] = ()) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf_capture``)."""
     ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
@@ -405,6 +425,11 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     if coalescing_factor > 1.0:
         dram *= coalescing_factor
         why += f"; scaled by {coalescing_factor:.1f}x for uncoalesced accesses (sectors fetched per useful byte)"
+    # DRAM time as if the gathered share of the bytes moved at the sector-gather rate, the rest streaming
+    dram_efficiency = 1.0 / (1.0 - gather_share + gather_share / device.sector_efficiency) if gather_share else 1.0
+    if gather_share:
+        why += (f"; {gather_share:.0%} of those bytes come from gathers that use one 32-byte sector of each 64-byte "
+                f"segment, moved at {device.sector_efficiency:.0%} of the streaming bandwidth")
     dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
     peak = device.tensor_tflops.get(dtype) or device.tensor_tflops.get("fp16", 0.0)
     # With few SMs busy the clock (and power) allow more per SM: interpolate from the data sheet's per-SM peak
@@ -420,19 +445,32 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     # issue slots: a vector loop is bound by all its instructions (loads, address arithmetic), not its FMAs alone
     issue_us = busiest * totals.warp_instructions / (ISSUE_PER_SM_CLOCK * clock) * 1e6 if vector_us else 0.0
     vector_us = max(vector_us, issue_us)
-    dram_us = dram / (device.dram_gbs * 1e9) * 1e6
-    in_flight = resident * totals.in_flight
+    requested = (totals.loads + totals.stores) * ctas
+    # Spills stay in L1 while the resident CTAs' local memory fits beside their shared memory; else they go to L2,
+    # and the part of them the L2 cannot hold (every SM's resident CTAs' local memory together) on to DRAM: those
+    # bytes are written back and read again, and pass the L2 once more on the way.
+    spill_footprint = resident * spills * num_warps * 32
+    l1_free = max(0, device.shared_per_sm - resident * shared_per_cta)
+    spills_in_l2 = bool(local_wavefronts) and spill_footprint > l1_free
+    spill_dram = 0.0
+    if spills_in_l2:
+        requested += local_wavefronts * 128 * ctas
+        everywhere = spill_footprint * min(sms, ctas)
+        l2 = max(device.l2_bytes, device.llc_bytes)
+        spill_dram = local_wavefronts * 128 * ctas * max(0.0, 1.0 - l2 / everywhere) if everywhere else 0.0
+        if spill_dram:
+            dram += spill_dram
+            requested += spill_dram
+            why += (f"; spills: {everywhere / 2**20:.0f} MiB of local memory live at once exceed the "
+                    f"{l2 / 2**20:.0f} MiB L2, so {1 - l2 / everywhere:.0%} of their traffic ({spill_dram / 2**20:.0f} "
+                    "MiB) is assumed to reach DRAM")
+    dram_us = dram / (device.dram_gbs * 1e9 * dram_efficiency) * 1e6
+    # what the DRAM has outstanding: whole segments, so an uncoalesced load has its factor more in flight
+    in_flight = resident * totals.in_flight * max(1.0, coalescing_factor)
     per_sm_bw = min(in_flight / (DRAM_LATENCY_NS * 1e-9), SM_PORT_BYTES_PER_CLOCK * clock)
     per_cta_bytes = dram / ctas if ctas else 0.0
     latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
     conflicts = bank.conflicts_per_cta if bank.available else 0.0
-    requested = (totals.loads + totals.stores) * ctas
-    # Spills stay in L1 while the resident CTAs' local memory fits beside their shared memory; else they go to L2.
-    spill_footprint = resident * spills * num_warps * 32
-    l1_free = max(0, device.shared_per_sm - resident * shared_per_cta)
-    spills_in_l2 = bool(local_wavefronts) and spill_footprint > l1_free
-    if spills_in_l2:
-        requested += local_wavefronts * 128 * ctas
     shared_waves = totals.wavefronts + conflicts
     if bank.available and bank.complete:
         # the bank model's ld/st wavefronts (conflicts included) replace the PTX-width count: it knows the widths
@@ -448,11 +486,18 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     l2_requests = requested / max(1.0, l2_bytes_per_request)
     l2_us = max(requested / l2_bandwidth, l2_requests / (L2_REQUESTS_PER_SM_CLOCK * sms * clock)) * 1e6
     roofline = max(plain_compute, dram_us, l2_us, shared_us * ctas / (busiest * sms) if ctas else 0.0)
+    # One CTA per SM that spills to L2: its reloads feed its next MMAs and its stores wait for the last ones, and no
+    # other CTA is resident to overlap them, so per CTA the spill traffic and the tensor-core time add up.
+    spill_us = 0.0
+    if spills_in_l2 and resident == 1:
+        per_cta = local_wavefronts * 128 / (LOCAL_BYTES_PER_SM_CLOCK * clock)
+        per_cta += totals.tensor_flops / per_sm_tensor if per_sm_tensor else 0.0
+        spill_us = busiest * per_cta * 1e6
     terms = {"compute": compute_us + vector_us, "dram": dram_us, "l2": l2_us, "latency": latency_us,
-             "shared": shared_us}
+             "shared": shared_us, "spill": spill_us}
     predicted = max(terms.values()) + LAUNCH_US
     top = max(terms, key=lambda k: terms[k])
-    memory_side = max(dram_us, l2_us, shared_us)
+    memory_side = max(dram_us, l2_us, shared_us, spill_us)
     if top == "latency" and latency_us > LATENCY_MARGIN * max(memory_side, plain_compute, 1e-9):
         bound = "latency"
         reason = (f"{in_flight / 1024:.1f} KB of loads in flight per SM cover only {per_sm_bw * sms / 1e9:.0f} GB/s "
@@ -465,9 +510,11 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         reason = (f"the busiest SM runs {busiest} CTA(s) where {ctas / sms:.2f} would balance"
                   + (f" ({sms - ctas} of {sms} SMs idle)" if ctas < sms else f" (the last of {waves} waves is "
                      f"{tail:.0%} full)") + f": {terms['compute']:.1f} us against a {plain_compute:.1f} us roofline")
-    elif top in ("shared", "l2") or (top == "latency" and memory_side >= plain_compute):
+    elif top in ("shared", "l2", "spill") or (top == "latency" and memory_side >= plain_compute):
         bound = "memory"
-        what = {"shared": "shared-memory / L1 wavefronts", "l2": "L2 traffic"}.get(top, "DRAM traffic and its latency")
+        what = {"shared": "shared-memory / L1 wavefronts", "l2": "L2 traffic",
+                "spill": "spill traffic to L2 in series with the MMAs (one CTA per SM: nothing overlaps them)"}.get(
+                    top, "DRAM traffic and its latency")
         reason = (f"{what} ({terms[top]:.1f} us) exceed the compute time ({terms['compute']:.1f} us); DRAM "
                   f"{dram_us:.1f} us, L2 {l2_us:.1f} us, shared {shared_us:.1f} us")
     elif top == "compute" or (top == "latency" and plain_compute > memory_side):
@@ -494,6 +541,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         + (f"; spill traffic (SASS LDL/STL, {local_wavefronts * 128 / 1024:.0f} KiB per CTA) "
            + (f"goes to L2: {resident} CTA(s) x {spills} B x {num_warps * 32} threads exceed the "
               f"{l1_free // 1024} KiB of L1 left beside shared memory" if spills_in_l2 else "stays in L1")
+           + (f"; with one CTA per SM it moves at {LOCAL_BYTES_PER_SM_CLOCK:g} B per SM per clock (fitted on one "
+              "H200 case: uncertain), in series with the CTA's MMAs" if spill_us else "")
            if local_wavefronts else ""),
     )
     fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \

@@ -174,6 +174,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
                    coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
                    shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
+                   gather_share=gather_share(accesses),
                    uncertain=tuple(uncertain))
 
 
@@ -233,6 +234,19 @@ def _bytes_per_request(accesses: list[Coalescing]) -> float:
     return sum(a.useful_bytes / a.lines * a.tensor_bytes for a in analysed) / total
 
 
+def gather_share(accesses: list[Coalescing]) -> float:
+    """The share of the DRAM bytes that come from sector gathers: accesses that fetch more than they use and
+    touch one 32-byte sector per 64-byte segment (``x[i * 16]`` in fp32), weighted by the bytes each moves."""
+    analysed = [a for a in accesses if a.useful_bytes and a.warp_segments]
+    moved = sum(a.tensor_bytes * a.factor for a in analysed)
+    if not moved:
+        return 0.0
+    # sectors per segment: 1 (one of its two sectors used) .. 2 (both): the gathered part is (2 - ratio)
+    gathered = sum(a.tensor_bytes * a.factor * min(1.0, max(0.0, 2.0 - a.warp_sectors / a.warp_segments))
+                   for a in analysed if a.factor > 1.0)
+    return gathered / moved
+
+
 def _coalescing_factor(accesses: list[Coalescing]) -> tuple[float, str]:
     """The DRAM traffic factor of all analysed global accesses (weighted by their bytes) and the worst one in words."""
     analysed = [a for a in accesses if a.useful_bytes]
@@ -244,6 +258,6 @@ def _coalescing_factor(accesses: list[Coalescing]) -> tuple[float, str]:
     if bad.factor < 1.5:
         return factor, ""
     return factor, (f"uncoalesced {bad.op} (TTGIR line {bad.line}): a warp instruction touches {bad.sectors} 32-byte "
-                    f"sectors ({bad.segments} 64-byte DRAM segments) for {bad.useful_bytes} useful bytes "
-                    f"({bad.factor:.0f}x the DRAM traffic; {bad.note}); "
-                    "contiguous addresses across lanes would cut it")
+                    f"sectors for {bad.useful_bytes} useful bytes; all of a warp's registers use {bad.warp_bytes} "
+                    f"bytes of {bad.warp_segments} 64-byte DRAM segments ({bad.factor:.0f}x the DRAM traffic; "
+                    f"{bad.note}); contiguous addresses across lanes would cut it")

@@ -11,6 +11,7 @@ traffic of a coalesced load. Accesses whose address is not affine (a gather thro
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -49,11 +50,14 @@ class Coalescing:
         element_bytes: the pointee's size; ``vector_bytes`` what one lane moves per instruction.
         sectors: 32-byte sectors one warp instruction touches (warp 0, first register).
         useful_bytes: distinct bytes the warp asks for in that instruction.
-        factor: DRAM bytes per useful byte, ``segments * 64 / useful_bytes`` (1 = coalesced, >= 1).
+        factor: DRAM bytes per useful byte over all the elements warp 0 holds (all its registers, whose sectors
+            the L1 and L2 share): ``warp_segments * 64 / warp_bytes`` (1 = coalesced, >= 1).
         tensor_bytes: bytes of the whole access (the pointer tensor's elements times the element size).
         segments: 64-byte DRAM segments the warp instruction touches (HBM moves 64 bytes per access).
         lines: 128-byte lines it touches (one L2 request each).
         note: how the lanes' addresses step, in words, or why the access was not analysed.
+        warp_sectors / warp_segments / warp_bytes: sectors, segments and distinct bytes of every element warp 0
+            holds in one layout tile (``size_per_thread`` x ``threads_per_warp``), all its registers together.
     """
 
     line: int
@@ -67,6 +71,9 @@ class Coalescing:
     note: str
     segments: int = 0
     lines: int = 0
+    warp_sectors: int = 0
+    warp_segments: int = 0
+    warp_bytes: int = 0
 
 
 _Form = tuple[dict[int, int] | None, int | None]  # (coefficient per dim in elements/bytes, known uniform value)
@@ -145,6 +152,20 @@ def _spans(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], elem:
     return len(blocks)
 
 
+def _footprint(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], elem: int) -> tuple[int, int, int]:
+    """Sectors, 64-byte segments and distinct bytes of every element warp 0 holds in one layout tile."""
+    coords, _run = _lanes(layout, shape)
+    ranges = [range(min(layout.size_per_thread[d], max(1, shape[d]))) for d in range(len(shape))]
+    starts: set[int] = set()
+    for coord in coords:
+        for offset in itertools.product(*ranges):
+            starts.add(sum(coefs.get(d, 0) * ((c + o) % max(1, shape[d]))
+                           for d, (c, o) in enumerate(zip(coord, offset, strict=True))))
+    sectors = {b for a in starts for b in range(a // 32, (a + elem - 1) // 32 + 1)}
+    segments = {b for a in starts for b in range(a // 64, (a + elem - 1) // 64 + 1)}
+    return len(sectors), len(segments), len(starts) * elem
+
+
 def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
     """Every global access of the module with its sectors per warp instruction; ``scalars``: known SSA values."""
     table = parse_layouts(ttgir)
@@ -179,9 +200,11 @@ def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
             else:
                 sectors, useful, vector, note = _sectors(coefs, layout, shape, elem)
                 segments = _spans(coefs, layout, shape, elem, 64)
-                factor = max(1.0, segments * 64 / useful) if useful else 1.0
+                warp_sectors, warp_segments, warp_bytes = _footprint(coefs, layout, shape, elem)
+                factor = max(1.0, warp_segments * 64 / warp_bytes) if warp_bytes else 1.0
                 found.append(Coalescing(number, op, elem, vector, sectors, useful, factor, size, note, segments,
-                                        _spans(coefs, layout, shape, elem, 128)))
+                                        _spans(coefs, layout, shape, elem, 128), warp_sectors, warp_segments,
+                                        warp_bytes))
         if match is None:
             continue
         res = match["res"]

@@ -126,7 +126,7 @@ def _device(gpu_name: str | None, request: Request) -> tuple[DeviceModel, int]:
         if base is None:
             raise UsageError(f"--gpu native: {ceilings.device} is not in irscope's GPU table and {target} has no "
                              f"default; valid --gpu names: {', '.join(GPUS)}")
-        device = device_model(base, ceilings.copy_gbps, ceilings.matmul_tflops, ceilings.device)
+        device = device_model(base, ceilings.copy_gbps, ceilings.matmul_tflops, ceilings.device, ceilings.gather_gbps)
         return device, ceilings.sm_count
     gpu = resolve_gpu(gpu_name, target)
     if gpu is None:
