@@ -17,7 +17,7 @@ GATHER_STRIDE = 16  # fp32 elements: one 4-byte element of each 64-byte DRAM seg
 
 
 @triton.jit
-def _segment_gather(x_ptr, y_ptr, n, STRIDE: tl.constexpr, BLOCK: tl.constexpr):
+def _segment_gather(x_ptr, y_ptr, n, STRIDE: tl.constexpr, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
     """y[i] = x[i * STRIDE]: neighbouring lanes read neighbouring 64-byte segments, one sector of each."""
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
