@@ -403,3 +403,37 @@ def test_fma_dot_shared_traffic_follows_the_bank_model(store: Path, bm: int, bn:
     fma_only = 2 * 2048**3 / (GPUS["h200"].vector_tflops["fp32"] * 1e12) * 1e6
     assert report.vector_us > 1.1 * fma_only
     assert report.bound == bound
+
+
+def _perf_in_subprocess(store: Path, *args: str) -> tuple[str, str]:
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, runpy\n"
+            "sys.argv = ['irscope'] + sys.argv[1:]\n"
+            "try:\n    runpy.run_module('irscope', run_name='__main__')\n"
+            "except SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('IMPORTED', 'triton' in sys.modules, 'torch' in sys.modules, file=sys.stderr)\n")
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    done = subprocess.run([sys.executable, "-c", code, "perf", *args, "--store", str(store), "--json"],
+                          capture_output=True, text=True, env=env, timeout=300, check=True)
+    return done.stdout, done.stderr
+
+
+def test_warm_perf_of_a_bundled_kernel_imports_neither_triton_nor_torch(tmp_path: Path) -> None:
+    """The module's launcher is evaluated once (importing Triton); the launch is then read from the store."""
+    first, _ = _perf_in_subprocess(tmp_path, "vector_add", "--size", "n_elements=1048576")
+    (launch,) = tmp_path.glob("captures/*/derived/launch-*.json")
+    again, imported = _perf_in_subprocess(tmp_path, "vector_add", "--size", "n_elements=1048576")
+    assert "IMPORTED False False" in imported
+    assert json.loads(again) == json.loads(first)
+    assert json.loads(first)["dram_bytes"] == 3 * 4 * 1048576
+    # a forged launch file (wrong types, a negative grid) is not believed: the launcher runs again
+    launch.write_text(json.dumps({"format": 1, "grid": [-1, 1, 1], "values": {"n_elements": "x"}, "tensors": [],
+                                  "origin": "forged"}), encoding="utf-8")
+    forged, imported = _perf_in_subprocess(tmp_path, "vector_add", "--size", "n_elements=1048576")
+    assert "IMPORTED True" in imported and json.loads(forged) == json.loads(first)
+    launch.write_text("{not json", encoding="utf-8")
+    assert json.loads(_perf_in_subprocess(tmp_path, "vector_add", "--size", "n_elements=1048576")[0]) == json.loads(first)

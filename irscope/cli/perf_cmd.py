@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -94,7 +95,7 @@ def perf(kernel: str | None, target: str | None, gpu_name: str | None, size_item
     elif size_items:
         raise UsageError("--size applies to bundled kernels and kernel modules; give FILE:FUNCTION sizes in --args")
     capture = get_capture(request, store_dir, on_compile=compile_notice)
-    shape = _shape(request, grid, sm_count)
+    shape = _shape(request, grid, sm_count, capture.path)
     from irscope.analysis.perf_capture import capture_perf
 
     report = capture_perf(capture, device, shape)
@@ -136,9 +137,19 @@ def _device(gpu_name: str | None, request: Request) -> tuple[DeviceModel, int]:
     return device_model(gpu), gpu.sm_count
 
 
-def _shape(request: Request, grid: tuple[int, int, int] | None, sm_count: int) -> LaunchShape:
+def _module_launch(info: KernelInfo, backend: str, index: int, sizes: dict[str, int], sm_count: int,
+                   capture_dir: Path) -> LaunchShape:
+    """What the kernel module's launcher says, read from the store when this launch was evaluated before."""
+    from irscope.compile.launch_values import bundled_launch
+    from irscope.launch_cache import cached_launch, launch_key
+
+    key = launch_key(info.path, info.function, backend, dict(info.config(backend, index)), sizes, sm_count)
+    return cached_launch(capture_dir, key, lambda: bundled_launch(info, backend, index, sizes, sm_count))
+
+
+def _shape(request: Request, grid: tuple[int, int, int] | None, sm_count: int, capture_dir: Path) -> LaunchShape:
     """The launch: grid, integer arguments and tensor sizes."""
-    from irscope.compile.launch_values import bundled_launch, function_launch
+    from irscope.compile.launch_values import function_launch
 
     kernel = request.kernel
     if isinstance(kernel, StoredKernel) and kernel.capture.manifest.origin == "bundled":
@@ -147,10 +158,11 @@ def _shape(request: Request, grid: tuple[int, int, int] | None, sm_count: int) -
         m = kernel.capture.manifest
         info = bundled_kernels().get(m.kernel)
         if info is not None and m.config_index < len(info.configs_for(m.backend)):
-            shape = bundled_launch(info, m.backend, m.config_index, dict(m.sizes), sm_count)
+            shape = _module_launch(info, m.backend, m.config_index, dict(m.sizes), sm_count, capture_dir)
             return replace(shape, grid=grid, origin="--grid") if grid is not None else shape
     if isinstance(kernel, KernelInfo):
-        shape = bundled_launch(kernel, request.target.backend, request.config_index, request.sizes, sm_count)
+        shape = _module_launch(kernel, request.target.backend, request.config_index, request.sizes, sm_count,
+                               capture_dir)
         return replace(shape, grid=grid, origin="--grid") if grid is not None else shape
     if grid is None:
         raise UsageError(f"--grid is required for {kernel.name}: irscope cannot run its launcher; e.g. --grid 512")
