@@ -35,7 +35,8 @@ def main() -> int:
     ceilings = saved["ceilings"]
     gpu = GPUS["h200"] if "H200" in saved["gpu"] else GPUS["h100"]
     native = device_model(gpu, ceilings["copy_gbps"], ceilings["matmul_tflops"], saved["gpu"],
-                          ceilings.get("gather_gbps"))
+                          {int(k): v for k, v in ceilings["gather_gbps"].items()}
+                          if isinstance(ceilings.get("gather_gbps"), dict) else None)
     sheet = device_model(gpu)
     store = tempfile.mkdtemp(prefix="irscope-replay-")
     results: list[pmv.Result] = []

@@ -49,3 +49,13 @@ def matmul_fp32_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, strid
         a_ptrs += BLOCK_K
         b_ptrs += BLOCK_K * stride_bk
     tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc)
+
+
+@triton.jit
+def column_sample_kernel(x_ptr, y_ptr, stride_row, COL_STEP: tl.constexpr, BLOCK_R: tl.constexpr,
+                         BLOCK_C: tl.constexpr):
+    """y[r, c] = x[r, c * COL_STEP] of a row-major x: every COL_STEP-th column, a tile of rows at a time."""
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    cols = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)
+    x = tl.load(x_ptr + rows[:, None] * stride_row + cols[None, :] * COL_STEP)
+    tl.store(y_ptr + rows[:, None] * (tl.num_programs(1) * BLOCK_C) + cols[None, :], x)

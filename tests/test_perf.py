@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from irscope.analysis.perf import LAUNCH_US, LOCAL_BYTES_PER_SM_CLOCK, PerfReport, device_model
-from irscope.analysis.perf_capture import bank_summary, capture_perf, gather_share
+from irscope.analysis.perf_capture import bank_summary, capture_perf, dram_efficiency
 from irscope.analysis.perf_coalescing import coalescing
 from irscope.analysis.perf_work import evaluate_trips, mma_shape, scalar_values
 from irscope.analysis.resources import capture_resources
@@ -152,31 +152,47 @@ def test_stride_two_counts_the_sectors_of_every_register(tmp_path: Path, store: 
     load, _store = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
     assert (load.sectors, load.segments, load.useful_bytes) == (32, 16, 128)
     assert (load.warp_sectors, load.warp_segments, load.warp_bytes, load.factor) == (32, 16, 512, 2.0)
-    assert gather_share([load]) == 0.0
+    assert load.segment_step == 64 and dram_efficiency([load], device_model(GPUS["h100"]))[0] == 1.0
     report = capture_perf(capture, device_model(GPUS["h100"]), shape)
     assert report.dram_bytes == pytest.approx((2 * 4 + 4) * 4194304)
 
 
-def test_sector_gather_moves_at_the_gather_rate(tmp_path: Path, store: Path) -> None:
-    """x[i * 16] in fp32 uses one sector of each 64-byte segment: its DRAM bytes move at the gather efficiency."""
+@pytest.mark.parametrize(("stride", "step", "bound"), [(16, 64, "memory"), (1024, 4096, "latency")])
+def test_sector_gather_moves_at_the_gather_rate(tmp_path: Path, store: Path, stride: int, step: int,
+                                                bound: str) -> None:
+    """x[i * stride] in fp32 uses one sector of each 64-byte segment: its bytes move at the gather rate for
+    its segment step; far apart (4 KB), the DRAM stays under 60% of its peak, which ncu calls latency-bound."""
     source = tmp_path / "strided.py"
     source.write_text(STRIDED, encoding="utf-8")
-    launch = LaunchSpec(args="x_ptr=fp32[67108864], y_ptr=fp32[4194304], n=4194304", constexprs=("STRIDE=16", "BLOCK=1024"),
-                        options={"num_warps": 4})
+    n = 2**22
+    launch = LaunchSpec(args=f"x_ptr=fp32[{n * stride}], y_ptr=fp32[{n}], n={n}",
+                        constexprs=(f"STRIDE={stride}", "BLOCK=1024"), options={"num_warps": 4})
     request = make_request(f"{source}:strided_copy", "sm90", launch=launch)
     capture = get_capture(request, str(store))
     ttgir = capture.read("ttgir")
-    shape = function_launch(request.kernel, (4096, 1, 1))  # type: ignore[arg-type]
-    accesses = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
-    assert gather_share(accesses) == pytest.approx(16 / 17)  # the load's 16x bytes of the 17 moved
+    shape = function_launch(request.kernel, (n // 1024, 1, 1))  # type: ignore[arg-type]
+    load, stored = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
+    assert (load.segment_step, load.warp_sectors, load.warp_segments, load.factor) == (step, 128, 128, 16.0)
     device = device_model(GPUS["h100"])
+    rate = device.gather_rate(step)
+    # the load moves 16x its bytes at the gather rate, the store its own bytes at the copy's
+    efficiency, note = dram_efficiency([load, stored], device)
+    assert efficiency == pytest.approx(17 / (16 / rate + 1))
+    assert f"segments {step} B apart" in note
     report = capture_perf(capture, device, shape)
-    streaming = report.dram_bytes / (device.dram_gbs * 1e9) * 1e6
-    share = 16 / 17
-    expected = streaming * (1 - share + share / device.sector_efficiency)
-    assert report.memory_us == pytest.approx(expected, rel=1e-6)
-    measured = device_model(GPUS["h100"], copy_gbps=3000.0, gather_gbps=1500.0)
-    assert measured.sector_efficiency == 0.5 and any("sector gather measured" in s for s in measured.sources)
+    assert report.memory_us == pytest.approx(report.dram_bytes / (device.dram_gbs * 1e9 * efficiency) * 1e6)
+    assert report.bound == bound
+
+
+def test_gather_rates_are_measured_or_the_h200s() -> None:
+    device = device_model(GPUS["h100"])
+    assert device.gather_rate(64) == dict(device.gather_efficiency)[64]
+    assert device.gather_rate(16384) == dict(device.gather_efficiency)[4096]  # held beyond the last step
+    low, high = dict(device.gather_efficiency)[256], dict(device.gather_efficiency)[1024]
+    assert device.gather_rate(512) == pytest.approx((low + high) / 2)  # halfway in log2(step)
+    measured = device_model(GPUS["h100"], copy_gbps=3000.0, gather_gbps={64: 1500.0, 4096: 600.0})
+    assert measured.gather_efficiency == ((64, 0.5), (4096, 0.2))
+    assert any("gathers measured now" in s for s in measured.sources)
 
 
 def test_trips_of_a_strided_loop() -> None:

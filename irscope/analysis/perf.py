@@ -19,6 +19,7 @@ imports Triton or torch.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,9 +48,15 @@ LOCAL_BYTES_PER_SM_CLOCK = 23.0
 # 16x16-tile matmul, 32-byte requests, L2 at 88% of its peak); uncertain elsewhere
 L2_REQUESTS_PER_SM_CLOCK = 0.65
 # DRAM bandwidth, relative to a streaming copy, of a gather that uses one 32-byte sector of each 64-byte segment
-# (the L2 fetches the whole segment for half of it): what ``--gpu native`` measures, else this H200 figure
-# (``x[i * 16]`` in fp32 against a 1 GiB copy); assumed for the other GPUs: uncertain
-SECTOR_GATHER_EFFICIENCY = 0.75
+# (the DRAM moves the whole segment), by the address step between the segments a warp touches: 64 B when they
+# are neighbours, more as they scatter over DRAM pages. ``--gpu native`` measures these steps; else the H200's
+# figures (benchmarks/dram_gather_sweep.py: 1 GiB of segments per step, 2026-12-01; flat from 512 B to 16 KB)
+# are assumed for every GPU: uncertain.
+GATHER_EFFICIENCY: tuple[tuple[int, float], ...] = ((64, 0.74), (256, 0.57), (1024, 0.54), (4096, 0.55))
+GATHER_STEPS = tuple(step for step, _ in GATHER_EFFICIENCY)
+# ncu calls a launch latency-bound when no unit reaches this share of its peak; so does the model when the DRAM
+# term wins but its access pattern keeps the DRAM below it
+LATENCY_SOL = 0.6
 
 
 @dataclass(frozen=True)
@@ -68,7 +75,9 @@ class DeviceModel:
         registers_per_sm / shared_per_sm: per SM (CU).
         sources: where each figure came from, one line each.
         sheet_tensor_tflops: the data sheet's tensor peaks (what one SM reaches when few SMs are busy).
-        sector_efficiency: DRAM bandwidth of a one-sector-per-segment gather over ``dram_gbs``.
+        gather_efficiency: (segment step in bytes, DRAM rate of a one-sector-per-segment gather over
+            ``dram_gbs``), by step; see :meth:`gather_rate`.
+        sheet_dram_gbs: the data sheet's DRAM bandwidth (the peak ncu's DRAM percentages refer to).
     """
 
     name: str
@@ -85,11 +94,25 @@ class DeviceModel:
     sources: tuple[str, ...]
     llc_bytes: int = 0
     sheet_tensor_tflops: dict[str, float] = field(default_factory=dict)
-    sector_efficiency: float = SECTOR_GATHER_EFFICIENCY
+    gather_efficiency: tuple[tuple[int, float], ...] = GATHER_EFFICIENCY
+    sheet_dram_gbs: float = 0.0
+
+    def gather_rate(self, step: float) -> float:
+        """The gather efficiency at a segment step: log-linear between the measured steps, held beyond them."""
+        points = sorted(self.gather_efficiency)
+        if not points:
+            return 1.0
+        if step <= points[0][0]:
+            return points[0][1]
+        for (s0, e0), (s1, e1) in itertools.pairwise(points):
+            if step <= s1:
+                t = math.log2(step / s0) / math.log2(s1 / s0)
+                return e0 + (e1 - e0) * t
+        return points[-1][1]
 
 
 def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float | None = None,
-                 device: str = "", gather_gbps: float | None = None) -> DeviceModel:
+                 device: str = "", gather_gbps: dict[int, float] | None = None) -> DeviceModel:
     """The figures of ``gpu``; with measured copy bandwidth / fp16 tensor throughput, those replace the data sheet's.
 
     A measured fp16 peak scales every tensor and vector peak by the same ratio (the clock the GPU holds under
@@ -115,20 +138,21 @@ def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float 
                        "the full clock on the H200)")
         tensor = {k: v * ratio for k, v in tensor.items()}
         origin = "measured"
-    gather = SECTOR_GATHER_EFFICIENCY
+    gather = GATHER_EFFICIENCY
     if gather_gbps and copy_gbps:
-        gather = min(1.0, gather_gbps / copy_gbps)
-        sources.append(f"sector gather measured now: one fp32 in each 64-byte segment of 1 GiB read at "
-                       f"{gather_gbps:.0f} GB/s of DRAM segments ({gather:.0%} of the copy)")
+        gather = tuple(sorted((int(step), min(1.0, rate / copy_gbps)) for step, rate in gather_gbps.items()))
+        sources.append("gathers measured now (one fp32 per 64-byte segment, DRAM segments per second against the "
+                       "copy): " + ", ".join(f"{step} B apart {e:.0%}" for step, e in gather))
     else:
-        sources.append(f"sector gather (one 32-byte sector used per 64-byte segment): {gather:.0%} of the DRAM "
-                       "bandwidth, measured on an H200 (assumed for other GPUs: uncertain)")
+        sources.append("gathers (one 32-byte sector used per 64-byte segment), DRAM rate against a copy by the "
+                       "segments' step, measured on an H200 (assumed for other GPUs: uncertain): "
+                       + ", ".join(f"{step} B {e:.0%}" for step, e in gather))
     return DeviceModel(name=gpu.name, product=device or gpu.product, origin=origin, sm_count=gpu.sm_count,
                        clock_mhz=clock, tensor_tflops=tensor, vector_tflops=vector, dram_gbs=bandwidth,
                        l2_bytes=gpu.l2_cache_bytes, registers_per_sm=gpu.registers_per_sm,
                        shared_per_sm=gpu.shared_memory_per_sm, sources=tuple(sources),
                        llc_bytes=gpu.last_level_cache_bytes, sheet_tensor_tflops=dict(gpu.peak_tflops),
-                       sector_efficiency=gather)
+                       gather_efficiency=gather, sheet_dram_gbs=gpu.memory_bandwidth_gbs)
 
 
 @dataclass(frozen=True)
@@ -406,7 +430,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             num_warps: int, occupancy: Any, once: Mix, loops: tuple[LoopCost, ...],
             prologue_iterations: dict[str, float], bank: BankSummary, spills: int = 0,
             coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
-            shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, gather_share: float = 0.0,
+            shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, dram_efficiency: float = 1.0,
+            gather_note: str = "",
             uncertain: tuple[str, ...] = ()) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf_capture``)."""
     ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
@@ -425,11 +450,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     if coalescing_factor > 1.0:
         dram *= coalescing_factor
         why += f"; scaled by {coalescing_factor:.1f}x for uncoalesced accesses (sectors fetched per useful byte)"
-    # DRAM time as if the gathered share of the bytes moved at the sector-gather rate, the rest streaming
-    dram_efficiency = 1.0 / (1.0 - gather_share + gather_share / device.sector_efficiency) if gather_share else 1.0
-    if gather_share:
-        why += (f"; {gather_share:.0%} of those bytes come from gathers that use one 32-byte sector of each 64-byte "
-                f"segment, moved at {device.sector_efficiency:.0%} of the streaming bandwidth")
+    if gather_note:
+        why += f"; {gather_note}"
     dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
     peak = device.tensor_tflops.get(dtype) or device.tensor_tflops.get("fp16", 0.0)
     # With few SMs busy the clock (and power) allow more per SM: interpolate from the data sheet's per-SM peak
@@ -498,7 +520,14 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     predicted = max(terms.values()) + LAUNCH_US
     top = max(terms, key=lambda k: terms[k])
     memory_side = max(dram_us, l2_us, shared_us, spill_us)
-    if top == "latency" and latency_us > LATENCY_MARGIN * max(memory_side, plain_compute, 1e-9):
+    sheet_bw = device.sheet_dram_gbs or device.dram_gbs
+    dram_share = dram_efficiency * device.dram_gbs / sheet_bw if sheet_bw else 1.0
+    if top == "dram" and dram_share < LATENCY_SOL:
+        bound = "latency"
+        reason = (f"DRAM time {dram_us:.1f} us is the largest term, but its scattered segments keep the DRAM at "
+                  f"{dram_share:.0%} of its {sheet_bw:.0f} GB/s peak, under the {LATENCY_SOL:.0%} at which a unit "
+                  "is the limit: the accesses wait on DRAM latency")
+    elif top == "latency" and latency_us > LATENCY_MARGIN * max(memory_side, plain_compute, 1e-9):
         bound = "latency"
         reason = (f"{in_flight / 1024:.1f} KB of loads in flight per SM cover only {per_sm_bw * sms / 1e9:.0f} GB/s "
                   f"at {DRAM_LATENCY_NS:.0f} ns latency: {latency_us:.1f} us against {max(memory_side, plain_compute):.1f} "

@@ -144,6 +144,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     trips = evaluate_trips(ttgir, shape.values, shape.grid)
     accesses = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
     factor, worst = _coalescing_factor(accesses)
+    efficiency, gather_note = dram_efficiency(accesses, device)
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
     costs = loop_costs(trips, matched, mixes)
     for cost in costs:
@@ -174,7 +175,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
                    coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
                    shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
-                   gather_share=gather_share(accesses),
+                   dram_efficiency=efficiency, gather_note=gather_note,
                    uncertain=tuple(uncertain))
 
 
@@ -234,17 +235,33 @@ def _bytes_per_request(accesses: list[Coalescing]) -> float:
     return sum(a.useful_bytes / a.lines * a.tensor_bytes for a in analysed) / total
 
 
-def gather_share(accesses: list[Coalescing]) -> float:
-    """The share of the DRAM bytes that come from sector gathers: accesses that fetch more than they use and
-    touch one 32-byte sector per 64-byte segment (``x[i * 16]`` in fp32), weighted by the bytes each moves."""
+def dram_efficiency(accesses: list[Coalescing], device: DeviceModel) -> tuple[float, str]:
+    """The DRAM rate of the launch's global accesses against a copy, and what lowers it, in words.
+
+    Gathers (accesses that fetch more than they use and touch one 32-byte sector of each 64-byte segment, over
+    all of a warp's registers) move their segments at the device's gather rate for their segment step; the
+    rest stream. Weighted by the bytes each access moves (time adds up, so the rates combine harmonically).
+    """
     analysed = [a for a in accesses if a.useful_bytes and a.warp_segments]
     moved = sum(a.tensor_bytes * a.factor for a in analysed)
     if not moved:
-        return 0.0
-    # sectors per segment: 1 (one of its two sectors used) .. 2 (both): the gathered part is (2 - ratio)
-    gathered = sum(a.tensor_bytes * a.factor * min(1.0, max(0.0, 2.0 - a.warp_sectors / a.warp_segments))
-                   for a in analysed if a.factor > 1.0)
-    return gathered / moved
+        return 1.0, ""
+    seconds = 0.0
+    worst: tuple[float, Coalescing] | None = None
+    for a in analysed:
+        # sectors per segment: 1 (one of its two sectors used) .. 2 (both): the gathered part is (2 - ratio)
+        gathered = min(1.0, max(0.0, 2.0 - a.warp_sectors / a.warp_segments)) if a.factor > 1.0 else 0.0
+        rate = 1.0 - gathered * (1.0 - device.gather_rate(a.segment_step or 64))
+        seconds += a.tensor_bytes * a.factor / rate
+        if gathered and (worst is None or rate < worst[0]):
+            worst = (rate, a)
+    efficiency = moved / seconds
+    if worst is None:
+        return 1.0, ""
+    rate, a = worst
+    return efficiency, (f"the gather at TTGIR line {a.line} uses one 32-byte sector of each 64-byte segment, "
+                        f"segments {a.segment_step} B apart: the DRAM moves them at {rate:.0%} of a copy's rate "
+                        f"(all accesses together: {efficiency:.0%})")
 
 
 def _coalescing_factor(accesses: list[Coalescing]) -> tuple[float, str]:

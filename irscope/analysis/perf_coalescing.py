@@ -58,6 +58,7 @@ class Coalescing:
         note: how the lanes' addresses step, in words, or why the access was not analysed.
         warp_sectors / warp_segments / warp_bytes: sectors, segments and distinct bytes of every element warp 0
             holds in one layout tile (``size_per_thread`` x ``threads_per_warp``), all its registers together.
+        segment_step: the median address step between those segments, in bytes (64 when they are neighbours).
     """
 
     line: int
@@ -74,6 +75,7 @@ class Coalescing:
     warp_sectors: int = 0
     warp_segments: int = 0
     warp_bytes: int = 0
+    segment_step: int = 0
 
 
 _Form = tuple[dict[int, int] | None, int | None]  # (coefficient per dim in elements/bytes, known uniform value)
@@ -152,8 +154,8 @@ def _spans(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], elem:
     return len(blocks)
 
 
-def _footprint(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], elem: int) -> tuple[int, int, int]:
-    """Sectors, 64-byte segments and distinct bytes of every element warp 0 holds in one layout tile."""
+def _footprint(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], elem: int) -> tuple[int, int, int, int]:
+    """Sectors, 64-byte segments, distinct bytes and the median segment step of what warp 0 holds in one tile."""
     coords, _run = _lanes(layout, shape)
     ranges = [range(min(layout.size_per_thread[d], max(1, shape[d]))) for d in range(len(shape))]
     starts: set[int] = set()
@@ -163,7 +165,10 @@ def _footprint(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], e
                            for d, (c, o) in enumerate(zip(coord, offset, strict=True))))
     sectors = {b for a in starts for b in range(a // 32, (a + elem - 1) // 32 + 1)}
     segments = {b for a in starts for b in range(a // 64, (a + elem - 1) // 64 + 1)}
-    return len(sectors), len(segments), len(starts) * elem
+    ordered = sorted(segments)
+    steps = sorted(b - a for a, b in itertools.pairwise(ordered))
+    step = steps[len(steps) // 2] * 64 if steps else 64
+    return len(sectors), len(segments), len(starts) * elem, step
 
 
 def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
@@ -200,11 +205,11 @@ def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
             else:
                 sectors, useful, vector, note = _sectors(coefs, layout, shape, elem)
                 segments = _spans(coefs, layout, shape, elem, 64)
-                warp_sectors, warp_segments, warp_bytes = _footprint(coefs, layout, shape, elem)
+                warp_sectors, warp_segments, warp_bytes, step = _footprint(coefs, layout, shape, elem)
                 factor = max(1.0, warp_segments * 64 / warp_bytes) if warp_bytes else 1.0
                 found.append(Coalescing(number, op, elem, vector, sectors, useful, factor, size, note, segments,
                                         _spans(coefs, layout, shape, elem, 128), warp_sectors, warp_segments,
-                                        warp_bytes))
+                                        warp_bytes, step))
         if match is None:
             continue
         res = match["res"]

@@ -29,8 +29,8 @@ class Ceilings:
         matmul_tflops: a large fp16 cuBLAS product (8192^3), TFLOP/s.
         l2_bytes: the L2 cache size.
         sm_count: streaming multiprocessors.
-        gather_gbps: DRAM bytes per second of a Triton gather that uses one fp32 of each 64-byte segment
-            (``x[i * 16]``), counting the whole segments the DRAM moves (0 when not measured).
+        gather_gbps: per segment step (bytes), the DRAM segment bytes per second of a Triton gather that uses
+            one fp32 of each 64-byte segment (``x[i * step / 4]``); empty when not measured.
     """
 
     device: str
@@ -38,7 +38,7 @@ class Ceilings:
     matmul_tflops: float
     l2_bytes: int
     sm_count: int
-    gather_gbps: float = 0.0
+    gather_gbps: dict[int, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -132,18 +132,16 @@ def measure_ceilings() -> Ceilings:
         c = torch.empty_like(a)
         return float(do_bench(lambda: torch.matmul(a, b, out=c), return_mode="median"))
 
-    from irscope.run.microbench import segment_gather_ms
+    from irscope.run.microbench import gather_rates
 
     copy_time, mm_time = copy_ms(), matmul_ms()
-    gather_time = segment_gather_ms(torch, do_bench)
-    torch.cuda.empty_cache()
     copy_gbps = 2 * 2**30 / (copy_time * 1e-3) / 1e9
-    # the 64 MiB written stream at the copy's rate; the 1 GiB of segments read in the rest of the time
-    read_seconds = gather_time * 1e-3 - 2**26 / (copy_gbps * 1e9)
+    gathers = gather_rates(torch, do_bench, copy_gbps)
+    torch.cuda.empty_cache()
     return Ceilings(device=props.name, copy_gbps=copy_gbps,
                     matmul_tflops=2 * 8192**3 / (mm_time * 1e-3) / 1e12,
                     l2_bytes=int(getattr(props, "L2_cache_size", 50 * 2**20)), sm_count=props.multi_processor_count,
-                    gather_gbps=2**30 / read_seconds / 1e9 if read_seconds > 0 else 0.0)
+                    gather_gbps=gathers)
 
 
 def _tensor_sets(module: Any, kernel: KernelInfo, size: dict[str, int], copies: int, torch: Any) -> list[dict[str, Any]]:
