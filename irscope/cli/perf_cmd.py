@@ -51,7 +51,7 @@ def parse_sizes(items: tuple[str, ...], names: list[str]) -> dict[str, int]:
 @target_option
 @click.option("--gpu", "gpu_name", metavar="NAME",
               help="the GPU to model (a100, h100, h200, b200, mi300x, mi325x, mi350x, mi355x; default: the target's), "
-                   "or 'native' to measure this machine's GPU (copy bandwidth, fp16 tensor throughput)")
+                   "or 'native' to measure this machine's GPU (copy bandwidth, gather rates, fp16 tensor throughput)")
 @click.option("--size", "size_items", metavar="AxB | NAME=N", multiple=True,
               help="problem size of a bundled kernel (repeatable), e.g. --size 8192x8192x8192 or --size K=1024")
 @click.option("--grid", "grid_text", metavar="X[,Y[,Z]]",
