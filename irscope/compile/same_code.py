@@ -141,7 +141,7 @@ def _stage_order(item: tuple[str, float]) -> int:
     return ("ir_init", "ttir", "ttgir").index(item[0])
 
 
-def install(backend_cls: type) -> None:
+def install(backend_cls: Any) -> None:
     """Wrap ``backend_cls.add_stages`` so its ttgir stage stops a compile whose TTGIR is already claimed."""
     if getattr(backend_cls.add_stages, "_irscope_same_code", False):
         return
@@ -156,7 +156,7 @@ def install(backend_cls: type) -> None:
         return out
 
     add_stages._irscope_same_code = True  # type: ignore[attr-defined]
-    backend_cls.add_stages = add_stages  # type: ignore[method-assign]
+    backend_cls.add_stages = add_stages
 
 
 def mark_compile_start() -> None:
