@@ -247,3 +247,27 @@ class _Amd36Like:
 
 def test_a_backend_whose_later_stage_reads_num_stages_is_never_shared() -> None:
     assert same_code.later_stages_read_num_stages(_Amd36Like)
+
+
+def test_a_program_that_calls_triton_compile_itself_gets_every_kernel_whole(tmp_path: Path) -> None:
+    # Only the launches irscope compiles may stop after TTGIR: the program's own triton.compile needs its cubin.
+    program = DATA / "programs" / "direct_compile.py"
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(program), store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "num_stages=1: 1 stages" in proc.stdout and "num_stages=2: 2 stages" in proc.stdout
+    captures = Store(tmp_path).captures()
+    assert len(captures) == 2 and not any(c.manifest.same_code_as for c in captures)
+    assert all({"llir", "ptx", "cubin"} <= set(c.manifest.stage_seconds) for c in captures)
+
+
+def test_amd_captures_that_share_code_equal_full_compiles(tmp_path: Path) -> None:
+    for store, options in (("shared", ()), ("full", ("--no-same-code",))):
+        proc = irscope("capture", "--target", "gfx942", "-j", "2", *options, "--", sys.executable, str(PROGRAM),
+                       store=tmp_path / store)
+        assert proc.returncode == 0, proc.stderr
+    shared, full = _by_key(tmp_path / "shared"), _by_key(tmp_path / "full")
+    assert set(shared) == set(full) and sum(1 for c in shared.values() if c.manifest.same_code_as) == 3
+    for key, capture in shared.items():
+        assert {"amdgcn", "hsaco"} <= set(capture.manifest.files)
+        assert _files(capture) == _files(full[key]), key
+        assert _comparable(capture.manifest) == _comparable(full[key].manifest), key

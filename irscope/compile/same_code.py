@@ -94,6 +94,10 @@ def _active() -> bool:
     """Whether this compile may stop after TTGIR (offline, not turned off, nothing that must see it whole)."""
     if not (enabled() and os.environ.get("IRSCOPE_CAPTURE_TARGET") and os.environ.get("IRSCOPE_CAPTURE_SESSION")):
         return False
+    from irscope.compile.session import _STATE
+
+    if not getattr(_STATE, "inside", False):
+        return False  # not a launch irscope compiles (the program's own triton.compile): it must get its kernel
     from triton import knobs
 
     from irscope.compile.listener_chain import program_listens
