@@ -271,3 +271,14 @@ def test_amd_captures_that_share_code_equal_full_compiles(tmp_path: Path) -> Non
         assert {"amdgcn", "hsaco"} <= set(capture.manifest.files)
         assert _files(capture) == _files(full[key]), key
         assert _comparable(capture.manifest) == _comparable(full[key].manifest), key
+
+
+def test_the_tui_facts_name_the_config_whose_code_a_capture_shares(tmp_path: Path) -> None:
+    from irscope.tui.facts import capture_facts
+
+    owner_key = "k-sm90-c3-p-0123456789abcdef0124"
+    alias = Capture(tmp_path, Manifest.from_json(_manifest(same_code_as=owner_key)))
+    facts = {f.label: f.value for f in capture_facts(alias)}
+    assert facts["same code as"].startswith("config 3: num_stages changes nothing here (equal TTGIR")
+    assert owner_key in facts["same code as"]
+    assert "same code as" not in {f.label for f in capture_facts(Capture(tmp_path, Manifest.from_json(_manifest())))}
