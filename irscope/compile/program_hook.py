@@ -231,18 +231,20 @@ def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any)
 
 def _preload(jit: Any, job: Any) -> None:
     """Compile one job through the JIT's own preload path (its record is written by the listener)."""
+    from triton.runtime import driver
+
     from irscope.compile import same_code
 
     outer = (getattr(_STATE, "config", None), getattr(_STATE, "autotune", None))
     _STATE.inside = True
     set_config(job.config, job.autotune)
-    from triton.runtime import driver
-
-    jit.device_caches[driver.active.get_current_device()]  # builds the binder (which sets jit.compile) if not yet
-    compile_fn = jit.__dict__.get("compile")
-    if compile_fn is not None:
-        jit.compile = _naming_source(compile_fn)
+    compile_fn = None
     try:
+        jit.device_caches[driver.active.get_current_device()]  # builds the binder (it sets jit.compile) if not yet
+        compile_fn = jit.__dict__.get("compile")
+        if compile_fn is not None:  # else no ASTSource would reach an alias record: every compile runs in full
+            jit.compile = _naming_source(compile_fn)
+        _STATE.may_stop = compile_fn is not None
         same_code.mark_compile_start()
         jit.preload(job.specialization)
     except same_code.SameCode as same:  # stopped after TTGIR: another compile makes the same code
@@ -252,7 +254,7 @@ def _preload(jit: Any, job: Any) -> None:
     finally:
         if compile_fn is not None:
             jit.compile = compile_fn
-        _STATE.inside = False
+        _STATE.inside = _STATE.may_stop = False
         set_config(*outer)  # in the program's own process (the first job), its autotuner loop goes on
         for caches in jit.device_caches.values():
             caches[0].clear()  # keep the compiled kernel out of the JIT cache: a later launch must not run it

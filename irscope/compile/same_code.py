@@ -96,7 +96,7 @@ def _active() -> bool:
         return False
     from irscope.compile.session import _STATE
 
-    if not getattr(_STATE, "inside", False):
+    if not getattr(_STATE, "may_stop", False):
         return False  # not a launch irscope compiles (the program's own triton.compile): it must get its kernel
     from triton import knobs
 
