@@ -73,6 +73,8 @@ def main() -> None:
         total = [sum(m.get("stage_seconds", {}).values()) for m in manifests]
         print(f"per compile ({len(manifests)} stored): median {statistics.median(total):.3f} s in Triton's stages; "
               + ", ".join(f"{k} {statistics.mean(v):.3f}" for k, v in stages.items()) + " (mean s)")
+        same = sum(1 for m in manifests if m.get("same_code_as"))
+        print(f"captures sharing another config's code (stopped after TTGIR, same_code_as): {same}")
         sass = sum(1 for m in manifests if "sass" in m.get("files", {}))
         print(f"captures storing a .sass from Triton's dump: {sass} (others make it from the cubin when read)")
     print(f"goal <= {args.goal:.0f} s: {'met' if wall <= args.goal else 'NOT met'}")

@@ -87,5 +87,7 @@ FIELD_CHECKS: dict[str, Any] = {
     "signature": lambda v: _mapping(v, "strings", lambda x: isinstance(x, str)),
     "stage_seconds": lambda v: _mapping(v, "numbers", _is_number),
     "files": _check_files,
+    "same_code_as": lambda v: _need(isinstance(v, str) and (v == "" or bool(KEY_RE.match(v))),
+                                    "a capture key or empty", v),
     "checksums": _check_checksums,
 }

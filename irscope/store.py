@@ -105,6 +105,8 @@ class Manifest:
             written when the capture is committed; sizes are checked on every read, digests by
             ``irscope verify``.
         settings: ``--set`` values this what-if variant was compiled with (already in ``config``), else empty.
+        same_code_as: offline program captures: the key of the capture whose compile made the same TTGIR (only
+            ``num_stages`` differed), whose later stages this one holds; else empty.
     """
 
     key: str
@@ -137,6 +139,7 @@ class Manifest:
     checksums: dict[str, dict[str, Any]] = field(default_factory=dict)
     format: int = FORMAT
     settings: dict[str, Any] = field(default_factory=dict)
+    same_code_as: str = ""
 
     def config_text(self) -> str:
         """What tells this capture apart from the kernel's others: its config values, else its constexprs."""
@@ -147,8 +150,11 @@ class Manifest:
         return text
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return asdict(self)
+        """A JSON-ready dict (``same_code_as`` only where set: other manifests stay as they were)."""
+        data = asdict(self)
+        if not self.same_code_as:
+            del data["same_code_as"]
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> Manifest:

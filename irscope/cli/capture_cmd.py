@@ -25,10 +25,13 @@ from irscope.targets import resolve_target
                    "(only the first of those), all (every config)")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
               help="with --target, how many compiles run at once, each in its own process (default: the cores)")
+@click.option("--no-same-code", is_flag=True, default=False,
+              help="with --target, compile every config in full, even one whose TTGIR another config already made "
+                   "(by default such a compile stops after TTGIR and its capture holds that config's later stages)")
 @store_option
 @click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
-def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int | None, store_dir: str | None,
-            command: tuple[str, ...]) -> None:
+def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int | None, no_same_code: bool,
+            store_dir: str | None, command: tuple[str, ...]) -> None:
     """Run COMMAND and record every Triton kernel it compiles (jit kernels, autotune configs,
     torch.compile/Inductor kernels), with their specialization, into the store.
 
@@ -52,9 +55,10 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
     from irscope.compile.program import run_program
     from irscope.gpus import resolve_gpu
 
-    if not target and (autotune or jobs):
-        raise UsageError(f"{'--autotune' if autotune else '-j'} applies to offline captures (--target); on the "
-                         "local GPU the autotuner itself chooses and benchmarks")
+    if not target and (autotune or jobs or no_same_code):
+        flag = "--autotune" if autotune else "-j" if jobs else "--no-same-code"
+        raise UsageError(f"{flag} applies to offline captures (--target); on the local GPU the autotuner itself "
+                         "chooses and benchmarks")
     offline = resolve_target(target) if target else None
     if gpu is not None and offline is None:
         raise UsageError(f"--gpu {gpu} needs --target: without it the program runs on the local GPU, which answers "
@@ -62,14 +66,18 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
     stood_in = resolve_gpu(gpu, offline.name) if offline else None
     store = Store(store_root(store_dir))
     report = run_program(list(command), store, offline, stood_in.name if stood_in else None,
-                         autotune=autotune or "pruned", jobs=jobs)
+                         autotune=autotune or "pruned", jobs=jobs, same_code=not no_same_code)
     mode = "on the local GPU"
     if report.offline_target:
         mode = f"offline for {report.offline_target}" + (f" as an {stood_in.product}" if stood_in else "")
     click.echo(f"irscope: ran {report.command} ({mode}), exit status {report.exit_code}", err=True)
+    from irscope.compile.same_code_ingest import same_code_line
+
+    owners = {cap.manifest.key: cap.manifest.config_index for cap in report.captures}
     for cap in report.captures:
         m = cap.manifest
-        click.echo(f"  captured {m.kernel:<24} {m.target:<7} {m.key}")
+        same = f"  ({same_code_line(owners.get(m.same_code_as))})" if m.same_code_as else ""
+        click.echo(f"  captured {m.kernel:<24} {m.target:<7} {m.key}{same}")
     for line in report.tuning:
         click.echo(f"  autotune {line}", err=True)
     for failure in report.failures:

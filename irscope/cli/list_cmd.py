@@ -65,6 +65,15 @@ def _how(m: Manifest) -> str:
     return f"{how}, from {m.program}" if m.origin == "program" else how
 
 
+def _same_code(m: Manifest, captures: list[Capture]) -> str:
+    """``same code as config 3: ...`` for a capture that holds another config's later stages."""
+    from irscope.compile.same_code_ingest import same_code_line
+
+    owner = next((c.manifest for c in captures if c.manifest.key == m.same_code_as), None)
+    return same_code_line(owner.config_index if owner is not None else None) + (
+        "" if owner is not None else f" ({m.same_code_as})")
+
+
 def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
     """The captures of a recorded kernel (or the one capture a key names): configs, targets, keys."""
     if as_json:
@@ -87,6 +96,8 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
         detail = ", ".join(p for p in (values, opts) if p)
         lines.append(f"  {m.target:<7} config {m.config_index:<3} {detail}")
         lines.append(f"          {m.key}")
+        if m.same_code_as:
+            lines.append(f"          {_same_code(m, captures)}")
     lines.append(f"  select one with: irscope show {name} --target TARGET --config N")
     click.echo("\n".join(lines))
 

@@ -1,13 +1,15 @@
 """Compiles that a program under ``irscope capture --target`` asks for, run in forked children, ``-j`` at once.
 
 The program runs once. Each launch it makes becomes a :class:`PreloadJob` (plain data: which JIT
-function, Triton's own serialized specialization, which autotune config); a forked child compiles
+function, Triton's own serialized specialization, which autotune config); a forked worker compiles
 it with ``JITFunction.preload`` (the JIT's own path), the recording listener writes the record, and
-the child exits. Compiled in the program's process, every compile grew it (fla's chunk_gla forward:
+the worker takes the next job (up to ``WORKER_JOBS``, for the JIT functions it inherited). Compiled
+in the program's process, every compile grew it (fla's chunk_gla forward:
 +143 MB over 122 compiles): each leaves its TTIR module and builder, with their MLIR context, in
 reference cycles that only a full garbage collection frees, and the native memory freed then is not
-handed back to the system. In a child that memory goes with the child, so the program's memory stays
-flat however many kernels it compiles, and compiles overlap with one another and with the program. The first job runs in the program's process: it
+handed back to the system. In a worker that memory goes with the worker, so the program's memory stays
+flat however many kernels it compiles, and compiles overlap with one another and with the program.
+The first job runs in the program's process: it
 fills what Triton computes once per process (``triton_key``, a hash of Triton's whole install,
 0.8 s here; the backend's tool versions; the compiler's lazy imports), which the children inherit
 instead of redoing in each (a compile in a fresh fork took 1.8 s, 0.6 s after). Each JIT function's
@@ -17,10 +19,12 @@ job runs in the program's process, one by one.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import select
 import sys
 import threading
-import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -60,24 +64,56 @@ def jobs_from_env() -> int:
         return default_jobs()
 
 
+@dataclass
+class _Worker:
+    """A forked compiler that takes jobs over a pipe until told to stop.
+
+    Attributes:
+        pid: its process id.
+        send: the pipe end the parent writes jobs to (one JSON line each; an empty line: stop).
+        recv: the pipe end it writes one byte to per finished job (end of file: it is gone).
+        kernels: the JIT functions it inherited (``module:qualname`` -> id): it compiles only those.
+        busy: whether a job is under way.
+        given: how many jobs it has been given.
+    """
+
+    pid: int
+    send: int
+    recv: int
+    kernels: dict[str, int]
+    busy: bool = False
+    given: int = 0
+
+
+# Jobs per worker before it is replaced: each compile leaves native memory that only a full collection frees
+# (see above), and a worker never collects (that would copy every page of the program's heap).
+WORKER_JOBS = 32
+
+
 class CompilePool:
-    """Runs each job once (a repeated launch with the same specialization is not compiled again)."""
+    """Runs each job once (a repeated launch with the same specialization is not compiled again).
+
+    A forked compiler (worker) takes job after job over a pipe, as long as the job's JIT function is one it
+    inherited: a fork and an exit per compile cost the program's whole page table each time (fla's chunk_gla
+    forward, 122 compiles: 9 s of system time, 4-5 s with workers). A job for a JIT function that came later
+    goes to a new worker, forked then; an idle worker that does not know it makes room.
+    """
 
     def __init__(self, jobs: int, run: Callable[[Any, PreloadJob], None]) -> None:
         self.jobs = jobs
         self.run = run
         self.kernels: dict[str, Any] = {}
         self.seen: set[tuple[int, str]] = set()
-        self.running: list[int] = []
+        self.workers: list[_Worker] = []
         self.owner = os.getpid()
         self.lock = threading.Lock()
         self.warm = False
 
     def submit(self, jit: Any, job: PreloadJob) -> None:
-        """Compile ``job`` (for ``jit``) in a child when one is free; return at once if it is."""
+        """Compile ``job`` (for ``jit``) in a worker when one is free; return at once if it is."""
         with self.lock:
             if os.getpid() != self.owner:  # the program forked: its children start with no compiles of ours
-                self.running, self.owner = [], os.getpid()
+                self.workers, self.owner = [], os.getpid()
             if (id(jit), job.specialization) in self.seen:
                 return
             self.seen.add((id(jit), job.specialization))
@@ -95,50 +131,119 @@ class CompilePool:
                     gc.collect()  # the first compile's MLIR module, held in cycles (see above)
                 return
             getattr(jit, "cache_key", None)  # hashes the kernel's source and dependencies once, here
-            while len(self.running) >= self.jobs:
-                self._reap(wait=True)
-            sys.stdout.flush()
-            sys.stderr.flush()
-            with warnings.catch_warnings():  # Python 3.12+ warns on every fork of a process with threads
-                warnings.simplefilter("ignore", DeprecationWarning)
-                pid = os.fork()
-            if pid == 0:
-                self._child(job)
-            self.running.append(pid)
+            line = json.dumps({"kernel": job.kernel, "specialization": job.specialization,
+                               "config": list(job.config) if job.config is not None else None,
+                               "autotune": job.autotune}) + "\n"
+            while True:
+                worker = self._free_worker(job.kernel, id(jit))
+                try:
+                    os.write(worker.send, line.encode("utf-8"))  # one line in an empty pipe: never blocks
+                except OSError:  # it died since it was last seen: another takes the job
+                    self._forget(worker)
+                    continue
+                worker.busy, worker.given = True, worker.given + 1
+                return
 
-    def _child(self, job: PreloadJob) -> None:
+    def _free_worker(self, kernel: str, ident: int) -> _Worker:
+        """An idle worker that knows ``kernel``, else a new one (retiring an idle one that does not)."""
+        while True:
+            self._collect(wait=False)
+            idle = [w for w in self.workers if not w.busy]
+            for worker in idle:
+                if worker.kernels.get(kernel) == ident and worker.given < WORKER_JOBS:
+                    return worker
+            if len(self.workers) < self.jobs:
+                return self._fork()
+            if idle:
+                self._retire(idle[0])
+                continue
+            self._collect(wait=True)
+
+    def _fork(self) -> _Worker:
+        jobs_r, jobs_w = os.pipe()
+        done_r, done_w = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        with warnings.catch_warnings():  # Python 3.12+ warns on every fork of a process with threads
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:
+            for other in self.workers:  # the other workers' pipes are the parent's alone
+                os.close(other.send)
+                os.close(other.recv)
+            os.close(jobs_w)
+            os.close(done_r)
+            self._serve(jobs_r, done_w)
+        os.close(jobs_r)
+        os.close(done_w)
+        worker = _Worker(pid, jobs_w, done_r, {name: id(fn) for name, fn in self.kernels.items()})
+        self.workers.append(worker)
+        return worker
+
+    def _serve(self, jobs: int, done: int) -> None:
+        """The worker: run each job read from ``jobs``, writing a byte to ``done`` after each; stop at an empty line."""
         import gc
 
-        gc.disable()  # short-lived: a collection would touch (and so copy) every page of the program's heap
+        gc.disable()  # a collection would touch (and so copy) every page of the program's heap
         code = 1
         try:
-            self.run(self.kernels[job.kernel], job)
+            with os.fdopen(jobs, "rb") as lines:
+                for line in lines:
+                    if not line.strip():
+                        break
+                    data = json.loads(line)
+                    config = data["config"]
+                    job = PreloadJob(kernel=data["kernel"], specialization=data["specialization"],
+                                     config=(int(config[0]), dict(config[1])) if config is not None else None,
+                                     autotune=data["autotune"])
+                    self.run(self.kernels[job.kernel], job)
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    os.write(done, b"d")
             code = 0
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(code)  # never return into the program: the parent runs it
 
-    def _reap(self, wait: bool) -> None:
-        """Collect finished children; with ``wait``, until at least one has finished."""
+    def _collect(self, wait: bool) -> None:
+        """Note which busy workers finished their job or died; with ``wait``, until at least one has."""
         while True:
-            for pid in list(self.running):
-                try:
-                    done, _ = os.waitpid(pid, os.WNOHANG)
-                except ChildProcessError:  # reaped by someone else (a program that waits for any child)
-                    done = pid
-                if done:
-                    self.running.remove(pid)
-            if not wait or len(self.running) < self.jobs or not self.running:
+            busy = [w for w in self.workers if w.busy]
+            if not busy:
                 return
-            time.sleep(0.005)
+            ready, _, _ = select.select([w.recv for w in busy], [], [], 0.5 if wait else 0.0)
+            for worker in busy:
+                if worker.recv in ready:
+                    if os.read(worker.recv, 64):
+                        worker.busy = False
+                    else:  # it died (a crash in a compile): that job is not recorded, as in any crashed compile
+                        self._forget(worker)
+            if ready or not wait:
+                return
+
+    def _forget(self, worker: _Worker) -> None:
+        """Drop a worker that died, and reap it."""
+        for fd in (worker.send, worker.recv):
+            with contextlib.suppress(OSError):  # already closed
+                os.close(fd)
+        if worker in self.workers:
+            self.workers.remove(worker)
+        with contextlib.suppress(ChildProcessError):  # reaped by the program (one that waits for any child)
+            os.waitpid(worker.pid, 0)
+
+    def _retire(self, worker: _Worker) -> None:
+        """Tell an idle worker to stop (an empty line: the program's own forks may hold its pipe open) and reap it."""
+        with contextlib.suppress(OSError):  # it is gone already
+            os.write(worker.send, b"\n")
+        self._forget(worker)
 
     def drain(self) -> None:
-        """Wait for every compile still running (at the program's exit)."""
+        """Wait for every compile still running (at the program's exit), then let the workers go."""
         with self.lock:
             if os.getpid() != self.owner:
                 return
-            while self.running:
-                self._reap(wait=False)
-                if self.running:
-                    time.sleep(0.005)
+            while any(w.busy for w in self.workers):
+                self._collect(wait=True)
+            for worker in list(self.workers):
+                self._retire(worker)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irscope.compile.same_code_ingest import AliasRefused, alias_capture_record
 from irscope.errors import UsageError
 from irscope.stages import STAGES
 from irscope.store import Capture, Manifest, Store
@@ -58,13 +59,15 @@ def target_name(backend: str, arch: Any, warp_size: int) -> str:
 
 
 def run_program(command: list[str], store: Store, offline: Target | None = None, gpu: str | None = None,
-                autotune: str = "pruned", jobs: int | None = None) -> ProgramReport:
+                autotune: str = "pruned", jobs: int | None = None, same_code: bool = True) -> ProgramReport:
     """Run ``command`` with Triton's cache and dumps redirected and the recording hooks loaded.
 
     Offline, the program's device queries are answered as ``gpu`` (a name in irscope.gpus) would answer them,
     ``autotune`` (``pruned``, ``first``, ``all``) says which configs of each autotuner are compiled, and
-    ``jobs`` how many compiles run at once (default: this machine's cores).
+    ``jobs`` how many compiles run at once (default: this machine's cores), and ``same_code`` whether a compile
+    whose TTGIR another compile already made stops there and shares its later stages (``compile/same_code.py``).
     """
+    from irscope.compile import same_code as same_code_module
     from irscope.compile.autotune_policy import MODE_ENV, MODES
     from irscope.compile.compile_pool import JOBS_ENV, default_jobs
 
@@ -91,13 +94,15 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
                 {"backend": offline.backend, "arch": offline.arch, "warp_size": offline.warp_size, "gpu": gpu})
             env[MODE_ENV] = autotune
             env[JOBS_ENV] = str(jobs or default_jobs())
+            env[same_code_module.ENV] = "1" if same_code else "0"
         else:
             env.pop("IRSCOPE_CAPTURE_TARGET", None)
         exit_code = subprocess.run(command, env=env, check=False).returncode
         captures, failures = _store_records(session, store, shlex.join(command))
         return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
                              failures=failures, offline_target=offline.name if offline else None,
-                             notes=listener_notes(_records(session / "notes")), tuning=_tuning_lines(session))
+                             notes=listener_notes(_records(session / "notes")),
+                             tuning=_tuning_lines(session, captures))
     finally:
         shutil.rmtree(session, ignore_errors=True)
 
@@ -131,11 +136,23 @@ def listener_notes(records: list[dict[str, Any]]) -> list[str]:
             out.append(text)
     return out
 
-def _tuning_lines(session: Path) -> list[str]:
-    """``tile_scale_kernel: 4 configs, 3 pruned by early_config_prune, 1 compiled``, once per distinct line."""
+def _tuning_lines(session: Path, captures: list[Capture] | None = None) -> list[str]:
+    """``tile_scale_kernel: 4 configs, 3 pruned by early_config_prune, 1 compiled``, once per distinct line.
+
+    When compiles of a line's configs stopped after TTGIR as the same code as another config's, the line says
+    how many (``; 2 of them the same code as another config: stopped after TTGIR``).
+    """
+    same: dict[str, int] = {}
+    for cap in captures or []:
+        tune = cap.manifest.autotune
+        if cap.manifest.same_code_as and tune:
+            key = f"{tune.get('kernel', '?')}: {tune.get('summary', '')}"
+            same[key] = same.get(key, 0) + 1
     lines: list[str] = []
     for rec in _records(session / "tuning"):
         line = f"{rec.get('kernel', '?')}: {rec.get('summary', '')}"
+        if line in same:
+            line += f"; {same[line]} of them the same code as another config: stopped after TTGIR"
         if line not in lines:
             lines.append(line)
     return lines
@@ -147,6 +164,7 @@ def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capt
     seen: set[str] = set()
     failures = [f"{f.get('name', '?')}: {str(f.get('error', '')).strip().splitlines()[-1] if f.get('error') else ''}"
                 for f in _records(session / "failures")]
+    owners: dict[str, tuple[dict[str, Any], Capture]] = {}
     for rec in _records(session / "records"):
         digest = rec.get("hash", "")
         if not digest or digest in seen:
@@ -154,12 +172,28 @@ def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capt
         seen.add(digest)
         try:
             captures.append(_store_one(rec, store, command))
-        except (OSError, KeyError, ValueError) as exc:
+            owners[digest] = (rec, captures[-1])
+        except (OSError, KeyError, ValueError, TypeError) as exc:
             failures.append(f"{rec.get('name', '?')}: could not store the capture ({exc})")
+    for alias in _records(session / "aliases"):
+        digest = alias.get("hash", "") if isinstance(alias, dict) else ""
+        if not digest or digest in seen:
+            continue
+        seen.add(digest)
+        which = f"config {alias.get('config_index')}" if isinstance(alias.get("config_index"), int) else "a compile"
+        try:
+            rec = alias_capture_record(alias, {h: r for h, (r, _) in owners.items()}, session)
+            owner = owners[str(alias["same_code"]["owner"])][1]
+            captures.append(_store_one(rec, store, command, same_code_as=owner.manifest.key))
+        except AliasRefused as why:
+            failures.append(f"{alias.get('name', '?')} {which}: stopped after TTGIR as the same code as another "
+                            f"compile, but {why}")
+        except (OSError, KeyError, ValueError, TypeError) as exc:
+            failures.append(f"{alias.get('name', '?')} {which}: could not store the capture ({exc})")
     return captures, failures
 
 
-def _store_one(rec: dict[str, Any], store: Store, command: str) -> Capture:
+def _store_one(rec: dict[str, Any], store: Store, command: str, same_code_as: str = "") -> Capture:
     target = rec["target"]
     tname = target_name(target["backend"], target["arch"], target["warp_size"])
     name = rec["name"]
@@ -195,7 +229,7 @@ def _store_one(rec: dict[str, Any], store: Store, command: str) -> Capture:
             stage_seconds={k: round(v, 4) for k, v in rec.get("stage_seconds", {}).items()},
             files=files, created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             origin="program", program=command, replay=rec.get("replay", {}),
-            autotune=dict(rec.get("autotune") or {}),
+            autotune=dict(rec.get("autotune") or {}), same_code_as=same_code_as,
         )
         return store.commit(staging, manifest)
     finally:

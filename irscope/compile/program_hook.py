@@ -78,6 +78,12 @@ def _listener(*, src: Any, metadata: dict[str, Any], metadata_group: dict[str, s
 
 
 def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], times: Any, cache_hit: bool) -> None:
+    _write("records", _fields(src, metadata, metadata_group, times, cache_hit))
+
+
+def _fields(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], times: Any,
+            cache_hit: bool) -> dict[str, Any]:
+    """One compile's record: what it compiled (source, specialization, config), its metadata and files."""
     from triton import knobs
 
     fn = getattr(src, "fn", None)
@@ -117,7 +123,7 @@ def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         return head + "".join(f"[{i}]" for i in path[1:])
 
     config_index, config = _current_config(src, metadata, label)
-    _write("records", {
+    return {
         "name": metadata.get("name") or getattr(src, "name", "?"),
         "config_index": config_index,
         "config": config,
@@ -138,7 +144,7 @@ def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         "replay": _replay(src, metadata),
         "offline": bool(os.environ.get("IRSCOPE_CAPTURE_TARGET")),
         "autotune": getattr(_STATE, "autotune", None) or {},
-    })
+    }
 
 
 def _matches(config: Any, constants: dict[str, Any], metadata: dict[str, Any]) -> bool:
@@ -225,18 +231,59 @@ def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any)
 
 def _preload(jit: Any, job: Any) -> None:
     """Compile one job through the JIT's own preload path (its record is written by the listener)."""
+    from triton.runtime import driver
+
+    from irscope.compile import same_code
+
     outer = (getattr(_STATE, "config", None), getattr(_STATE, "autotune", None))
     _STATE.inside = True
     set_config(job.config, job.autotune)
+    compile_fn = None
     try:
+        jit.device_caches[driver.active.get_current_device()]  # builds the binder (it sets jit.compile) if not yet
+        compile_fn = jit.__dict__.get("compile")
+        if compile_fn is not None:  # else no ASTSource would reach an alias record: every compile runs in full
+            jit.compile = _naming_source(compile_fn)
+        _STATE.may_stop = compile_fn is not None
+        same_code.mark_compile_start()
         jit.preload(job.specialization)
+    except same_code.SameCode as same:  # stopped after TTGIR: another compile makes the same code
+        _write_alias(same)
     except Exception as exc:  # reported as not captured; the program goes on
         _write("failures", {"name": getattr(jit, "__name__", "?"), "error": f"{type(exc).__name__}: {exc}"})
     finally:
-        _STATE.inside = False
+        if compile_fn is not None:
+            jit.compile = compile_fn
+        _STATE.inside = _STATE.may_stop = False
         set_config(*outer)  # in the program's own process (the first job), its autotuner loop goes on
         for caches in jit.device_caches.values():
             caches[0].clear()  # keep the compiled kernel out of the JIT cache: a later launch must not run it
+
+
+def _naming_source(compile_fn: Any) -> Any:
+    """JITFunction.compile, handing its ASTSource to a SameCode that stops it (the alias record needs it)."""
+    from irscope.compile.same_code import SameCode
+
+    def compile(src: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return compile_fn(src, *args, **kwargs)
+        except SameCode as same:
+            same.src = src
+            raise
+
+    return compile
+
+
+def _write_alias(same: Any) -> None:
+    """The ``aliases`` record of a compile stopped after TTGIR: its own record so far, and whose code it shares."""
+    from irscope.compile.same_code import own_early_files
+
+    text = _session() / "same-code" / f"{same.digest}.ttgir"
+    text.write_text(same.ttgir, encoding="utf-8")
+    record = _fields(same.src, same.metadata, own_early_files(same.digest), None, False)
+    record.update(stage_seconds=same.stage_seconds, same_code={"owner": same.owner, "key": same.key,
+                                                              "ttgir": str(text)})
+    _write("aliases", record)
 
 
 def _tracking_run(run: Any) -> Any:
@@ -275,6 +322,12 @@ def install() -> None:
         data = json.loads(spec)
         offline = OfflineDriver(GPUTarget(data["backend"], data["arch"], data["warp_size"]))
         driver.set_active(offline)
+        from triton.backends import backends
+
+        from irscope.compile import same_code
+
+        for backend in backends.values():  # the one whose compiler supports the target compiles
+            same_code.install(backend.compiler)
         device_standin.install(offline, data)  # device queries answered as the target's GPU would
         import atexit
 

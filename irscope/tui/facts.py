@@ -8,6 +8,7 @@ the paragraphs their own views write.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -49,6 +50,10 @@ def _bytes(n: int) -> str:
     return f"{n} bytes ({n / 1024:g} KiB)" if n >= 1024 else f"{n} bytes"
 
 
+# Example: chunk_gla_fwd_kernel_o-sm90-c3-p-0123456789abcdef0123 (a program capture's key: its config index)
+_PROGRAM_KEY_CONFIG = re.compile(r"-c([0-9]+)-p-[0-9a-f]{20}$")
+
+
 def capture_facts(capture: Capture) -> list[Fact]:
     """What the manifest says: kernel, target, config, warps, stages, shared memory, compile time."""
     m = capture.manifest
@@ -67,6 +72,11 @@ def capture_facts(capture: Capture) -> list[Fact]:
     if isinstance(shared, int):
         facts.append(Fact("shared memory", _bytes(shared), "Triton metadata"))
     facts.append(Fact("compiled by", f"Triton {m.triton_version} in {m.compile_seconds:.2f} s", "manifest"))
+    if m.same_code_as:
+        config = _PROGRAM_KEY_CONFIG.search(m.same_code_as)
+        facts.append(Fact("same code as", f"config {config.group(1)}: num_stages changes nothing here (equal TTGIR; "
+                          f"its later stages are those of {m.same_code_as})" if config else m.same_code_as,
+                          "manifest"))
     return facts
 
 
