@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from irscope.analysis.perf import LAUNCH_US, LOCAL_BYTES_PER_SM_CLOCK, PerfReport, device_model
+from irscope.analysis.perf import LAUNCH_US, LOCAL_BYTES_PER_SM_CLOCK, LaunchShape, PerfReport, device_model
 from irscope.analysis.perf_capture import bank_summary, capture_perf, dram_efficiency
 from irscope.analysis.perf_coalescing import coalescing
 from irscope.analysis.perf_work import evaluate_trips, mma_shape, scalar_values
@@ -113,15 +113,20 @@ def test_softmax_on_gfx942_has_a_verdict(store: Path) -> None:
     assert loop.trips + loop.peeled == pytest.approx(4096 / (2 * gpu.sm_count))
 
 
-def test_uncoalesced_load_is_found(tmp_path: Path, store: Path) -> None:
+def _strided(tmp_path: Path, store: Path, stride: int, n: int = 2**22) -> tuple[Capture, LaunchShape, str]:
+    """The strided copy x[i * stride] -> y[i] over n fp32, compiled for sm90: (capture, launch shape, TTGIR)."""
     source = tmp_path / "strided.py"
     source.write_text(STRIDED, encoding="utf-8")
-    launch = LaunchSpec(args="x_ptr=fp32[67108864], y_ptr=fp32[4194304], n=4194304", constexprs=("STRIDE=16", "BLOCK=1024"),
-                        options={"num_warps": 4})
+    launch = LaunchSpec(args=f"x_ptr=fp32[{n * stride}], y_ptr=fp32[{n}], n={n}",
+                        constexprs=(f"STRIDE={stride}", "BLOCK=1024"), options={"num_warps": 4})
     request = make_request(f"{source}:strided_copy", "sm90", launch=launch)
     capture = get_capture(request, str(store))
-    ttgir = capture.read("ttgir")
-    shape = function_launch(request.kernel, (4096, 1, 1))  # type: ignore[arg-type]
+    shape = function_launch(request.kernel, (n // 1024, 1, 1))  # type: ignore[arg-type]
+    return capture, shape, capture.read("ttgir")
+
+
+def test_uncoalesced_load_is_found(tmp_path: Path, store: Path) -> None:
+    capture, shape, ttgir = _strided(tmp_path, store, 16)
     load, store_access = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
     # each lane holds 8 elements 64 bytes apart; the first of them, 512 bytes apart over the warp: 32 sectors,
     # 32 of HBM's 64-byte segments and 32 L2 lines for 128 useful bytes
@@ -140,15 +145,8 @@ def test_stride_two_counts_the_sectors_of_every_register(tmp_path: Path, store: 
     warp's registers every sector of 16 segments is read and half of each used: 2x the DRAM bytes, not 8x,
     and no sector gather (both sectors of each segment are used).
     """
-    source = tmp_path / "strided.py"
-    source.write_text(STRIDED, encoding="utf-8")
-    launch = LaunchSpec(args="x_ptr=fp32[8388608], y_ptr=fp32[4194304], n=4194304", constexprs=("STRIDE=2", "BLOCK=1024"),
-                        options={"num_warps": 4})
-    request = make_request(f"{source}:strided_copy", "sm90", launch=launch)
-    capture = get_capture(request, str(store))
-    ttgir = capture.read("ttgir")
+    capture, shape, ttgir = _strided(tmp_path, store, 2)
     assert "sizePerThread = [4]" in ttgir  # the layout the footprint below follows from
-    shape = function_launch(request.kernel, (4096, 1, 1))  # type: ignore[arg-type]
     load, _store = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
     assert (load.sectors, load.segments, load.useful_bytes) == (32, 16, 128)
     assert (load.warp_sectors, load.warp_segments, load.warp_bytes, load.factor) == (32, 16, 512, 2.0)
@@ -162,15 +160,7 @@ def test_sector_gather_moves_at_the_gather_rate(tmp_path: Path, store: Path, str
                                                 bound: str) -> None:
     """x[i * stride] in fp32 uses one sector of each 64-byte segment: its bytes move at the gather rate for
     its segment step; far apart (4 KB), the DRAM stays under 60% of its peak, which ncu calls latency-bound."""
-    source = tmp_path / "strided.py"
-    source.write_text(STRIDED, encoding="utf-8")
-    n = 2**22
-    launch = LaunchSpec(args=f"x_ptr=fp32[{n * stride}], y_ptr=fp32[{n}], n={n}",
-                        constexprs=(f"STRIDE={stride}", "BLOCK=1024"), options={"num_warps": 4})
-    request = make_request(f"{source}:strided_copy", "sm90", launch=launch)
-    capture = get_capture(request, str(store))
-    ttgir = capture.read("ttgir")
-    shape = function_launch(request.kernel, (n // 1024, 1, 1))  # type: ignore[arg-type]
+    capture, shape, ttgir = _strided(tmp_path, store, stride)
     load, stored = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
     assert (load.segment_step, load.warp_sectors, load.warp_segments, load.factor) == (step, 128, 128, 16.0)
     device = device_model(GPUS["h100"])
