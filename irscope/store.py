@@ -49,6 +49,7 @@ _KEY_ENV_IGNORED = frozenset({
     "MLIR_ENABLE_TIMING", "LLVM_ENABLE_TIMING",
 })
 _STALE_STAGING_SECONDS = 3600
+_FRESH_LOCK_SECONDS = 60  # a staging lock file this young may be one another process is taking now
 # A manifest is a few kilobytes; a larger one is not read.
 _MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 
@@ -437,7 +438,13 @@ class Store:
         return swept
 
     def _sweep_orphan_locks(self) -> None:
-        """Remove staging locks whose directory is gone and whose owner has ended (a compile that failed)."""
+        """Remove staging locks whose directory is gone and whose owner has ended (a compile that failed).
+
+        A lock file younger than a minute is left alone: it may be one another process has just created and
+        not yet locked (filelock creates the file, then locks it), whose staging directory comes next; taking
+        it in that moment made that process's own lock fail ("held by another process").
+        """
+        now = time.time()
         try:
             orphans = [p for p in (self.locks_dir / "staging").glob("*.lock")
                        if not (self.staging_dir / p.name[: -len(".lock")]).exists()]
@@ -445,6 +452,8 @@ class Store:
             return
         for path in orphans:
             try:
+                if now - path.stat().st_mtime < _FRESH_LOCK_SECONDS:
+                    continue
                 lock = locks.take(path)
                 if lock is not None:
                     lock.release()

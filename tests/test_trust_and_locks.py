@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,20 @@ def test_staging_of_a_dead_owner_is_swept_at_once_and_a_live_one_never(tmp_path)
     assert Store(store).sweep_staging() == [live]
     Store(store).discard(mine)
     assert sorted(p.name for p in (store / "locks" / "staging").iterdir()) == []  # no lock files left behind
+
+
+def test_a_staging_lock_being_taken_is_not_swept_as_an_orphan(tmp_path):
+    """filelock creates a lock file, then locks it: a sweep in between took it, and its owner's own lock failed.
+
+    (Seen once as "... is held by another process" in two processes capturing softmax at once.) A lock file
+    whose staging directory does not exist yet is left alone while it is young; an old one is swept.
+    """
+    store = Store(tmp_path / "store")
+    store.new_staging("add_kernel-sm80-c0-0123456789abcdef0125")  # makes the store's folders
+    taking = store.locks_dir / "staging" / "add_kernel-sm80-c0-0123456789abcdef0126.1234.00000000.lock"
+    taking.write_text("")  # created by another process, not locked yet, its directory not made yet
+    store.sweep_staging()
+    assert taking.exists()
+    os.utime(taking, (time.time() - 120, time.time() - 120))  # an owner that died before making its directory
+    store.sweep_staging()
+    assert not taking.exists()
