@@ -23,18 +23,8 @@ from irscope.kernels import get_kernel
 from irscope.store import Capture
 
 MATMUL = {"M": 4096, "N": 4096, "K": 4096}
-STRIDED = '''
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def strided_copy(x_ptr, y_ptr, n, STRIDE: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs * STRIDE, mask=mask)
-    tl.store(y_ptr + offs, x, mask=mask)
-'''
+# the H200 validation's own strided copy (benchmarks/perf_model_validation.py's gather cases)
+VARIANTS = Path(__file__).resolve().parents[1] / "benchmarks" / "perf_variants.py"
 
 
 @pytest.fixture(scope="module")
@@ -113,20 +103,18 @@ def test_softmax_on_gfx942_has_a_verdict(store: Path) -> None:
     assert loop.trips + loop.peeled == pytest.approx(4096 / (2 * gpu.sm_count))
 
 
-def _strided(tmp_path: Path, store: Path, stride: int, n: int = 2**22) -> tuple[Capture, LaunchShape, str]:
+def _strided(store: Path, stride: int, n: int = 2**22) -> tuple[Capture, LaunchShape, str]:
     """The strided copy x[i * stride] -> y[i] over n fp32, compiled for sm90: (capture, launch shape, TTGIR)."""
-    source = tmp_path / "strided.py"
-    source.write_text(STRIDED, encoding="utf-8")
     launch = LaunchSpec(args=f"x_ptr=fp32[{n * stride}], y_ptr=fp32[{n}], n={n}",
                         constexprs=(f"STRIDE={stride}", "BLOCK=1024"), options={"num_warps": 4})
-    request = make_request(f"{source}:strided_copy", "sm90", launch=launch)
+    request = make_request(f"{VARIANTS}:strided_copy_kernel", "sm90", launch=launch)
     capture = get_capture(request, str(store))
     shape = function_launch(request.kernel, (n // 1024, 1, 1))  # type: ignore[arg-type]
     return capture, shape, capture.read("ttgir")
 
 
-def test_uncoalesced_load_is_found(tmp_path: Path, store: Path) -> None:
-    capture, shape, ttgir = _strided(tmp_path, store, 16)
+def test_uncoalesced_load_is_found(store: Path) -> None:
+    capture, shape, ttgir = _strided(store, 16)
     load, store_access = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
     # each lane holds 8 elements 64 bytes apart; the first of them, 512 bytes apart over the warp: 32 sectors,
     # 32 of HBM's 64-byte segments and 32 L2 lines for 128 useful bytes
@@ -138,14 +126,14 @@ def test_uncoalesced_load_is_found(tmp_path: Path, store: Path) -> None:
     assert any("uncoalesced tt.load" in s.text for s in report.suggestions)
 
 
-def test_stride_two_counts_the_sectors_of_every_register(tmp_path: Path, store: Path) -> None:
+def test_stride_two_counts_the_sectors_of_every_register(store: Path) -> None:
     """x[i * 2]: one instruction touches a sector per lane, but the lane's other registers use the same sectors.
 
     The blocked layout gives each lane 4 consecutive indices, 8 bytes apart: 32 bytes, one sector. Over the
     warp's registers every sector of 16 segments is read and half of each used: 2x the DRAM bytes, not 8x,
     and no sector gather (both sectors of each segment are used).
     """
-    capture, shape, ttgir = _strided(tmp_path, store, 2)
+    capture, shape, ttgir = _strided(store, 2)
     assert "sizePerThread = [4]" in ttgir  # the layout the footprint below follows from
     load, _store = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
     assert (load.sectors, load.segments, load.useful_bytes) == (32, 16, 128)
@@ -156,11 +144,11 @@ def test_stride_two_counts_the_sectors_of_every_register(tmp_path: Path, store: 
 
 
 @pytest.mark.parametrize(("stride", "step", "bound"), [(16, 64, "memory"), (1024, 4096, "latency")])
-def test_sector_gather_moves_at_the_gather_rate(tmp_path: Path, store: Path, stride: int, step: int,
+def test_sector_gather_moves_at_the_gather_rate(store: Path, stride: int, step: int,
                                                 bound: str) -> None:
     """x[i * stride] in fp32 uses one sector of each 64-byte segment: its bytes move at the gather rate for
     its segment step; far apart (4 KB), the DRAM stays under 60% of its peak, which ncu calls latency-bound."""
-    capture, shape, ttgir = _strided(tmp_path, store, stride)
+    capture, shape, ttgir = _strided(store, stride)
     load, stored = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
     assert (load.segment_step, load.warp_sectors, load.warp_segments, load.factor) == (step, 128, 128, 16.0)
     device = device_model(GPUS["h100"])
