@@ -9,12 +9,17 @@ in the program's process, every compile grew it (fla's chunk_gla forward:
 reference cycles that only a full garbage collection frees, and the native memory freed then is not
 handed back to the system. In a worker that memory goes with the worker, so the program's memory stays
 flat however many kernels it compiles, and compiles overlap with one another and with the program.
-The first job runs in the program's process: it
-fills what Triton computes once per process (``triton_key``, a hash of Triton's whole install,
-0.8 s here; the backend's tool versions; the compiler's lazy imports), which the children inherit
-instead of redoing in each (a compile in a fresh fork took 1.8 s, 0.6 s after). Each JIT function's
-``cache_key`` is computed in the parent for the same reason. Where ``os.fork`` is missing, every
-job runs in the program's process, one by one.
+
+What Triton computes once per process (``triton_key``, a hash of Triton's whole install, 0.4-0.8 s; the
+backend's tool versions) is computed by :func:`warm_triton` in a thread of the program while the program
+imports its own packages, so the workers inherit it instead of redoing it in each (a compile in a fresh
+fork took 1.8 s, 0.6 s after). Each JIT function's ``cache_key`` is computed in the parent for the same
+reason. Where ``os.fork`` is missing, every job runs in the program's process, one by one.
+
+At the program's exit the workers are told to stop after the job they have, and the program exits
+without waiting for them (its own teardown, about 1.2 s with torch, overlaps their last compiles). Each
+worker holds a lock in ``locks`` for its whole life; ``irscope capture`` waits for every one
+(:func:`wait_for_workers`) before it reads the records.
 """
 
 from __future__ import annotations
@@ -28,9 +33,11 @@ import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 JOBS_ENV = "IRSCOPE_CAPTURE_JOBS"
+WORKERS_FOLDER = "workers"  # in the capture session: one lock per worker, held while it lives
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,9 @@ class CompilePool:
     goes to a new worker, forked then; an idle worker that does not know it makes room.
     """
 
-    def __init__(self, jobs: int, run: Callable[[Any, PreloadJob], None]) -> None:
+    def __init__(self, jobs: int, run: Callable[[Any, PreloadJob], None], warm_up: Callable[[], None] | None = None,
+                 locks: Path | None = None) -> None:
+        """``warm_up`` runs in a thread at once (joined before the first fork); ``locks``: see :func:`wait_for_workers`."""
         self.jobs = jobs
         self.run = run
         self.kernels: dict[str, Any] = {}
@@ -107,7 +116,12 @@ class CompilePool:
         self.workers: list[_Worker] = []
         self.owner = os.getpid()
         self.lock = threading.Lock()
-        self.warm = False
+        self.locks = locks
+        self.forkless = not hasattr(os, "fork")
+        self.warming: threading.Thread | None = None
+        if warm_up is not None:
+            self.warming = threading.Thread(target=warm_up, name="irscope-warm-triton", daemon=True)
+            self.warming.start()
 
     def submit(self, jit: Any, job: PreloadJob) -> None:
         """Compile ``job`` (for ``jit``) in a worker when one is free; return at once if it is."""
@@ -120,22 +134,24 @@ class CompilePool:
             self.kernels[job.kernel] = jit
             from irscope.compile.listener_chain import program_listens
 
-            # In this process: the first compile (children inherit its warm caches), and every compile while the
-            # program has its own compilation listener, which must see each compile as on a GPU.
-            if not self.warm or not hasattr(os, "fork") or program_listens():
+            # In this process: every compile while the program has its own compilation listener, which must see
+            # each compile as on a GPU (and every compile where there is no fork).
+            if self.forkless or program_listens():
                 self.run(jit, job)
-                if not self.warm:
-                    import gc
-
-                    self.warm = True
-                    gc.collect()  # the first compile's MLIR module, held in cycles (see above)
                 return
+            if self.warming is not None:  # a fork must not copy a thread mid-way; it finished long ago, normally
+                self.warming.join()
+                self.warming = None
             getattr(jit, "cache_key", None)  # hashes the kernel's source and dependencies once, here
             line = json.dumps({"kernel": job.kernel, "specialization": job.specialization,
                                "config": list(job.config) if job.config is not None else None,
                                "autotune": job.autotune}) + "\n"
             while True:
                 worker = self._free_worker(job.kernel, id(jit))
+                if worker is None:  # a worker could not start: this job, and every later one, runs here
+                    self.forkless = True
+                    self.run(jit, job)
+                    return
                 try:
                     os.write(worker.send, line.encode("utf-8"))  # one line in an empty pipe: never blocks
                 except OSError:  # it died since it was last seen: another takes the job
@@ -144,8 +160,8 @@ class CompilePool:
                 worker.busy, worker.given = True, worker.given + 1
                 return
 
-    def _free_worker(self, kernel: str, ident: int) -> _Worker:
-        """An idle worker that knows ``kernel``, else a new one (retiring an idle one that does not)."""
+    def _free_worker(self, kernel: str, ident: int) -> _Worker | None:
+        """An idle worker that knows ``kernel``, else a new one (retiring an idle one that does not); None: no fork."""
         while True:
             self._collect(wait=False)
             idle = [w for w in self.workers if not w.busy]
@@ -159,7 +175,8 @@ class CompilePool:
                 continue
             self._collect(wait=True)
 
-    def _fork(self) -> _Worker:
+    def _fork(self) -> _Worker | None:
+        """A new worker, once it holds its lock (it writes ``r``), or None when it died first."""
         jobs_r, jobs_w = os.pipe()
         done_r, done_w = os.pipe()
         sys.stdout.flush()
@@ -177,6 +194,9 @@ class CompilePool:
         os.close(jobs_r)
         os.close(done_w)
         worker = _Worker(pid, jobs_w, done_r, {name: id(fn) for name, fn in self.kernels.items()})
+        if os.read(done_r, 1) != b"r":  # it died before it could serve (its lock folder is gone, say)
+            self._forget(worker)
+            return None
         self.workers.append(worker)
         return worker
 
@@ -187,6 +207,8 @@ class CompilePool:
         gc.disable()  # a collection would touch (and so copy) every page of the program's heap
         code = 1
         try:
+            held = _hold_worker_lock(self.locks) if self.locks is not None else None
+            os.write(done, b"r")
             with os.fdopen(jobs, "rb") as lines:
                 for line in lines:
                     if not line.strip():
@@ -201,6 +223,7 @@ class CompilePool:
                     sys.stderr.flush()
                     os.write(done, b"d")
             code = 0
+            del held  # kept until here: the lock goes with the process
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -239,7 +262,7 @@ class CompilePool:
         self._forget(worker)
 
     def drain(self) -> None:
-        """Wait for every compile still running (at the program's exit), then let the workers go."""
+        """Wait for every compile still running, then let the workers go."""
         with self.lock:
             if os.getpid() != self.owner:
                 return
@@ -247,3 +270,98 @@ class CompilePool:
                 self._collect(wait=True)
             for worker in list(self.workers):
                 self._retire(worker)
+
+    def release(self) -> None:
+        """At the program's exit: tell each worker to stop after its job, and return at once (see the module's note).
+
+        Without ``locks`` nothing could wait for the workers after the program, so this drains instead.
+        """
+        if self.locks is None:
+            self.drain()
+            return
+        with self.lock:
+            if os.getpid() != self.owner:
+                return
+            for worker in self.workers:
+                with contextlib.suppress(OSError):  # it is gone already
+                    os.write(worker.send, b"\n")  # queued behind its job, if it has one
+                for fd in (worker.send, worker.recv):
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            self.workers = []
+
+
+def _hold_worker_lock(folder: Path) -> Any:
+    """Take this worker's lock (``<pid>.lock`` in ``folder``); the caller keeps the object until the worker exits."""
+    from filelock import FileLock
+
+    lock = FileLock(str(folder / f"{os.getpid()}.lock"))
+    lock.acquire()
+    return lock
+
+
+def wait_for_workers(folder: Path) -> None:
+    """Return when every worker that took a lock in ``folder`` has exited (their compiles' records are written).
+
+    A worker that outlived the program is this process's child when :func:`adopt_orphans` was called before the
+    program started; it is reaped here.
+    """
+    from filelock import FileLock
+
+    waited: set[str] = set()
+    while True:
+        pending = sorted(p for p in folder.glob("*.lock") if p.name not in waited) if folder.is_dir() else []
+        if not pending:
+            return
+        for path in pending:
+            with FileLock(str(path)):  # free once that worker's process is gone
+                waited.add(path.name)
+            with contextlib.suppress(ChildProcessError, ValueError):  # not our child (reaped by its parent)
+                os.waitpid(int(path.stem), 0)
+
+
+def adopt_orphans() -> None:
+    """On Linux, make this process the reaper of its descendants whose parent exits (PR_SET_CHILD_SUBREAPER).
+
+    The program's compile workers may outlive it (see the module's note); they are then reparented here, and
+    :func:`wait_for_workers` reaps them, instead of to an init process that may never do so.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+def import_compile_modules() -> None:
+    """Import, in the program's own thread, what Triton imports lazily at its first compile (the code generator) and
+    the packages ``triton_key`` walks, so that neither :func:`warm_triton`'s thread nor each worker imports them."""
+    import pkgutil
+
+    with contextlib.suppress(Exception):
+        import triton
+        import triton.compiler.code_generator
+
+        root = Path(triton.__file__).parent
+        for sub in ("compiler", "backends", "language"):
+            for _ in pkgutil.walk_packages([str(root / sub)], prefix=f"triton.{sub}."):
+                pass
+
+
+def warm_triton(target: Any) -> None:
+    """Compute what Triton computes once per process before its first compile, so forked workers inherit it.
+
+    That is ``triton_key`` (it reads and hashes Triton's install, libtriton's hundreds of MB releasing the GIL) and
+    the backend's hash and options hash (the tool versions; the hash of libdevice). Run in a thread while the
+    program imports its packages; the packages ``triton_key`` walks are imported before, in the program's thread
+    (imports in two threads at once can deadlock). A failure here only means the workers compute it themselves.
+    """
+    with contextlib.suppress(Exception):
+        from triton.compiler.compiler import make_backend
+        from triton.runtime.cache import triton_key
+
+        triton_key()
+        backend = make_backend(target)
+        backend.hash()
+        backend.parse_options({}).hash()

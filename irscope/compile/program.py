@@ -69,7 +69,13 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
     """
     from irscope.compile import same_code as same_code_module
     from irscope.compile.autotune_policy import MODE_ENV, MODES
-    from irscope.compile.compile_pool import JOBS_ENV, default_jobs
+    from irscope.compile.compile_pool import (
+        JOBS_ENV,
+        WORKERS_FOLDER,
+        adopt_orphans,
+        default_jobs,
+        wait_for_workers,
+    )
 
     if autotune not in MODES:
         raise UsageError(f"--autotune {autotune!r} is not a mode; valid: {', '.join(MODES)}")
@@ -97,7 +103,9 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
             env[same_code_module.ENV] = "1" if same_code else "0"
         else:
             env.pop("IRSCOPE_CAPTURE_TARGET", None)
+        adopt_orphans()
         exit_code = subprocess.run(command, env=env, check=False).returncode
+        wait_for_workers(session / WORKERS_FOLDER)  # compiles may run on after the program's exit (compile_pool)
         captures, failures = _store_records(session, store, shlex.join(command))
         return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
                              failures=failures, offline_target=offline.name if offline else None,
