@@ -15,6 +15,12 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
 
+def repo_path(*more: object) -> str:
+    """PYTHONPATH for a child irscope: this checkout (and ``more``) first, then what this process was given (a venv
+    that reaches torch or a Triton through PYTHONPATH keeps them)."""
+    return os.pathsep.join([str(REPO), *map(str, more), *filter(None, [os.environ.get("PYTHONPATH", "")])])
+
+
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Point IRSCOPE_HOME, TRITON_CACHE_DIR, TRITON_HOME and HOME into the test's tmp dir.

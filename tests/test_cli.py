@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from irscope.cli import cli
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, repo_path
 
 pytestmark = pytest.mark.compile
 
@@ -118,7 +118,7 @@ def _run_module(args: list[str], env_extra: dict[str, str]) -> subprocess.Comple
             "except SystemExit as e:\n    code = e.code\nelse:\n    code = 0\n"
             "print('IMPORTED', 'triton' in sys.modules, 'torch' in sys.modules, file=sys.stderr)\n"
             "sys.exit(code)\n")
-    env = {**os.environ, **env_extra, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, **env_extra, "PYTHONPATH": repo_path()}
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -134,7 +134,7 @@ def test_warm_show_imports_neither_triton_nor_torch(shared_store, captures):
 
 def test_python_dash_m_and_help():
     proc = subprocess.run([sys.executable, "-m", "irscope", "--help"], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
+                          env={**os.environ, "PYTHONPATH": repo_path()}, timeout=60)
     assert proc.returncode == 0
     for command in ("list", "show", "run"):
         assert command in proc.stdout

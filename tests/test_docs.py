@@ -16,7 +16,7 @@ import pytest
 
 from irscope.cli import COMMANDS
 from irscope.cli.reference import render_reference
-from tests.conftest import REPO
+from tests.conftest import REPO, repo_path
 from tests.doc_commands import (
     GENERATED,
     RUN_KINDS,
@@ -50,7 +50,7 @@ def test_readme_starts_with_two_setup_commands_and_the_main_job():
 
 def test_the_testing_guide_example_passes(tmp_path):
     """docs/examples/test_pin_compiler.py is the file users copy: it must pass as written."""
-    env = {**os.environ, "IRSCOPE_HOME": str(tmp_path), "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "IRSCOPE_HOME": str(tmp_path), "PYTHONPATH": repo_path()}
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(REPO / "docs" / "examples" / "test_pin_compiler.py")],
                           capture_output=True, text=True, env=env, timeout=900, cwd=tmp_path)

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from irscope.cli import cli
 from irscope.definition import find_definition
 from irscope.kernelspec import parse_function_ref
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, REPO, repo_path
 
 PKG = DATA / "pkgs"
 IMPL = (PKG / "reexport_kernels" / "impl.py").resolve()
@@ -52,7 +52,7 @@ def test_definition_reader_imports_nothing():
     code = (f"import sys; sys.path.insert(0, {str(PKG)!r}); from irscope.kernelspec import parse_function_ref; "
             "ref = parse_function_ref('reexport_kernels.api:fast'); print(ref.path.name, 'triton' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO,
-                         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+                         env={"PYTHONPATH": repo_path(), "PATH": "/usr/bin:/bin"})
     assert out.stdout.split() == ["impl.py", "False"]
 
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from irscope.analysis.loops import analyze_loops, capture_loops
 from irscope.cli import cli
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, repo_path
 
 pytestmark = pytest.mark.compile
 
@@ -164,7 +164,7 @@ def test_warm_reports_import_neither_triton_nor_torch(captures):
             "    except SystemExit as e:\n        assert e.code in (0, None), (args, e.code)\n"
             "print('IMPORTED', 'triton' in sys.modules, 'torch' in sys.modules, file=sys.stderr)\n")
     proc = subprocess.run([sys.executable, "-c", code, str(captures.store)], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300)
+                          env={**os.environ, "PYTHONPATH": repo_path()}, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "IMPORTED False False" in proc.stderr
     assert "digraph dataflow" in proc.stdout and "pipelined: 3 stages" in proc.stdout

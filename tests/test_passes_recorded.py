@@ -13,7 +13,7 @@ import pytest
 
 from irscope.passdump import FAILED, index_path, load_dump, load_failed_dump, write_dump
 from irscope.store import Store
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, repo_path
 
 pytestmark = pytest.mark.compile
 PROGRAMS = DATA / "programs"
@@ -29,7 +29,7 @@ def run(store: Path, *args: str, env: dict[str, str] | None = None,
         path: tuple[Path, ...] = ()) -> subprocess.CompletedProcess[str]:
     """``python -m irscope ARGS`` on ``store``, with ``path`` on PYTHONPATH after the repository."""
     full = {k: v for k, v in os.environ.items() if k != "IRSCOPE_HOME"}
-    full.update({"PYTHONPATH": os.pathsep.join(map(str, (REPO, *path))), "IRSCOPE_HOME": str(store), **(env or {})})
+    full.update({"PYTHONPATH": repo_path(*path), "IRSCOPE_HOME": str(store), **(env or {})})
     return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, env=full,
                           cwd=store.parent, timeout=600)
 

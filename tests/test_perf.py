@@ -21,6 +21,7 @@ from irscope.compile.launch_values import bundled_launch, function_launch
 from irscope.gpus import GPUS
 from irscope.kernels import get_kernel
 from irscope.store import Capture
+from tests.conftest import repo_path
 
 MATMUL = {"M": 4096, "N": 4096, "K": 4096}
 # the H200 validation's own strided copy (benchmarks/perf_model_validation.py's gather cases)
@@ -409,8 +410,7 @@ def _perf_in_subprocess(store: Path, *args: str) -> tuple[str, str]:
             "try:\n    runpy.run_module('irscope', run_name='__main__')\n"
             "except SystemExit as e:\n    assert not e.code, e.code\n"
             "print('IMPORTED', 'triton' in sys.modules, 'torch' in sys.modules, file=sys.stderr)\n")
-    repo = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "PYTHONPATH": str(repo)}
+    env = {**os.environ, "PYTHONPATH": repo_path()}
     done = subprocess.run([sys.executable, "-c", code, "perf", *args, "--store", str(store), "--json"],
                           capture_output=True, text=True, env=env, timeout=300, check=True)
     return done.stdout, done.stderr

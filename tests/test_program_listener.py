@@ -9,14 +9,14 @@ import sys
 import pytest
 
 from irscope.store import Store
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, repo_path
 
 pytestmark = pytest.mark.compile
 SCRIPT = DATA / "programs" / "own_listener.py"
 
 
 def capture(store, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "IRSCOPE_HOME": str(store)}
+    env = {**os.environ, "PYTHONPATH": repo_path(), "IRSCOPE_HOME": str(store)}
     return subprocess.run([sys.executable, "-m", "irscope", "capture", "--target", "sm90", "--", sys.executable,
                            str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=600)
 

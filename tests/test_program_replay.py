@@ -12,7 +12,7 @@ import pytest
 
 from irscope.compile.replay import extract_kernel
 from irscope.errors import UsageError
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, repo_path
 from tests.test_program_capture import irscope
 
 pytestmark = pytest.mark.compile
@@ -23,7 +23,7 @@ TILE_ARGS = "x_ptr=fp32[512,256], out_ptr=fp32[512,256], M=512, N=256, stride=25
 def run_in(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``python -m irscope ARGS`` with ``cwd`` as working directory (for relative --store paths)."""
     full = {k: v for k, v in os.environ.items() if k != "IRSCOPE_HOME"}
-    full.update({"PYTHONPATH": str(REPO), **(env or {})})
+    full.update({"PYTHONPATH": repo_path(), **(env or {})})
     return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, env=full,
                           cwd=cwd, timeout=600)
 
@@ -132,7 +132,7 @@ def test_the_replay_module_keeps_what_the_kernel_needs_on_its_own_lines() -> Non
 
 
 def test_a_package_kernel_with_relative_imports_is_replayed_by_name(tmp_path: Path) -> None:
-    env = {"PYTHONPATH": os.pathsep.join([str(REPO), str(DATA / "pkgs")]), "IRSCOPE_HOME": str(tmp_path)}
+    env = {"PYTHONPATH": repo_path(DATA / "pkgs"), "IRSCOPE_HOME": str(tmp_path)}
     show = run_in(tmp_path, "show", "relative_kernels.ops:scale_kernel", "--signature", "*fp32:16, *fp32:16, i32, 1024",
                   "--stage", "ttir", env=env)
     assert show.returncode == 0, show.stderr

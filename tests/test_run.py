@@ -8,14 +8,14 @@ import sys
 
 import pytest
 
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, repo_path
 
 pytestmark = pytest.mark.slow
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     # A fresh process: TRITON_INTERPRET must be set before the kernel modules are imported.
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": repo_path()}
     return subprocess.run([sys.executable, "-m", "irscope", "run", *args], capture_output=True, text=True,
                           env=env, timeout=600)
 

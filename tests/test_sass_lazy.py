@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import DATA, REPO
+from conftest import DATA
 
 from irscope.cli import cli
 from irscope.nvtools import tool_path
 from irscope.sass_lazy import control_field, format_cuobjdump
 from irscope.store import Store
+from tests.conftest import repo_path
 
 pytestmark = pytest.mark.compile
 
@@ -69,7 +70,7 @@ def test_odd_cuobjdump_output_is_reported_not_raised():
 
 def test_each_num_warps_config_gets_the_sass_of_its_own_cubin(tmp_path):
     """Triton's dump folder leaves num_warps out of its name: the old copy gave 2 of 3 configs another's SASS."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), "IRSCOPE_HOME": str(tmp_path)}
+    env = {**os.environ, "PYTHONPATH": repo_path(), "IRSCOPE_HOME": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-m", "irscope", "capture", "--target", "sm90", "--autotune", "all", "--",
                            sys.executable, str(DATA / "programs" / "warps_autotune.py")],
                           capture_output=True, text=True, env=env, timeout=600)
@@ -90,7 +91,7 @@ def test_a_read_only_store_derives_the_sass_in_memory(captures, tmp_path):
     shutil.copytree(cap.path, store / "captures" / cap.path.name, ignore=shutil.ignore_patterns("derived"))
     inner = (f'mount --bind "{store}" "{store}" && mount -o remount,bind,ro "{store}" && '
              f'exec "{sys.executable}" -m irscope "$@"')
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": repo_path()}
     done = subprocess.run(["unshare", "-rm", "sh", "-c", inner, "sh", "show", cap.path.name, "-s", "sass",
                            "--store", str(store)], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr

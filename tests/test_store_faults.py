@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import REPO
 
 from irscope.captures import get_capture, make_request
 from irscope.cli import cli
 from irscope.passdump import effects_path, get_pass_dump, index_path
 from irscope.store import Store
+from tests.conftest import repo_path
 
 pytestmark = pytest.mark.compile
 
@@ -224,7 +224,7 @@ def _read_only(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Run irscope with the store mounted read-only (a user+mount namespace; fails for root as well)."""
     inner = (f'mount --bind "{store}" "{store}" && mount -o remount,bind,ro "{store}" && '
              f'exec "{sys.executable}" -m irscope "$@"')
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": repo_path()}
     return subprocess.run(["unshare", "-rm", "sh", "-c", inner, "sh", *args, "--store", str(store)],
                           capture_output=True, text=True, env=env, timeout=300)
 

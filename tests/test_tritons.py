@@ -21,7 +21,7 @@ from irscope.cli import cli
 from irscope.compile.remote import PROTOCOL, call, job_data, job_from_data
 from irscope.errors import UsageError
 from irscope.store import local_triton_version
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, repo_path
 
 OLD = "3.6.0"  # the Triton of the GPU machine; its PTX, registers and metadata differ from the current Triton's
 
@@ -145,7 +145,7 @@ def test_capture_of_a_program_refuses_triton():
 def old_triton(tmp_path_factory) -> Path:
     """A store with Triton 3.6.0 installed by `irscope triton install` (pip's wheel cache makes it quick)."""
     home = tmp_path_factory.mktemp("tritons-home")
-    env = {**os.environ, "IRSCOPE_HOME": str(home), "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "IRSCOPE_HOME": str(home), "PYTHONPATH": repo_path()}
     env.pop("IRSCOPE_TRITON", None)
     proc = subprocess.run([sys.executable, "-m", "irscope", "triton", "install", OLD], capture_output=True, text=True,
                           env=env, timeout=900)
@@ -155,7 +155,7 @@ def old_triton(tmp_path_factory) -> Path:
 
 
 def _cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "IRSCOPE_HOME": str(home), "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "IRSCOPE_HOME": str(home), "PYTHONPATH": repo_path()}
     env.pop("IRSCOPE_TRITON", None)
     return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, env=env,
                           timeout=900)
@@ -190,7 +190,7 @@ def test_triton_install_list_and_compile_with_an_older_triton(old_triton):
     # $IRSCOPE_TRITON does the same as --triton, and the per-pass dump compiles there too.
     passes = subprocess.run([sys.executable, "-m", "irscope", "passes", "matmul", "--json"], capture_output=True,
                             text=True, timeout=900,
-                            env={**os.environ, "IRSCOPE_HOME": str(old_triton), "PYTHONPATH": str(REPO),
+                            env={**os.environ, "IRSCOPE_HOME": str(old_triton), "PYTHONPATH": repo_path(),
                                  "IRSCOPE_TRITON": OLD})
     assert passes.returncode == 0, passes.stderr[-2000:]
     assert json.loads(passes.stdout)["triton_version"] == OLD

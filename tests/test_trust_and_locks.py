@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import REPO
 
 from irscope.archive import build_member
 from irscope.cli import cli
 from irscope.store import Store
+from tests.conftest import repo_path
 
 pytestmark = pytest.mark.compile
 
@@ -110,7 +110,7 @@ def test_four_concurrent_passes_print_the_same_table(captures, tmp_path):
     store = tmp_path / "store"
     shutil.copytree(cap.path, store / "captures" / cap.manifest.key,
                     ignore=shutil.ignore_patterns("passes.*", ".passes.*"))
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": repo_path()}
     cmd = [sys.executable, "-m", "irscope", "passes", "vector_add", "--target", "sm80", "--store", str(store)]
     procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
              for _ in range(4)]
@@ -137,7 +137,7 @@ if sys.argv[2] == "hold":
 
 
 def test_staging_of_a_dead_owner_is_swept_at_once_and_a_live_one_never(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": repo_path()}
     store = tmp_path / "store"
     dead = Path(subprocess.run([sys.executable, "-c", _HOLD, str(store), "exit"], capture_output=True, text=True,
                                env=env, check=True).stdout.strip())

@@ -23,10 +23,13 @@ first imports torch, so a process that never does pays nothing.
 
 from __future__ import annotations
 
+import functools
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import sys
 import types
+from pathlib import Path
 from typing import Any
 
 from irscope.gpus import DEFAULT_GPU, GPUS, Gpu
@@ -57,8 +60,24 @@ def triton_properties(gpu: Gpu) -> dict[str, Any]:
         "mem_bus_width": gpu.memory_bus_width_bits,
     }
     if gpu.vendor == "AMD":
-        props.update(arch=gpu.gcn_arch_name, max_threads_per_sm=gpu.max_threads_per_sm, cooperativeLaunch=1)
+        props.update(arch=gpu.gcn_arch_name, max_threads_per_sm=gpu.max_threads_per_sm)
+        if _amd_driver_reports("cooperativeLaunch"):  # Triton 3.9's HIP driver does; 3.5's does not
+            props["cooperativeLaunch"] = 1
     return props
+
+
+@functools.cache
+def _amd_driver_reports(key: str) -> bool:
+    """Whether the installed Triton's HIP driver (``backends/amd/driver.c``) puts ``key`` in its device properties.
+
+    Unknown (no such file, say) counts as yes: the newest Triton's answer.
+    """
+    spec = importlib.util.find_spec("triton")
+    origin = Path(spec.origin) if spec is not None and spec.origin else None
+    try:
+        return origin is None or f'"{key}"' in (origin.parent / "backends" / "amd" / "driver.c").read_text()
+    except (OSError, UnicodeDecodeError):
+        return True
 
 
 class DeviceProperties:
