@@ -240,3 +240,27 @@ def test_an_archive_whose_file_differs_from_its_manifest_is_refused(captures, tm
     result = CliRunner().invoke(cli, ["open", str(bad), "--store", str(tmp_path / "fresh")])
     assert result.exit_code == 1 and "differs from the size and sha256" in result.output
     assert not (tmp_path / "fresh" / "captures").exists() or not any((tmp_path / "fresh" / "captures").iterdir())
+
+
+@pytest.mark.parametrize(("moved_to", "status"), [("0", "unchecked"), ("5", "disagree")])
+def test_a_line_triton_left_at_line_0_is_unchecked_and_one_moved_elsewhere_disagrees(captures, tmp_path, moved_to,
+                                                                                    status):
+    # Triton 3.5 leaves sm100's warp-specialized TMA copies at `.loc 1 0 0`; here the PTX of sm80's matmul is
+    # made to do the same with its async copies (or to file them under line 5, which verify must still catch).
+    cap = _copy(captures("matmul", "sm80"), tmp_path)
+    text = cap.read("ptx")
+    copy = text.index("cp.async.cg.shared.global")
+    loc = text.rindex(".loc\t1 ", 0, copy)
+    line = text[loc:].split()[2]
+    path = cap.stage_path("ptx")
+    path.write_text(path.read_text().replace(f".loc\t1 {line} ", f".loc\t1 {moved_to} "))
+    _record(cap, path)
+    cap = Store(tmp_path).get(cap.manifest.key)
+    assert cap is not None
+    result = verify_capture(cap)
+    ptx = [f for f in result.findings if f.topic == "lines" and f.claim.startswith(f"line {line}:")
+           and f.evidence.startswith("ptx:")]
+    assert ptx and {f.status for f in ptx} == {status}, _report(result)
+    if status == "unchecked":
+        assert not result.disagreements, _report(result)
+        assert all("at line 0 (no source line in Triton's line info)" in f.evidence for f in ptx)

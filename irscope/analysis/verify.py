@@ -39,6 +39,8 @@ from irscope.store import Capture
 __all__ = ["Finding", "Verification", "verify_capture"]
 
 AGREE, DISAGREE, UNCHECKED = "agree", "disagree", "unchecked"
+# Evidence that cannot be placed: instructions of the class that Triton's line info leaves at line 0.
+_AT_LINE_0 = "; it has {n} at line 0 (no source line in Triton's line info), which may be this line's"
 
 # Example: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16  |  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 _PTX_MMA_SHAPE = re.compile(r"\.m(?P<m>\d+)n(?P<n>\d+)k(?P<k>\d+)\b")
@@ -172,7 +174,9 @@ def _check_pipeline(loop: Loop, listing: Listing, kernel_file: str, unroll: int 
             shown += f" (the {listing.stage} loop holds {unroll} iterations: LLVM unrolled it)"
         if peeled:
             shown += f" (LLVM peeled {peeled} iteration(s) in front of the {listing.stage} loop)"
-        if asm_in == 0:
+        if asm_in == 0 and (nowhere := sum(1 for i in inside if not i.frames and classify(i.opcode) == kind)):
+            out.append(Finding("pipeline", claim, shown + _AT_LINE_0.format(n=nowhere), UNCHECKED))
+        elif asm_in == 0:
             out.append(Finding("pipeline", claim, shown, DISAGREE))
         elif asm_before * stream.in_loop * unroll != asm_in * (stream.before_loop + peeled * stream.in_loop):
             out.append(Finding("pipeline", claim, shown + f" (ratio {asm_before / asm_in:g}, TTGIR "
@@ -328,10 +332,14 @@ def _check_lines(module: MlirModule, listings: list[Listing], kernel_file: str, 
         if kind in _LINE_CLASSES and (line := _line_of(op.location.frames, kernel_file)) is not None:
             wanted.setdefault((line, kind), op.name)
     counted: dict[str, Counter[tuple[int, str]]] = {}
+    lost: dict[str, Counter[str]] = {}
     for listing in listings:
         have: Counter[tuple[int, str]] = Counter()
         past_end: set[int] = set()
+        unplaced: Counter[str] = Counter()  # instructions with no source position (``.loc 1 0 0``), by class
         for insn in listing.instructions:
+            if not insn.frames and (kind := classify(insn.opcode)) is not None:
+                unplaced[kind] += 1
             line = _line_of(insn.frames, kernel_file)
             if line is None:
                 continue
@@ -340,6 +348,7 @@ def _check_lines(module: MlirModule, listings: list[Listing], kernel_file: str, 
             if (kind := classify(insn.opcode)) is not None:
                 have[(line, kind)] += 1
         counted[listing.stage] = have
+        lost[listing.stage] = unplaced
         for (line, kind), op_name in sorted(wanted.items()):
             # A load may become an async copy's zero-fill (and back), or, on AMD, a scalar load when every
             # lane reads the same address: accept those as that line's load.
@@ -354,6 +363,18 @@ def _check_lines(module: MlirModule, listings: list[Listing], kernel_file: str, 
                 elsewhere = sorted({ln for (ln, k) in have if k == kind and (ln, k) not in wanted})
                 shown += (f"; the PTX has {ptx[(line, kind)]} on it and ptxas's line table files this class under "
                           f"line(s) {', '.join(map(str, elsewhere)) or 'of other ops'}")
+                out.append(Finding("lines", claim, shown, UNCHECKED))
+                continue
+            # SASS follows the PTX's line table: what the PTX left at line 0 cannot be placed in the SASS either.
+            from_ptx = lost.get("ptx", Counter()) if listing.stage == "sass" else Counter()
+            nowhere = unplaced[kind] + sum(unplaced[alt] for alt in alts)
+            ptx_nowhere = from_ptx[kind] + sum(from_ptx[alt] for alt in alts)
+            if not count and (nowhere or ptx_nowhere):
+                # Triton's line info, not irscope: its lowering left these at line 0 (Triton 3.5's warp-specialized
+                # TMA copies for sm100, say), so which line they came from cannot be read from this stage.
+                shown += (_AT_LINE_0.format(n=nowhere) if nowhere else
+                          f"; the PTX has {ptx_nowhere} at line 0 (no source line in Triton's line info), and ptxas's "
+                          "line table follows the PTX's")
                 out.append(Finding("lines", claim, shown, UNCHECKED))
                 continue
             out.append(Finding("lines", claim, shown, AGREE if count else DISAGREE))
