@@ -4,6 +4,8 @@ the workers finish their jobs on their own, and ``wait_for_workers`` waits for t
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 
 from irscope.compile import compile_pool
 from irscope.compile.compile_pool import CompilePool, PreloadJob
+from tests.conftest import repo_path
 
 
 class _Jit:
@@ -134,3 +137,22 @@ def test_a_worker_that_cannot_start_leaves_its_job_to_the_program(tmp_path: Path
         pool.submit(jit, PreloadJob("m:k", f"s{i}"))
     pool.release()
     assert [(pid, s) for pid, _, s, _ in _lines(log)] == [(str(os.getpid()), f"s{i}") for i in range(3)]
+
+
+def test_warming_triton_fills_what_its_first_compile_would_compute() -> None:
+    # In a fresh process: after the warm-up, Triton's cache key and the backend's tool version are cached, so a
+    # worker forked then inherits them instead of hashing Triton's 500 MB library again.
+    code = """
+from triton.backends.compiler import GPUTarget
+from triton.runtime.cache import triton_key
+from triton.backends.nvidia import compiler as nvidia
+from irscope.compile import triton_warm
+assert triton_key.cache_info().currsize == 0 and nvidia.get_ptxas_version.cache_info().currsize == 0
+triton_warm.import_compile_modules()
+triton_warm.warm_triton(GPUTarget("cuda", 90, 32))
+print(triton_key.cache_info().currsize, nvidia.get_ptxas_version.cache_info().currsize)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": repo_path()})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["1", "1"]

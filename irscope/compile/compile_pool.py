@@ -11,8 +11,8 @@ handed back to the system. In a worker that memory goes with the worker, so the 
 flat however many kernels it compiles, and compiles overlap with one another and with the program.
 
 What Triton computes once per process (``triton_key``, a hash of Triton's whole install, 0.4-0.8 s; the
-backend's tool versions) is computed by :func:`warm_triton` in a thread of the program while the program
-imports its own packages, so the workers inherit it instead of redoing it in each (a compile in a fresh
+backend's tool versions) is computed by the ``warm_up`` callable (``triton_warm.warm_triton``) in a thread of
+the program while the program imports its own packages, so the workers inherit it instead of redoing it in each (a compile in a fresh
 fork took 1.8 s, 0.6 s after). Each JIT function's ``cache_key`` is computed in the parent for the same
 reason. Where ``os.fork`` is missing, every job runs in the program's process, one by one.
 
@@ -333,35 +333,3 @@ def adopt_orphans() -> None:
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 
-
-def import_compile_modules() -> None:
-    """Import, in the program's own thread, what Triton imports lazily at its first compile (the code generator) and
-    the packages ``triton_key`` walks, so that neither :func:`warm_triton`'s thread nor each worker imports them."""
-    import pkgutil
-
-    with contextlib.suppress(Exception):
-        import triton
-        import triton.compiler.code_generator
-
-        root = Path(triton.__file__).parent
-        for sub in ("compiler", "backends", "language"):
-            for _ in pkgutil.walk_packages([str(root / sub)], prefix=f"triton.{sub}."):
-                pass
-
-
-def warm_triton(target: Any) -> None:
-    """Compute what Triton computes once per process before its first compile, so forked workers inherit it.
-
-    That is ``triton_key`` (it reads and hashes Triton's install, libtriton's hundreds of MB releasing the GIL) and
-    the backend's hash and options hash (the tool versions; the hash of libdevice). Run in a thread while the
-    program imports its packages; the packages ``triton_key`` walks are imported before, in the program's thread
-    (imports in two threads at once can deadlock). A failure here only means the workers compute it themselves.
-    """
-    with contextlib.suppress(Exception):
-        from triton.compiler.compiler import make_backend
-        from triton.runtime.cache import triton_key
-
-        triton_key()
-        backend = make_backend(target)
-        backend.hash()
-        backend.parse_options({}).hash()

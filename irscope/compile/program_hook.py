@@ -331,14 +331,14 @@ def install() -> None:
         device_standin.install(offline, data)  # device queries answered as the target's GPU would
         import atexit
 
-        from irscope.compile import compile_pool
+        from irscope.compile import compile_pool, triton_warm
         from irscope.compile.autotune_policy import offline_run
 
-        compile_pool.import_compile_modules()
+        triton_warm.import_compile_modules()
         locks = _session() / compile_pool.WORKERS_FOLDER
         locks.mkdir(parents=True, exist_ok=True)
         _POOL.append(compile_pool.CompilePool(compile_pool.jobs_from_env(), _preload,
-                                              warm_up=lambda: compile_pool.warm_triton(offline.target), locks=locks))
+                                              warm_up=lambda: triton_warm.warm_triton(offline.target), locks=locks))
         atexit.register(_POOL[0].release)
         knobs.runtime.jit_cache_hook = _offline_cache_hook
         Autotuner.run = offline_run
