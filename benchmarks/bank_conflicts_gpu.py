@@ -3,7 +3,7 @@
 Launches the kernels of tests/data/kernels/bank_conflicts.py (8-way FMA-dot operand loads: a 32x32
 tile whose upper and lower half-warps repeat each other's addresses, and a 16x256x64 tile where all 32
 lanes differ; the conflict-free twin; a transpose through a layout conversion) and the bundled matmul
-and softmax at small sizes, once each. The prediction (irscope.analysis.bank_conflicts on the TTGIR and PTX the JIT
+and softmax at small sizes, once each. The prediction (irscope.analysis.banks.conflicts on the TTGIR and PTX the JIT
 compiled for that very launch) is summed over the launch: each op's conflicts per CTA times the CTAs,
 or, for ops inside a loop, times the loop iterations of all CTAs. The measurement is one `ncu` run over
 all of them: l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum and _op_st.sum per kernel (and
@@ -68,7 +68,7 @@ def launch(name: str) -> tuple[Any, int, int, str]:
         args = tiles if "dot" in name else tiles[:2]
         compiled = fn[(1,)](*args, BLOCK=32)
         return compiled, 1, 0, str(TEST_KERNELS)
-    from irscope.kernels import bundled_kernels
+    from irscope.model.kernels import bundled_kernels
 
     kernel = "matmul" if name == "matmul_kernel" else "softmax"
     sizes = {"M": 512, "N": 512, "K": 512} if kernel == "matmul" else {"n_rows": 1024, "n_cols": 1024}
@@ -95,8 +95,8 @@ def launch(name: str) -> tuple[Any, int, int, str]:
 
 def _sass(compiled: Any) -> Any:
     """The kernel's SASS with line info (nvdisasm on its cubin), so ptxas's widened loads are modelled; None if not."""
-    from irscope.nvtools import tool_path
     from irscope.parse.lineinfo import parse_sass_lines
+    from irscope.toolchain.nvtools import tool_path
 
     tool = tool_path("nvdisasm")
     cubin = compiled.asm.get("cubin") if hasattr(compiled.asm, "get") else None
@@ -116,7 +116,7 @@ def _sass(compiled: Any) -> Any:
 
 def predict(compiled: Any, ctas: int, iterations: int, kernel_file: str) -> dict[str, Any]:
     """Predicted conflicts of one launch per ncu counter, and the per-op lines behind them."""
-    from irscope.analysis.bank_conflicts import bank_report
+    from irscope.analysis.banks.conflicts import bank_report
     from irscope.views.bank_text import render_bank_report
 
     report = bank_report(compiled.asm["ttgir"], compiled.asm["ptx"], kernel_file, _sass(compiled))

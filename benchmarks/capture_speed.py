@@ -22,10 +22,10 @@ def main() -> None:
 
     import triton
 
-    from irscope.captures import make_request
     from irscope.compile.capture import capture, quiet_triton, redirected_triton
     from irscope.compile.specialize import kernel_job
-    from irscope.store import Store
+    from irscope.request.captures import make_request
+    from irscope.store.store import Store
 
     req = make_request(args.kernel, args.target)
     tmp = Path(tempfile.mkdtemp())

@@ -88,9 +88,9 @@ def graphs(target: str) -> list[tuple[str, object]]:
     """Every graph `irscope graph` draws for the bundled kernels: data flow of ttir and ttgir (with and
     without constants) and the pass pipeline, built as the command builds them."""
     from irscope.analysis.dataflow import build_flow_graph
-    from irscope.captures import get_capture, make_request
     from irscope.cli.loops_cmd import capture_title
-    from irscope.passdump import cached_pass_table, get_pass_dump
+    from irscope.request.captures import get_capture, make_request
+    from irscope.request.passdump import cached_pass_table, get_pass_dump
     from irscope.views.graph_dot import flow_dot, pipeline_dot, pipeline_steps
 
     out: list[tuple[str, object]] = []

@@ -31,9 +31,9 @@ def main() -> int:
         return 2
     import triton
 
-    from irscope.captures import LaunchSpec, get_capture, make_request
-    from irscope.settings import parse_settings
-    from irscope.targets import native_target
+    from irscope.model.targets import native_target
+    from irscope.request.captures import LaunchSpec, get_capture, make_request
+    from irscope.request.settings import parse_settings
 
     target = native_target()
     print(f"GPU {torch.cuda.get_device_name(0)}, native target {target.name if target else None}, "

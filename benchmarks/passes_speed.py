@@ -80,9 +80,9 @@ def main() -> None:
 
         os.environ["IRSCOPE_HOME"] = home
         from irscope.analysis.diff import DiffOptions
-        from irscope.captures import get_capture, make_request
-        from irscope.compare import diff_points, pass_point
-        from irscope.passdump import load_dump, scan_dump
+        from irscope.request.captures import get_capture, make_request
+        from irscope.request.compare import diff_points, pass_point
+        from irscope.request.passdump import load_dump, scan_dump
 
         capture = get_capture(make_request("matmul", args.target))
         dump = load_dump(capture.path)

@@ -2,7 +2,7 @@
 
 For the bundled kernels at their bench sizes and for deliberately flawed variants (benchmarks/perf_variants.py
 and odd configs of the bundled matmul), each case is captured offline by irscope for the local GPU's target,
-modelled (``irscope.analysis.perf_capture.capture_perf``, with the data-sheet figures and with the figures
+modelled (``irscope.analysis.perf.capture.capture_perf``, with the data-sheet figures and with the figures
 measured now, as ``--gpu native`` does), timed with ``triton.testing.do_bench`` (median), and profiled once
 by ``ncu`` (one launch after a warm-up launch, clocks not locked, caches flushed). Compared: the bound with
 ncu's speed-of-light breakdown (``sm__throughput`` vs ``gpu__compute_memory_throughput``; both under 60%:
@@ -129,7 +129,7 @@ class Result:
 
 
 def _bundled(name: str) -> Any:
-    from irscope.kernels import get_kernel
+    from irscope.model.kernels import get_kernel
 
     info = get_kernel(name)
     return info, info.load()
@@ -371,7 +371,7 @@ def ncu_bound(values: dict[str, float]) -> str:
 
 def _model(launch: Launch, target: Any, store: str, device: Any, datasheet: Any) -> tuple[dict[str, Any], dict[str, Any], Any]:
     import irscope
-    from irscope.analysis.perf_capture import capture_perf
+    from irscope.analysis.perf.capture import capture_perf
     from irscope.compile.launch_values import launch_shape
     from irscope.views.perf_text import perf_json
 
@@ -468,9 +468,9 @@ def model_only(cases: str) -> int:
     """The model of every case for sm90 on the H200's data sheet, without a GPU (meta tensors)."""
     import torch
 
-    from irscope.analysis.perf import device_model
-    from irscope.gpus import GPUS
-    from irscope.targets import resolve_target
+    from irscope.analysis.perf.predict import device_model
+    from irscope.model.gpus import GPUS
+    from irscope.model.targets import resolve_target
 
     sheet = device_model(GPUS["h200"])
     store = tempfile.mkdtemp(prefix="irscope-perf-")
@@ -513,10 +513,10 @@ def main() -> int:
     import triton
     from triton.testing import do_bench
 
-    from irscope.analysis.perf import device_model
-    from irscope.gpus import GPUS
+    from irscope.analysis.perf.predict import device_model
+    from irscope.model.gpus import GPUS
+    from irscope.model.targets import native_target
     from irscope.run.bench import measure_ceilings
-    from irscope.targets import native_target
 
     started = time.time()
     target = native_target()

@@ -27,9 +27,9 @@ def main() -> int:
     args = parser.parse_args()
     import torch
 
-    from irscope.analysis.perf import device_model
-    from irscope.gpus import GPUS
-    from irscope.targets import resolve_target
+    from irscope.analysis.perf.predict import device_model
+    from irscope.model.gpus import GPUS
+    from irscope.model.targets import resolve_target
 
     saved = json.loads(Path(args.run).read_text(encoding="utf-8"))
     ceilings = saved["ceilings"]

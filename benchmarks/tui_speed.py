@@ -39,8 +39,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from irscope.captures import get_capture, make_request
-from irscope.passdump import cached_pass_table, get_pass_dump
+from irscope.request.captures import get_capture, make_request
+from irscope.request.passdump import cached_pass_table, get_pass_dump
 
 FIRST_PAINT = """
 import time

@@ -3,7 +3,7 @@
     python benchmarks/whatif_speed.py [--store DIR]
 
 Prints, side by side in one run:
-* a precompiled neighbour (``num_stages=2``, compiled ahead by irscope.neighbours while the TUI shows its
+* a precompiled neighbour (``num_stages=2``, compiled ahead by irscope.request.neighbours while the TUI shows its
   base, as it does for a user): milliseconds from Enter in the ``x`` form to the first frame of the
   variant's facts and TTGIR diff (target: 100 ms);
 * any other variant (``BLOCK_SIZE_K=16``): the same time (the form used once its compile worker has
@@ -124,9 +124,9 @@ def main() -> None:
     args = parser.parse_args()
     store = args.store or tempfile.mkdtemp(prefix="irscope-whatif-")
     os.environ["IRSCOPE_HOME"] = store
-    from irscope.captures import get_capture, make_request
-    from irscope.neighbours import precompile
-    from irscope.store import Store
+    from irscope.request.captures import get_capture, make_request
+    from irscope.request.neighbours import precompile
+    from irscope.store.store import Store
 
     get_capture(make_request("matmul", "sm90", 0), store)
     get_capture(make_request("matmul", "sm90", 1), store)

@@ -6,12 +6,12 @@ import inspect
 from pathlib import Path
 from typing import Any
 
-from irscope.captures import LaunchSpec, Request, get_capture, make_request
-from irscope.definition import source_digest
 from irscope.errors import UsageError
-from irscope.kernelspec import ArgSpec, FunctionKernel, FunctionRef
-from irscope.store import Capture
-from irscope.targets import resolve_target
+from irscope.model.definition import source_digest
+from irscope.model.kernelspec import ArgSpec, FunctionKernel, FunctionRef
+from irscope.model.targets import resolve_target
+from irscope.request.captures import LaunchSpec, Request, get_capture, make_request
+from irscope.store.store import Capture
 
 _OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "waves_per_eu", "matrix_instr_nonkdim", "kpack")
 

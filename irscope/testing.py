@@ -22,15 +22,15 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from irscope.captures import request_for
-from irscope.store import Capture
+from irscope.request.captures import request_for
+from irscope.store.store import Capture
 
 __all__ = ["assert_facts", "assert_layout", "assert_no_spills", "assert_pass_ran", "assert_pipelined", "pass_names"]
 
 
 def pass_names(capture: Capture) -> list[str]:
     """The MLIR passes that ran, in order (compiles once more with per-pass dumps the first time)."""
-    from irscope.passdump import cached_pass_table, get_pass_dump
+    from irscope.request.passdump import cached_pass_table, get_pass_dump
 
     table = cached_pass_table(get_pass_dump(request_for(capture), capture))
     return [row.name for row in table.rows if not row.step]
@@ -38,7 +38,7 @@ def pass_names(capture: Capture) -> list[str]:
 
 def assert_pass_ran(capture: Capture, name: str, changed: bool | None = None) -> None:
     """Assert that pass ``name`` ran (and, with ``changed``, that it did or did not change the IR)."""
-    from irscope.passdump import cached_pass_table, get_pass_dump
+    from irscope.request.passdump import cached_pass_table, get_pass_dump
 
     table = cached_pass_table(get_pass_dump(request_for(capture), capture))
     rows = [row for row in table.rows if row.name == name and not row.step]
@@ -129,8 +129,8 @@ def assert_facts(path: str | os.PathLike[str], triton: str | None = None, tolera
     """
     from pathlib import Path
 
-    from irscope.factsfile import check_snapshot
-    from irscope.paths import store_root
+    from irscope.model.paths import store_root
+    from irscope.request.factsfile import check_snapshot
     from irscope.views.facts_text import render_deltas
 
     results = check_snapshot(Path(path), store_root(store), triton, tolerances, jobs)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from irscope.captures import Request, get_capture, make_request
-from irscope.store import Capture
+from irscope.request.captures import Request, get_capture, make_request
+from irscope.store.store import Capture
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -41,8 +41,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     yield tmp_path
     os.environ.pop("TRITON_INTERPRET", None)
     os.environ.pop("IRSCOPE_TRITON", None)  # set by tritons.select() in a test, after monkeypatch looked
-    from irscope import tritons
-
+    from irscope.toolchain import tritons
     tritons.reset()  # a test that chose another Triton (--triton in-process) leaves no choice behind
 
 

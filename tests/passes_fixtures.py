@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from irscope.captures import Request
 from irscope.compile.passes import capture_passes
-from irscope.passdump import PassDump, load_dump
-from irscope.store import Capture
+from irscope.request.captures import Request
+from irscope.request.passdump import PassDump, load_dump
+from irscope.store.store import Capture
 
 KERNELS = ("vector_add", "softmax", "matmul")
 TARGETS = ("sm90", "sm80", "gfx942")

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 import irscope
-from irscope.analysis.access_widths import AccessWidth, access_widths
-from irscope.analysis.layouts import LayoutInfo, LayoutReport, analyze_layouts
-from irscope.store import Capture
+from irscope.analysis.layouts.access_widths import AccessWidth, access_widths
+from irscope.analysis.layouts.explain import LayoutInfo, LayoutReport, analyze_layouts
+from irscope.store.store import Capture
 from tests.conftest import DATA
 
 pytestmark = pytest.mark.compile

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from irscope.archive import build_member, export
 from irscope.cli import cli
-from irscope.store import Store
+from irscope.store.archive import build_member, export
+from irscope.store.store import Store
 
 pytestmark = pytest.mark.compile
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_archive import open_cli, real_members, seeded_store, snapshot, write_archive
 
-from irscope.store import Store
+from irscope.store.store import Store
 
 settings.register_profile("fast", max_examples=25, deadline=None,
                           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

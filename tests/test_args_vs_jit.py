@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from irscope.cli import cli
 from irscope.compile.function import ensure_driver
-from irscope.kernels import load_module
-from irscope.targets import resolve_target
+from irscope.model.kernels import load_module
+from irscope.model.targets import resolve_target
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.compile

@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import irscope
-from irscope.analysis.bank_conflicts import BankReport, SharedAccess, bank_report, predict_bank_conflicts
-from irscope.analysis.bank_model import ModelError, instruction_wavefronts, phase_ways, warp_access
-from irscope.analysis.linear_layout import LinearLayout
-from irscope.analysis.shared_offsets import OffsetMap, UnsupportedShared, shared_offset_map
+from irscope.analysis.banks.conflicts import BankReport, SharedAccess, bank_report, predict_bank_conflicts
+from irscope.analysis.banks.model import ModelError, instruction_wavefronts, phase_ways, warp_access
+from irscope.analysis.banks.shared_offsets import OffsetMap, UnsupportedShared, shared_offset_map
+from irscope.analysis.layouts.linear import LinearLayout
 from irscope.parse.layouts import parse_layout
-from irscope.store import Capture
+from irscope.store.store import Capture
 from irscope.views.bank_text import render_bank_report
 from tests.conftest import DATA
 
@@ -272,7 +272,7 @@ def test_the_analysis_reads_text_without_triton_or_torch() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; from pathlib import Path; from irscope.analysis.bank_conflicts import bank_report; "
+    code = ("import sys; from pathlib import Path; from irscope.analysis.banks.conflicts import bank_report; "
             f"d = Path({str(DATA / 'bank')!r}); "
             "r = bank_report((d / 'fma_dot_bt.sm80.ttgir').read_text(), (d / 'fma_dot_bt.sm80.ptx').read_text()); "
             "assert max(a.ways for a in r.accesses) == 8; "
@@ -386,7 +386,7 @@ _PTX = """\
 
 
 def test_ptx_addresses_follow_triton_style_integer_code() -> None:
-    from irscope.analysis.ptx_addresses import ThreadAddresses, evaluate_addresses
+    from irscope.analysis.banks.ptx_addresses import ThreadAddresses, evaluate_addresses
     from irscope.parse.lineinfo import parse_ptx
 
     listing = parse_ptx(_PTX)
@@ -406,7 +406,7 @@ def test_ptx_addresses_follow_triton_style_integer_code() -> None:
 
 
 def test_ptx_addresses_say_why_when_they_cannot() -> None:
-    from irscope.analysis.ptx_addresses import evaluate_addresses
+    from irscope.analysis.banks.ptx_addresses import evaluate_addresses
     from irscope.parse.lineinfo import parse_ptx
 
     text = "\tld.param.b32 \t%r1, [k_param_0];\n\tld.shared.b32 \t%r2, [%r1];\n"

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from irscope.cli import cli
 from irscope.errors import UsageError
-from irscope.kernels import bundled_kernels, read_kernel
+from irscope.model.kernels import bundled_kernels, read_kernel
 from irscope.run.bench import copies_for, metric_for, size_label, throughput
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from irscope.captures import get_capture, make_request
-from irscope.store import Store
+from irscope.request.captures import get_capture, make_request
+from irscope.store.store import Store
 
 pytestmark = pytest.mark.compile
 
@@ -160,7 +160,7 @@ def test_half_written_capture_is_not_read(tmp_path):
 
 
 def test_two_processes_capturing_at_once_leave_one_good_entry(tmp_path):
-    code = ("import sys; from irscope.captures import make_request, get_capture; "
+    code = ("import sys; from irscope.request.captures import make_request, get_capture; "
             "c = get_capture(make_request('softmax', 'sm80'), sys.argv[1]); print(c.path)")
     procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "s")], stdout=subprocess.PIPE, text=True)
              for _ in range(2)]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from irscope.store import Store
+from irscope.store.store import Store
 from tests.conftest import DATA
 from tests.test_program_capture import irscope
 

@@ -17,7 +17,7 @@ import pytest
 from irscope.compile import program, same_code
 from irscope.compile.same_code_ingest import AliasRefused, alias_capture_record
 from irscope.errors import StoreError
-from irscope.store import Capture, Manifest, Store
+from irscope.store.store import Capture, Manifest, Store
 from tests.conftest import DATA
 from tests.test_program_capture import irscope
 
@@ -124,7 +124,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
         where.append(str(folder))
         return original(folder, store, command)
 
-    from irscope.targets import resolve_target
+    from irscope.model.targets import resolve_target
 
     mp = pytest.MonkeyPatch()
     mp.setattr(program, "_store_records", keep)

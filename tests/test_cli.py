@@ -52,7 +52,7 @@ def test_show_json(store_args):
     # The specialization the JIT would apply travels with the text (docs/tour.md says so).
     assert data["attrs"]["x_ptr"] == [["tt.divisibility", 16]] and data["signature"]["x_ptr"] == "*fp32"
     # ... and equals what the kernel module declares for config 0 (read independently of the capture).
-    from irscope.kernels import bundled_kernels
+    from irscope.model.kernels import bundled_kernels
 
     declared = bundled_kernels()["vector_add"].config("cuda", 0)
     assert data["constexprs"]["BLOCK_SIZE"] == declared["BLOCK_SIZE"] == data["config_values"]["BLOCK_SIZE"]
@@ -84,7 +84,7 @@ def test_bad_input_is_one_line_and_exit_2(args, needle):
 
 
 def test_target_native_without_gpu_is_a_usage_error(monkeypatch):
-    import irscope.targets as targets
+    import irscope.model.targets as targets
 
     monkeypatch.setattr(targets, "native_target", lambda: None)
     result = CliRunner().invoke(cli, ["show", "matmul", "--target", "native"])

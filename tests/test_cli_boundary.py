@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from irscope.cli import cli
-from irscope.kernelspec import SIGNATURE_TYPES
+from irscope.model.kernelspec import SIGNATURE_TYPES
 
 DATA = Path(__file__).resolve().parent / "data" / "layouts"
 REAL = (DATA / "matmul.sm80.ttgir").read_text()
@@ -53,7 +53,7 @@ def one_error_line(result: object) -> str:
 
 
 def test_an_internal_error_is_one_line_and_a_crash_log(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from irscope.store import Store
+    from irscope.store.store import Store
 
     def broken(self: Store) -> list[object]:
         raise ZeroDivisionError("division by zero in the store walk")
@@ -76,7 +76,7 @@ def test_an_internal_error_is_one_line_and_a_crash_log(monkeypatch: pytest.Monke
 
 
 def test_an_unusable_store_puts_the_crash_log_in_the_temp_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from irscope.store import Store
+    from irscope.store.store import Store
 
     def broken(self: Store) -> list[object]:
         raise RuntimeError("boom")

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from irscope.cli import COMMANDS, cli
-from irscope.passdump import get_pass_dump
+from irscope.request.passdump import get_pass_dump
 
 LONG = "k" * 5000
 BASE_KERNEL = ["vector_add", "--target", "sm90"]

@@ -10,9 +10,9 @@ import pytest
 
 from irscope.analysis.resources import GPU_LIMITS
 from irscope.compile.device_standin import triton_properties
-from irscope.gpus import DEFAULT_GPU, GPUS, resolve_gpu
-from irscope.store import Store
-from irscope.targets import TARGETS
+from irscope.model.gpus import DEFAULT_GPU, GPUS, resolve_gpu
+from irscope.model.targets import TARGETS
+from irscope.store.store import Store
 from tests.conftest import DATA
 from tests.test_program_capture import irscope
 

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
-from irscope.analysis.layouts import analyze_layouts
+from irscope.analysis.layouts.explain import analyze_layouts
+from irscope.analysis.layouts.to_linear import UnsupportedLayout, to_linear_layout
 from irscope.analysis.loops import analyze_loops
 from irscope.analysis.sourcemap import map_mlir
 from irscope.errors import IrscopeError

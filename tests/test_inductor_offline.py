@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from irscope.store import Store
+from irscope.store.store import Store
 from tests.conftest import DATA
 from tests.test_program_capture import irscope
 
@@ -35,7 +35,7 @@ def test_inductor_kernels_are_written_for_the_stood_in_gpu_and_compiled_for_the_
 
 
 def test_without_a_target_on_a_machine_without_gpu_the_one_line_result_says_why(tmp_path: Path) -> None:
-    from irscope.targets import native_target
+    from irscope.model.targets import native_target
 
     if native_target() is not None:
         pytest.skip("this machine has a GPU: the program's tensors would be there")

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from irscope.cli import cli
-from irscope.definition import find_definition
-from irscope.kernelspec import parse_function_ref
+from irscope.model.definition import find_definition
+from irscope.model.kernelspec import parse_function_ref
 from tests.conftest import DATA, REPO, repo_path
 
 PKG = DATA / "pkgs"
@@ -49,7 +49,7 @@ def test_reference_finds_the_defining_file_without_importing(spec, function, mon
 
 def test_definition_reader_imports_nothing():
     """Resolving the reference reads source only: Triton is not imported."""
-    code = (f"import sys; sys.path.insert(0, {str(PKG)!r}); from irscope.kernelspec import parse_function_ref; "
+    code = (f"import sys; sys.path.insert(0, {str(PKG)!r}); from irscope.model.kernelspec import parse_function_ref; "
             "ref = parse_function_ref('reexport_kernels.api:fast'); print(ref.path.name, 'triton' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO,
                          env={"PYTHONPATH": repo_path(), "PATH": "/usr/bin:/bin"})

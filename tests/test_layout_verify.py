@@ -8,8 +8,8 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
-from irscope.analysis.layout_views import MAX_SLOTS, layout_grid
+from irscope.analysis.layouts.to_linear import UnsupportedLayout, to_linear_layout
+from irscope.analysis.layouts.views import MAX_SLOTS, layout_grid
 from irscope.parse.layout_verify import layout_rank
 from irscope.parse.layouts import OpaqueLayout, parse_layouts
 

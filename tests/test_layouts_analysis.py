@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from irscope.analysis.layouts import (
+from irscope.analysis.layouts.explain import (
     LayoutReport,
     analyze_layout_file,
     analyze_layouts,
@@ -189,7 +189,7 @@ def test_multi_module_file_reports_file_line_numbers() -> None:
 def test_layout_library_imports_no_heavy_dependency() -> None:
     code = (
         "import sys\n"
-        "import irscope.analysis.layouts, irscope.analysis.layout_views, irscope.parse.ttgir_ops\n"
+        "import irscope.analysis.layouts.explain, irscope.analysis.layouts.views, irscope.parse.ttgir_ops\n"
         "import irscope.views.layout_map, irscope.views.layout_text, irscope.views.layout_report\n"
         "print(sorted(m for m in ('triton', 'torch', 'click', 'textual') if m in sys.modules))\n"
     )

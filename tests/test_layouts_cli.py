@@ -64,7 +64,7 @@ def test_map_of_layouts_defined_over_lines_with_comments() -> None:
 
 def test_tui_says_why_a_layout_has_no_map() -> None:
     """The layouts panel's message: an unreadable or placeholder layout is not called shared memory."""
-    from irscope.analysis.layouts import analyze_layouts
+    from irscope.analysis.layouts.explain import analyze_layouts
     from irscope.tui.widgets.layouts_panel import no_map_reason
 
     report = analyze_layouts(Path(FORMS).read_text())

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from irscope.store import triton_version
+from irscope.store.store import triton_version
 
 # The oracle is Triton's own layout printer, which Gluon gained in 3.9: older Triton has nothing to compare
 # with (the recorded printer outputs in tests/data/layouts are still checked by the other layout tests).
@@ -30,7 +30,7 @@ from triton._C.libtriton import gluon_ir, ir  # noqa: E402
 from triton.experimental.gluon.language.amd import AMDMFMALayout, AMDWMMALayout  # noqa: E402
 from triton_oracle import load_corpus  # noqa: E402
 
-from irscope.analysis.layout_to_linear import cga_linear_layout  # noqa: E402
+from irscope.analysis.layouts.to_linear import cga_linear_layout  # noqa: E402
 from irscope.parse import layouts as L  # noqa: E402
 from irscope.parse.layouts import parse_layout, parse_layouts  # noqa: E402
 from irscope.parse.ttgir_ops import parse_types, scan_ops  # noqa: E402
@@ -450,7 +450,7 @@ def _thread0_registers(layout: L.Layout, shape: list[int]) -> int:
 ])
 def test_mma_operand_sentence_agrees_with_triton(instr: tuple[int, int], k_width: int, tile_a: str,
                                                  tile_b: str) -> None:
-    from irscope.analysis.layouts import explain_layout
+    from irscope.analysis.layouts.explain import explain_layout
 
     mma = L.NvidiaMmaLayout(version_major=2, version_minor=0, warps_per_cta=(1, 1), instr_shape=instr)
     for op_idx, tile in ((0, tile_a), (1, tile_b)):
@@ -467,7 +467,7 @@ def test_mma_operand_sentence_agrees_with_triton(instr: tuple[int, int], k_width
 
 @pytest.mark.parametrize("instr", [(8, 8), (16, 8)])
 def test_mma_v2_sentence_agrees_with_triton(instr: tuple[int, int]) -> None:
-    from irscope.analysis.layouts import explain_layout
+    from irscope.analysis.layouts.explain import explain_layout
 
     mma = L.NvidiaMmaLayout(version_major=2, version_minor=0, warps_per_cta=(1, 1), instr_shape=instr)
     sentence = explain_layout(mma, list(instr), "f64")
@@ -484,7 +484,7 @@ def test_mma_v2_sentence_agrees_with_triton(instr: tuple[int, int]) -> None:
 @pytest.mark.compile
 def test_fp64_dot_kernel_layouts_match_triton(tmp_path: Path, triton_ir: tuple[Any, Any]) -> None:
     import irscope
-    from irscope.analysis.layouts import analyze_layouts
+    from irscope.analysis.layouts.explain import analyze_layouts
 
     kernel = Path(__file__).parent / "data" / "kernels" / "fp64_dot.py"
     capture = irscope.capture(f"{kernel}:fp64_dot_kernel", target="sm80", store=str(tmp_path / "store"),

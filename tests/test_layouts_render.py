@@ -9,8 +9,8 @@ import pytest
 from rich.cells import cell_len
 from rich.text import Text
 
-from irscope.analysis.layout_views import layout_grid
-from irscope.analysis.layouts import analyze_layouts
+from irscope.analysis.layouts.explain import analyze_layouts
+from irscope.analysis.layouts.views import layout_grid
 from irscope.parse import layouts as L
 from irscope.parse.layouts import parse_layouts
 from irscope.views.layout_map import PALETTE, MapCell, build_map, render_layout_map, render_layout_svg

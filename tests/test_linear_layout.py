@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from irscope.analysis.layout_to_linear import UnsupportedLayout, cga_linear_layout, to_linear_layout
-from irscope.analysis.layout_views import layout_grid
-from irscope.analysis.linear_layout import (
+from irscope.analysis.layouts.linear import (
     LinearLayout,
     dim_names,
     ensure_not_larger,
@@ -21,6 +19,8 @@ from irscope.analysis.linear_layout import (
     identity_nd,
     matrix_order,
 )
+from irscope.analysis.layouts.to_linear import UnsupportedLayout, cga_linear_layout, to_linear_layout
+from irscope.analysis.layouts.views import layout_grid
 from irscope.parse import layouts as L
 from irscope.parse.layouts import parse_layout
 from irscope.views.layout_text import format_hardware_view, format_tensor_view

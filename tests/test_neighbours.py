@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from irscope import neighbours as nb
-from irscope.captures import get_capture, make_request
-from irscope.factsfile import launch_spec
-from irscope.settings import settable
-from irscope.store import Store
+from irscope.request import neighbours as nb
+from irscope.request.captures import get_capture, make_request
+from irscope.request.factsfile import launch_spec
+from irscope.request.settings import settable
+from irscope.store.store import Store
 
 
 def test_the_neighbours_of_the_matmul_config():

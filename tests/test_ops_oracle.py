@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from irscope.store import triton_version
+from irscope.store.store import triton_version
 
 if tuple(int(p) for p in triton_version().split(".")[:2] if p.isdigit()) < (3, 9):
     pytest.skip(f"the corpus was printed by Triton 3.9; Triton {triton_version()} may refuse it",
@@ -26,7 +26,7 @@ if tuple(int(p) for p in triton_version().split(".")[:2] if p.isdigit()) < (3, 9
 from ops_compare import module_disagreements
 from triton_oracle import load_corpus, triton_context
 
-from irscope.analysis.layouts import analyze_layouts
+from irscope.analysis.layouts.explain import analyze_layouts
 from irscope.parse.layouts import parse_layouts
 from irscope.parse.mlir_ops import parse_module
 from irscope.parse.ttgir_ops import parse_module_info, scan_ops

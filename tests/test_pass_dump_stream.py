@@ -134,7 +134,7 @@ def test_effects_computed_in_two_processes_are_the_serial_ones(captures: object,
     from irscope.analysis import effects_split
     from irscope.analysis.passes import pass_effects
     from irscope.parse.passes import section_body
-    from irscope.passdump import get_pass_dump
+    from irscope.request.passdump import get_pass_dump
 
     request = captures.request("vector_add", "sm80")  # type: ignore[attr-defined]
     dump = get_pass_dump(request, captures("vector_add", "sm80"), llvm=True)  # type: ignore[operator]
@@ -158,7 +158,7 @@ def test_the_threaded_writer_writes_the_members_the_sequential_one_wrote(capture
     import gzip
     import json
 
-    from irscope.passdump import load_dump, write_dump
+    from irscope.request.passdump import load_dump, write_dump
 
     request = captures.request("vector_add", "sm80")  # type: ignore[attr-defined]
     capture = captures("vector_add", "sm80")  # type: ignore[operator]
@@ -179,8 +179,8 @@ def test_the_threaded_writer_writes_the_members_the_sequential_one_wrote(capture
 
 
 def test_a_write_error_on_the_writer_thread_stops_the_dump(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from irscope import dump_writer
-    from irscope.passdump import write_dump
+    from irscope.request.passdump import write_dump
+    from irscope.store.store import dump_writer
 
     def full(*_: object, **__: object) -> bytes:
         raise OSError(28, "No space left on device")

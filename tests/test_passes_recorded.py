@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from irscope.passdump import FAILED, index_path, load_dump, load_failed_dump, write_dump
-from irscope.store import Store
+from irscope.request.passdump import FAILED, index_path, load_dump, load_failed_dump, write_dump
+from irscope.store.store import Store
 from tests.conftest import DATA, repo_path
 
 pytestmark = pytest.mark.compile

@@ -10,17 +10,23 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from irscope.analysis.perf import LAUNCH_US, LOCAL_BYTES_PER_SM_CLOCK, LaunchShape, PerfReport, device_model
-from irscope.analysis.perf_capture import bank_summary, capture_perf, dram_efficiency
-from irscope.analysis.perf_coalescing import coalescing
-from irscope.analysis.perf_work import evaluate_trips, mma_shape, scalar_values
+from irscope.analysis.perf.capture import bank_summary, capture_perf, dram_efficiency
+from irscope.analysis.perf.coalescing import coalescing
+from irscope.analysis.perf.predict import (
+    LAUNCH_US,
+    LOCAL_BYTES_PER_SM_CLOCK,
+    LaunchShape,
+    PerfReport,
+    device_model,
+)
+from irscope.analysis.perf.work import evaluate_trips, mma_shape, scalar_values
 from irscope.analysis.resources import capture_resources
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli import cli
 from irscope.compile.launch_values import bundled_launch, function_launch
-from irscope.gpus import GPUS
-from irscope.kernels import get_kernel
-from irscope.store import Capture
+from irscope.model.gpus import GPUS
+from irscope.model.kernels import get_kernel
+from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.store.store import Capture
 from tests.conftest import repo_path
 
 MATMUL = {"M": 4096, "N": 4096, "K": 4096}
@@ -198,7 +204,7 @@ def test_mma_shapes() -> None:
 
 
 def test_bank_summary_reads_the_report_interface() -> None:
-    """The fields of irscope.analysis.bank_conflicts.SharedAccess, as that analysis fills them."""
+    """The fields of irscope.analysis.banks.conflicts.SharedAccess, as that analysis fills them."""
     access = SimpleNamespace(where="k.py:31", op="ttg.local_load", instructions=("ld.shared.v4.b32",), ways=2,
                              kind="2-way", reason="the shared layout has no swizzle", conflicts_per_cta=64,
                              loop_line=120, counter="ld")
@@ -271,7 +277,7 @@ def test_the_model_imports_neither_triton_nor_torch() -> None:
     import sys
 
     code = ("import sys\n"
-            "import irscope.analysis.perf, irscope.analysis.perf_capture, irscope.views.perf_text\n"
+            "import irscope.analysis.perf.predict, irscope.analysis.perf.capture, irscope.views.perf_text\n"
             "print(sorted(m for m in ('triton', 'torch', 'click') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from irscope.analysis.resources import GPU_LIMITS, amd_occupancy, nvidia_occupancy
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.parse.resources import AmdUsage
-from irscope.store import Store
+from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.store.store import Store
 from tests.conftest import DATA
 from tests.test_program_capture import irscope
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from irscope.store import Store
+from irscope.store.store import Store
 from tests.conftest import DATA, repo_path
 
 pytestmark = pytest.mark.compile

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from irscope import tritons
-from irscope.captures import LaunchSpec, make_request
 from irscope.cli import cli
 from irscope.compile import remote
 from irscope.errors import UsageError
-from irscope.kernels import bundled_dir, read_kernel
-from irscope.store import Store, local_triton_version
+from irscope.model.kernels import bundled_dir, read_kernel
+from irscope.request.captures import LaunchSpec, make_request
+from irscope.store.store import Store, local_triton_version
+from irscope.toolchain import tritons
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from irscope.analysis.diff import normalize
 from irscope.cli import cli
-from irscope.store import Store
+from irscope.store.store import Store
 from tests.conftest import DATA
 from tests.test_program_capture import irscope
 

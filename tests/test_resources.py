@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from irscope.analysis.resources import GPU_LIMITS, amd_occupancy, capture_resources, nvidia_occupancy
 from irscope.cli import cli
-from irscope.nvtools import ptxas_verbose, resource_usage, tool_path
 from irscope.parse.resources import AmdUsage, parse_amdgcn_usage, parse_cubin_usage, parse_ptxas_usage
+from irscope.toolchain.nvtools import ptxas_verbose, resource_usage, tool_path
 from tests.conftest import DATA
 
 pytestmark = pytest.mark.compile

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from conftest import DATA
 
 from irscope.cli import cli
-from irscope.nvtools import tool_path
-from irscope.sass_lazy import control_field, format_cuobjdump
-from irscope.store import Store
+from irscope.store.store import Store
+from irscope.toolchain.nvtools import tool_path
+from irscope.toolchain.sass_lazy import control_field, format_cuobjdump
 from tests.conftest import repo_path
 
 pytestmark = pytest.mark.compile

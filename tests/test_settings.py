@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from irscope.analysis.loops import capture_loops
 from irscope.cli import cli
-from irscope.settings import parse_settings
-from irscope.store import Store
+from irscope.request.settings import parse_settings
+from irscope.store.store import Store
 from tests.conftest import DATA
 from tests.test_program_capture import irscope
 

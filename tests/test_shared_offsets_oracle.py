@@ -1,7 +1,7 @@
 """irscope's shared-memory offset functions against Triton's own (`to_linear_layout` of Gluon, Triton >= 3.9).
 
 Triton defines each shared encoding as offset -> tensor coordinate bases; irscope builds the same bases
-(irscope.analysis.shared_offsets) to invert them. Every basis is compared, in order, for a seeded sample
+(irscope.analysis.banks.shared_offsets) to invert them. Every basis is compared, in order, for a seeded sample
 of swizzled_shared and nvmma_shared encodings and shapes.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from irscope.analysis.shared_offsets import shared_offset_map
+from irscope.analysis.banks.shared_offsets import shared_offset_map
 from irscope.parse.layouts import NVMMASharedLayout, SwizzledSharedLayout
-from irscope.store import triton_version
+from irscope.store.store import triton_version
 
 if tuple(int(p) for p in triton_version().split(".")[:2] if p.isdigit()) < (3, 9):
     pytest.skip(f"Triton {triton_version()} has no Gluon to_linear_layout for shared layouts", allow_module_level=True)

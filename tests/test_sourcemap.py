@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from irscope.analysis.sourcemap import build_source_map
 from irscope.cli import cli
-from irscope.store import Capture
+from irscope.store.store import Capture
 from tests.conftest import DATA
 
 pytestmark = pytest.mark.compile

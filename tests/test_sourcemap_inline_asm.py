@@ -71,8 +71,8 @@ def test_sass_without_ptx_lines_moves_back_what_it_can_and_says_what_it_cannot(c
 
 def sass_listing_without_fix(cap):
     """The -gi listing exactly as nvdisasm gives it."""
-    from irscope.nvtools import sass_with_lines
     from irscope.parse.lineinfo import parse_sass_lines
+    from irscope.toolchain.nvtools import sass_with_lines
 
     run = sass_with_lines(cap)
     return (parse_sass_lines(run.stdout), "") if run.ok else (None, run.problem)

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from irscope.captures import get_capture, make_request
 from irscope.cli import cli
-from irscope.passdump import effects_path, get_pass_dump, index_path
-from irscope.store import Store
+from irscope.request.captures import get_capture, make_request
+from irscope.request.passdump import effects_path, get_pass_dump, index_path
+from irscope.store.store import Store
 from tests.conftest import repo_path
 
 pytestmark = pytest.mark.compile
@@ -30,7 +30,7 @@ def template(tmp_path_factory) -> tuple[Path, str]:
     root = tmp_path_factory.mktemp("fault-template")
     request = make_request(KERNEL, TARGET)
     cap = get_capture(request, str(root))
-    from irscope.passdump import cached_pass_table
+    from irscope.request.passdump import cached_pass_table
 
     cached_pass_table(get_pass_dump(request, cap))
     assert effects_path(cap.path, "mlir").is_file()

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from irscope import tritons
-from irscope.captures import get_capture, make_request
 from irscope.cli import cli
 from irscope.compile.remote import PROTOCOL, call, job_data, job_from_data
 from irscope.errors import UsageError
-from irscope.store import local_triton_version
+from irscope.request.captures import get_capture, make_request
+from irscope.store.store import local_triton_version
+from irscope.toolchain import tritons
 from tests.conftest import DATA, repo_path
 
 OLD = "3.6.0"  # the Triton of the GPU machine; its PTX, registers and metadata differ from the current Triton's
@@ -93,7 +93,7 @@ def test_job_descriptions_are_plain_data_and_rebuild_the_same_request(tmp_path):
 
 
 def _launch(**kw):
-    from irscope.captures import LaunchSpec
+    from irscope.request.captures import LaunchSpec
 
     return LaunchSpec(**kw)
 
@@ -107,7 +107,7 @@ def test_the_worker_answers_hello_with_its_triton_and_refuses_other_protocols():
     tritons.select(_stand_in())
     reply = call({"op": "hello"})
     assert reply["ok"] and reply["triton"] == local_triton_version() and reply["protocol"] == PROTOCOL
-    from irscope.tritons import worker_command
+    from irscope.toolchain.tritons import worker_command
 
     proc = subprocess.run(worker_command("irscope.compile.remote"), input=json.dumps({"protocol": 99, "op": "hello"}),
                           capture_output=True, text=True)
@@ -182,7 +182,7 @@ def test_triton_install_list_and_compile_with_an_older_triton(old_triton):
     made = [c for c in json.loads(listing.stdout)["captures"] if c["kernel"] == "matmul"]
     assert sorted(c["triton_version"] for c in made) == sorted([OLD, local_triton_version()])
     # The compiling Triton wrote its own version into its metadata: not just irscope's label.
-    from irscope.store import Store
+    from irscope.store.store import Store
 
     by_version = {c.manifest.triton_version: c for c in Store(old_triton).captures()}
     assert by_version[OLD].manifest.metadata["triton_version"] == OLD
@@ -208,7 +208,7 @@ def test_compare_and_check_across_tritons(old_triton, tmp_path):
     changed = {c["fact"]: c for c in data["changed"]}
     assert "registers" in changed  # 3.6.0 and 3.9 allocate registers differently for the same matmul (207 vs 208)
     from irscope.analysis.resources import capture_resources
-    from irscope.store import Store
+    from irscope.store.store import Store
 
     by_key = {c.manifest.key: c for c in Store(old_triton).captures()}
     for side in ("a", "b"):  # each side's register count is what ptxas -v says of that side's cubin

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from irscope.archive import build_member
 from irscope.cli import cli
-from irscope.store import Store
+from irscope.store.archive import build_member
+from irscope.store.store import Store
 from tests.conftest import repo_path
 
 pytestmark = pytest.mark.compile
@@ -55,10 +55,10 @@ def run(store: Path, *args: str):
 def test_an_opened_capture_is_read_freely_but_its_python_runs_only_once_trusted(captures, tmp_path, origin,
                                                                                 monkeypatch):
     archive, key, marker = forged_archive(captures, tmp_path, origin)
-    import irscope.captures
+    import irscope.request.captures
 
     # As in a fresh process: the session's own compile of this key must not stand in for the archive's.
-    monkeypatch.setattr(irscope.captures, "_REQUESTS", {})
+    monkeypatch.setattr(irscope.request.captures, "_REQUESTS", {})
     store = tmp_path / "store"
     opened = run(store, "open", str(archive))
     assert opened.exit_code == 0 and "untrusted" in opened.stderr
@@ -127,7 +127,7 @@ def test_four_concurrent_passes_print_the_same_table(captures, tmp_path):
 _HOLD = """
 import sys, time
 from pathlib import Path
-from irscope.store import Store
+from irscope.store.store import Store
 path = Store(Path(sys.argv[1])).new_staging("add_kernel-sm80-c0-0123456789abcdef0123")
 (path / "partial.ttgir").write_text("being written")
 print(path, flush=True)

@@ -14,8 +14,8 @@ from pygments.token import Token, Whitespace
 from textual.pilot import Pilot
 
 from irscope.analysis.diff import TextDiff
-from irscope.passdump import cached_pass_table, get_pass_dump
-from irscope.store import Capture
+from irscope.request.passdump import cached_pass_table, get_pass_dump
+from irscope.store.store import Capture
 from irscope.tui.app import IrscopeApp, make_app
 from irscope.tui.catalog import CaptureId, Catalog
 from irscope.tui.documents import DocRef

@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from irscope.analysis.facts import capture_facts, compare_facts
-from irscope.store import Capture, Store
+from irscope.store.store import Capture, Store
 from irscope.tui.app import IrscopeApp
 from irscope.tui.catalog import CaptureId
 from irscope.tui.screens.compare import CompareScreen
@@ -198,7 +198,7 @@ def test_the_tui_precompiles_the_neighbours_and_a_what_if_on_one_is_a_store_hit(
 
     from textual.widgets import Input
 
-    from irscope.store import Store
+    from irscope.store.store import Store
     from irscope.tui.app import make_app
     from irscope.tui.screens.what_if import WhatIfScreen
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from irscope.store import Capture
+from irscope.store.store import Capture
 from irscope.tui.app import IrscopeApp
 from irscope.tui.documents import DocRef
 from irscope.tui.screens.main import MainScreen

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from irscope.store import Capture
+from irscope.store.store import Capture
 from irscope.tui.app import make_app
 from irscope.tui.catalog import CaptureId
 from irscope.tui.screens.main import MainScreen

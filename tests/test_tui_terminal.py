@@ -22,7 +22,7 @@ from pathlib import Path
 import pyte
 import pytest
 
-from irscope.store import Capture
+from irscope.store.store import Capture
 from tests.conftest import REPO
 from tests.test_tui_app import warm_matmul
 

@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from irscope.analysis.loops import capture_loops
 from irscope.analysis.sourcemap import build_source_map
 from irscope.analysis.verify import verify_capture
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli import cli
 from irscope.errors import CompileError
-from irscope.kernels import bundled_kernels
-from irscope.store import MANIFEST, Capture, Store, file_checksum, triton_version
+from irscope.model.kernels import bundled_kernels
+from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.store.store import MANIFEST, Capture, Store, file_checksum, triton_version
 from tests.conftest import DATA
 
 pytestmark = pytest.mark.compile
@@ -224,7 +224,7 @@ def test_manifests_record_size_and_sha256_of_every_file(captures):
 def test_an_archive_whose_file_differs_from_its_manifest_is_refused(captures, tmp_path):
     import tarfile
 
-    from irscope.archive import build_member, export
+    from irscope.store.archive import build_member, export
 
     cap = captures("vector_add", "gfx942")
     out = tmp_path / "a.tar.gz"

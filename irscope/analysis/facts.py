@@ -16,7 +16,7 @@ from typing import Any
 
 from irscope.analysis.instructions import canonical_op, classify
 from irscope.errors import StoreError, UsageError
-from irscope.store import Capture
+from irscope.store.store import Capture
 
 FACTS_FORMAT = 1
 # Facts whose value varies run to run: not compared unless a tolerance names them.

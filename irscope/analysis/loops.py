@@ -20,7 +20,7 @@ from irscope.parse.lineinfo import AsmLoop, Listing, parse_amdgcn, parse_ptx
 from irscope.parse.mlir_locs import innermost_in
 from irscope.parse.mlir_ops import MlirModule, MlirOp, parse_module
 from irscope.parse.ttgir_ops import element_bits, parse_types
-from irscope.store import Capture
+from irscope.store.store import Capture
 
 __all__ = ["Evidence", "LoadStream", "Loop", "WaitInfo", "analyze_loops", "capture_loops"]
 

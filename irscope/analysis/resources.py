@@ -18,7 +18,7 @@ from irscope.parse.resources import (
     parse_cubin_usage,
     parse_ptxas_usage,
 )
-from irscope.store import Capture
+from irscope.store.store import Capture
 
 __all__ = ["GPU_LIMITS", "GpuLimits", "Occupancy", "Resources", "amd_occupancy", "capture_resources",
            "nvidia_occupancy"]
@@ -230,7 +230,7 @@ def _finish(limits: GpuLimits, result: dict[str, int], num_warps: int, problems:
 
 
 def _nvidia(capture: Capture) -> Resources:
-    from irscope.nvtools import ptxas_verbose, resource_usage
+    from irscope.toolchain.nvtools import ptxas_verbose, resource_usage
 
     m = capture.manifest
     problems: list[str] = []

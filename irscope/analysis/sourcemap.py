@@ -2,7 +2,7 @@
 
 Every stage carries source positions: TTIR/TTGIR ``loc(...)``, LLVM IR ``!dbg``, PTX/AMDGCN ``.loc``,
 and SASS line comments (which Triton's ``.sass`` dump lacks: they come from ``nvdisasm -gi`` on the
-capture's cubin, see irscope.nvtools). An op inlined from Triton's library (``tl.cdiv``) or from a
+capture's cubin, see irscope.toolchain.nvtools). An op inlined from Triton's library (``tl.cdiv``) or from a
 helper counts for the innermost line of the kernel's own file in its call chain.
 """
 
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from irscope.errors import StoreError, UsageError
+from irscope.model.stages import get_stage, stages_for
 from irscope.parse.lineinfo import (
     Instruction,
     Listing,
@@ -25,8 +26,7 @@ from irscope.parse.lineinfo import (
 from irscope.parse.mlir_locs import innermost_in
 from irscope.parse.mlir_ops import parse_module
 from irscope.parse.ttgir_ops import SourceLoc
-from irscope.stages import get_stage, stages_for
-from irscope.store import Capture
+from irscope.store.store import Capture
 
 __all__ = ["MappedLine", "SourceMap", "StageMap", "build_source_map", "map_listing", "map_mlir"]
 
@@ -151,7 +151,7 @@ def map_listing(listing: Listing, kernel_file: str, origin: str) -> StageMap:
 
 def sass_listing(capture: Capture) -> tuple[Listing | None, str]:
     """SASS with line info from the capture's cubin (cached), or (None, why not)."""
-    from irscope.nvtools import sass_with_lines
+    from irscope.toolchain.nvtools import sass_with_lines
 
     run = sass_with_lines(capture)
     if not run.ok:
@@ -164,7 +164,7 @@ def sass_listing(capture: Capture) -> tuple[Listing | None, str]:
 
 def _ptx_line_by_address(capture: Capture) -> dict[int, int]:
     """SASS address -> the line of the capture's PTX it came from (``nvdisasm -gp``); empty when unavailable."""
-    from irscope.nvtools import sass_with_ptx_lines
+    from irscope.toolchain.nvtools import sass_with_ptx_lines
 
     run = sass_with_ptx_lines(capture)
     if not run.ok:

@@ -34,7 +34,7 @@ from irscope.parse.lineinfo import Instruction, Listing, parse_amdgcn, parse_ptx
 from irscope.parse.mlir_locs import innermost_in
 from irscope.parse.mlir_ops import MlirModule, MlirOp, parse_module
 from irscope.parse.ttgir_ops import parse_types
-from irscope.store import Capture
+from irscope.store.store import Capture
 
 __all__ = ["Finding", "Verification", "verify_capture"]
 
@@ -394,8 +394,8 @@ def _check_resources(capture: Capture, ttgir: str) -> list[Finding]:
                            f"ttgir: ttg.shared = {declared['n']}",
                            AGREE if int(declared["n"]) == printed else DISAGREE))
     if m.backend == "cuda":
-        from irscope.nvtools import ptxas_verbose, resource_usage
         from irscope.parse.resources import parse_cubin_usage, parse_ptxas_usage
+        from irscope.toolchain.nvtools import ptxas_verbose, resource_usage
 
         cubin_run, ptxas_run = resource_usage(capture), ptxas_verbose(capture)
         cubin = next((u for u in parse_cubin_usage(cubin_run.stdout) if u.function == m.function), None) \
@@ -431,7 +431,7 @@ def _check_resources(capture: Capture, ttgir: str) -> list[Finding]:
 
 def _check_widths(capture: Capture, listings: list[Listing]) -> list[Finding]:
     """The width each access's layout allows (what ``layouts`` states) bounds what the machine code does."""
-    from irscope.analysis.access_widths import access_widths
+    from irscope.analysis.layouts.access_widths import access_widths
 
     out: list[Finding] = []
     machine = next((lst for lst in listings if lst.stage in ("ptx", "amdgcn")), None)

@@ -101,8 +101,8 @@ def cli(ctx: click.Context, triton_spec: str | None) -> None:
         irscope show matmul --stage ttgir --target sm90
     """
     if triton_spec is not None:
-        from irscope.paths import store_root
-        from irscope.tritons import resolve, select
+        from irscope.model.paths import store_root
+        from irscope.toolchain.tritons import resolve, select
 
         select(resolve(triton_spec, store_root(None)))
     for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 prints escaped, never crashes

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from irscope.archive import Limits
 from irscope.cli.options import output_file, store_option
-from irscope.paths import store_root
-from irscope.store import Store
+from irscope.model.paths import store_root
+from irscope.store.archive import Limits
+from irscope.store.store import Store
 
 
 @click.command("export")
@@ -25,7 +25,7 @@ def export_cmd(selection: tuple[str, ...], output: str, everything: bool, store_
 
         irscope export matmul add_kernel -o captures.tar.gz
     """
-    from irscope.archive import export, select
+    from irscope.store.archive import export, select
 
     captures = select(Store(store_root(store_dir)), list(selection), everything)
     files = export(captures, Path(output))
@@ -61,7 +61,7 @@ def open_cmd(archive: str, store_dir: str | None, replace: tuple[str, ...], trus
 
         irscope open captures.tar.gz && irscope show matmul --target sm90
     """
-    from irscope.archive import open_archive
+    from irscope.store.archive import open_archive
 
     limits = Limits(max_bytes=max_bytes, max_members=max_members, max_ratio=max_ratio)
     report = open_archive(Path(archive), Store(store_root(store_dir)), limits, replace, trust)

@@ -9,7 +9,7 @@ import click
 
 from irscope.cli.options import not_empty, output_file, store_option
 from irscope.errors import UsageError
-from irscope.kernels import bundled_kernels, get_kernel
+from irscope.model.kernels import bundled_kernels, get_kernel
 
 
 def _parse_sizes(text: str, names: list[str]) -> list[dict[str, int]]:

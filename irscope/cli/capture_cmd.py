@@ -6,9 +6,9 @@ import click
 
 from irscope.cli.options import store_option, target_value
 from irscope.errors import UsageError
-from irscope.paths import store_root
-from irscope.store import Store
-from irscope.targets import resolve_target
+from irscope.model.paths import store_root
+from irscope.model.targets import resolve_target
+from irscope.store.store import Store
 
 
 @click.command("capture", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
@@ -45,7 +45,7 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
 
         irscope capture --target sm90 -- python my_script.py --size 4096
     """
-    from irscope.tritons import selected
+    from irscope.toolchain.tritons import selected
 
     chosen = selected()
     if chosen is not None:
@@ -53,7 +53,7 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
                          f"that runs it; run it with that one instead: irscope capture -- {chosen.python} "
                          f"{' '.join(command[1:]) or 'PROGRAM.py'} (it needs the program's own packages there)")
     from irscope.compile.program import run_program
-    from irscope.gpus import resolve_gpu
+    from irscope.model.gpus import resolve_gpu
 
     if not target and (autotune or jobs or no_same_code):
         flag = "--autotune" if autotune else "-j" if jobs else "--no-same-code"
@@ -93,7 +93,7 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
     if not report.captures:
         import os
 
-        from irscope.targets import native_target
+        from irscope.model.targets import native_target
 
         why = ""
         if os.environ.get("TRITON_INTERPRET", "0") not in ("", "0"):

@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.options import (
     jobs_option,
     json_option,
@@ -18,6 +17,7 @@ from irscope.cli.options import (
 )
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
+from irscope.request.captures import LaunchSpec, get_capture, make_request
 
 
 @click.command("compare")
@@ -57,8 +57,8 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
         irscope compare matmul --set num_stages=2
     """
     from irscope.analysis.facts import capture_facts, compare_facts
-    from irscope.paths import store_root
-    from irscope.tritons import resolve, using
+    from irscope.model.paths import store_root
+    from irscope.toolchain.tritons import resolve, using
 
     root = store_root(store_dir)
     first_env = resolve(triton_spec, root) if triton_spec else None
@@ -76,8 +76,8 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
         other_request = make_request(other or kernel, vs_target or target, second_config, stage=stage,
                                      launch=second_launch, store_dir=store_dir)
         second_key = other_request.key()
-    from irscope.factsfile import default_workers
-    from irscope.store import Store
+    from irscope.request.factsfile import default_workers
+    from irscope.store.store import Store
 
     store = Store(root)
     missing = [k for k in (first_key, second_key) if store.get(k) is None]
@@ -105,7 +105,7 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
     click.echo(render_comparison(a, b, deltas, show_all))
     if stage is not None:
         from irscope.analysis.diff import DiffOptions
-        from irscope.compare import diff_points, stage_point
+        from irscope.request.compare import diff_points, stage_point
         from irscope.views.diff import render_unified
 
         result = diff_points(stage_point(left, stage, f"{stage} of A"), stage_point(right, stage, f"{stage} of B"),
@@ -124,7 +124,7 @@ def _compile_both(store: Any, sides: list[tuple[str, str, int, LaunchSpec, Any]]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from irscope.factsfile import launch_data, run_job
+    from irscope.request.factsfile import launch_data, run_job
 
     click.echo(f"irscope: compiling both sides ({sides[0][0]} {sides[0][1]} c{sides[0][2]} and {sides[1][0]} "
                f"{sides[1][1]} c{sides[1][2]}) at once...", err=True)

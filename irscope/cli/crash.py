@@ -64,7 +64,7 @@ def quiet_stdout() -> None:
 
 def _crash_dirs(ctx: click.Context | None) -> list[Path]:
     """Where a crash log may go: the store's crash/ folder, then the temp dir."""
-    from irscope.paths import store_root
+    from irscope.model.paths import store_root
 
     store_dir = ctx.meta.get(STORE_META) if ctx is not None else None
     return [store_root(store_dir) / "crash", Path(tempfile.gettempdir()) / "irscope-crash"]

@@ -9,7 +9,6 @@ from dataclasses import asdict
 
 import click
 
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.options import (
     config_option,
     json_option,
@@ -21,7 +20,8 @@ from irscope.cli.options import (
 )
 from irscope.cli.passes import compile_notice, dump_notice
 from irscope.errors import UsageError
-from irscope.stages import get_stage
+from irscope.model.stages import get_stage
+from irscope.request.captures import LaunchSpec, get_capture, make_request
 
 
 @click.command("diff")
@@ -66,7 +66,7 @@ def diff(kernel: str, start: str | None, end: str | None, one_pass: str | None, 
         irscope diff matmul --target sm80 --vs-target sm90 --stage ttgir
     """
     from irscope.analysis.diff import DiffOptions
-    from irscope.compare import diff_points, resolve_points, stage_point
+    from irscope.request.compare import diff_points, resolve_points, stage_point
 
     get_stage(stage)  # an unknown --stage is refused even when only --from/--to are compared
     options = DiffOptions(keep_locs=keep_locs, normalize_ssa=normalize_ssa, context=context)
@@ -88,7 +88,7 @@ def diff(kernel: str, start: str | None, end: str | None, one_pass: str | None, 
             start = end = one_pass
         if not start or not end:
             raise UsageError("say what to compare: --pass P, --from A --to B, --vs-target T or --vs-config N")
-        from irscope.passdump import get_pass_dump
+        from irscope.request.passdump import get_pass_dump
 
         def dump() -> object:
             return get_pass_dump(request, capture, llvm=llvm, on_compile=dump_notice)

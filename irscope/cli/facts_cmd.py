@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 
-from irscope.captures import LaunchSpec
 from irscope.cli.options import (
     jobs_option,
     json_option,
@@ -21,6 +20,7 @@ from irscope.cli.options import (
     store_option,
     target_value,
 )
+from irscope.request.captures import LaunchSpec
 
 
 @contextmanager
@@ -37,9 +37,9 @@ def _progress(total: int, what: str) -> Iterator[Callable[[Any], None]]:
 
 def _configs(kernel: str, target: str, launch: LaunchSpec, store_dir: str | None) -> list[int]:
     """Every config index of a kernel for a target (its launch configs, autotune configs or recorded configs)."""
-    from irscope.captures import StoredKernel, make_request
-    from irscope.kernels import KernelInfo
-    from irscope.kernelspec import FunctionKernel
+    from irscope.model.kernels import KernelInfo
+    from irscope.model.kernelspec import FunctionKernel
+    from irscope.request.captures import StoredKernel, make_request
 
     request = make_request(kernel, target, 0, launch=launch, store_dir=store_dir)
     if isinstance(request.kernel, KernelInfo):
@@ -49,8 +49,8 @@ def _configs(kernel: str, target: str, launch: LaunchSpec, store_dir: str | None
 
         return list(range(len(unwrap(load_object(request.kernel), kernel).configs)))
     if isinstance(request.kernel, StoredKernel):
-        from irscope.paths import store_root
-        from irscope.store import Store
+        from irscope.model.paths import store_root
+        from irscope.store.store import Store
 
         found = Store(store_root(store_dir)).find(kernel)
         return sorted({c.manifest.config_index for c in found if c.manifest.target == request.target.name})
@@ -83,10 +83,10 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
     """
     from irscope.analysis.facts import parse_tolerance
     from irscope.errors import UsageError
-    from irscope.factsfile import Job, default_workers, launch_data, run_jobs, snapshot, validate
-    from irscope.paths import require_writable, store_root
-    from irscope.store import triton_version
-    from irscope.tritons import selected
+    from irscope.model.paths import require_writable, store_root
+    from irscope.request.factsfile import Job, default_workers, launch_data, run_jobs, snapshot, validate
+    from irscope.store.store import triton_version
+    from irscope.toolchain.tritons import selected
 
     if all_configs and configs:
         raise UsageError("give --config N or --all-configs, not both")
@@ -136,16 +136,16 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_
 
         irscope --triton 3.6.0 check facts.json --tolerance registers=5%
     """
-    from irscope.factsfile import check_snapshot, default_workers
-    from irscope.paths import require_writable, store_root
-    from irscope.tritons import selected
+    from irscope.model.paths import require_writable, store_root
+    from irscope.request.factsfile import check_snapshot, default_workers
+    from irscope.toolchain.tritons import selected
     from irscope.views.facts_text import render_deltas
 
     root = store_root(store_dir)
     require_writable(root)
     chosen = selected()
     path = Path(snapshot_file)
-    from irscope.factsfile import read_snapshot
+    from irscope.request.factsfile import read_snapshot
 
     total = len(read_snapshot(path)[0])  # a malformed file is refused before anything compiles
     with _progress(total, "checking") as step:

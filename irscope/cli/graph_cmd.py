@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.loops_cmd import capture_title
 from irscope.cli.options import (
     config_option,
@@ -18,6 +17,7 @@ from irscope.cli.options import (
 )
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
+from irscope.request.captures import LaunchSpec, get_capture, make_request
 
 _GRAPH_STAGES = ("ttir", "ttgir")
 
@@ -60,7 +60,7 @@ def graph(kernel: str, stage: str, pipeline: bool, out: Path | None, constants: 
     capture = get_capture(request, store_dir, on_compile=compile_notice)
     if pipeline:
         from irscope.cli.passes import dump_notice
-        from irscope.passdump import cached_pass_table, get_pass_dump
+        from irscope.request.passdump import cached_pass_table, get_pass_dump
 
         table = cached_pass_table(get_pass_dump(request, capture, on_compile=dump_notice))
         dot = pipeline_dot(pipeline_steps(table.rows), f"{capture_title(capture)}: pass pipeline")

@@ -23,8 +23,8 @@ from irscope.cli.options import (
 from irscope.errors import UsageError, unknown
 
 if TYPE_CHECKING:
-    from irscope.analysis.layouts import LayoutReport
-    from irscope.store import Capture
+    from irscope.analysis.layouts.explain import LayoutReport
+    from irscope.store.store import Capture
 
 VIEWS = ("tensor", "hardware")
 
@@ -84,8 +84,8 @@ def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config
         return (*_pass_text(kernel, target, config, store_dir, launch, pass_name), None)
     if stage != "ttgir":
         raise UsageError(f"layouts live in the ttgir stage, not {stage!r}")
-    from irscope.captures import get_capture, make_request, stage_text
     from irscope.cli.show import compile_notice
+    from irscope.request.captures import get_capture, make_request, stage_text
 
     request = make_request(kernel, target, config, stage, launch=launch, store_dir=store_dir)
     capture = get_capture(request, store_dir, on_compile=compile_notice)
@@ -96,11 +96,11 @@ def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config
 def _pass_text(kernel: str, target: str | None, config: int, store_dir: str | None, launch: Any,
                pass_name: str) -> tuple[str, str]:
     """The IR a pass produced (from the per-pass dump), so layouts can be read as they appear."""
-    from irscope.captures import get_capture, make_request
     from irscope.cli.passes import dump_notice
     from irscope.cli.show import compile_notice
-    from irscope.compare import pass_point
-    from irscope.passdump import get_pass_dump
+    from irscope.request.captures import get_capture, make_request
+    from irscope.request.compare import pass_point
+    from irscope.request.passdump import get_pass_dump
 
     request = make_request(kernel, target, config, "ttgir", launch=launch, store_dir=store_dir)
     capture = get_capture(request, store_dir, on_compile=compile_notice)
@@ -112,8 +112,8 @@ def _pass_text(kernel: str, target: str | None, config: int, store_dir: str | No
 
 def _with_machine_code(text: str, capture: Capture) -> LayoutReport:
     """The report of a capture's TTGIR, each global access checked against the PTX / AMDGCN widths."""
-    from irscope.analysis.access_widths import access_widths
-    from irscope.analysis.layouts import analyze_layouts
+    from irscope.analysis.layouts.access_widths import access_widths
+    from irscope.analysis.layouts.explain import analyze_layouts
     from irscope.errors import StoreError
 
     try:
@@ -158,7 +158,7 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
 
         irscope layouts matmul --pass tritongpu-accelerate-matmul
     """
-    from irscope.analysis.layouts import analyze_layout_file
+    from irscope.analysis.layouts.explain import analyze_layout_file
     from irscope.parse.layouts import OpaqueLayout
 
     if image and not image.lower().endswith(".svg"):
@@ -195,8 +195,8 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
     if dims is None:
         raise UsageError(f"{label} is not used by any op; give --shape")
     _check_size(label, dims, max_elements)
-    from irscope.analysis.layout_to_linear import UnsupportedLayout, to_linear_layout
-    from irscope.analysis.layout_views import check_slots
+    from irscope.analysis.layouts.to_linear import UnsupportedLayout, to_linear_layout
+    from irscope.analysis.layouts.views import check_slots
     from irscope.views.layout_map import render_layout_map, render_layout_svg
     from irscope.views.layout_text import format_hardware_view, format_tensor_view
 

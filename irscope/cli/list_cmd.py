@@ -9,12 +9,12 @@ import click
 
 from irscope.cli.options import json_option, store_option
 from irscope.errors import UsageError
-from irscope.kernels import KernelInfo, bundled_kernels, get_kernel
-from irscope.kernelspec import parse_function_ref
-from irscope.paths import store_root
-from irscope.stages import stages_for
-from irscope.store import Capture, Manifest, Store
-from irscope.targets import TARGETS
+from irscope.model.kernels import KernelInfo, bundled_kernels, get_kernel
+from irscope.model.kernelspec import parse_function_ref
+from irscope.model.paths import store_root
+from irscope.model.stages import stages_for
+from irscope.model.targets import TARGETS
+from irscope.store.store import Capture, Manifest, Store
 
 
 def _config_text(config: Mapping[str, object]) -> str:
@@ -33,7 +33,7 @@ def _kernel_detail(info: KernelInfo) -> list[str]:
 def _list_function(spec: str, as_json: bool) -> None:
     """The configs of a FILE:FUNCTION kernel (its autotune configs, or one default config)."""
     from irscope.compile.function import load_object, unwrap
-    from irscope.kernelspec import FunctionKernel
+    from irscope.model.kernelspec import FunctionKernel
 
     ref = parse_function_ref(spec)
     assert ref is not None

@@ -6,10 +6,10 @@ import json
 
 import click
 
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
 from irscope.cli.show import compile_notice
-from irscope.store import Capture
+from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.store.store import Capture
 
 
 def capture_title(capture: Capture) -> str:

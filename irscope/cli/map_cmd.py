@@ -7,7 +7,6 @@ import shutil
 
 import click
 
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.options import (
     F,
     config_option,
@@ -19,6 +18,7 @@ from irscope.cli.options import (
 )
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
+from irscope.request.captures import LaunchSpec, get_capture, make_request
 
 
 def _stages(values: tuple[str, ...]) -> tuple[str, ...] | None:

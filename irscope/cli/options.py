@@ -9,8 +9,8 @@ from typing import Any, TypeVar, cast
 import click
 
 from irscope.cli.crash import STORE_META, short_path
-from irscope.stages import STAGE_NAMES
-from irscope.targets import TARGET_CHOICES
+from irscope.model.stages import STAGE_NAMES
+from irscope.model.targets import TARGET_CHOICES
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -106,7 +106,7 @@ def kernel_options(f: F) -> F:
     """
     import functools
 
-    from irscope.captures import LaunchSpec
+    from irscope.request.captures import LaunchSpec
 
     @functools.wraps(f)
     def wrapper(*a: Any, signature: str | None, args_text: str | None, constexpr_items: tuple[str, ...],

@@ -8,10 +8,10 @@ from dataclasses import asdict
 
 import click
 
-from irscope.captures import LaunchSpec, StoredKernel, get_capture, make_request
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
 from irscope.cli.show import compile_notice
-from irscope.store import Capture
+from irscope.request.captures import LaunchSpec, StoredKernel, get_capture, make_request
+from irscope.store.store import Capture
 
 _WIDEST = 1000
 
@@ -51,7 +51,7 @@ def passes(kernel: str, target: str | None, config: int, as_json: bool, store_di
 
         irscope passes matmul --target gfx942 --all
     """
-    from irscope.passdump import cached_pass_table, get_pass_dump
+    from irscope.request.passdump import cached_pass_table, get_pass_dump
 
     request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
     # A recorded kernel's artifacts come from its program: --recapture compiles its per-pass dump only.

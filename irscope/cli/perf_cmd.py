@@ -9,16 +9,17 @@ from typing import TYPE_CHECKING
 
 import click
 
-from irscope.captures import LaunchSpec, Request, StoredKernel, get_capture, make_request
 from irscope.cli.loops_cmd import capture_title
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
-from irscope.kernels import KernelInfo
-from irscope.kernelspec import FunctionKernel
+from irscope.model.kernels import KernelInfo
+from irscope.model.kernelspec import FunctionKernel
+from irscope.request.captures import LaunchSpec, Request, StoredKernel, get_capture, make_request
 
 if TYPE_CHECKING:
-    from irscope.analysis.perf import DeviceModel, LaunchShape
+    from irscope.analysis.perf.predict import DeviceModel
+    from irscope.model.launch import LaunchShape
 
 
 def parse_sizes(items: tuple[str, ...], names: list[str]) -> dict[str, int]:
@@ -96,7 +97,7 @@ def perf(kernel: str | None, target: str | None, gpu_name: str | None, size_item
         raise UsageError("--size applies to bundled kernels and kernel modules; give FILE:FUNCTION sizes in --args")
     capture = get_capture(request, store_dir, on_compile=compile_notice)
     shape = _shape(request, grid, sm_count, capture.path)
-    from irscope.analysis.perf_capture import capture_perf
+    from irscope.analysis.perf.capture import capture_perf
 
     report = capture_perf(capture, device, shape)
     if as_json:
@@ -107,8 +108,8 @@ def perf(kernel: str | None, target: str | None, gpu_name: str | None, size_item
 
 def _device(gpu_name: str | None, request: Request) -> tuple[DeviceModel, int]:
     """The device model for ``--gpu`` (or the target's default) and its SM count."""
-    from irscope.analysis.perf import device_model
-    from irscope.gpus import DEFAULT_GPU, GPUS, gpus_for_target, resolve_gpu
+    from irscope.analysis.perf.predict import device_model
+    from irscope.model.gpus import DEFAULT_GPU, GPUS, gpus_for_target, resolve_gpu
 
     target = request.target.name
     if gpu_name is not None and gpu_name.strip().lower() == "native":
@@ -141,7 +142,7 @@ def _module_launch(info: KernelInfo, backend: str, index: int, sizes: dict[str, 
                    capture_dir: Path) -> LaunchShape:
     """What the kernel module's launcher says, read from the store when this launch was evaluated before."""
     from irscope.compile.launch_values import bundled_launch
-    from irscope.launch_cache import cached_launch, launch_key
+    from irscope.request.launch_cache import cached_launch, launch_key
 
     key = launch_key(info.path, info.function, backend, dict(info.config(backend, index)), sizes, sm_count)
     return cached_launch(capture_dir, key, lambda: bundled_launch(info, backend, index, sizes, sm_count))
@@ -153,7 +154,7 @@ def _shape(request: Request, grid: tuple[int, int, int] | None, sm_count: int, c
 
     kernel = request.kernel
     if isinstance(kernel, StoredKernel) and kernel.capture.manifest.origin == "bundled":
-        from irscope.kernels import bundled_kernels
+        from irscope.model.kernels import bundled_kernels
 
         m = kernel.capture.manifest
         info = bundled_kernels().get(m.kernel)
@@ -169,6 +170,6 @@ def _shape(request: Request, grid: tuple[int, int, int] | None, sm_count: int, c
     if isinstance(kernel, FunctionKernel):
         return function_launch(kernel, grid)
     sizes = kernel.capture.manifest.sizes if isinstance(kernel, StoredKernel) else {}
-    from irscope.analysis.perf import LaunchShape
+    from irscope.model.launch import LaunchShape
 
     return LaunchShape(grid, dict(sizes), (), "--grid")

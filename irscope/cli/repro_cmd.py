@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.options import config_option, kernel_options, output_file, store_option, target_option
 from irscope.cli.show import compile_notice
+from irscope.request.captures import LaunchSpec, get_capture, make_request
 
 
 @click.command("repro")
@@ -28,7 +28,7 @@ def repro(kernel: str, target: str | None, config: int, output: str, store_dir: 
 
         irscope repro matmul --target sm90 -o repro.py && python repro.py --stage ttgir
     """
-    from irscope.repro import write_repro
+    from irscope.request.repro import write_repro
 
     request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
     capture = get_capture(request, store_dir, on_compile=compile_notice)

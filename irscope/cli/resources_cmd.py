@@ -8,7 +8,6 @@ from dataclasses import replace
 import click
 
 from irscope.analysis.resources import Resources
-from irscope.captures import LaunchSpec, Request, StoredKernel, get_capture, make_request
 from irscope.cli.loops_cmd import capture_title
 from irscope.cli.options import (
     config_option,
@@ -20,10 +19,11 @@ from irscope.cli.options import (
 )
 from irscope.cli.show import compile_notice
 from irscope.errors import IrscopeError, UsageError
-from irscope.kernels import KernelInfo
-from irscope.kernelspec import FunctionKernel
-from irscope.paths import store_root
-from irscope.store import Capture, Store
+from irscope.model.kernels import KernelInfo
+from irscope.model.kernelspec import FunctionKernel
+from irscope.model.paths import store_root
+from irscope.request.captures import LaunchSpec, Request, StoredKernel, get_capture, make_request
+from irscope.store.store import Capture, Store
 
 
 def _every_config(request: Request, store_dir: str | None, spec: str = "", launch: LaunchSpec | None = None,
@@ -52,8 +52,8 @@ def _every_config(request: Request, store_dir: str | None, spec: str = "", launc
 def _compile_missing(request: Request, spec: str, launch: LaunchSpec, count: int, store_dir: str | None,
                      jobs: int) -> None:
     """Compile the configs not yet in the store, ``jobs`` at a time in worker processes."""
-    from irscope.factsfile import Job, launch_data, run_jobs
-    from irscope.tritons import selected
+    from irscope.request.factsfile import Job, launch_data, run_jobs
+    from irscope.toolchain.tritons import selected
 
     store = Store(store_root(store_dir))
     missing = [i for i in range(count) if store.get(replace(request, config_index=i).key()) is None]
@@ -104,7 +104,7 @@ def resources(kernel: str, target: str | None, config: int, all_configs: bool, j
             click.echo(render_resources(found, capture_title(capture)), nl=False)
         _fail_unlaunchable([found])
         return
-    from irscope.factsfile import default_workers
+    from irscope.request.factsfile import default_workers
 
     rows = [capture_resources(c) for c in _every_config(request, store_dir, kernel, launch, jobs or default_workers())]
     if as_json:

@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 import click
 
-from irscope.kernels import bundled_kernels, get_kernel
+from irscope.model.kernels import bundled_kernels, get_kernel
 from irscope.run.correctness import DEVICES, RunResult, check_kernel, choose_device, prepare
 
 

@@ -8,7 +8,6 @@ import time
 
 import click
 
-from irscope.captures import LaunchSpec, Request, get_capture, make_request, stage_text
 from irscope.cli.options import (
     config_option,
     json_option,
@@ -17,11 +16,12 @@ from irscope.cli.options import (
     store_option,
     target_option,
 )
+from irscope.request.captures import LaunchSpec, Request, get_capture, make_request, stage_text
 
 
 def compile_notice(request: Request) -> None:
     """Tell the user a compile is starting (it takes seconds)."""
-    from irscope.store import triton_version
+    from irscope.store.store import triton_version
 
     click.echo(f"irscope: compiling {request.kernel.name} for {request.target.name} "
                f"(config {request.config_index}, Triton {triton_version()})...", err=True)

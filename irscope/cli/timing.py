@@ -7,9 +7,9 @@ from dataclasses import asdict
 
 import click
 
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
 from irscope.cli.passes import compile_notice, dump_notice, print_rich
+from irscope.request.captures import LaunchSpec, get_capture, make_request
 
 
 @click.command("timing")
@@ -38,10 +38,10 @@ def timing(kernel: str, target: str | None, config: int, as_json: bool, store_di
 
         irscope timing matmul --target gfx942 --repeat 5 --all
     """
-    from irscope.captures import StoredKernel
     from irscope.compile.timing import measure_timing
-    from irscope.passdump import get_pass_dump
-    from irscope.store import require_trusted
+    from irscope.request.captures import StoredKernel
+    from irscope.request.passdump import get_pass_dump
+    from irscope.store.store import require_trusted
 
     request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
     capture = get_capture(request, store_dir, on_compile=compile_notice)

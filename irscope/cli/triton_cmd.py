@@ -11,7 +11,7 @@ import json
 import click
 
 from irscope.cli.options import json_option, not_empty
-from irscope.paths import require_writable, store_root
+from irscope.model.paths import require_writable, store_root
 
 
 @click.group("triton")
@@ -33,7 +33,7 @@ def install_cmd(version: str) -> None:
 
     Uses uv when it is on the PATH, else python -m venv and pip; their wheel caches are reused.
     """
-    from irscope.tritons import check_version, install
+    from irscope.toolchain.tritons import check_version, install
 
     check_version(version)
     root = store_root(None)
@@ -46,7 +46,7 @@ def install_cmd(version: str) -> None:
 @json_option
 def list_cmd(as_json: bool) -> None:
     """The Tritons irscope can compile with; * marks the one commands use now."""
-    from irscope.tritons import current, installed, selected
+    from irscope.toolchain.tritons import current, installed, selected
 
     root = store_root(None)
     chosen = selected()
@@ -67,7 +67,7 @@ def list_cmd(as_json: bool) -> None:
 @click.argument("version", callback=not_empty)
 def remove_cmd(version: str) -> None:
     """Delete the environment of Triton VERSION."""
-    from irscope.tritons import remove
+    from irscope.toolchain.tritons import remove
 
     root = store_root(None)
     require_writable(root)

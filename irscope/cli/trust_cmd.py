@@ -8,8 +8,8 @@ import click
 
 from irscope.cli.options import store_option
 from irscope.errors import UsageError
-from irscope.paths import store_root
-from irscope.store import Store
+from irscope.model.paths import store_root
+from irscope.store.store import Store
 
 
 @click.command("trust")
@@ -26,7 +26,7 @@ def trust(what: str, store_dir: str | None) -> None:
 
         irscope trust captures.tar.gz
     """
-    from irscope.archive import trust_archive
+    from irscope.store.archive import trust_archive
 
     store = Store(store_root(store_dir))
     path = Path(what)

@@ -31,14 +31,14 @@ def tui(kernel: str | None, target: str | None, config: int, store_dir: str | No
     import sys
 
     from irscope.errors import UsageError
-    from irscope.paths import require_writable, store_root
+    from irscope.model.paths import require_writable, store_root
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("irscope tui needs a terminal (stdin and stdout are not one); for text use irscope show, "
                          "layouts, passes or diff")
     require_writable(store_root(store_dir))  # the TUI compiles into it: refuse a bad store before the screen opens
     gc.disable()  # start-up allocates and frees little; the app collects once when the first screen is up
-    from irscope.neighbours import enabled
+    from irscope.request.neighbours import enabled
     from irscope.tui.app import make_app
 
     app = make_app(kernel, target, config, store_dir, record_passes=not no_passes,

@@ -7,13 +7,13 @@ from dataclasses import asdict, replace
 
 import click
 
-from irscope.captures import LaunchSpec, get_capture, make_request
 from irscope.cli.options import json_option, kernel_options, store_option, target_value
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
-from irscope.kernels import KernelInfo
-from irscope.paths import store_root
-from irscope.store import Capture, Store
+from irscope.model.kernels import KernelInfo
+from irscope.model.paths import store_root
+from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.store.store import Capture, Store
 
 
 def _captures(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | None, all_configs: bool,

@@ -14,15 +14,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from irscope.capturejob import CaptureJob
+from irscope.compile.job import CaptureJob
 from irscope.compile.replay import job_replay
 from irscope.compile.specialize import CompileJob, kernel_job
 from irscope.errors import CompileError
-from irscope.kernels import KernelInfo
-from irscope.kernelspec import FunctionKernel, RecordedKernel
-from irscope.stages import STAGES
-from irscope.store import Capture, Manifest, Store, triton_version
-from irscope.targets import Target
+from irscope.model.kernels import KernelInfo
+from irscope.model.kernelspec import FunctionKernel, RecordedKernel
+from irscope.model.stages import STAGES
+from irscope.model.targets import Target
+from irscope.store.store import Capture, Manifest, Store, triton_version
 
 # Triton's own metadata fields worth keeping in the manifest (the rest is in <kernel>.json).
 _METADATA_KEYS = ("name", "hash", "num_warps", "num_ctas", "num_stages", "shared", "tmem_size", "global_scratch_size",
@@ -35,7 +35,7 @@ def redirected_triton(root: Path, kernel_dump: bool = True) -> Iterator[tuple[Pa
     """Point TRITON_CACHE_DIR / TRITON_DUMP_DIR / TRITON_HOME into ``root`` and force a real compile.
 
     ``kernel_dump`` False leaves TRITON_KERNEL_DUMP unset: NVIDIA captures skip Triton's SASS dump
-    (their SASS is made from the cubin when read, ``irscope.sass_lazy``); AMD's LLIR differs with it.
+    (their SASS is made from the cubin when read, ``irscope.toolchain.sass_lazy``); AMD's LLIR differs with it.
     """
     cache, dump = root / "triton-cache", root / "triton-dump"
     changes = {

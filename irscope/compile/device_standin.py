@@ -32,7 +32,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from irscope.gpus import DEFAULT_GPU, GPUS, Gpu
+from irscope.model.gpus import DEFAULT_GPU, GPUS, Gpu
 
 HIP_VERSION = "6.4.0"  # what torch.version.hip says for AMD targets (a ROCm release that supports gfx942 and gfx950)
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from irscope.compile.specialize import CompileJob, gpu_target, mock_tensor_class, specialize, stand_in_dtype
 from irscope.errors import UsageError
-from irscope.kernels import load_module
-from irscope.kernelspec import ArgSpec, FunctionKernel, RecordedKernel
-from irscope.targets import Target
+from irscope.model.kernels import load_module
+from irscope.model.kernelspec import ArgSpec, FunctionKernel, RecordedKernel
+from irscope.model.targets import Target
 
 # Launch options that are not kernel arguments.
 OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "waves_per_eu", "matrix_instr_nonkdim",
@@ -51,7 +51,7 @@ def ensure_driver(target: Target | None) -> None:
     from triton.runtime import driver
 
     from irscope.compile.program_hook import OfflineDriver
-    from irscope.targets import resolve_target
+    from irscope.model.targets import resolve_target
 
     wanted = gpu_target(target or resolve_target(None))
 

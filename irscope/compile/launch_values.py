@@ -11,10 +11,10 @@ import ast
 from math import prod
 from typing import Any
 
-from irscope.analysis.perf import LaunchShape, TensorBytes
 from irscope.errors import UsageError
-from irscope.kernels import KernelInfo
-from irscope.kernelspec import FunctionKernel
+from irscope.model.kernels import KernelInfo
+from irscope.model.kernelspec import FunctionKernel
+from irscope.model.launch import LaunchShape, TensorBytes
 
 __all__ = ["DTYPE_BYTES", "bundled_launch", "function_launch", "launch_shape", "parse_grid"]
 

@@ -19,14 +19,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from irscope.capturejob import CaptureJob, JobSource, as_job
 from irscope.compile.dbgstream import widen_pipe
+from irscope.compile.job import CaptureJob, JobSource, as_job
 from irscope.compile.recorded_ir import recorded_ir_path
 from irscope.errors import CompileError, StoreError
-from irscope.kernelspec import FunctionKernel, RecordedKernel
-from irscope.passwrite import write_dump
-from irscope.store import Capture
-from irscope.tritons import worker_command
+from irscope.model.kernelspec import FunctionKernel, RecordedKernel
+from irscope.store.passwrite import write_dump
+from irscope.store.store import Capture
+from irscope.toolchain.tritons import worker_command
 
 # Variables that make Triton print or time things; each worker sets exactly the ones its mode needs.
 _DEBUG_ENV = ("MLIR_ENABLE_DUMP", "MLIR_DUMP_PATH", "LLVM_IR_ENABLE_DUMP", "MLIR_ENABLE_TIMING", "LLVM_ENABLE_TIMING",
@@ -55,7 +55,7 @@ def worker_spec(request: CaptureJob | JobSource, capture: Capture, mode: str, ro
     """What the worker needs to compile the capture's job again; the job travels as a pickle in ``root``.
 
     A request for a stored capture names the compile that can make it again (its stored source and
-    recorded specialization, see ``irscope.captures.request_for``).
+    recorded specialization, see ``irscope.request.captures.request_for``).
     """
     job = as_job(request)
     kernel = job.kernel
@@ -74,7 +74,7 @@ def worker_spec(request: CaptureJob | JobSource, capture: Capture, mode: str, ro
 
 def worker_env(root: Path, settings: dict[str, str]) -> dict[str, str]:
     """The child's environment: ours without Triton's debug switches, plus ``settings``, Triton pointed into ``root``."""
-    from irscope.tritons import selected
+    from irscope.toolchain.tritons import selected
 
     env = {k: v for k, v in os.environ.items() if k not in _DEBUG_ENV}
     if selected() is None:  # another Triton's worker finds irscope through worker_command, after its own Triton

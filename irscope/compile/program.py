@@ -14,9 +14,9 @@ from typing import Any
 
 from irscope.compile.same_code_ingest import AliasRefused, alias_capture_record
 from irscope.errors import UsageError
-from irscope.stages import STAGES
-from irscope.store import Capture, Manifest, Store
-from irscope.targets import TARGETS, Target
+from irscope.model.stages import STAGES
+from irscope.model.targets import TARGETS, Target
+from irscope.store.store import Capture, Manifest, Store
 
 _SITE = Path(__file__).resolve().parent / "_site"
 _EXT_TO_STAGE = {s.ext: s.name for s in STAGES}
@@ -62,7 +62,7 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
                 autotune: str = "pruned", jobs: int | None = None, same_code: bool = True) -> ProgramReport:
     """Run ``command`` with Triton's cache and dumps redirected and the recording hooks loaded.
 
-    Offline, the program's device queries are answered as ``gpu`` (a name in irscope.gpus) would answer them,
+    Offline, the program's device queries are answered as ``gpu`` (a name in irscope.model.gpus) would answer them,
     ``autotune`` (``pruned``, ``first``, ``all``) says which configs of each autotuner are compiled, and
     ``jobs`` how many compiles run at once (default: this machine's cores), and ``same_code`` whether a compile
     whose TTGIR another compile already made stops there and shares its later stages (``compile/same_code.py``).
@@ -93,7 +93,7 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
         env["IRSCOPE_CAPTURE_SESSION"] = str(session)
         env["TRITON_CACHE_DIR"] = str(session / "triton-cache")
         env["TRITON_DUMP_DIR"] = str(session / "triton-dump")
-        # NVIDIA captures make their SASS from the cubin when read (irscope.sass_lazy), not in each compile.
+        # NVIDIA captures make their SASS from the cubin when read (irscope.toolchain.sass_lazy), not in each compile.
         env["TRITON_KERNEL_DUMP"] = "0" if offline is not None and offline.backend == "cuda" else "1"
         if offline is not None:
             env["IRSCOPE_CAPTURE_TARGET"] = json.dumps(
@@ -220,7 +220,7 @@ def _store_one(rec: dict[str, Any], store: Store, command: str, same_code_as: st
                 ext = fname.rsplit(".", 1)[-1]
                 files[_EXT_TO_STAGE.get(ext, ext)] = fname
         # No .sass from Triton's dump folder: it is shared by compiles that differ only in num_warps/num_stages,
-        # so it may be another config's. NVIDIA captures make theirs from their own cubin (irscope.sass_lazy).
+        # so it may be another config's. NVIDIA captures make theirs from their own cubin (irscope.toolchain.sass_lazy).
         if rec.get("kept_source") and Path(rec["kept_source"]).is_file():
             shutil.copyfile(rec["kept_source"], staging / "source.py")
             files["source"] = "source.py"

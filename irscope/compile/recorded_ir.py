@@ -20,8 +20,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from irscope.errors import UsageError
-from irscope.kernelspec import RecordedKernel
-from irscope.targets import Target
+from irscope.model.kernelspec import RecordedKernel
+from irscope.model.targets import Target
 
 
 def recorded_ir_path(capture_dir: Path, kernel: str) -> Path | None:

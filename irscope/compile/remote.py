@@ -1,6 +1,6 @@
 """Compile a job here or in another interpreter (another Triton): a warm worker process and its small protocol.
 
-``compile_job`` is the one way from a resolved request (``irscope.capturejob.CaptureJob``, plain data)
+``compile_job`` is the one way from a resolved request (``irscope.compile.job.CaptureJob``, plain data)
 to a stored capture: in this process, or, with ``--triton``, through a worker of that Triton's
 interpreter. The worker is started once per Triton environment and kept for the life of the process
 (``worker``), so several compiles in one command pay its start and ``import triton`` once.
@@ -43,10 +43,10 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
-from irscope.capturejob import CaptureJob
+from irscope.compile.job import CaptureJob
 from irscope.errors import CompileError, IrscopeError, StoreError, UsageError
-from irscope.store import Capture, Store
-from irscope.tritons import ENV_VAR, TritonEnv, irscope_root, select, selected, worker_command
+from irscope.store.store import Capture, Store
+from irscope.toolchain.tritons import ENV_VAR, TritonEnv, irscope_root, select, selected, worker_command
 
 PROTOCOL = 2
 # How much of the worker's stderr an error message quotes.
@@ -287,7 +287,7 @@ def call(message: dict[str, Any]) -> dict[str, Any]:
 
 def serve(message: dict[str, Any]) -> dict[str, Any]:
     """Answer one request (this runs in the worker)."""
-    from irscope.tritons import local_triton_version
+    from irscope.toolchain.tritons import local_triton_version
 
     if message.get("protocol") != PROTOCOL:
         return {"ok": False, "kind": "internal", "exit_code": 1,
@@ -315,8 +315,8 @@ def _warm_up(target_name: Any) -> float:
     import time
 
     from irscope.compile.capture import capture
-    from irscope.kernels import get_kernel
-    from irscope.targets import resolve_target
+    from irscope.model.kernels import get_kernel
+    from irscope.model.targets import resolve_target
 
     start = time.perf_counter()
     target = resolve_target(str(target_name) if target_name else None)

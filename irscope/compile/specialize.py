@@ -18,8 +18,8 @@ from types import ModuleType
 from typing import Any
 
 from irscope.errors import UsageError
-from irscope.kernels import KernelInfo
-from irscope.targets import Target
+from irscope.model.kernels import KernelInfo
+from irscope.model.targets import Target
 
 
 @dataclass(frozen=True)

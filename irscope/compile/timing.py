@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from irscope.analysis.timing import CompileTiming, summarize_timing
-from irscope.capturejob import CaptureJob, JobSource
+from irscope.compile.job import CaptureJob, JobSource
 from irscope.compile.passes import Worker
 from irscope.errors import CompileError
 from irscope.parse.passes import DumpProblem
 from irscope.parse.timing import parse_timing
-from irscope.passdump import PassDump, load_dump
-from irscope.store import Capture
+from irscope.request.passdump import PassDump, load_dump
+from irscope.store.store import Capture
 
 
 @dataclass(frozen=True)

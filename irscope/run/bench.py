@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from irscope.errors import NoDeviceError, UsageError
-from irscope.kernels import KernelInfo
+from irscope.model.kernels import KernelInfo
 
 L2_ROTATE_FACTOR = 4  # rotate through enough input copies to exceed this many times the L2 size
 MAX_COPIES = 8
@@ -245,8 +245,8 @@ def _time_rotating(do_bench: Any, calls: list[Any]) -> float:
 
 def _capture_best(kernel: KernelInfo, config_index: int, size: dict[str, int], store_dir: str | None) -> str:
     """Store the capture of what ran (native target, this config and size); return its key."""
-    from irscope.captures import Request, get_capture
-    from irscope.targets import resolve_target
+    from irscope.model.targets import resolve_target
+    from irscope.request.captures import Request, get_capture
 
     request = Request(kernel=kernel, target=resolve_target("native"), config_index=config_index, sizes=dict(size))
     return get_capture(request, store_dir).manifest.key

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from irscope.errors import NoDeviceError, UsageError
-from irscope.kernels import KernelInfo
+from irscope.model.kernels import KernelInfo
 
 DEVICES = ("auto", "gpu", "interpreter")
 

@@ -44,7 +44,7 @@ def gather_rates(torch: Any, do_bench: Any, copy_gbps: float) -> dict[int, float
     Each step reads 2^24 fp32 (1 GiB of segments, long enough that launch and ramp do not count) in a 1 GiB
     buffer; the written 64 MiB are taken out at the copy's rate.
     """
-    from irscope.analysis.perf_device import GATHER_STEPS
+    from irscope.analysis.perf.device import GATHER_STEPS
 
     rates: dict[int, float] = {}
     n = 2**24

@@ -21,7 +21,7 @@ class IrscopeApp(App[None]):
         documents: texts, pass dumps and diffs, cached.
         start: the capture to open first, or None.
         record_passes: record each opened capture's per-pass IR in the background.
-        precompile: compile each opened capture's what-if neighbours in the background (irscope.neighbours).
+        precompile: compile each opened capture's what-if neighbours in the background (irscope.request.neighbours).
     """
 
     TITLE = "irscope"
@@ -106,7 +106,7 @@ def make_app(kernel: str | None = None, target: str | None = None, config: int =
 
     Validates the kernel, target and config first, so a typo is a usage error before the screen opens.
     """
-    from irscope.captures import StoredKernel, make_request
+    from irscope.request.captures import StoredKernel, make_request
 
     catalog = Catalog.load(store_dir, kernel)
     start: CaptureId | None = None

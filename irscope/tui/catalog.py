@@ -11,12 +11,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from irscope.captures import Request
 from irscope.errors import IrscopeError
-from irscope.kernels import KernelInfo, bundled_kernels, get_kernel, read_kernel
-from irscope.paths import store_root
-from irscope.store import Capture, Store, triton_version
-from irscope.targets import TARGETS, Target, native_target, resolve_target
+from irscope.model.kernels import KernelInfo, bundled_kernels, get_kernel, read_kernel
+from irscope.model.paths import store_root
+from irscope.model.targets import TARGETS, Target, native_target, resolve_target
+from irscope.request.captures import Request
+from irscope.store.store import Capture, Store, triton_version
 
 
 @dataclass(frozen=True)

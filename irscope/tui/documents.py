@@ -15,16 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from irscope.errors import IrscopeError, StoreError
-from irscope.stages import Stage, get_stage, stages_for
-from irscope.store import Capture
+from irscope.model.stages import Stage, get_stage, stages_for
+from irscope.store.store import Capture
 from irscope.tui.syntax import lexer_for_ir
 
 if TYPE_CHECKING:  # the analyses load on first use, after the first screen is drawn
     from irscope.analysis.diff import DiffOptions, TextDiff
     from irscope.analysis.passes import PassEffect
-    from irscope.compare import IrPoint
     from irscope.parse.passes import PassSnapshot
-    from irscope.passdump import PassDump
+    from irscope.request.compare import IrPoint
+    from irscope.request.passdump import PassDump
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -117,7 +117,7 @@ class DiffInputs:
     """The two texts a diff compares.
 
     Attributes:
-        left / right: the older and the newer text (irscope.compare's points, as ``irscope diff`` uses).
+        left / right: the older and the newer text (irscope.request.compare's points, as ``irscope diff`` uses).
         left_lexer / right_lexer: how to colour each side.
     """
 
@@ -145,7 +145,7 @@ def stage_ir(stage: str) -> str:
 def _cached_effects(dump: PassDump) -> dict[tuple[int, str], PassEffect] | None:
     """The effects cached beside a dump, when they are current."""
     from irscope.analysis.passes import VERSION, pass_table
-    from irscope.passdump import read_effects
+    from irscope.request.passdump import read_effects
 
     cached = read_effects(dump.path.parent, dump.info.flavour, dump.info.file)
     if cached is None or cached.version != VERSION:
@@ -182,7 +182,7 @@ class Documents:
         """The capture's per-pass dump, or None when passes were not recorded."""
         with self.lock:
             if key not in self._dumps:
-                from irscope.passdump import load_dump, load_failed_dump
+                from irscope.request.passdump import load_dump, load_failed_dump
 
                 capture = self.captures[key]
                 # A failed per-pass compile is no dump, but what it printed (and why it failed) is shown.
@@ -260,7 +260,7 @@ class Documents:
             text = self.captures[ref.key].read(stage)
             lexer, ir = stage.lexer, stage_ir(stage.name)
         else:
-            from irscope.compare import pass_point
+            from irscope.request.compare import pass_point
 
             snap = self.snapshot(ref)
             dump = self.dump(ref.key)
@@ -283,7 +283,7 @@ class Documents:
                 return str(exc)
 
     def _diff_inputs(self, ref: DocRef) -> DiffInputs | str:
-        from irscope.compare import IrPoint, pass_point, stage_point
+        from irscope.request.compare import IrPoint, pass_point, stage_point
 
         capture = self.captures[ref.key]
         if ref.pass_index is not None:
@@ -378,7 +378,7 @@ class Documents:
                 return found
             return self.diff(ref, inputs, options)  # the other thread failed: try here
         try:
-            from irscope.compare import diff_points
+            from irscope.request.compare import diff_points
 
             found = diff_points(inputs.left, inputs.right, options)
             self._diffs.put(key, found)
@@ -391,7 +391,7 @@ class Documents:
 
 def diff_elsewhere(store_root: str, key: str, ref: DocRef, options: DiffOptions) -> TextDiff | str:
     """Compute a diff from the store alone, for a worker process (big diffs would stall the UI's thread)."""
-    from irscope.store import Store
+    from irscope.store.store import Store
 
     capture = Store(Path(store_root)).get(key)
     if capture is None:

@@ -1,7 +1,7 @@
 """The facts panel's content: what a capture is and what the compiler made of it, gathered from the analyses.
 
 Pure data, no Textual. Each fact comes from an analysis: the manifest (Triton's own metadata),
-irscope.analysis.layouts (the tensor-core layout), irscope.analysis.passes (what the pipelining
+irscope.analysis.layouts.explain (the tensor-core layout), irscope.analysis.passes (what the pipelining
 passes did); the loops (irscope.analysis.loops) and resources (irscope.analysis.resources) come as
 the paragraphs their own views write.
 """
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from irscope.errors import IrscopeError
-from irscope.store import Capture
+from irscope.store.store import Capture
 
 if TYPE_CHECKING:
-    from irscope.analysis.layouts import LayoutReport
+    from irscope.analysis.layouts.explain import LayoutReport
     from irscope.analysis.passes import PassEffect
     from irscope.tui.documents import Documents
 
@@ -127,7 +127,7 @@ def _section(title: str, make: Callable[[], str], notes: list[str]) -> list[tupl
 def gather_facts(docs: Documents, key: str, report: LayoutReport | None) -> tuple[
         list[Fact], list[tuple[str, str]], list[str]]:
     """Every fact about a capture: rows for the table, sections of text (loops, resources), notes."""
-    from irscope.analysis.layouts import analyze_layouts
+    from irscope.analysis.layouts.explain import analyze_layouts
     from irscope.tui.documents import DocRef
 
     capture = docs.captures[key]

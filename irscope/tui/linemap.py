@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from irscope.errors import StoreError
-from irscope.store import Capture
+from irscope.store.store import Capture
 from irscope.tui.documents import Document
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from irscope.analysis.bank_conflicts import BankReport, SharedAccess
+from irscope.analysis.banks.conflicts import BankReport, SharedAccess
 
 __all__ = ["render_bank_report"]
 

@@ -16,8 +16,8 @@ from xml.sax.saxutils import escape
 
 from rich.text import Text
 
-from irscope.analysis.layout_views import LayoutGrid, layout_grid
-from irscope.analysis.linear_layout import LinearLayout
+from irscope.analysis.layouts.linear import LinearLayout
+from irscope.analysis.layouts.views import LayoutGrid, layout_grid
 from irscope.parse.layouts import Layout
 
 __all__ = ["PALETTE", "MapCell", "MapView", "build_map", "render_layout_map", "render_layout_svg"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.text import Text
 
-from irscope.analysis.layouts import LayoutInfo, LayoutReport, RegisterUse
+from irscope.analysis.layouts.explain import LayoutInfo, LayoutReport, RegisterUse
 from irscope.parse.layouts import Layout
 
 __all__ = ["layout_report_data", "render_layout_report"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from irscope.analysis.layout_views import LayoutGrid, layout_grid
-from irscope.analysis.linear_layout import LinearLayout
+from irscope.analysis.layouts.linear import LinearLayout
+from irscope.analysis.layouts.views import LayoutGrid, layout_grid
 from irscope.parse.layouts import Layout
 
 __all__ = ["format_hardware_view", "format_tensor_view"]

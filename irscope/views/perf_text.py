@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from irscope.analysis.perf import DeviceModel, PerfReport
-from irscope.analysis.perf_work import Mix
-from irscope.gpus import GPUS, Gpu
+from irscope.analysis.perf.predict import DeviceModel, PerfReport
+from irscope.analysis.perf.work import Mix
+from irscope.model.gpus import GPUS, Gpu
 
 __all__ = ["perf_json", "render_gpu_table", "render_perf"]
 

@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
 from textual.widgets import Log
 
-from irscope.store import Capture
+from irscope.store.store import Capture
 from irscope.tui.screens.side_actions import SideActions
 
 # Facts by capture key: a capture never changes, so the facts read once (often ahead: what_if.warm) stay true.

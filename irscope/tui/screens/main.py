@@ -189,7 +189,7 @@ class MainScreen(WhatIfActions):
     @work(thread=True, exclusive=True, group="warm-up", exit_on_error=False)
     def _warm_up(self, key: str) -> None:
         """After the first screen: load what the first pass, diff and stage switches need (imports, lexers)."""
-        import irscope.compare  # noqa: F401  (pass texts and diffs)
+        import irscope.request.compare  # noqa: F401  (pass texts and diffs)
         from irscope.tui.syntax import highlighter
 
         for stage in self.irapp.documents.stages(key):

@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from irscope.errors import UsageError
-from irscope.store import Capture
+from irscope.store.store import Capture
 from irscope.tui.screens.compare import CompareActions, CompareScreen
 
 
@@ -71,7 +71,7 @@ class WhatIfScreen(ModalScreen["dict[str, Any] | None"]):
 
     def changed(self) -> dict[str, Any]:
         """The values the user changed, typed."""
-        from irscope.settings import parse_settings
+        from irscope.request.settings import parse_settings
 
         items = []
         for name, value in self.values.items():
@@ -83,7 +83,7 @@ class WhatIfScreen(ModalScreen["dict[str, Any] | None"]):
 
     def moved(self) -> dict[str, str]:
         """The target and Triton the user changed (checked: a known target, an installed Triton)."""
-        from irscope.targets import resolve_target
+        from irscope.model.targets import resolve_target
 
         out = {}
         for name, value in self.where.items():
@@ -96,7 +96,7 @@ class WhatIfScreen(ModalScreen["dict[str, Any] | None"]):
         if "target" in out:
             out["target"] = resolve_target(out["target"]).name
         if "triton" in out:
-            from irscope.tritons import resolve
+            from irscope.toolchain.tritons import resolve
 
             env = resolve(out["triton"], self.store or Path("."))
             if env.version == self.where.get("triton"):
@@ -105,7 +105,7 @@ class WhatIfScreen(ModalScreen["dict[str, Any] | None"]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Check the values; report a problem in the form, or hand the changes back."""
-        from irscope.settings import check_settings
+        from irscope.request.settings import check_settings
 
         error = self.query_one("#what-if-error", Static)
         try:
@@ -127,7 +127,7 @@ class WhatIfScreen(ModalScreen["dict[str, Any] | None"]):
 
 class WhatIfActions(CompareActions):
     """The what-if key of the main screen (a base class of MainScreen, which declares the binding), and the
-    background compiles of the opened capture's neighbours (irscope.neighbours)."""
+    background compiles of the opened capture's neighbours (irscope.request.neighbours)."""
 
     _neighbours: asyncio.subprocess.Process | None = None
 
@@ -146,7 +146,7 @@ class WhatIfActions(CompareActions):
             from irscope.tui.screens.compare import hold_facts
 
             proc = self._neighbours = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "irscope.neighbours", "--store", str(capture.path.parent.parent),
+                sys.executable, "-m", "irscope.request.neighbours", "--store", str(capture.path.parent.parent),
                 json.dumps(job), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.DEVNULL, env=_child_env(), start_new_session=True)
             assert proc.stdout is not None
@@ -167,8 +167,8 @@ class WhatIfActions(CompareActions):
 
     def action_what_if(self) -> None:
         """Open the form for the capture on screen."""
-        from irscope.captures import request_for
-        from irscope.settings import settable
+        from irscope.request.captures import request_for
+        from irscope.request.settings import settable
 
         base = self._shown_capture()
         if base is None:
@@ -197,7 +197,7 @@ class WhatIfActions(CompareActions):
 
     async def _compile_variant(self, base: Capture, choice: dict[str, Any]) -> None:
         """Compile the variant in the warm compile worker, then show it against its base and list it in the tree."""
-        from irscope.store import Store
+        from irscope.store.store import Store
 
         m = base.manifest
         settings = choice.get("settings", {})
@@ -281,15 +281,15 @@ def warm(base: Capture) -> None:
 
     from irscope.tui.screens.compare import facts_of
 
-    for module in ("irscope.compare", "irscope.views.diff", "irscope.views.facts_text", "irscope.settings",
-                   "irscope.factsfile", "irscope.captures", "irscope.tritons", "irscope.analysis.diff"):
+    for module in ("irscope.request.compare", "irscope.views.diff", "irscope.views.facts_text", "irscope.request.settings",
+                   "irscope.request.factsfile", "irscope.request.captures", "irscope.toolchain.tritons", "irscope.analysis.diff"):
         importlib.import_module(module)
     facts_of(base)
 
 
 def _worker_env(store: str | Path, triton: str | None) -> Any:
     """The foreign Triton environment a what-if compiles with (None: this interpreter's)."""
-    from irscope.tritons import resolve
+    from irscope.toolchain.tritons import resolve
 
     env = resolve(triton, Path(store)) if triton else None
     return env if env is not None and env.foreign else None
@@ -297,9 +297,9 @@ def _worker_env(store: str | Path, triton: str | None) -> Any:
 
 def _variant_request(job: dict[str, Any], store: str, triton: str | None) -> tuple[Any, str, Any]:
     """The request a what-if job makes (resolved as the chosen Triton would), its store key and that Triton."""
-    from irscope.captures import make_request
-    from irscope.factsfile import launch_spec
-    from irscope.tritons import using
+    from irscope.request.captures import make_request
+    from irscope.request.factsfile import launch_spec
+    from irscope.toolchain.tritons import using
 
     env = _worker_env(store, triton)
     with using(env):
@@ -332,14 +332,14 @@ def compile_variant(job: dict[str, Any], store: str, triton: str | None) -> dict
 
 def local_version() -> str:
     """This interpreter's Triton version (read from its files)."""
-    from irscope.store import local_triton_version
+    from irscope.store.store import local_triton_version
 
     return local_triton_version()
 
 
 def stored_variant(job: dict[str, Any], store: str, triton: str | None = None) -> dict[str, Any] | None:
     """``{"key": ...}`` when the variant a job asks for is in the store already, else None (no Triton import)."""
-    from irscope.store import Store
+    from irscope.store.store import Store
 
     try:
         _, key, _ = _variant_request(job, store, triton)
@@ -356,8 +356,8 @@ def variant_report(base: Capture, variant: Capture, stage: str, quick: bool = Fa
     with the same facts of the base, and a line saying the rest follows.
     """
     from irscope.analysis.diff import DiffOptions
-    from irscope.compare import diff_points, stage_point
-    from irscope.stages import get_stage
+    from irscope.model.stages import get_stage
+    from irscope.request.compare import diff_points, stage_point
     from irscope.tui.screens.compare import comparison_text
     from irscope.views.diff import render_unified
 

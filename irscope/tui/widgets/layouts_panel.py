@@ -17,7 +17,7 @@ from textual.worker import get_current_worker
 from irscope.parse.layouts import OpaqueLayout
 
 if TYPE_CHECKING:
-    from irscope.analysis.layouts import LayoutInfo, LayoutReport
+    from irscope.analysis.layouts.explain import LayoutInfo, LayoutReport
 
 # The layouts a reader looks at first: the tensor-core accumulators.
 _MMA_KINDS = ("nvidia_mma", "amd_mfma", "amd_wmma")

@@ -12,7 +12,7 @@ from textual.scroll_view import ScrollView
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from irscope.stages import Stage
+from irscope.model.stages import Stage
 from irscope.tui.catalog import CaptureId, Catalog
 from irscope.tui.documents import DocRef
 from irscope.tui.messages import OpenCapture, ShowCapturePrompt, ShowDocument

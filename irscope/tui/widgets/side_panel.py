@@ -24,7 +24,7 @@ from irscope.tui.widgets.ir_view import IRView
 from irscope.tui.widgets.layouts_panel import LayoutsPanel
 
 if TYPE_CHECKING:
-    from irscope.analysis.layouts import LayoutReport
+    from irscope.analysis.layouts.explain import LayoutReport
 
 # Layouts are analysed in texts up to this size (the LLVM-dialect snapshots after lowering have none left).
 _LAYOUT_TEXT_LIMIT = 2_000_000
@@ -235,7 +235,7 @@ class SidePanel(Vertical):
 
     @work(thread=True, exclusive=True, group="layouts", exit_on_error=False)
     def _layouts_in_thread(self, source: DocRef) -> None:
-        from irscope.analysis.layouts import analyze_layouts
+        from irscope.analysis.layouts.explain import analyze_layouts
 
         why = ""
         try:

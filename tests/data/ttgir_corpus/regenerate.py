@@ -41,7 +41,7 @@ _LOCS = re.compile(r"\s*loc\((?:[^()]|\([^()]*\))*\)|^#loc\d*\s*=.*$", re.M)
 def _configs(kernel: str, backend: str) -> int:
     """How many launch configs a kernel declares for a backend."""
     sys.path.insert(0, str(ROOT))
-    from irscope.kernels import get_kernel
+    from irscope.model.kernels import get_kernel
 
     return len(get_kernel(kernel).configs_for(backend))
 

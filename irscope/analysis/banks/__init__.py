@@ -1,0 +1,1 @@
+"""Shared-memory bank conflicts: addresses per lane, the bank model, SASS evidence."""

@@ -1,0 +1,1 @@
+"""Layouts explained: linear layouts, tile-to-warp maps, load and store widths."""

@@ -1,0 +1,287 @@
+"""The performance model of a stored capture: read its work (listing, loops, resources, bank conflicts), then predict."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import replace
+from typing import Any
+
+from irscope.analysis.loops import capture_loops
+from irscope.analysis.perf.coalescing import Coalescing, coalescing
+from irscope.analysis.perf.predict import (
+    BankSummary,
+    DeviceModel,
+    LaunchShape,
+    PerfReport,
+    loop_costs,
+    predict,
+)
+from irscope.analysis.perf.work import (
+    Mix,
+    dot_flops,
+    evaluate_trips,
+    mix_of,
+    scalar_values,
+    scaled,
+    split_by_loop,
+)
+from irscope.errors import StoreError
+from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
+from irscope.store.store import Capture
+
+__all__ = ["BANK_UNAVAILABLE", "bank_summary", "capture_perf"]
+
+BANK_UNAVAILABLE = "bank-conflict analysis not available"
+# What a bank report's access calls its figures (irscope.analysis.banks.conflicts.SharedAccess first; the
+# analysis is built separately, so it is read by name).
+_WAYS = ("ways", "worst_ways", "n_way")
+_COUNT = ("conflicts_per_cta", "conflicts_per_cta_iteration", "per_cta_per_iteration", "conflicts_per_iteration",
+          "count", "conflicts")
+_LINE = ("where", "line", "source_line")
+_WHAT = ("op", "kind")
+
+
+def _first(obj: Any, names: tuple[str, ...], default: Any = None) -> Any:
+    for name in names:
+        value = getattr(obj, name, None)
+        if value is not None and value != "":
+            return value
+    return default
+
+
+def _ways(value: Any) -> int:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return max(1, int(value))
+    return 1  # 'conflict-free', 'unknown' or any other word
+
+
+def bank_summary(report: Any, executions: dict[int, float], default_executions: float = 1.0) -> BankSummary:
+    """The model's view of a bank-conflict report: per access one line, the worst one, conflicts per CTA.
+
+    Per-execution counts are multiplied by the executions of the loop they sit in: ``executions`` maps a
+    loop's TTGIR line (the access's ``loop_line``) to its executions per CTA; an access that names no loop
+    line but says ``in_loop`` uses ``default_executions``; others count once. Conflicts are also split by
+    the ncu counter they land in (``counter``: ld, st, ldgsts).
+    """
+    accesses = list(getattr(report, "accesses", ()) or ())
+    lines: list[str] = []
+    worst_ways, worst, total = 1, "", 0.0
+    by_counter: dict[str, float] = {}
+    lsu_waves, complete = 0.0, True
+    warps = float(getattr(report, "num_warps", 0) or 0)
+    for access in accesses:
+        ways = _ways(_first(access, _WAYS, 1))
+        line = _first(access, _LINE, "?")
+        insn = _first(access, ("instruction", "opcode"), "")
+        if not insn:
+            insn = ", ".join(getattr(access, "instructions", ()) or ())
+        what = _first(access, _WHAT, "access")
+        reason = _first(access, ("reason",), "")
+        count = float(_first(access, _COUNT, 0) or 0)
+        loop_line = getattr(access, "loop_line", None)
+        runs = executions.get(loop_line, default_executions) if loop_line is not None else (
+            default_executions if getattr(access, "in_loop", False) else 1.0)
+        total += count * runs
+        counter = str(getattr(access, "counter", "") or "")
+        by_counter[counter] = by_counter.get(counter, 0.0) + count * runs
+        if counter in ("ld", "st"):
+            per_insn = getattr(access, "wavefronts_per_instruction", None)
+            insns = getattr(access, "instructions_per_warp", None)
+            if getattr(access, "kind", "") == "unknown" or not per_insn or not insns or not warps:
+                complete = False
+            else:
+                lsu_waves += float(per_insn) * float(insns) * warps * runs
+        verdict = f"{ways}-way" if ways > 1 else str(getattr(access, "kind", "") or "conflict-free")
+        text = f"{line} {what} {insn}: {verdict}" + (f" ({reason})" if reason else "")
+        lines.append(text)
+        if ways > worst_ways:
+            worst_ways = ways
+            worst = f"{ways}-way bank conflicts on the {what} of {line} ({insn})" + (f": {reason}" if reason else "")
+    message = f"{len(accesses)} shared-memory accesses analysed" if accesses else "no shared-memory accesses"
+    return BankSummary(True, message, tuple(lines), worst_ways, worst, total, by_counter, lsu_waves,
+                       complete and bool(accesses))
+
+
+def _bank(capture: Capture, executions: dict[int, float], default: float) -> tuple[BankSummary, str]:
+    """The bank-conflict section from ``irscope.analysis.banks.conflicts`` when that module is installed."""
+    try:
+        module = importlib.import_module("irscope.analysis.banks.conflicts")
+    except ImportError:
+        return BankSummary(False, BANK_UNAVAILABLE), ""
+    predict_fn = getattr(module, "predict_bank_conflicts", None)
+    if predict_fn is None:
+        return BankSummary(False, BANK_UNAVAILABLE), ""
+    try:  # with the SASS: ptxas widens some shared loads, and the hardware splits requests by that width
+        report = predict_fn(capture, with_sass=capture.manifest.backend == "cuda")
+    except (ValueError, KeyError, StoreError) as exc:
+        return BankSummary(False, f"{BANK_UNAVAILABLE}: {exc}"), f"bank conflicts: {exc}"
+    return bank_summary(report, executions, default), ""
+
+
+def _listing(capture: Capture) -> Listing:
+    stage = "ptx" if capture.manifest.backend == "cuda" else "amdgcn"
+    text = capture.read(stage)
+    return parse_ptx(text) if stage == "ptx" else parse_amdgcn(text)
+
+
+def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with_bank: bool = True) -> PerfReport:
+    """Read the capture's work for this launch and predict its time on ``device``."""
+    from irscope.analysis.resources import capture_resources
+
+    m = capture.manifest
+    amd = m.backend != "cuda"
+    listing = _listing(capture)
+    resources = capture_resources(capture)
+    sass = _sass(capture) if not amd and resources.spills else None
+    loops, missing = capture_loops(capture, listings=(listing,) if sass is None else (listing, sass))
+    num_warps = resources.num_warps
+    warp = int(m.warp_size or (64 if amd else 32))
+    outside, inside = split_by_loop(listing)
+    matched_labels = {lp.evidence[0].label for lp in loops if lp.evidence and lp.evidence[0].label}
+    once_insns = list(outside)
+    uncertain = [f"missing {what}" for what in missing] + list(resources.problems)
+    for label, insns in inside.items():
+        if label not in matched_labels:
+            once_insns.extend(insns)
+            uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
+    once = mix_of(once_insns, num_warps, warp, amd)
+    mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd) for label, insns in inside.items()}
+    ttgir = capture.read("ttgir")
+    _unrolled(ttgir, loops, mixes, uncertain)
+    trips = evaluate_trips(ttgir, shape.values, shape.grid)
+    accesses = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
+    factor, worst = _coalescing_factor(accesses)
+    efficiency, gather_note = dram_efficiency(accesses, device)
+    matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
+    costs = loop_costs(trips, matched, mixes)
+    for cost in costs:
+        if cost.trips is None:
+            uncertain.append(f"loop at line {cost.line}: {cost.trips_note}; counted once")
+        if not cost.listing_label:
+            uncertain.append(f"loop at line {cost.line}: no machine-code loop matched; its work is counted once")
+    # NVIDIA's pipeliner keeps the loop's bounds and masks the last S-1 rounds of loads, so the rounds its
+    # prologue issued ahead are not loaded again; AMD's stream pipeliner peels them into an epilogue and
+    # lowers the loop's upper bound instead (the TTGIR trip count is already short by them).
+    ahead = {lp.evidence[0].label: float(lp.achieved_stages - 1) for lp in loops
+             if not amd and lp.evidence and lp.evidence[0].label and lp.achieved_stages > 1}
+    if amd:
+        peeled = {lp.ttgir_lines: lp.achieved_stages - 1 for lp in loops if lp.achieved_stages > 1}
+        costs = tuple(replace(c, peeled=peeled.get(lp.ttgir_lines, 0)) for c, lp in zip(costs, loops, strict=True))
+    executions = max((c.executions for c in costs), default=1.0)
+    local = _local_wavefronts(sass, loops, costs, num_warps) if sass is not None else 0.0
+    if resources.spills and sass is None:
+        uncertain.append("registers spill but the SASS could not be read: spill traffic is not counted")
+    by_line = {lp.ttgir_lines[0]: c.executions for lp, c in zip(loops, costs, strict=True)}
+    bank, problem = _bank(capture, by_line, executions) if with_bank else (BankSummary(False, BANK_UNAVAILABLE), "")
+    if problem:
+        uncertain.append(problem)
+    if once.unknown_width or any(mx.unknown_width for mx in mixes.values()):
+        uncertain.append("some global accesses do not say their width: counted as 4 bytes per thread")
+    return predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
+                   num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs,
+                   prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
+                   coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
+                   shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
+                   dram_efficiency=efficiency, gather_note=gather_note,
+                   uncertain=tuple(uncertain))
+
+
+def _unrolled(ttgir: str, loops: list[Any], mixes: dict[str, Mix], uncertain: list[str]) -> None:
+    """Check each loop's matrix FLOPs against its TTGIR dot shapes; a machine loop unrolled N times is scaled by 1/N."""
+    spans = [lp.ttgir_lines for lp in loops]
+    for lp in loops:
+        label = lp.evidence[0].label if lp.evidence else ""
+        mix = mixes.get(label)
+        if mix is None or not mix.mma_flops:
+            continue
+        inner = [sp for sp in spans if lp.ttgir_lines[0] < sp[0] <= lp.ttgir_lines[1]]
+        expected = dot_flops(ttgir, lp.ttgir_lines, inner)
+        if not expected:
+            continue
+        ratio = mix.mma_flops / expected
+        if round(ratio) >= 2 and abs(ratio - round(ratio)) < 0.05:
+            mixes[label] = scaled(mix, 1 / round(ratio))
+            uncertain.append(f"the machine-code loop {label} is unrolled {round(ratio)}x ({mix.mma_flops:.0f} matrix "
+                             f"FLOPs per pass where the TTGIR's dots need {expected:.0f}): its counts are divided by "
+                             f"{round(ratio)}; the unroll remainder outside it is counted once")
+        elif abs(ratio - 1) > 0.05:
+            uncertain.append(f"loop {label}: {mix.mma_flops:.0f} matrix FLOPs per iteration in the machine code, "
+                             f"{expected:.0f} from the TTGIR's dot shapes")
+
+
+def _sass(capture: Capture) -> Listing | None:
+    from irscope.analysis.sourcemap import sass_listing
+
+    listing, _why = sass_listing(capture)
+    return listing
+
+
+def _local_wavefronts(sass: Listing, loops: list[Any], costs: tuple[Any, ...], num_warps: int) -> float:
+    """L1 wavefronts per CTA of the spill loads and stores (SASS LDL / STL), loop bodies times their executions."""
+    outside, inside = split_by_loop(sass)
+    runs = {lp.evidence[1].label: cost.executions for lp, cost in zip(loops, costs, strict=True)
+            if len(lp.evidence) > 1 and lp.evidence[1].label}
+
+    def wavefronts(insns: list[Any]) -> float:
+        total = 0.0
+        for insn in insns:
+            if insn.opcode.startswith(("LDL", "STL")):
+                width = 16 if ".128" in insn.opcode else 8 if ".64" in insn.opcode else 4
+                total += num_warps * max(1.0, width * 32 / 128)
+        return total
+
+    return wavefronts(outside) + sum(wavefronts(insns) * runs.get(label, 1.0) for label, insns in inside.items())
+
+
+def _bytes_per_request(accesses: list[Coalescing]) -> float:
+    """Useful bytes per L2 request (warp instruction x 128-byte line), weighted by each access's bytes."""
+    analysed = [a for a in accesses if a.useful_bytes and a.lines]
+    total = sum(a.tensor_bytes for a in analysed)
+    if not total:
+        return 128.0
+    return sum(a.useful_bytes / a.lines * a.tensor_bytes for a in analysed) / total
+
+
+def dram_efficiency(accesses: list[Coalescing], device: DeviceModel) -> tuple[float, str]:
+    """The DRAM rate of the launch's global accesses against a copy, and what lowers it, in words.
+
+    Gathers (accesses that fetch more than they use and touch one 32-byte sector of each 64-byte segment, over
+    all of a warp's registers) move their segments at the device's gather rate for their segment step; the
+    rest stream. Weighted by the bytes each access moves (time adds up, so the rates combine harmonically).
+    """
+    analysed = [a for a in accesses if a.useful_bytes and a.warp_segments]
+    moved = sum(a.tensor_bytes * a.factor for a in analysed)
+    if not moved:
+        return 1.0, ""
+    seconds = 0.0
+    worst: tuple[float, Coalescing] | None = None
+    for a in analysed:
+        # sectors per segment: 1 (one of its two sectors used) .. 2 (both): the gathered part is (2 - ratio)
+        gathered = min(1.0, max(0.0, 2.0 - a.warp_sectors / a.warp_segments)) if a.factor > 1.0 else 0.0
+        rate = 1.0 - gathered * (1.0 - device.gather_rate(a.segment_step or 64))
+        seconds += a.tensor_bytes * a.factor / rate
+        if gathered and (worst is None or rate < worst[0]):
+            worst = (rate, a)
+    efficiency = moved / seconds
+    if worst is None:
+        return 1.0, ""
+    rate, a = worst
+    return efficiency, (f"the gather at TTGIR line {a.line} uses one 32-byte sector of each 64-byte segment, "
+                        f"segments {a.segment_step} B apart: the DRAM moves them at {rate:.0%} of a copy's rate "
+                        f"(all accesses together: {efficiency:.0%})")
+
+
+def _coalescing_factor(accesses: list[Coalescing]) -> tuple[float, str]:
+    """The DRAM traffic factor of all analysed global accesses (weighted by their bytes) and the worst one in words."""
+    analysed = [a for a in accesses if a.useful_bytes]
+    if not analysed:
+        return 1.0, ""
+    total = sum(a.tensor_bytes for a in analysed)
+    factor = sum(a.factor * a.tensor_bytes for a in analysed) / total if total else 1.0
+    bad = max(analysed, key=lambda a: a.factor)
+    if bad.factor < 1.5:
+        return factor, ""
+    return factor, (f"uncoalesced {bad.op} (TTGIR line {bad.line}): a warp instruction touches {bad.sectors} 32-byte "
+                    f"sectors for {bad.useful_bytes} useful bytes; all of a warp's registers use {bad.warp_bytes} "
+                    f"bytes of {bad.warp_segments} 64-byte DRAM segments ({bad.factor:.0f}x the DRAM traffic; "
+                    f"{bad.note}); contiguous addresses across lanes would cut it")

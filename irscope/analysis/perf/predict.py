@@ -1,0 +1,477 @@
+"""A static performance model of one launch: how long it should take on a GPU, what bounds it, what would help.
+
+The model is a roofline with the two corrections that matter most for Triton kernels:
+
+* compute time: the tensor-core FLOPs at the device's tensor peak for the operand type, plus the other
+  float instructions at the vector (CUDA-core) rate, per SM: the busiest SM runs ``ceil(grid / SMs)``
+  CTAs, so a partial last wave costs a whole one;
+* memory time: the DRAM bytes (compulsory traffic, plus re-reads the L2 cannot hold) at the device's
+  bandwidth, but never faster than the bytes in flight allow (Little's law: an SM with few CTAs, each with
+  a few KB of loads outstanding, cannot cover the DRAM latency);
+* shared-memory time: the wavefronts of the shared accesses (and the bank conflicts the bank-conflict
+  analysis predicts) at one wavefront per cycle per SM.
+
+``predicted_us`` is the largest of these plus a fixed launch cost. The verdict is ``latency`` when the
+corrections (tail wave, too few bytes in flight) raise the time well above the plain roofline, else
+``compute`` or ``memory`` by the larger term. Every assumption is listed in the result; nothing here
+imports Triton or torch.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from irscope.analysis.perf.device import GATHER_EFFICIENCY, GATHER_STEPS, DeviceModel, device_model
+from irscope.analysis.perf.work import LoopTrips, Mix
+from irscope.model.launch import LaunchShape, TensorBytes
+
+__all__ = ["DRAM_LATENCY_NS", "GATHER_EFFICIENCY", "GATHER_STEPS", "LAUNCH_US", "BankSummary", "DeviceModel", "LaunchShape", "LoopCost", "PerfReport",
+           "Suggestion", "TensorBytes", "device_model", "predict"]
+
+DRAM_LATENCY_NS = 900.0  # loaded DRAM round trip (H200: softmax 32768x1024 with 24 KB in flight per SM); uncertain
+LAUNCH_US = 2.0  # the shortest kernel a GPU timer reports (launch, ramp and drain); uncertain
+SM_PORT_BYTES_PER_CLOCK = 64.0  # L2 -> SM bytes per clock one SM can receive (NVIDIA; AMD similar); uncertain
+SHARED_WAVEFRONTS_PER_CLOCK = 1.0  # one 128-byte shared-memory wavefront per SM per clock
+# Volta to Hopper: 4 schedulers per SM, each issues one warp instruction per clock. The FP32 pipe takes one
+# warp FFMA per scheduler per clock too, so in an FMA loop every other instruction costs an FMA's slot.
+ISSUE_PER_SM_CLOCK = 4.0
+LATENCY_MARGIN = 1.5  # a time this much above the plain roofline is called latency-bound
+# L2 -> SM bandwidth per SM per clock: the A100's 5120 B/clk L2 over its 108 SMs, assumed per SM on later parts
+L2_BYTES_PER_SM_CLOCK = 48.0
+# Spill (local) bytes one SM moves to and from the L2 per clock when it spills with a single CTA resident: 0.72
+# 32-byte sectors (ncu, H200: matmul 128x256x64 on 4 warps, 207M local sectors in 2.19M cycles per SM), against
+# the 48 B the L2 serves per SM when every SM streams; fitted on that one case: uncertain
+LOCAL_BYTES_PER_SM_CLOCK = 23.0
+# L2 requests (one per warp instruction and 128-byte line) per SM per clock the L2 serves: 0.65 on the H200 (a
+# 16x16-tile matmul, 32-byte requests, L2 at 88% of its peak); uncertain elsewhere
+L2_REQUESTS_PER_SM_CLOCK = 0.65
+# ncu calls a launch latency-bound when no unit reaches this share of its peak; so does the model when the DRAM
+# term wins but its access pattern keeps the DRAM below it
+LATENCY_SOL = 0.6
+
+
+@dataclass(frozen=True)
+class LoopCost:
+    """One loop of the kernel and what each of its iterations does per CTA.
+
+    Attributes:
+        line: kernel source line; ``source`` its text.
+        trips: iterations per CTA (mean over the grid), or None when unknown (then counted once).
+        trips_note: how the count was found.
+        executions: how often the body runs per CTA (trips times the enclosing loops' trips).
+        per_iteration: the instruction mix of one iteration.
+        listing_label: the machine-code loop it was matched to, "" when none.
+        peeled: iterations the pipeliner moved out of the loop (AMD's epilogue), already in the once-per-CTA mix.
+    """
+
+    line: int | None
+    source: str
+    trips: float | None
+    trips_note: str
+    executions: float
+    per_iteration: Mix
+    listing_label: str
+    peeled: int = 0
+
+
+@dataclass(frozen=True)
+class BankSummary:
+    """What the bank-conflict analysis found, as the model uses it.
+
+    Attributes:
+        available: whether the analysis ran.
+        message: a sentence for the report (why not, when not available).
+        accesses: one line per shared access (``line 31 tl.load ld.shared.v4: 2-way (no swizzle)``).
+        worst_ways: the worst access's ways (1 = conflict-free).
+        worst: the sentence for the worst access, "" when all are conflict-free.
+        conflicts_per_cta: extra wavefronts per CTA over the whole launch (per-iteration counts times trips).
+        by_counter: those conflicts by the ncu counter they land in (``ld``, ``st``, ``ldgsts``, "" for none).
+        lsu_wavefronts_per_cta: wavefronts (conflicts included) of the ld/st accesses over the launch, per CTA, from
+            the bank model's widths and broadcasts (the SASS width where ptxas widened the PTX's loads).
+        complete: every ld/st access was modelled, so ``lsu_wavefronts_per_cta`` stands for all of them.
+    """
+
+    available: bool
+    message: str
+    accesses: tuple[str, ...] = ()
+    worst_ways: int = 1
+    worst: str = ""
+    conflicts_per_cta: float = 0.0
+    by_counter: dict[str, float] = field(default_factory=dict)
+    lsu_wavefronts_per_cta: float = 0.0
+    complete: bool = False
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A change that would move the time, tied to its evidence.
+
+    Attributes:
+        gain: the predicted time saved, as a share of ``predicted_us`` (0..1), when it can be estimated.
+        text: the change and its evidence.
+    """
+
+    gain: float
+    text: str
+
+
+@dataclass(frozen=True)
+class PerfReport:
+    """The model's answer for one launch.
+
+    Attributes:
+        kernel / target / config_index: the capture.
+        device: the figures used.
+        grid / grid_origin: programs launched, and where that number came from.
+        ctas_per_sm / occupancy_pct / occupancy_limit: resident CTAs per SM, theoretical occupancy, its limiter.
+        waves / tail_utilisation: ``grid / (SMs x CTAs per SM)`` rounded up, and how full the last wave is.
+        loops: the loops with their trip counts and per-iteration mix.
+        once: the mix executed once per CTA outside every loop.
+        flops / tensor_flops / vector_flops: per launch.
+        mma_dtype: operand type of the tensor-core work ("" when none).
+        requested_bytes: global bytes the CTAs request (L2 traffic), loads plus stores, plus spill traffic
+            that does not fit in L1.
+        compulsory_bytes / reread_bytes / dram_bytes: the DRAM estimate and its parts.
+        dram_assumption: how dram_bytes was estimated.
+        arithmetic_intensity: flops / dram_bytes.
+        compute_us / vector_us / memory_us / shared_us / roofline_us: the terms (roofline: plain, no corrections).
+        bytes_in_flight_per_sm: outstanding global bytes per SM the latency term uses.
+        predicted_us: the prediction; ``roofline_fraction`` roofline_us / predicted_us.
+        bound: ``compute``, ``memory`` or ``latency``; ``bound_reason`` why.
+        bank: the bank-conflict section.
+        suggestions: the changes that would move it most, best first.
+        assumptions: what the model assumed, one sentence each; ``uncertain`` what it could not find out.
+    """
+
+    kernel: str
+    target: str
+    config_index: int
+    device: DeviceModel
+    grid: tuple[int, int, int]
+    grid_origin: str
+    num_warps: int
+    ctas_per_sm: int
+    occupancy_pct: float
+    occupancy_limit: str
+    waves: int
+    tail_utilisation: float
+    loops: tuple[LoopCost, ...]
+    once: Mix
+    flops: float
+    tensor_flops: float
+    vector_flops: float
+    mma_dtype: str
+    requested_bytes: float
+    compulsory_bytes: float
+    reread_bytes: float
+    dram_bytes: float
+    dram_assumption: str
+    arithmetic_intensity: float
+    compute_us: float
+    vector_us: float
+    memory_us: float
+    shared_us: float
+    roofline_us: float
+    bytes_in_flight_per_sm: float
+    predicted_us: float
+    roofline_fraction: float
+    bound: str
+    bound_reason: str
+    bank: BankSummary
+    suggestions: tuple[Suggestion, ...]
+    assumptions: tuple[str, ...]
+    uncertain: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class _Totals:
+    tensor_flops: float
+    vector_flops: float
+    vector_instructions: float
+    loads: float
+    stores: float
+    wavefronts: float
+    in_flight: float
+    lsu_wavefronts: float = 0.0
+    warp_instructions: float = 0.0
+
+
+def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[str, float]) -> _Totals:
+    """Per-CTA totals; a pipelined loop's loads issued ahead in the prologue are not counted twice."""
+    tensor = once.mma_flops
+    vector = once.vector_flops
+    vinsn = once.vector_instructions
+    loads = once.global_load_bytes
+    stores = once.global_store_bytes
+    waves = once.shared_wavefronts
+    lsu = once.lsu_wavefronts
+    issued = once.warp_instructions
+    in_flight = once.global_load_bytes if not loops else 0.0
+    for loop in loops:
+        mix, runs = loop.per_iteration, loop.executions
+        ahead = prologue_iterations.get(loop.listing_label, 0.0)
+        tensor += mix.mma_flops * runs
+        vector += mix.vector_flops * runs
+        vinsn += mix.vector_instructions * runs
+        loads += mix.global_load_bytes * max(0.0, runs - ahead)
+        stores += mix.global_store_bytes * runs
+        waves += mix.shared_wavefronts * runs
+        lsu += mix.lsu_wavefronts * runs
+        issued += mix.warp_instructions * runs
+        in_flight = max(in_flight, mix.global_load_bytes * max(1.0, ahead))
+    return _Totals(tensor, vector, vinsn, loads, stores, waves, in_flight, lsu, issued)
+
+
+def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int) -> tuple[float, float, float, str]:
+    """(compulsory, re-read, dram bytes, the assumption in words)."""
+    loads, stores = totals.loads * ctas, totals.stores * ctas
+    inputs = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout"))
+    outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
+    if not shape.tensors:
+        return (loads + stores, 0.0, loads + stores,
+                "tensor sizes unknown: every requested byte is assumed to come from DRAM once (no reuse)")
+    compulsory = min(loads, inputs) + min(stores, outputs)
+    extra = max(0.0, loads - inputs)
+    if inputs <= l2_bytes:
+        miss = 0.0
+        why = (f"the inputs ({inputs / 2**20:.1f} MiB) fit in the {l2_bytes / 2**20:.0f} MiB last-level cache, "
+               "so re-reads hit it")
+    else:
+        miss = (1.0 - l2_bytes / inputs) / max(1, waves)
+        why = (f"the inputs ({inputs / 2**20:.1f} MiB) exceed the {l2_bytes / 2**20:.0f} MiB last-level cache; a re-read misses "
+               f"when its tile left the L2 since a previous wave read it: (1 - L2/inputs) / waves = {miss:.1%} of "
+               "re-reads assumed to miss (tile orders that keep a wave's tiles together; uncertain)")
+    reread = extra * miss
+    text = (f"compulsory: each input byte read once, each output byte written once (min of the tensors' sizes and "
+            f"what the CTAs request); {extra / 2**20:.1f} MiB requested again: {why}")
+    return compulsory, reread, compulsory + reread, text
+
+
+def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: Any, shape_grid: int, sm_count: int,
+                 ctas_per_sm: int, tail: float, waves: int, mma_dtype: str, vector_us: float, spills: int,
+                 loads_per_thread_bytes: float, coalescing: str, fma_dot: bool) -> list[Suggestion]:
+    """Two or three changes that would move the predicted time most, each with its evidence."""
+    predicted = max(report_terms.values())
+    found: list[Suggestion] = []
+    if bank.available and bank.worst_ways > 1:
+        gain = report_terms["shared"] * (1 - 1 / bank.worst_ways) / predicted if predicted else 0.0
+        found.append(Suggestion(gain, f"{bank.worst}: a swizzled shared layout (or a different vector width) would "
+                                      "make it conflict-free"))
+    if shape_grid < sm_count:
+        found.append(Suggestion(1 - shape_grid / sm_count,
+                                f"the grid has {shape_grid} CTAs for {sm_count} SMs: {sm_count - shape_grid} SMs idle; "
+                                "smaller tiles or a split of the reduction would fill them"))
+    elif 1 < waves <= 8 and (1 - tail) / waves > 0.1 and report_terms["compute"] >= report_terms["dram"]:
+        found.append(Suggestion((1 - tail) / waves,
+                                f"the last of {waves} waves is {tail:.0%} full: a tile size that divides the grid "
+                                "into whole waves (or a persistent grid) removes the tail"))
+    others = max(report_terms["compute"], report_terms["dram"], report_terms["l2"], report_terms["shared"])
+    if report_terms["latency"] > others * LATENCY_MARGIN:
+        found.append(Suggestion(1 - others / predicted,
+                                f"only {loads_per_thread_bytes / 1024:.1f} KB of loads in flight per SM with "
+                                f"{ctas_per_sm} CTA(s) per SM ({occupancy}): deeper pipelining (num_stages), larger "
+                                "tiles or more CTAs per SM would cover the DRAM latency"))
+    if mma_dtype in ("fp32", "tf32") or (not mma_dtype and fma_dot):
+        what = ("the dot runs on CUDA cores (fp32 FMAs, no tensor-core instruction in the loop)" if not mma_dtype
+                else f"the dot runs as {mma_dtype} on the tensor cores")
+        found.append(Suggestion(0.5, f"{what}: fp16/bf16 operands (or allow_tf32 / input_precision='tf32') would "
+                                     "use the faster tensor-core rate"))
+    if spills:
+        rest = max(v for k, v in report_terms.items() if k != "spill")
+        found.append(Suggestion(max(0.2, 1 - rest / predicted) if predicted else 0.2, f"{spills} bytes per thread spill to local memory (ptxas -v): fewer warps' worth "
+                                     "of live values (smaller tiles, fewer stages) or more num_warps would remove them"))
+    if coalescing:
+        found.append(Suggestion(0.5, coalescing))
+    if not found:
+        top = max(report_terms, key=lambda k: report_terms[k])
+        what = {"compute": "compute", "dram": "DRAM bandwidth", "l2": "L2 bandwidth", "latency": "DRAM latency",
+                "shared": "shared-memory bandwidth"}[top]
+        found.append(Suggestion(0.0, f"nothing stands out: the launch is limited by {what} as the model sees it; "
+                                     "only less work (fewer bytes or FLOPs) or a different algorithm would help"))
+    return sorted(found, key=lambda s: -s.gain)[:3]
+
+
+def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel, shape: LaunchShape,
+            num_warps: int, occupancy: Any, once: Mix, loops: tuple[LoopCost, ...],
+            prologue_iterations: dict[str, float], bank: BankSummary, spills: int = 0,
+            coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
+            shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, dram_efficiency: float = 1.0,
+            gather_note: str = "",
+            uncertain: tuple[str, ...] = ()) -> PerfReport:
+    """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``)."""
+    ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
+    sms = device.sm_count
+    per_sm = max(1, occupancy.ctas) if occupancy is not None and occupancy.fits else 1
+    occupancy_pct = float(occupancy.percent) if occupancy is not None else 0.0
+    limit = ", ".join(occupancy.limiting) if occupancy is not None else "unknown"
+    concurrent = sms * per_sm
+    waves = max(1, math.ceil(ctas / concurrent))
+    tail = (ctas - (waves - 1) * concurrent) / concurrent
+    busiest = math.ceil(ctas / sms)  # CTAs the busiest SM runs over the launch
+    resident = min(per_sm, busiest)
+    totals = _totals(once, loops, prologue_iterations)
+    flops = (totals.tensor_flops + totals.vector_flops) * ctas
+    compulsory, reread, dram, why = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes), waves)
+    if coalescing_factor > 1.0:
+        dram *= coalescing_factor
+        why += f"; scaled by {coalescing_factor:.1f}x for uncoalesced accesses (sectors fetched per useful byte)"
+    if gather_note:
+        why += f"; {gather_note}"
+    dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
+    peak = device.tensor_tflops.get(dtype) or device.tensor_tflops.get("fp16", 0.0)
+    # With few SMs busy the clock (and power) allow more per SM: interpolate from the data sheet's per-SM peak
+    # (one SM busy) to the measured whole-GPU peak (all busy). Measured on the H200: 8 CTAs ran at 93% of the
+    # data sheet's per-SM rate while the whole GPU reaches 68%.
+    sheet = device.sheet_tensor_tflops.get(dtype) or peak
+    active = min(1.0, ctas / sms) if sms else 1.0
+    per_sm_tensor = (sheet - (sheet - peak) * active) * 1e12 / sms
+    per_sm_vector = device.vector_tflops.get("fp32", 0.0) * 1e12 / 2 / sms  # lane instructions per second per SM
+    compute_us = busiest * totals.tensor_flops / per_sm_tensor * 1e6 if per_sm_tensor and totals.tensor_flops else 0.0
+    vector_us = busiest * totals.vector_instructions / per_sm_vector * 1e6 if per_sm_vector else 0.0
+    clock = device.clock_mhz * 1e6
+    # issue slots: a vector loop is bound by all its instructions (loads, address arithmetic), not its FMAs alone
+    issue_us = busiest * totals.warp_instructions / (ISSUE_PER_SM_CLOCK * clock) * 1e6 if vector_us else 0.0
+    vector_us = max(vector_us, issue_us)
+    requested = (totals.loads + totals.stores) * ctas
+    # Spills stay in L1 while the resident CTAs' local memory fits beside their shared memory; else they go to L2,
+    # and the part of them the L2 cannot hold (every SM's resident CTAs' local memory together) on to DRAM: those
+    # bytes are written back and read again, and pass the L2 once more on the way.
+    spill_footprint = resident * spills * num_warps * 32
+    l1_free = max(0, device.shared_per_sm - resident * shared_per_cta)
+    spills_in_l2 = bool(local_wavefronts) and spill_footprint > l1_free
+    spill_dram = 0.0
+    if spills_in_l2:
+        requested += local_wavefronts * 128 * ctas
+        everywhere = spill_footprint * min(sms, ctas)
+        l2 = max(device.l2_bytes, device.llc_bytes)
+        spill_dram = local_wavefronts * 128 * ctas * max(0.0, 1.0 - l2 / everywhere) if everywhere else 0.0
+        if spill_dram:
+            dram += spill_dram
+            requested += spill_dram
+            why += (f"; spills: {everywhere / 2**20:.0f} MiB of local memory live at once exceed the "
+                    f"{l2 / 2**20:.0f} MiB L2, so {1 - l2 / everywhere:.0%} of their traffic ({spill_dram / 2**20:.0f} "
+                    "MiB) is assumed to reach DRAM")
+    dram_us = dram / (device.dram_gbs * 1e9 * dram_efficiency) * 1e6
+    # what the DRAM has outstanding: whole segments, so an uncoalesced load has its factor more in flight
+    in_flight = resident * totals.in_flight * max(1.0, coalescing_factor)
+    per_sm_bw = min(in_flight / (DRAM_LATENCY_NS * 1e-9), SM_PORT_BYTES_PER_CLOCK * clock)
+    per_cta_bytes = dram / ctas if ctas else 0.0
+    latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
+    conflicts = bank.conflicts_per_cta if bank.available else 0.0
+    shared_waves = totals.wavefronts + conflicts
+    if bank.available and bank.complete:
+        # the bank model's ld/st wavefronts (conflicts included) replace the PTX-width count: it knows the widths
+        # ptxas chose and the lanes that share (broadcast) one address; cp.async stays as counted
+        shared_waves = (totals.wavefronts - totals.lsu_wavefronts + bank.lsu_wavefronts_per_cta
+                        + bank.by_counter.get("ldgsts", 0.0))
+    l1_wavefronts = shared_waves + (0.0 if spills_in_l2 else local_wavefronts)
+    shared_us = busiest * l1_wavefronts / (SHARED_WAVEFRONTS_PER_CLOCK * clock) * 1e6
+    plain_compute = (totals.tensor_flops * ctas / (peak * 1e12) * 1e6 if peak else 0.0) + \
+        (max(totals.vector_instructions / per_sm_vector, totals.warp_instructions / (ISSUE_PER_SM_CLOCK * clock))
+         * ctas / sms * 1e6 if per_sm_vector and totals.vector_instructions else 0.0)
+    l2_bandwidth = L2_BYTES_PER_SM_CLOCK * sms * clock
+    l2_requests = requested / max(1.0, l2_bytes_per_request)
+    l2_us = max(requested / l2_bandwidth, l2_requests / (L2_REQUESTS_PER_SM_CLOCK * sms * clock)) * 1e6
+    roofline = max(plain_compute, dram_us, l2_us, shared_us * ctas / (busiest * sms) if ctas else 0.0)
+    # One CTA per SM that spills to L2: its reloads feed its next MMAs and its stores wait for the last ones, and no
+    # other CTA is resident to overlap them, so per CTA the spill traffic and the tensor-core time add up.
+    spill_us = 0.0
+    if spills_in_l2 and resident == 1:
+        per_cta = local_wavefronts * 128 / (LOCAL_BYTES_PER_SM_CLOCK * clock)
+        per_cta += totals.tensor_flops / per_sm_tensor if per_sm_tensor else 0.0
+        spill_us = busiest * per_cta * 1e6
+    terms = {"compute": compute_us + vector_us, "dram": dram_us, "l2": l2_us, "latency": latency_us,
+             "shared": shared_us, "spill": spill_us}
+    predicted = max(terms.values()) + LAUNCH_US
+    top = max(terms, key=lambda k: terms[k])
+    memory_side = max(dram_us, l2_us, shared_us, spill_us)
+    sheet_bw = device.sheet_dram_gbs or device.dram_gbs
+    dram_share = dram_efficiency * device.dram_gbs / sheet_bw if sheet_bw else 1.0
+    if top == "dram" and dram_share < LATENCY_SOL:
+        bound = "latency"
+        reason = (f"DRAM time {dram_us:.1f} us is the largest term, but its scattered segments keep the DRAM at "
+                  f"{dram_share:.0%} of its {sheet_bw:.0f} GB/s peak, under the {LATENCY_SOL:.0%} at which a unit "
+                  "is the limit: the accesses wait on DRAM latency")
+    elif top == "latency" and latency_us > LATENCY_MARGIN * max(memory_side, plain_compute, 1e-9):
+        bound = "latency"
+        reason = (f"{in_flight / 1024:.1f} KB of loads in flight per SM cover only {per_sm_bw * sms / 1e9:.0f} GB/s "
+                  f"at {DRAM_LATENCY_NS:.0f} ns latency: {latency_us:.1f} us against {max(memory_side, plain_compute):.1f} "
+                  "us of DRAM or compute time")
+        if ctas < sms:
+            reason = f"{ctas} CTAs leave {sms - ctas} of {sms} SMs idle; " + reason
+    elif top == "compute" and terms["compute"] > LATENCY_MARGIN * max(plain_compute, memory_side, 1e-9):
+        bound = "latency"
+        reason = (f"the busiest SM runs {busiest} CTA(s) where {ctas / sms:.2f} would balance"
+                  + (f" ({sms - ctas} of {sms} SMs idle)" if ctas < sms else f" (the last of {waves} waves is "
+                     f"{tail:.0%} full)") + f": {terms['compute']:.1f} us against a {plain_compute:.1f} us roofline")
+    elif top in ("shared", "l2", "spill") or (top == "latency" and memory_side >= plain_compute):
+        bound = "memory"
+        what = {"shared": "shared-memory / L1 wavefronts", "l2": "L2 traffic",
+                "spill": "spill traffic to L2 in series with the MMAs (one CTA per SM: nothing overlaps them)"}.get(
+                    top, "DRAM traffic and its latency")
+        reason = (f"{what} ({terms[top]:.1f} us) exceed the compute time ({terms['compute']:.1f} us); DRAM "
+                  f"{dram_us:.1f} us, L2 {l2_us:.1f} us, shared {shared_us:.1f} us")
+    elif top == "compute" or (top == "latency" and plain_compute > memory_side):
+        bound = "compute"
+        reason = (f"{'tensor-core' if totals.tensor_flops else 'vector'} time {terms['compute']:.1f} us exceeds DRAM "
+                  f"time {dram_us:.1f} us (intensity {flops / dram if dram else 0:.0f} FLOP/B)")
+    else:
+        bound = "memory"
+        reason = f"DRAM time {dram_us:.1f} us exceeds compute time {terms['compute']:.1f} us"
+    assumptions = (
+        f"grid {shape.grid} from {shape.origin or 'the caller'}; CTAs spread round-robin, the busiest SM runs "
+        f"{busiest} of them, {resident} at a time",
+        why,
+        f"tensor peak {peak:.0f} TFLOP/s ({dtype or 'no tensor-core work'}), vector fp32 "
+        f"{device.vector_tflops.get('fp32', 0.0):.0f} TFLOP/s, DRAM {device.dram_gbs:.0f} GB/s ({device.origin})",
+        f"latency term: {DRAM_LATENCY_NS:.0f} ns DRAM latency, loads in flight per CTA = one loop iteration's loads "
+        "times the stages issued ahead (or all loads of a loop-free kernel); uncertain",
+        f"a fixed {LAUNCH_US:.0f} us per launch (launch, ramp, drain); uncertain",
+        f"L2: every requested byte passes it at {L2_BYTES_PER_SM_CLOCK:g} B per SM per clock "
+        f"({l2_bandwidth / 1e12:.1f} TB/s; the A100's 5120 B/clk per SM, assumed for the others: uncertain), in "
+        f"requests of {l2_bytes_per_request:.0f} B (one per warp instruction and 128-byte line) at "
+        f"{L2_REQUESTS_PER_SM_CLOCK:g} per SM per clock (fitted on the H200: uncertain)",
+        "shared memory: one 128-byte wavefront per SM per clock, plus predicted bank conflicts"
+        + (f"; spill traffic (SASS LDL/STL, {local_wavefronts * 128 / 1024:.0f} KiB per CTA) "
+           + (f"goes to L2: {resident} CTA(s) x {spills} B x {num_warps * 32} threads exceed the "
+              f"{l1_free // 1024} KiB of L1 left beside shared memory" if spills_in_l2 else "stays in L1")
+           + (f"; with one CTA per SM it moves at {LOCAL_BYTES_PER_SM_CLOCK:g} B per SM per clock (fitted on one "
+              "H200 case: uncertain), in series with the CTA's MMAs" if spill_us else "")
+           if local_wavefronts else ""),
+    )
+    fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
+        vector_us > 0.3 * (predicted - LAUNCH_US)
+    gains = _suggestions(terms, bank, limit, ctas, sms, per_sm, tail, waves, dtype, vector_us, spills,
+                         in_flight, coalescing, fma_dot)
+    return PerfReport(
+        kernel=kernel, target=target, config_index=config_index, device=device, grid=shape.grid,
+        grid_origin=shape.origin, num_warps=num_warps, ctas_per_sm=per_sm, occupancy_pct=occupancy_pct,
+        occupancy_limit=limit, waves=waves, tail_utilisation=tail, loops=loops, once=once, flops=flops,
+        tensor_flops=totals.tensor_flops * ctas, vector_flops=totals.vector_flops * ctas, mma_dtype=dtype,
+        requested_bytes=requested, compulsory_bytes=compulsory, reread_bytes=reread,
+        dram_bytes=dram, dram_assumption=why, arithmetic_intensity=flops / dram if dram else 0.0,
+        compute_us=compute_us, vector_us=vector_us, memory_us=max(dram_us, latency_us), shared_us=shared_us,
+        roofline_us=roofline, bytes_in_flight_per_sm=in_flight, predicted_us=predicted,
+        roofline_fraction=roofline / predicted if predicted else 0.0, bound=bound, bound_reason=reason, bank=bank,
+        suggestions=tuple(gains), assumptions=assumptions, uncertain=uncertain)
+
+
+def loop_costs(trips: list[LoopTrips], matched: list[tuple[int | None, str, tuple[int, int], str]],
+               mixes: dict[str, Mix]) -> tuple[LoopCost, ...]:
+    """Each TTGIR loop (line, source, TTGIR span, listing label) with its trips and its machine-code mix."""
+    by_line = {t.ttgir_line: t for t in trips}
+    costs: list[LoopCost] = []
+    for line, source, span, label in matched:
+        trip = by_line.get(span[0])
+        count = trip.trips if trip else None
+        executions = count if count is not None else 1.0
+        for _outer_line, _outer_source, outer_span, _label in matched:
+            if outer_span[0] < span[0] <= outer_span[1]:
+                outer = by_line.get(outer_span[0])
+                executions *= outer.trips if outer and outer.trips is not None else 1.0
+        costs.append(LoopCost(line=line, source=source, trips=count,
+                              trips_note=trip.note if trip else "no scf.for found at the loop's line",
+                              executions=executions, per_iteration=mixes.get(label, Mix()), listing_label=label))
+    return tuple(costs)

@@ -1,0 +1,86 @@
+"""A bundled kernel's launch (grid, integer arguments, tensor sizes) for the performance model, kept in the store.
+
+Evaluating the kernel module's ``kernel_args`` / ``make_tensors`` / ``grid`` imports the module, and so
+Triton (about a second). The result depends only on the module's text, the config, the sizes and the SM
+count, so it is stored under the capture's ``derived/`` (beside the tools' cached output) keyed by a hash
+of those, and a later ``irscope perf`` of the same launch reads it without importing Triton. The file is
+untrusted input: one that does not hold exactly the expected shapes is ignored and made again. It is written
+under a temporary name and renamed; a read-only store keeps it in memory only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from irscope.model.launch import LaunchShape, TensorBytes
+from irscope.toolchain.nvtools import DERIVED
+
+__all__ = ["cached_launch", "launch_key"]
+
+_FORMAT = 1
+_ROLES = ("input", "output", "inout")
+_MEMO: dict[str, LaunchShape] = {}
+
+
+def launch_key(module_path: Path, function: str, backend: str, config: dict[str, Any], sizes: dict[str, int],
+               sm_count: int) -> str:
+    """The sha256 of everything the launch depends on (the module's text included)."""
+    digest = hashlib.sha256(module_path.read_bytes())
+    digest.update(json.dumps([function, backend, config, sizes, sm_count], sort_keys=True, default=str).encode())
+    return digest.hexdigest()
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _decode(data: Any) -> LaunchShape | None:
+    """A stored launch, or None when the file is not exactly what :func:`_encode` writes."""
+    if not isinstance(data, dict) or data.get("format") != _FORMAT:
+        return None
+    grid, values, tensors, origin = data.get("grid"), data.get("values"), data.get("tensors"), data.get("origin")
+    if not (isinstance(grid, list) and len(grid) == 3 and all(_is_int(g) and g >= 1 for g in grid)):
+        return None
+    if not (isinstance(values, dict) and all(isinstance(k, str) and _is_int(v) for k, v in values.items())):
+        return None
+    if not (isinstance(tensors, list) and all(isinstance(t, list) and len(t) == 3 and isinstance(t[0], str)
+                                              and _is_int(t[1]) and t[1] >= 0 and t[2] in _ROLES for t in tensors)):
+        return None
+    if not isinstance(origin, str):
+        return None
+    return LaunchShape((grid[0], grid[1], grid[2]), dict(values),
+                       tuple(TensorBytes(t[0], t[1], t[2]) for t in tensors), origin)
+
+
+def _encode(shape: LaunchShape) -> dict[str, Any]:
+    return {"format": _FORMAT, "grid": list(shape.grid), "values": dict(shape.values),
+            "tensors": [[t.name, int(t.nbytes), t.role] for t in shape.tensors], "origin": shape.origin}
+
+
+def cached_launch(capture_dir: Path, key: str, make: Callable[[], LaunchShape]) -> LaunchShape:
+    """The launch stored under ``key`` in the capture's ``derived/``, else ``make()`` (then stored)."""
+    if key in _MEMO:
+        return _MEMO[key]
+    path = capture_dir / DERIVED / f"launch-{key[:32]}.json"
+    try:
+        shape = _decode(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        shape = None
+    if shape is None:
+        shape = make()
+        try:
+            path.parent.mkdir(exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".launch-", dir=path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(_encode(shape), out)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only store: the launch is kept in memory for this process
+    _MEMO[key] = shape
+    return shape

@@ -1,0 +1,1 @@
+"""Captures on disk: keys, manifests, atomic commits, locks, pass dumps written as they stream, archives."""

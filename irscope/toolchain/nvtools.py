@@ -1,0 +1,268 @@
+"""Triton's bundled NVIDIA tools run on a stored capture, their output cached inside the capture.
+
+Triton's wheel carries ``nvdisasm``, ``cuobjdump``, ``ptxas`` and ``ptxas-blackwell`` in
+``triton/backends/nvidia/bin``. They are found with ``importlib.util.find_spec`` (Triton itself is
+never imported) or through Triton's own variables (``TRITON_NVDISASM_PATH``, ...). Each run is
+stored as ``derived/<name>.json`` beside the capture's manifest, with the sha256 of its input, so a
+second look costs nothing; the file is written under a temporary name and renamed.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from irscope.errors import StoreError
+from irscope.toolchain.tritons import local_triton_version
+
+
+class Capture(Protocol):
+    """What the tools need of a stored capture (irscope.store.store.Capture): its directory and its manifest.
+
+    A protocol, not the class: the store reads a derived SASS through this module, which must not import it back.
+    """
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def manifest(self) -> Any: ...
+
+    def read(self, stage: Any) -> str:
+        """A stage's text."""
+        ...
+
+DERIVED = "derived"
+_FORMAT = 1
+_TIMEOUT = 120
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """What one tool printed about a capture.
+
+    Attributes:
+        name: what was asked (``sass-lineinfo``, ``resource-usage``, ``ptxas-v``).
+        command: the command line, tools by base name.
+        stdout: what it printed on stdout.
+        stderr: what it printed on stderr.
+        returncode: its exit status; -1 when it could not be run.
+        problem: why there is no usable output (tool missing, input missing, failure), else "".
+        cached: whether this came from the capture's cache.
+        reproduces: for a rerun of ptxas, whether its cubin equals the capture's byte for byte (None: not compared).
+    """
+
+    name: str
+    command: tuple[str, ...]
+    stdout: str
+    stderr: str
+    returncode: int
+    problem: str = ""
+    cached: bool = False
+    reproduces: bool | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the tool ran and succeeded."""
+        return not self.problem and self.returncode == 0
+
+
+def tool_path(binary: str) -> Path | None:
+    """Where a bundled NVIDIA tool is: Triton's ``TRITON_<NAME>_PATH``, else Triton's wheel, else PATH."""
+    env = os.environ.get(f"TRITON_{binary.upper().replace('-', '_')}_PATH")
+    candidates: list[Path] = [Path(env)] if env else []
+    spec = importlib.util.find_spec("triton")
+    if spec is not None and spec.origin is not None:
+        candidates.append(Path(spec.origin).parent / "backends" / "nvidia" / "bin" / binary)
+    which = shutil.which(binary)
+    if which:
+        candidates.append(Path(which))
+    for path in candidates:
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _cache_file(capture: Capture, name: str) -> Path:
+    return capture.path / DERIVED / f"{name}.json"
+
+
+def _read_cache(capture: Capture, name: str, digest: str) -> ToolRun | None:
+    try:
+        data = json.loads(_cache_file(capture, name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("input_sha256") != digest:
+        return None
+    same = data.get("reproduces")
+    return ToolRun(name=name, command=tuple(data.get("command", ())), stdout=str(data.get("stdout", "")),
+                   stderr=str(data.get("stderr", "")), returncode=int(data.get("returncode", -1)), cached=True,
+                   reproduces=same if isinstance(same, bool) else None)
+
+
+def _write_cache(capture: Capture, run: ToolRun, digest: str) -> None:
+    """Store a run beside the capture; a read-only store just means no cache."""
+    path = _cache_file(capture, run.name)
+    payload: dict[str, Any] = {"format": _FORMAT, "input_sha256": digest, "command": list(run.command),
+                               "returncode": run.returncode, "stdout": run.stdout, "stderr": run.stderr,
+                               "reproduces": run.reproduces}
+    try:
+        path.parent.mkdir(exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(3).hex()}.tmp")
+        tmp.write_text(json.dumps(payload), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        return
+
+
+def _run(capture: Capture, name: str, artifact: str, binary: str, args: list[str], same_as: str = "") -> ToolRun:
+    """Run ``binary args... <artifact file>`` (cached); ``{out}`` in args becomes a scratch output path.
+
+    With ``same_as`` (an artifact name), the scratch output is compared with that artifact of the capture.
+    """
+    file = capture.manifest.files.get(artifact)
+    if file is None or not (capture.path / file).is_file():
+        return ToolRun(name, (), "", "", -1, problem=f"capture {capture.manifest.key} has no {artifact} file")
+    source = capture.path / file
+    tool = tool_path(binary)
+    if tool is None:
+        return ToolRun(name, (), "", "", -1,
+                       problem=f"{binary} not found (it ships with Triton in triton/backends/nvidia/bin)")
+    digest = f"{_sha256(source)}:{tool.name}:{' '.join(args)}"
+    if (hit := _read_cache(capture, name, digest)) is not None:
+        return hit
+    with tempfile.TemporaryDirectory(prefix="irscope-") as scratch:
+        argv = [str(tool), *(a.replace("{out}", str(Path(scratch) / "out")) for a in args), str(source)]
+        shown = (binary, *args, file)
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return ToolRun(name, shown, "", "", -1, problem=f"{binary} could not run: {exc}")
+        same: bool | None = None
+        if same_as and (other := capture.manifest.files.get(same_as)):
+            try:
+                same = (Path(scratch) / "out").read_bytes() == (capture.path / other).read_bytes()
+            except OSError:
+                same = False
+    run = ToolRun(name, shown, done.stdout, done.stderr, done.returncode, reproduces=same)
+    _write_cache(capture, run, digest)
+    return run
+
+
+def tool_run(capture: Capture, name: str, artifact: str, binary: str, args: list[str]) -> ToolRun:
+    """Run a bundled tool on one of the capture's files, cached in ``derived/<name>.json`` (see ``_run``)."""
+    return _run(capture, name, artifact, binary, args)
+
+
+def _require_cuda(capture: Capture, what: str) -> None:
+    if capture.manifest.backend != "cuda":
+        raise StoreError(f"{what} needs an NVIDIA capture; {capture.manifest.key} is for {capture.manifest.target}")
+
+
+def sass_with_lines(capture: Capture) -> ToolRun:
+    """``nvdisasm -c -gi`` on the capture's cubin: SASS with source lines and inlining."""
+    _require_cuda(capture, "SASS line info")
+    return _run(capture, "sass-lineinfo", "cubin", "nvdisasm", ["-c", "-gi"])
+
+
+def sass_with_ptx_lines(capture: Capture) -> ToolRun:
+    """``nvdisasm -c -gp`` on the capture's cubin: SASS with the line of the capture's PTX each came from."""
+    _require_cuda(capture, "SASS line info")
+    return _run(capture, "sass-ptxlines", "cubin", "nvdisasm", ["-c", "-gp"])
+
+
+def resource_usage(capture: Capture) -> ToolRun:
+    """``cuobjdump --dump-resource-usage`` on the capture's cubin: registers, stack, shared, local."""
+    _require_cuda(capture, "resource usage")
+    return _run(capture, "resource-usage", "cubin", "cuobjdump", ["--dump-resource-usage"])
+
+
+def _ptx_target(capture: Capture) -> str:
+    """The ``.target`` of the capture's PTX (``sm_90a``), which ptxas takes as --gpu-name."""
+    try:
+        head = capture.read("ptx").splitlines()[:40]
+    except StoreError:
+        head = []
+    for line in head:
+        if line.startswith(".target"):
+            return line.split()[1].rstrip(",")
+    arch = int(capture.manifest.arch)
+    return f"sm_{arch}{'a' if arch >= 90 else ''}"
+
+
+@functools.cache
+def _adds_regalloc_level(version: str) -> bool:
+    """Whether the Triton that made a capture passes ``--regAllocOptLevel=2`` to ptxas (it changes registers).
+
+    Read from the installed Triton's NVIDIA backend source (never imported) when the capture was made by
+    that version; 3.5 and 3.6 do not pass it, 3.9 does. Other versions: assumed as 3.9 from 3.7 on.
+    """
+    spec = importlib.util.find_spec("triton")
+    if spec is not None and spec.origin is not None and version == local_triton_version():
+        try:
+            text = (Path(spec.origin).parent / "backends" / "nvidia" / "compiler.py").read_text(encoding="utf-8")
+            return "--regAllocOptLevel=2" in text
+        except OSError:
+            pass
+    parts = [int(p) for p in re.findall(r"\d+", version)[:2]]
+    return parts >= [3, 7]
+
+
+def _ptxas(capture: Capture, verbose: bool, binary: str | None = None, regalloc: bool | None = None
+           ) -> tuple[str, list[str]]:
+    """The ptxas binary and arguments Triton assembles the capture's PTX with (``-o {out}`` last)."""
+    options = capture.manifest.options
+    if binary is None:
+        # Wheels that ship ptxas-blackwell assemble sm90 and newer with it (Triton 3.9 does); older ones ship one.
+        newer = int(capture.manifest.arch) >= 90 and tool_path("ptxas-blackwell") is not None
+        binary = "ptxas-blackwell" if newer else "ptxas"
+    if regalloc is None:
+        regalloc = _adds_regalloc_level(capture.manifest.triton_version)
+    args = ["-lineinfo", *(["-v"] if verbose else []), *(["--regAllocOptLevel=2"] if regalloc else [])]
+    if options.get("enable_fp_fusion") is False:
+        args.append("--fmad=false")
+    if options.get("ptx_options"):
+        args += str(options["ptx_options"]).split()
+    args += [f"--gpu-name={_ptx_target(capture)}", "-o", "{out}"]
+    return binary, args
+
+
+def ptxas_verbose(capture: Capture) -> ToolRun:
+    """The capture's PTX assembled again with ``ptxas -v``, as Triton invoked it (Triton drops that log).
+
+    Which ptxas and flags a Triton release uses changed between releases (3.9 assembles sm90 with
+    ptxas-blackwell and ``--regAllocOptLevel=2``); the rerun whose cubin equals the capture's byte for
+    byte is the one returned, so its register and spill figures are those of the real compile. When
+    none does, the first is returned with ``reproduces`` False.
+    """
+    _require_cuda(capture, "ptxas")
+    default_binary, _ = _ptxas(capture, verbose=True)
+    default_regalloc = _adds_regalloc_level(capture.manifest.triton_version)
+    binaries = [default_binary] + [b for b in ("ptxas-blackwell", "ptxas") if b != default_binary and tool_path(b)]
+    first: ToolRun | None = None
+    for regalloc in (default_regalloc, not default_regalloc):
+        for binary in binaries:
+            name = "ptxas-v" if (binary, regalloc) == (default_binary, default_regalloc) else \
+                f"ptxas-v-{binary}-{'ra2' if regalloc else 'ra0'}"
+            binary, args = _ptxas(capture, True, binary, regalloc)
+            run = _run(capture, name, "ptx", binary, args, same_as="cubin")
+            first = first or run
+            if run.reproduces or (run.reproduces is None and run.ok):
+                return run
+    assert first is not None
+    return first
+
