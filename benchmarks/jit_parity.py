@@ -34,6 +34,7 @@ def main() -> int:
     from irscope.model.targets import native_target
     from irscope.request.captures import LaunchSpec, get_capture, make_request
     from irscope.request.settings import parse_settings
+    from irscope.toolchain.stages import read_stage
 
     target = native_target()
     print(f"GPU {torch.cuda.get_device_name(0)}, native target {target.name if target else None}, "
@@ -60,7 +61,7 @@ def main() -> int:
         del os.environ["TRITON_CACHE_DIR"]
         capture = get_capture(req, store)
         for stage in args.stages.split(","):
-            jit_text, ours = jit_kernel.asm[stage], capture.read(stage)
+            jit_text, ours = jit_kernel.asm[stage], read_stage(capture, stage)
             if jit_text == ours:
                 print(f"{name:<11} {stage:<6} identical ({len(ours.splitlines())} lines)")
                 continue

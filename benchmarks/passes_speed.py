@@ -82,7 +82,7 @@ def main() -> None:
         from irscope.analysis.diff import DiffOptions
         from irscope.request.captures import get_capture, make_request
         from irscope.request.compare import diff_points, pass_point
-        from irscope.request.passdump import load_dump, scan_dump
+        from irscope.store.passdump import load_dump, scan_dump
 
         capture = get_capture(make_request("matmul", args.target))
         dump = load_dump(capture.path)

@@ -10,7 +10,7 @@ import pytest
 
 from irscope.compile.passes import capture_passes
 from irscope.request.captures import Request
-from irscope.request.passdump import PassDump, load_dump
+from irscope.store.passdump import PassDump, load_dump
 from irscope.store.store import Capture
 
 KERNELS = ("vector_add", "softmax", "matmul")

@@ -12,6 +12,7 @@ import pytest
 
 from irscope.request.captures import get_capture, make_request
 from irscope.store.store import Store
+from irscope.toolchain.stages import read_stage
 
 pytestmark = pytest.mark.compile
 
@@ -45,7 +46,7 @@ def test_matmul_sm90_is_pipelined_wgmma(captures):
     ptx = cap.read("ptx")
     assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16" in ptx
     assert "cp.async.cg.shared.global" in ptx
-    assert re.search(r"\bHGMMA\.64x256x16\.F32\b", cap.read("sass"))
+    assert re.search(r"\bHGMMA\.64x256x16\.F32\b", read_stage(cap, "sass"))
 
 
 def test_matmul_sm80_uses_mma_v2_and_async_copies(captures):

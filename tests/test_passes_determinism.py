@@ -22,7 +22,7 @@ _TABLE = """
 import json, sys
 from pathlib import Path
 from irscope.analysis.passes import pass_effects
-from irscope.request.passdump import load_dump
+from irscope.store.passdump import load_dump
 path = Path(sys.argv[1])
 dump = load_dump(path.parent, "llvm" if ".llvm." in path.name else "mlir")
 print(json.dumps([[e.index, e.step, e.summary] for e in pass_effects(dump)]))

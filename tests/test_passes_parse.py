@@ -11,7 +11,8 @@ import pytest
 from irscope.analysis.passes import find_pass, pass_table
 from irscope.errors import UsageError
 from irscope.parse.passes import classify_header, parse_dump, split_sections
-from irscope.request.passdump import DumpReadError, index_path, load_dump, scan_dump, write_dump
+from irscope.store.passdump import DumpReadError, load_dump, scan_dump
+from irscope.store.passwrite import index_path, write_dump
 
 MODULE_A = """#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32} {

@@ -11,7 +11,8 @@ from irscope.analysis.diff import count_changes, normalize
 from irscope.analysis.ir_facts import mlir_facts
 from irscope.analysis.passes import PassEffect, PassTable, find_pass
 from irscope.parse.passes import parse_dump, section_body
-from irscope.request.passdump import PassDump, cached_pass_table
+from irscope.request.passdump import cached_pass_table
+from irscope.store.passdump import PassDump
 
 pytestmark = pytest.mark.compile
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from irscope.request.passdump import FAILED, index_path, load_dump, load_failed_dump, write_dump
+from irscope.store.passdump import load_dump, load_failed_dump
+from irscope.store.passwrite import FAILED, index_path, write_dump
 from irscope.store.store import Store
 from tests.conftest import DATA, repo_path
 

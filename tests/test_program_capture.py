@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from irscope.store.store import Store
+from irscope.toolchain.stages import has_stage
 from tests.conftest import DATA, repo_path
 
 pytestmark = pytest.mark.compile
@@ -34,7 +35,7 @@ def test_offline_capture_records_both_kernels_and_every_autotune_config(tmp_path
     assert add.manifest.origin == "program" and add.manifest.target == "sm90"
     assert add.manifest.attrs["x_ptr"] == [["tt.divisibility", 16]]  # the JIT's specialization of the real launch
     assert set(add.manifest.files) >= {"ttir", "ttgir", "llir", "ptx", "cubin", "source"}
-    assert add.has_stage("sass") and "sass" not in add.manifest.files  # made from the cubin when read
+    assert has_stage(add, "sass") and "sass" not in add.manifest.files  # made from the cubin when read
     # The recorded kernels are now addressable by name.
     show = irscope("show", "add_kernel", "--stage", "ptx", store=tmp_path)
     assert show.returncode == 0 and ".visible .entry add_kernel" in show.stdout

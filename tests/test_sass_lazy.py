@@ -16,6 +16,7 @@ from irscope.cli import cli
 from irscope.store.store import Store
 from irscope.toolchain.nvtools import tool_path
 from irscope.toolchain.sass_lazy import control_field, format_cuobjdump
+from irscope.toolchain.stages import has_stage, read_stage
 from tests.conftest import repo_path
 
 pytestmark = pytest.mark.compile
@@ -30,8 +31,8 @@ def triton_sass(cubin: Path) -> str:
 
 def test_a_capture_stores_no_sass_and_reads_triton_s_text_from_the_cubin(captures):
     cap = captures("matmul", "sm90")
-    assert "sass" not in cap.manifest.files and cap.has_stage("sass")  # no cuobjdump run in the compile
-    text = cap.read("sass")
+    assert "sass" not in cap.manifest.files and has_stage(cap, "sass")  # no cuobjdump run in the compile
+    text = read_stage(cap, "sass")
     assert text == triton_sass(cap.path / cap.manifest.files["cubin"])
     assert "LBB0:" in text and "HGMMA" in text  # branch labels and the tensor-core ops, as Triton lays them out
     assert (cap.path / "derived" / "cuobjdump-sass.json").is_file()  # cached beside the capture
@@ -41,7 +42,7 @@ def test_a_capture_stores_no_sass_and_reads_triton_s_text_from_the_cubin(capture
 
 def test_amd_captures_have_no_sass(captures):
     cap = captures("vector_add", "gfx942")
-    assert not cap.has_stage("sass") and "amdgcn" in cap.manifest.files
+    assert not has_stage(cap, "sass") and "amdgcn" in cap.manifest.files
 
 
 def test_the_layout_equals_triton_s_for_every_bundled_sm90_kernel(captures):
@@ -77,7 +78,7 @@ def test_each_num_warps_config_gets_the_sass_of_its_own_cubin(tmp_path):
     assert proc.returncode == 0, proc.stderr
     caps = Store(tmp_path).captures()
     assert sorted(c.manifest.metadata["num_warps"] for c in caps) == [1, 2, 4]
-    texts = {c.manifest.metadata["num_warps"]: c.read("sass") for c in caps}
+    texts = {c.manifest.metadata["num_warps"]: read_stage(c, "sass") for c in caps}
     for cap in caps:
         assert texts[cap.manifest.metadata["num_warps"]] == triton_sass(cap.path / cap.manifest.files["cubin"])
     assert len(set(texts.values())) == 3

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from irscope.cli import cli
 from irscope.request.captures import get_capture, make_request
-from irscope.request.passdump import effects_path, get_pass_dump, index_path
+from irscope.request.passdump import get_pass_dump
+from irscope.store.passwrite import effects_path, index_path
 from irscope.store.store import Store
 from tests.conftest import repo_path
 

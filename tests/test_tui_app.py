@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 from irscope.analysis.diff import TextDiff
 from irscope.request.passdump import cached_pass_table, get_pass_dump
 from irscope.store.store import Capture
+from irscope.toolchain.stages import read_stage
 from irscope.tui.app import IrscopeApp, make_app
 from irscope.tui.catalog import CaptureId, Catalog
 from irscope.tui.documents import DocRef
@@ -440,7 +441,7 @@ def test_line_highlighter_agrees_with_pygments(lexer: str, store: str) -> None:
     assert capture is not None
     stage = {"mlir": "ttgir", "llvm": "llir", "ptx": "ptx", "sass": "sass"}[lexer]
     fast, slow = LineHighlighter(lexer), lexer_for(lexer)
-    for line in capture.read(stage).splitlines()[:400]:
+    for line in read_stage(capture, stage).splitlines()[:400]:
         expected = [(s, s + len(v), t) for s, t, v in slow.get_tokens_unprocessed(line)
                     if v and t is not Token.Text and t is not Whitespace]
         assert fast.spans(line) == expected, line

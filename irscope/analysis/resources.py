@@ -9,6 +9,7 @@ model is the textbook one (CUDA occupancy calculator; LLVM's AMDGPU rules) with 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from irscope.parse.resources import (
     AmdUsage,
@@ -20,8 +21,11 @@ from irscope.parse.resources import (
 )
 from irscope.store.store import Capture
 
-__all__ = ["GPU_LIMITS", "GpuLimits", "Occupancy", "Resources", "amd_occupancy", "capture_resources",
-           "nvidia_occupancy"]
+if TYPE_CHECKING:
+    from irscope.toolchain.nvtools import ToolRun
+
+__all__ = ["GPU_LIMITS", "GpuLimits", "NvidiaUsage", "Occupancy", "Resources", "amd_occupancy", "capture_resources",
+           "nvidia_occupancy", "nvidia_usage"]
 
 
 @dataclass(frozen=True)
@@ -229,28 +233,51 @@ def _finish(limits: GpuLimits, result: dict[str, int], num_warps: int, problems:
                      tuple(problems))
 
 
-def _nvidia(capture: Capture) -> Resources:
+@dataclass(frozen=True)
+class NvidiaUsage:
+    """What the two NVIDIA tools report about a capture's kernel (each run cached in the capture's ``derived/``).
+
+    Attributes:
+        cubin: ``cuobjdump --dump-resource-usage`` figures for the kernel, None when it printed none or failed.
+        ptxas: ``ptxas -v`` figures for the kernel (the PTX assembled again), likewise.
+        cubin_run / ptxas_run: the runs themselves: their command, whether the rerun reproduced the cubin, why not.
+    """
+
+    cubin: CubinUsage | None
+    ptxas: PtxasUsage | None
+    cubin_run: ToolRun
+    ptxas_run: ToolRun
+
+
+def nvidia_usage(capture: Capture) -> NvidiaUsage:
+    """Run (or read the cached) cuobjdump and ptxas -v on an NVIDIA capture; the kernel's figures from each."""
     from irscope.toolchain.nvtools import ptxas_verbose, resource_usage
 
+    function = capture.manifest.function
+    cubin_run, ptxas_run = resource_usage(capture), ptxas_verbose(capture)
+    cubin = next((u for u in parse_cubin_usage(cubin_run.stdout) if u.function == function), None) \
+        if cubin_run.ok else None
+    ptxas = next((u for u in parse_ptxas_usage(ptxas_run.stderr + ptxas_run.stdout) if u.function == function),
+                 None) if ptxas_run.ok else None
+    return NvidiaUsage(cubin, ptxas, cubin_run, ptxas_run)
+
+
+def _nvidia(capture: Capture) -> Resources:
     m = capture.manifest
     problems: list[str] = []
     checks: list[str] = []
-    cubin: CubinUsage | None = None
-    ptxas: PtxasUsage | None = None
-    run = resource_usage(capture)
-    if run.ok:
-        cubin = next((u for u in parse_cubin_usage(run.stdout) if u.function == m.function), None)
-        if cubin is None:
-            problems.append("cuobjdump printed no figures for the kernel")
-    else:
+    usage = nvidia_usage(capture)
+    cubin, ptxas = usage.cubin, usage.ptxas
+    run = usage.cubin_run
+    if not run.ok:
         problems.append(f"cuobjdump: {run.problem or run.stderr.strip()[:200]}")
-    run = ptxas_verbose(capture)
-    if run.ok:
-        ptxas = next((u for u in parse_ptxas_usage(run.stderr + run.stdout) if u.function == m.function), None)
-        if ptxas is None:
-            problems.append("ptxas -v printed no figures for the kernel")
-    else:
+    elif cubin is None:
+        problems.append("cuobjdump printed no figures for the kernel")
+    run = usage.ptxas_run
+    if not run.ok:
         problems.append(f"ptxas -v: {run.problem or run.stderr.strip()[:200]}")
+    elif ptxas is None:
+        problems.append("ptxas -v printed no figures for the kernel")
     if cubin and ptxas:
         if cubin.registers == ptxas.registers:
             checks.append(f"ptxas -v on the PTX and the cubin agree: {cubin.registers} registers per thread")

@@ -394,14 +394,10 @@ def _check_resources(capture: Capture, ttgir: str) -> list[Finding]:
                            f"ttgir: ttg.shared = {declared['n']}",
                            AGREE if int(declared["n"]) == printed else DISAGREE))
     if m.backend == "cuda":
-        from irscope.parse.resources import parse_cubin_usage, parse_ptxas_usage
-        from irscope.toolchain.nvtools import ptxas_verbose, resource_usage
+        from irscope.analysis.resources import nvidia_usage
 
-        cubin_run, ptxas_run = resource_usage(capture), ptxas_verbose(capture)
-        cubin = next((u for u in parse_cubin_usage(cubin_run.stdout) if u.function == m.function), None) \
-            if cubin_run.ok else None
-        ptxas = next((u for u in parse_ptxas_usage(ptxas_run.stderr + ptxas_run.stdout) if u.function == m.function),
-                     None) if ptxas_run.ok else None
+        usage = nvidia_usage(capture)
+        cubin, ptxas, cubin_run, ptxas_run = usage.cubin, usage.ptxas, usage.cubin_run, usage.ptxas_run
         if cubin is None or ptxas is None:
             why = cubin_run.problem or ptxas_run.problem or "cuobjdump or ptxas -v printed no figures for the kernel"
             out.append(Finding("registers", "registers per thread", why, UNCHECKED))

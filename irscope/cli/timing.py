@@ -38,9 +38,9 @@ def timing(kernel: str, target: str | None, config: int, as_json: bool, store_di
 
         irscope timing matmul --target gfx942 --repeat 5 --all
     """
-    from irscope.compile.timing import measure_timing
     from irscope.request.captures import StoredKernel
     from irscope.request.passdump import get_pass_dump
+    from irscope.request.timing import measure_timing
     from irscope.store.store import require_trusted
 
     request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)

@@ -130,7 +130,7 @@ class Worker:
 def capture_passes(request: CaptureJob | JobSource, capture: Capture, llvm: bool = False) -> Path:
     """Compile the job (or the request's job) again with per-pass dumps on; store the dump beside its capture; return its index.
 
-    A compile that fails raises CompileError; what it printed is kept apart (passdump.load_failed_dump),
+    A compile that fails raises CompileError; what it printed is kept apart (store.passdump.load_failed_dump),
     never as the capture's dump.
 
     With ``llvm`` the LLVM pass pipeline (optimizer and code generator) is dumped too; that dump is

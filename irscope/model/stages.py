@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from irscope.errors import UsageError, unknown
@@ -18,6 +19,8 @@ class Stage:
         order: position in the pipeline, source first.
         lexer: name of the syntax highlighter (see irscope.views.highlight).
         backends: Triton backends that produce it.
+        made_from: the artifact the toolchain makes it from when a capture keeps no file of it (SASS: the
+            cubin, with cuobjdump; see irscope.toolchain.stages), else "".
     """
 
     name: str
@@ -26,6 +29,7 @@ class Stage:
     order: int
     lexer: str
     backends: tuple[str, ...] = ("cuda", "hip")
+    made_from: str = ""
 
 
 STAGES: tuple[Stage, ...] = (
@@ -34,7 +38,8 @@ STAGES: tuple[Stage, ...] = (
     Stage(name="ttgir", ext="ttgir", display="TritonGPU IR", order=2, lexer="mlir"),
     Stage(name="llir", ext="llir", display="LLVM IR", order=3, lexer="llvm"),
     Stage(name="ptx", ext="ptx", display="PTX", order=4, lexer="ptx", backends=("cuda",)),
-    Stage(name="sass", ext="sass", display="SASS", order=5, lexer="sass", backends=("cuda",)),
+    Stage(name="sass", ext="sass", display="SASS", order=5, lexer="sass", backends=("cuda",),
+          made_from="cubin"),
     Stage(name="amdgcn", ext="amdgcn", display="AMDGCN assembly", order=4, lexer="amdgcn", backends=("hip",)),
 )
 
@@ -56,3 +61,14 @@ def get_stage(name: str, backend: str | None = None) -> Stage:
         have = ", ".join(s.name for s in stages_for(backend))
         raise UsageError(f"stage {name!r} does not exist for {backend} targets; this target has: {have}")
     return stage
+
+
+def made_from(name: str, backend: str, files: Mapping[str, str]) -> str:
+    """The artifact a capture's stage is made from because the capture keeps no file of it (SASS: ``cubin``), else "".
+
+    ``files`` is the capture's manifest's (stage or artifact name -> file name).
+    """
+    stage = _BY_NAME.get(name.lower())
+    if stage is None or not stage.made_from or backend not in stage.backends or stage.name in files:
+        return ""
+    return stage.made_from if stage.made_from in files else ""

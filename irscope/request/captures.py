@@ -288,9 +288,11 @@ def request_for(capture: Capture) -> Request:
 
 
 def stage_text(capture: Capture, stage: str) -> tuple[Stage, str]:
-    """A stage of a capture and its text."""
+    """A stage of a capture and its text (SASS made from the cubin included)."""
+    from irscope.toolchain.stages import read_stage
+
     st = get_stage(stage, capture.manifest.backend)
-    return st, capture.read(st)
+    return st, read_stage(capture, st)
 
 
 def known_kernel_names(store_dir: str | None = None) -> list[str]:

@@ -14,8 +14,9 @@ from irscope.analysis.passes import find_pass
 from irscope.errors import UsageError
 from irscope.model.stages import STAGE_NAMES, get_stage
 from irscope.parse.passes import PassSnapshot
-from irscope.request.passdump import PassDump
+from irscope.store.passdump import PassDump
 from irscope.store.store import Capture
+from irscope.toolchain.stages import read_stage
 
 _STAGE_IR = {"ttir": "mlir", "ttgir": "mlir", "llir": "llvm"}
 
@@ -40,9 +41,9 @@ class IrPoint:
 
 
 def stage_point(capture: Capture, stage: str, label: str = "") -> IrPoint:
-    """A stage of a capture, as stored."""
+    """A stage of a capture, as stored (SASS made from the cubin included)."""
     st = get_stage(stage, capture.manifest.backend)
-    return IrPoint(label=label or st.name, text=capture.read(st), ir=_STAGE_IR.get(st.name, "text"))
+    return IrPoint(label=label or st.name, text=read_stage(capture, st), ir=_STAGE_IR.get(st.name, "text"))
 
 
 def _pass_text(dump: PassDump, p: PassSnapshot, section: int | None, side: str) -> str:

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from irscope.model.launch import LaunchShape, TensorBytes
-from irscope.toolchain.nvtools import DERIVED
+from irscope.toolchain.derived import derived_file, write_derived
 
 __all__ = ["cached_launch", "launch_key"]
 
@@ -67,20 +65,13 @@ def cached_launch(capture_dir: Path, key: str, make: Callable[[], LaunchShape]) 
     """The launch stored under ``key`` in the capture's ``derived/``, else ``make()`` (then stored)."""
     if key in _MEMO:
         return _MEMO[key]
-    path = capture_dir / DERIVED / f"launch-{key[:32]}.json"
+    name = f"launch-{key[:32]}.json"
     try:
-        shape = _decode(json.loads(path.read_text(encoding="utf-8")))
+        shape = _decode(json.loads(derived_file(capture_dir, name).read_text(encoding="utf-8")))
     except (OSError, ValueError):
         shape = None
     if shape is None:
         shape = make()
-        try:
-            path.parent.mkdir(exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".launch-", dir=path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(_encode(shape), out)
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only store: the launch is kept in memory for this process
+        write_derived(capture_dir, name, json.dumps(_encode(shape)))  # read-only store: kept in memory only
     _MEMO[key] = shape
     return shape

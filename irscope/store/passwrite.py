@@ -1,7 +1,7 @@
 """Writing a capture's per-pass dump: one gzip member per pass section, an index, stale files swept.
 
-Below ``irscope.request.passdump`` (which reads dumps and asks for a compile on a miss) and below
-``irscope.compile.passes`` (which streams a compile's dump into ``write_dump``); imports neither.
+irscope.store.passdump reads what is written here; below ``irscope.request.passdump`` (which asks for a
+compile on a miss) and ``irscope.compile.passes`` (which streams a compile's dump into ``write_dump``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ Layout under the store root (``--store``, ``IRSCOPE_HOME`` or the user cache dir
     locks/                           file locks (irscope.store.locks): per-pass compiles, live staging directories
     untrusted/<key>                  a capture opened from an archive: its Python is not imported until trusted
 
-Reading the store never imports Triton or torch.
+Reading the store never imports Triton or torch, and never runs a subprocess: what a tool makes from a
+capture's files (its SASS from the cubin, ptxas and nvdisasm reports) is made by irscope.toolchain and
+cached in the capture's ``derived/``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any, Literal
 
 import irscope.store.locks as locks
 from irscope.errors import DamagedCaptureError, StoreError, UsageError
-from irscope.model.stages import Stage, get_stage
+from irscope.model.stages import Stage, get_stage, made_from
 from irscope.model.targets import Target
 from irscope.store.manifest_fields import FIELD_CHECKS, KEY_RE, json_type
 from irscope.toolchain.tritons import local_triton_version as local_triton_version
@@ -193,9 +195,21 @@ def file_checksum(path: Path) -> dict[str, Any]:
     return {"size": size, "sha256": digest.hexdigest()}
 
 
+class DerivedStageError(StoreError):
+    """A stage the capture keeps no file of, which the toolchain makes from another of its files (SASS from the cubin).
+
+    The store reads files only; such a stage is read with irscope.toolchain.stages.read_stage.
+    """
+
+    def __init__(self, key: str, stage: str, source: str) -> None:
+        self.key, self.stage, self.source = key, stage, source
+        super().__init__(f"capture {key} keeps no {stage} file: its {stage} is made from its {source} by the "
+                         "toolchain (irscope.toolchain.stages.read_stage), not read from the store")
+
+
 @dataclass(frozen=True)
 class Capture:
-    """One stored compilation of one kernel, config and target.
+    """One stored compilation of one kernel, config and target: its files, read and checked, never run through a tool.
 
     Attributes:
         path: its directory.
@@ -228,34 +242,34 @@ class Capture:
             raise self._damaged(name, f"it has {size} bytes, the manifest recorded {expected}")
         return path
 
-    def stage_path(self, stage: Stage | str) -> Path:
-        """The file holding a stage (its size checked), or an error when it has no such stage or is damaged."""
+    def artifact_path(self, name: str) -> Path:
+        """The file holding an artifact (a stage, the cubin, ...), its size checked; StoreError when there is none."""
+        file = self.manifest.files.get(name)
+        if file is None:
+            raise StoreError(f"capture {self.manifest.key} has no {name} file")
+        return self._check_file(file)
+
+    def _stored(self, stage: Stage | str) -> Stage:
+        """The stage, refused when the capture keeps no file of it but the toolchain makes it from another."""
         st = get_stage(stage, self.manifest.backend) if isinstance(stage, str) else stage
-        name = self.manifest.files.get(st.name)
-        if name is None:
-            raise StoreError(f"capture {self.manifest.key} has no {st.name} file")
-        return self._check_file(name)
+        source = made_from(st.name, self.manifest.backend, self.manifest.files)
+        if source:
+            raise DerivedStageError(self.manifest.key, st.name, source)
+        return st
 
-    def has_stage(self, name: str) -> bool:
-        """Whether the capture holds a stage: a file of its own, or SASS made from its cubin on first read."""
-        if name in self.manifest.files:
-            return True
-        from irscope.toolchain.sass_lazy import derives_sass
+    def stage_path(self, stage: Stage | str) -> Path:
+        """The file holding a stage (its size checked), or an error when it has no such stage or is damaged.
 
-        return name == "sass" and derives_sass(self)
+        A stage the capture keeps no file of (SASS made from the cubin) raises DerivedStageError.
+        """
+        return self.artifact_path(self._stored(stage).name)
 
     def read(self, stage: Stage | str) -> str:
-        """The text of a stage; raises DamagedCaptureError when its size differs from the manifest's.
+        """The text of a stage the capture keeps a file of; DamagedCaptureError when its size is not the recorded one.
 
-        An NVIDIA capture stored without a ``.sass`` file gets Triton's SASS text made from its cubin.
+        Files only: a stage made from another file (an NVIDIA capture's SASS, from its cubin) raises
+        DerivedStageError; irscope.toolchain.stages.read_stage reads every stage, that one included.
         """
-        name = stage.name if isinstance(stage, Stage) else stage
-        if name == "sass" and name not in self.manifest.files:
-            from irscope.toolchain.sass_lazy import derived_sass, derives_sass
-
-            if derives_sass(self):
-                self._check_file(self.manifest.files["cubin"])
-                return derived_sass(self)
         path = self.stage_path(stage)
         try:
             data = path.read_bytes()

@@ -2,9 +2,11 @@
 
 Triton's wheel carries ``nvdisasm``, ``cuobjdump``, ``ptxas`` and ``ptxas-blackwell`` in
 ``triton/backends/nvidia/bin``. They are found with ``importlib.util.find_spec`` (Triton itself is
-never imported) or through Triton's own variables (``TRITON_NVDISASM_PATH``, ...). Each run is
-stored as ``derived/<name>.json`` beside the capture's manifest, with the sha256 of its input, so a
-second look costs nothing; the file is written under a temporary name and renamed.
+never imported) or through Triton's own variables (``TRITON_NVDISASM_PATH``, ...). Each tool output has
+one function here (``sass_dump``, ``sass_with_lines``, ``sass_with_ptx_lines``, ``resource_usage``,
+``ptxas_verbose``); each run is stored as ``derived/<name>.json`` beside the capture's manifest
+(irscope.toolchain.derived), with the sha256 of its input, so a second look costs nothing.
+The analyses call these; the store runs none of them.
 """
 
 from __future__ import annotations
@@ -20,29 +22,12 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from irscope.errors import StoreError
+from irscope.toolchain.derived import StoredCapture, derived_file, write_derived
 from irscope.toolchain.tritons import local_triton_version
 
-
-class Capture(Protocol):
-    """What the tools need of a stored capture (irscope.store.store.Capture): its directory and its manifest.
-
-    A protocol, not the class: the store reads a derived SASS through this module, which must not import it back.
-    """
-
-    @property
-    def path(self) -> Path: ...
-
-    @property
-    def manifest(self) -> Any: ...
-
-    def read(self, stage: Any) -> str:
-        """A stage's text."""
-        ...
-
-DERIVED = "derived"
 _FORMAT = 1
 _TIMEOUT = 120
 
@@ -97,13 +82,9 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _cache_file(capture: Capture, name: str) -> Path:
-    return capture.path / DERIVED / f"{name}.json"
-
-
-def _read_cache(capture: Capture, name: str, digest: str) -> ToolRun | None:
+def _read_cache(capture: StoredCapture, name: str, digest: str) -> ToolRun | None:
     try:
-        data = json.loads(_cache_file(capture, name).read_text(encoding="utf-8"))
+        data = json.loads(derived_file(capture.path, f"{name}.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("input_sha256") != digest:
@@ -114,22 +95,15 @@ def _read_cache(capture: Capture, name: str, digest: str) -> ToolRun | None:
                    reproduces=same if isinstance(same, bool) else None)
 
 
-def _write_cache(capture: Capture, run: ToolRun, digest: str) -> None:
+def _write_cache(capture: StoredCapture, run: ToolRun, digest: str) -> None:
     """Store a run beside the capture; a read-only store just means no cache."""
-    path = _cache_file(capture, run.name)
     payload: dict[str, Any] = {"format": _FORMAT, "input_sha256": digest, "command": list(run.command),
                                "returncode": run.returncode, "stdout": run.stdout, "stderr": run.stderr,
                                "reproduces": run.reproduces}
-    try:
-        path.parent.mkdir(exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(3).hex()}.tmp")
-        tmp.write_text(json.dumps(payload), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        return
+    write_derived(capture.path, f"{run.name}.json", json.dumps(payload))
 
 
-def _run(capture: Capture, name: str, artifact: str, binary: str, args: list[str], same_as: str = "") -> ToolRun:
+def _run(capture: StoredCapture, name: str, artifact: str, binary: str, args: list[str], same_as: str = "") -> ToolRun:
     """Run ``binary args... <artifact file>`` (cached); ``{out}`` in args becomes a scratch output path.
 
     With ``same_as`` (an artifact name), the scratch output is compared with that artifact of the capture.
@@ -163,35 +137,36 @@ def _run(capture: Capture, name: str, artifact: str, binary: str, args: list[str
     return run
 
 
-def tool_run(capture: Capture, name: str, artifact: str, binary: str, args: list[str]) -> ToolRun:
-    """Run a bundled tool on one of the capture's files, cached in ``derived/<name>.json`` (see ``_run``)."""
-    return _run(capture, name, artifact, binary, args)
-
-
-def _require_cuda(capture: Capture, what: str) -> None:
+def _require_cuda(capture: StoredCapture, what: str) -> None:
     if capture.manifest.backend != "cuda":
         raise StoreError(f"{what} needs an NVIDIA capture; {capture.manifest.key} is for {capture.manifest.target}")
 
 
-def sass_with_lines(capture: Capture) -> ToolRun:
+def sass_dump(capture: StoredCapture) -> ToolRun:
+    """``cuobjdump -sass`` on the capture's cubin: the listing that irscope.toolchain.sass_lazy lays out as Triton's."""
+    _require_cuda(capture, "SASS")
+    return _run(capture, "cuobjdump-sass", "cubin", "cuobjdump", ["-sass"])
+
+
+def sass_with_lines(capture: StoredCapture) -> ToolRun:
     """``nvdisasm -c -gi`` on the capture's cubin: SASS with source lines and inlining."""
     _require_cuda(capture, "SASS line info")
     return _run(capture, "sass-lineinfo", "cubin", "nvdisasm", ["-c", "-gi"])
 
 
-def sass_with_ptx_lines(capture: Capture) -> ToolRun:
+def sass_with_ptx_lines(capture: StoredCapture) -> ToolRun:
     """``nvdisasm -c -gp`` on the capture's cubin: SASS with the line of the capture's PTX each came from."""
     _require_cuda(capture, "SASS line info")
     return _run(capture, "sass-ptxlines", "cubin", "nvdisasm", ["-c", "-gp"])
 
 
-def resource_usage(capture: Capture) -> ToolRun:
+def resource_usage(capture: StoredCapture) -> ToolRun:
     """``cuobjdump --dump-resource-usage`` on the capture's cubin: registers, stack, shared, local."""
     _require_cuda(capture, "resource usage")
     return _run(capture, "resource-usage", "cubin", "cuobjdump", ["--dump-resource-usage"])
 
 
-def _ptx_target(capture: Capture) -> str:
+def _ptx_target(capture: StoredCapture) -> str:
     """The ``.target`` of the capture's PTX (``sm_90a``), which ptxas takes as --gpu-name."""
     try:
         head = capture.read("ptx").splitlines()[:40]
@@ -222,7 +197,7 @@ def _adds_regalloc_level(version: str) -> bool:
     return parts >= [3, 7]
 
 
-def _ptxas(capture: Capture, verbose: bool, binary: str | None = None, regalloc: bool | None = None
+def _ptxas(capture: StoredCapture, verbose: bool, binary: str | None = None, regalloc: bool | None = None
            ) -> tuple[str, list[str]]:
     """The ptxas binary and arguments Triton assembles the capture's PTX with (``-o {out}`` last)."""
     options = capture.manifest.options
@@ -241,7 +216,7 @@ def _ptxas(capture: Capture, verbose: bool, binary: str | None = None, regalloc:
     return binary, args
 
 
-def ptxas_verbose(capture: Capture) -> ToolRun:
+def ptxas_verbose(capture: StoredCapture) -> ToolRun:
     """The capture's PTX assembled again with ``ptxas -v``, as Triton invoked it (Triton drops that log).
 
     Which ptxas and flags a Triton release uses changed between releases (3.9 assembles sm90 with

@@ -4,7 +4,9 @@ With ``TRITON_KERNEL_DUMP`` set, Triton runs ``cuobjdump -sass`` on every cubin 
 the listing (``triton.tools.disasm.get_sass``): about 0.4 s of a 1 s compile of an fla kernel. Captures
 keep the cubin; the same text is made here from it on first read, with the cuobjdump Triton bundles
 (found without importing Triton), and cuobjdump's output is cached under the capture's ``derived/``
-keyed by the cubin's sha256 (a read-only store derives it in memory). The layout below is the one
+keyed by the cubin's sha256 (a read-only store derives it in memory). Readers ask
+irscope.toolchain.stages.read_stage, which comes here for a capture that keeps no ``.sass``; the store
+itself never runs cuobjdump. The layout below is the one
 Triton's dump has, byte for byte (tests compare the two on real cubins):
 
     Function:<name>
@@ -24,7 +26,8 @@ import threading
 from dataclasses import dataclass
 
 from irscope.errors import StoreError
-from irscope.toolchain.nvtools import Capture  # a protocol: the store reads SASS through here
+from irscope.toolchain.derived import StoredCapture
+from irscope.toolchain.nvtools import sass_dump
 
 # Example: "		Function : chunk_fwd_kernel_h"
 _FUNCTION = re.compile(rb"\s*Function : (\w+)\s*")
@@ -96,16 +99,8 @@ def format_cuobjdump(raw: bytes) -> SassListing:
     return SassListing("".join(out))
 
 
-def derives_sass(capture: Capture) -> bool:
-    """Whether the capture's SASS comes from its cubin (an NVIDIA capture stored without a ``.sass``)."""
-    files = capture.manifest.files
-    return capture.manifest.backend == "cuda" and "sass" not in files and "cubin" in files
-
-
-def derived_sass(capture: Capture) -> str:
+def sass_from_cubin(capture: StoredCapture) -> str:
     """Triton's ``.sass`` text for the capture's cubin, made with cuobjdump (cached in ``derived/``)."""
-    from irscope.toolchain.nvtools import tool_run
-
     try:
         digest = hashlib.sha256((capture.path / capture.manifest.files["cubin"]).read_bytes()).hexdigest()
     except (OSError, KeyError) as exc:
@@ -115,7 +110,7 @@ def derived_sass(capture: Capture) -> str:
     with _MEMO_LOCK:
         if key in _MEMO:
             return _MEMO[key]
-    run = tool_run(capture, "cuobjdump-sass", "cubin", "cuobjdump", ["-sass"])
+    run = sass_dump(capture)
     if not run.ok:
         why = run.problem or f"cuobjdump exited with status {run.returncode}: {run.stderr.strip()[:200]}"
         raise StoreError(f"capture {capture.manifest.key}: its SASS is made from the cubin with cuobjdump, "

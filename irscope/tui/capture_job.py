@@ -56,7 +56,8 @@ def emit(event: str, **values: Any) -> None:
 def run(spec: JobSpec) -> int:
     """Do what the spec asks; report every step."""
     from irscope.request.captures import get_capture, make_request, request_for
-    from irscope.request.passdump import cached_pass_table, get_pass_dump, load_dump, load_failed_dump
+    from irscope.request.passdump import cached_pass_table, get_pass_dump
+    from irscope.store.passdump import load_dump, load_failed_dump
     from irscope.tui.catalog import CaptureId, Catalog
 
     catalog = Catalog.load(spec.store, spec.kernel)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from irscope.errors import IrscopeError, StoreError
 from irscope.model.stages import Stage, get_stage, stages_for
 from irscope.store.store import Capture
+from irscope.toolchain.stages import derived_from, has_stage, read_stage
 from irscope.tui.syntax import lexer_for_ir
 
 if TYPE_CHECKING:  # the analyses load on first use, after the first screen is drawn
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # the analyses load on first use, after the first screen is d
     from irscope.analysis.passes import PassEffect
     from irscope.parse.passes import PassSnapshot
     from irscope.request.compare import IrPoint
-    from irscope.request.passdump import PassDump
+    from irscope.store.passdump import PassDump
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -182,7 +183,7 @@ class Documents:
         """The capture's per-pass dump, or None when passes were not recorded."""
         with self.lock:
             if key not in self._dumps:
-                from irscope.request.passdump import load_dump, load_failed_dump
+                from irscope.store.passdump import load_dump, load_failed_dump
 
                 capture = self.captures[key]
                 # A failed per-pass compile is no dump, but what it printed (and why it failed) is shown.
@@ -211,9 +212,9 @@ class Documents:
             return found
 
     def stages(self, key: str) -> tuple[Stage, ...]:
-        """The stages of a capture that it has a file for, in pipeline order."""
+        """The stages of a capture (a file of their own, or SASS made from the cubin), in pipeline order."""
         capture = self.captures[key]
-        return tuple(s for s in stages_for(capture.manifest.backend) if capture.has_stage(s.name))
+        return tuple(s for s in stages_for(capture.manifest.backend) if has_stage(capture, s.name))
 
     def passes(self, key: str, stage: str) -> tuple[PassSnapshot, ...]:
         """The passes that ran in a stage (they turn the previous stage's IR into this one)."""
@@ -257,7 +258,7 @@ class Documents:
             return found
         if ref.pass_index is None:
             stage = get_stage(ref.stage)
-            text = self.captures[ref.key].read(stage)
+            text = read_stage(self.captures[ref.key], stage)
             lexer, ir = stage.lexer, stage_ir(stage.name)
         else:
             from irscope.request.compare import pass_point
@@ -341,8 +342,8 @@ class Documents:
         previous = stages[stages.index(ref.stage) - 1]
         try:
             # SASS made from the cubin has no file of its own: the cubin's size stands in for it.
-            return sum((capture.stage_path(name) if name in capture.manifest.files else
-                        capture.path / capture.manifest.files["cubin"]).stat().st_size for name in (previous, ref.stage))
+            return sum(capture.artifact_path(derived_from(capture, name) or name).stat().st_size
+                       for name in (previous, ref.stage))
         except (OSError, KeyError, IrscopeError):
             return 0
 
