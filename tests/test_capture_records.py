@@ -98,12 +98,12 @@ def test_the_settings_travel_as_one_json_value_and_come_back_equal() -> None:
 
 
 @pytest.mark.parametrize(("text", "why"), [
-    ('{"version": 2, "session": "/tmp/s"}', "has version 2, this irscope reads version 1"),
-    ('{"session": "/tmp/s"}', "has no version, this irscope reads version 1"),
+    ('{"version": 2, "session": "/tmp/s"}', "is of version 2; this irscope reads version 1"),
+    ('{"session": "/tmp/s"}', "is of no version; this irscope reads version 1"),
     ("[1]", "holds a list, not an object"),
-    ("{not json", "are not JSON"),
+    ("{not json", "is not JSON"),
     ('{"version": 1, "session": "/tmp/s", "jobs": 0}', "field 'jobs' must be an integer >= 1, not an integer"),
-    ('{"version": 1, "session": "/tmp/s", "target": {"backend": "cuda", "arch": 90}}', "field 'warp_size'"),
+    ('{"version": 1, "session": "/tmp/s", "target": {"backend": "cuda", "arch": 90}}', "field 'target.warp_size'"),
 ])
 def test_settings_of_another_version_or_damaged_are_refused_with_one_line(text: str, why: str) -> None:
     with pytest.raises(RecordRefused) as caught:
@@ -124,7 +124,7 @@ def test_a_process_given_settings_of_another_version_runs_unrecorded_and_says_so
                            "import sys; print('ran', 'triton' in sys.modules)")
     assert proc.returncode == 0 and proc.stdout == "ran False\n"  # refused before Triton was imported
     assert proc.stderr.count("\n") == 1 and "hooks not installed" in proc.stderr
-    assert "the capture settings ($IRSCOPE_CAPTURE) has version 7, this irscope reads version 1" in proc.stderr
+    assert "the capture settings record ($IRSCOPE_CAPTURE) is of version 7; this irscope reads version 1" in proc.stderr
 
 
 @pytest.mark.compile
@@ -165,10 +165,10 @@ def test_a_launch_record_comes_back_equal_from_its_json() -> None:
 
 
 @pytest.mark.parametrize(("changes", "why"), [
-    ({"version": 2}, "the launch record has version 2, this irscope reads version 1"),
+    ({"version": 2}, "the launch record is of version 2; this irscope reads version 1"),
     ({"config_index": "1"}, "field 'config_index' must be an integer >= 0 or null, not a string"),
     ({"files": {"k.ttir": 3}}, "field 'files' must be an object of file paths"),
-    ({"target": {"backend": "cuda", "arch": 90, "warp_size": "32"}}, "field 'warp_size' must be an integer"),
+    ({"target": {"backend": "cuda", "arch": 90, "warp_size": "32"}}, "field 'target.warp_size' must be an integer"),
     ({"same_code": {"owner": "x"}}, "field 'same_code' must be an {owner, key, ttgir} object"),
 ])
 def test_a_launch_record_of_another_version_or_damaged_is_refused_with_one_line(changes: dict[str, object],
@@ -187,5 +187,19 @@ def test_ingest_refuses_a_record_of_another_version_with_one_line(tmp_path: Path
     (session / "records" / "2.json").write_text("[1, 2]", encoding="utf-8")  # not a record: skipped
     captures, failures = program._store_records(session, Store(tmp_path / "store"), "prog")
     assert captures == []
-    assert failures == ["k: not stored: the launch record has version 9, this irscope reads version 1 (written by "
-                        "another irscope?)"]
+    assert failures == ["k: not stored: the launch record is of version 9; this irscope reads version 1 (written "
+                        "by another irscope?)"]
+
+
+@pytest.mark.parametrize("length", [55, 58, 75])
+def test_a_program_kernel_with_a_long_name_is_stored(tmp_path: Path, length: int) -> None:
+    # Inductor names kernels after the ops they fuse (triton_per_fused__native_batch_norm_legit_functional_add_0 is
+    # 58 characters); keys kept names of at most 55 before the config index went into program keys' grammar.
+    session = tmp_path / "session"
+    (session / "records").mkdir(parents=True)
+    name = ("triton_per_fused_" + "x" * 80)[:length]
+    record = LaunchRecord(name=name, hash="ab" * 32, target=GpuTarget(backend="cuda", arch=90, warp_size=32))
+    (session / "records" / "1.json").write_text(json.dumps(record.to_json()), encoding="utf-8")
+    captures, failures = program._store_records(session, Store(tmp_path / "store"), "prog")
+    assert failures == [] and [c.manifest.key for c in captures] == [f"{name[:60]}-sm90-c0-p-{'ab' * 10}"]
+    assert [c.manifest.kernel for c in Store(tmp_path / "store").captures()] == [name]

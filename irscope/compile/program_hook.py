@@ -6,11 +6,11 @@ specialization, the options and the paths of the artifacts in the (redirected) c
 becomes a JSON record in the session directory; the parent ``irscope capture`` turns records into
 store captures.
 
-Its settings come in one environment variable (``IRSCOPE_CAPTURE``: ``records.HookSettings``) and each
-record is a ``records.LaunchRecord``. With a target in the settings (``--target``, no GPU needed), Triton's
-driver is replaced by a stand-in that reports that target, launches compile but never run (the JIT cache hook hands each launch's
-specialization to a pool of forked compilers, ``compile_pool``, and skips the launch), and
-autotuners compile the configs ``autotune_policy`` chooses (``--autotune``).
+Its settings come in one environment variable (``IRSCOPE_CAPTURE``, a ``records.HookSettings``), and each
+record it writes is a ``records.LaunchRecord``. With a target in the settings (``--target``, no GPU needed),
+Triton's driver is replaced by a stand-in that reports that target, launches compile but never run (the JIT
+cache hook hands each launch's specialization to a pool of forked compilers, ``compile_pool``, and skips the
+launch), and autotuners compile the configs ``autotune_policy`` chooses (``--autotune``).
 """
 
 from __future__ import annotations

@@ -35,9 +35,10 @@ def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check(what: str, data: dict[str, Any], name: str, ok: bool, need: str) -> None:
+def _check(what: str, data: dict[str, Any], name: str, ok: bool, need: str, inside: str = "") -> None:
+    """RecordRefused naming the field (``target.arch`` for one ``inside`` target) unless ``ok``."""
     if not ok:
-        raise RecordRefused(f"{what}: field {name!r} must be {need}, not {_kind(data.get(name))}")
+        raise RecordRefused(f"{what}: field {inside + name!r} must be {need}, not {_kind(data.get(name))}")
 
 
 def _version(what: str, data: object, version: int) -> dict[str, Any]:
@@ -46,8 +47,8 @@ def _version(what: str, data: object, version: int) -> dict[str, Any]:
         raise RecordRefused(f"{what} holds {_kind(data)}, not an object")
     found = data.get("version")
     if found != version:
-        said = f"version {found}" if _int(found) else "no version"
-        raise RecordRefused(f"{what} has {said}, this irscope reads version {version} (written by another irscope?)")
+        said = f"of version {found}" if _int(found) else "of no version"
+        raise RecordRefused(f"{what} is {said}; this irscope reads version {version} (written by another irscope?)")
     return data
 
 
@@ -70,10 +71,10 @@ class GpuTarget:
         """Read ``{"backend", "arch", "warp_size"}``; RecordRefused naming the field that is wrong."""
         if not isinstance(data, dict):
             raise RecordRefused(f"{what}: its target holds {_kind(data)}, not an object")
-        _check(what, data, "backend", isinstance(data.get("backend"), str), "a string")
+        _check(what, data, "backend", isinstance(data.get("backend"), str), "a string", "target.")
         _check(what, data, "arch", _int(data.get("arch")) or isinstance(data.get("arch"), str),
-               "an integer or a string")
-        _check(what, data, "warp_size", _int(data.get("warp_size")), "an integer")
+               "an integer or a string", "target.")
+        _check(what, data, "warp_size", _int(data.get("warp_size")), "an integer", "target.")
         return cls(backend=data["backend"], arch=data["arch"], warp_size=data["warp_size"])
 
 
@@ -119,11 +120,11 @@ class HookSettings:
     @classmethod
     def from_env(cls, text: str) -> HookSettings:
         """Read :meth:`to_env`'s JSON; RecordRefused when it is not JSON, of another version or a field is wrong."""
-        what = f"the capture settings (${SETTINGS_ENV})"
+        what = f"the capture settings record (${SETTINGS_ENV})"
         try:
             parsed = json.loads(text)
         except ValueError as exc:
-            raise RecordRefused(f"{what} are not JSON ({exc})") from None
+            raise RecordRefused(f"{what} is not JSON ({exc})") from None
         data = _version(what, parsed, SETTINGS_VERSION)
         _check(what, data, "session", isinstance(data.get("session"), str) and bool(data["session"]), "a folder")
         _check(what, data, "autotune", isinstance(data.get("autotune", "pruned"), str), "a string")
@@ -134,7 +135,7 @@ class HookSettings:
         if target is not None:
             base = GpuTarget.from_json(what, target)
             gpu = target.get("gpu")
-            _check(what, target, "gpu", gpu is None or isinstance(gpu, str), "a GPU name or null")
+            _check(what, target, "gpu", gpu is None or isinstance(gpu, str), "a GPU name or null", "target.")
             offline = OfflineTarget(backend=base.backend, arch=base.arch, warp_size=base.warp_size, gpu=gpu)
         return cls(session=data["session"], target=offline, autotune=data.get("autotune", "pruned"),
                    jobs=data.get("jobs", 1), same_code=data.get("same_code", True))
