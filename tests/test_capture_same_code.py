@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from irscope.compile import program, same_code
+from irscope.compile.records import LaunchRecord, RecordRefused, SameCodeNote
 from irscope.compile.same_code_ingest import AliasRefused, alias_capture_record
 from irscope.errors import StoreError
 from irscope.store.store import Capture, Manifest, Store
@@ -197,10 +198,14 @@ def test_an_unreadable_alias_record_is_skipped(session: tuple[Path, str], tmp_pa
 
 
 def test_the_alias_refusal_checks_types_first(tmp_path: Path) -> None:
-    with pytest.raises(AliasRefused, match="not an object"):
-        alias_capture_record([1], {}, tmp_path)
+    with pytest.raises(RecordRefused, match="not an object"):
+        LaunchRecord.from_json([1])
+    with pytest.raises(RecordRefused, match="'same_code' must be an"):
+        LaunchRecord.from_json({"version": 1, "name": "k", "hash": "a" * 64, "same_code": {"owner": "a" * 64}})
+    alias = LaunchRecord(name="k", hash="a" * 64, target=None,
+                         same_code=SameCodeNote(owner="a" * 64, key="b" * 64, ttgir=str(tmp_path / "k.ttgir")))
     with pytest.raises(AliasRefused, match="no other compile"):
-        alias_capture_record({"hash": "a" * 64, "same_code": {"owner": "a" * 64}}, {}, tmp_path)
+        alias_capture_record(alias, {}, tmp_path)
 
 
 # ---- the manifest field ----

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 
 import pytest
 
+from irscope.store.manifest import METADATA_KEYS
 from irscope.store.store import Store
 from irscope.toolchain.stages import has_stage
 from tests.conftest import DATA, repo_path
@@ -36,6 +38,13 @@ def test_offline_capture_records_both_kernels_and_every_autotune_config(tmp_path
     assert add.manifest.attrs["x_ptr"] == [["tt.divisibility", 16]]  # the JIT's specialization of the real launch
     assert set(add.manifest.files) >= {"ttir", "ttgir", "llir", "ptx", "cubin", "source"}
     assert has_stage(add, "sass") and "sass" not in add.manifest.files  # made from the cubin when read
+    # Keyed by Triton's own hash, as irscope always keyed program captures; the manifest keeps the metadata that a
+    # kernel-module capture keeps (profile_scratch_size, and cluster_dims where Triton writes it).
+    triton_meta = json.loads(add.path.joinpath("add_kernel.json").read_text(encoding="utf-8"))
+    assert add.manifest.key == f"add_kernel-sm90-c0-p-{triton_meta['hash'][:20]}"
+    assert add.manifest.metadata == {k: triton_meta[k] for k in METADATA_KEYS if k in triton_meta}
+    assert "profile_scratch_size" in add.manifest.metadata
+    assert ("cluster_dims" in add.manifest.metadata) == ("cluster_dims" in triton_meta)
     # The recorded kernels are now addressable by name.
     show = irscope("show", "add_kernel", "--stage", "ptx", store=tmp_path)
     assert show.returncode == 0 and ".visible .entry add_kernel" in show.stdout
@@ -48,8 +57,6 @@ def test_offline_capture_records_both_kernels_and_every_autotune_config(tmp_path
     passes = irscope("passes", "add_kernel", "--json", store=tmp_path)
     assert passes.returncode == 0, passes.stderr
     assert "tritongpu-coalesce" in passes.stdout and "convert-triton-gpu-to-llvm" in passes.stdout
-    import json
-
     rows = json.loads(passes.stdout)["passes"]
     last_ttgir = [r["index"] for r in rows if r["stage"] == "ttgir"][-1]
     diff = irscope("diff", "add_kernel", "--from", "ttgir", "--to", str(last_ttgir), "--keep-locs", store=tmp_path)

@@ -16,13 +16,11 @@ benchmark run; nothing runs offline, so they are not called.
 
 from __future__ import annotations
 
-import os
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
 MODES = ("pruned", "first", "all")
-MODE_ENV = "IRSCOPE_CAPTURE_AUTOTUNE"
 
 
 @dataclass(frozen=True)
@@ -73,9 +71,12 @@ class _PruneFailed(Exception):
         self.error = error
 
 
-def mode_from_env() -> str:
-    """The mode ``irscope capture`` asked for (``pruned`` when unset)."""
-    mode = os.environ.get(MODE_ENV, "pruned")
+def capture_mode() -> str:
+    """The mode ``irscope capture`` asked for in the hook's settings (``pruned`` when unset)."""
+    from irscope.compile.records import hook_settings
+
+    settings = hook_settings()
+    mode = settings.autotune if settings is not None else "pruned"
     return mode if mode in MODES else "pruned"
 
 
@@ -218,7 +219,7 @@ def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> None:
         if key is not None and key in memo:
             choice, chosen = memo[key]  # Triton chooses once per tuning key
         else:
-            choice, chosen = choose_configs(tuner, args, kwargs, mode_from_env())
+            choice, chosen = choose_configs(tuner, args, kwargs, capture_mode())
             if key is not None:
                 memo[key] = (choice, chosen)
             hook.write_record("tuning", choice.as_record())

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
-import json
 import os
 import re
 import shutil
@@ -22,11 +20,9 @@ from irscope.model.kernels import KernelInfo
 from irscope.model.kernelspec import FunctionKernel, RecordedKernel
 from irscope.model.stages import STAGES
 from irscope.model.targets import Target
-from irscope.store.store import Capture, Manifest, Store, triton_version
+from irscope.store.manifest import new_manifest
+from irscope.store.store import Capture, Store, triton_version
 
-# Triton's own metadata fields worth keeping in the manifest (the rest is in <kernel>.json).
-_METADATA_KEYS = ("name", "hash", "num_warps", "num_ctas", "num_stages", "shared", "tmem_size", "global_scratch_size",
-                  "profile_scratch_size", "cluster_dims", "arch", "ptx_version", "waves_per_eu", "triton_version")
 _EXT_TO_STAGE = {s.ext: s.name for s in STAGES}
 
 
@@ -216,35 +212,31 @@ def capture(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target
             shutil.rmtree(staging / stray, ignore_errors=True)
         constexprs, attrs = job.described()
         meta = compiled.metadata._asdict() if hasattr(compiled.metadata, "_asdict") else dict(compiled.metadata)
-        manifest = Manifest(
+        manifest = new_manifest(
             key=key,
             kernel=kernel.name,
             kernel_path=str(source),
             function=function,
             config_index=config_index,
-            config=json.loads(json.dumps(config, default=str)),
+            config=config,
             sizes=sizes,
             dtype=kernel.dtype if isinstance(kernel, KernelInfo) else "",
-            target=target.name,
-            backend=target.backend,
-            arch=target.arch,
-            warp_size=target.warp_size,
+            target=target,
             triton_version=version,
             signature=job.signature,
             constexprs=constexprs,
             attrs=attrs,
-            options=json.loads(json.dumps(job.options, default=str)),
-            metadata=json.loads(json.dumps({k: meta[k] for k in _METADATA_KEYS if k in meta}, default=str)),
-            compile_seconds=round(seconds, 4),
-            stage_seconds={k: round(v, 4) for k, v in stage_seconds.items()},
+            options=job.options,
+            metadata=meta,
+            compile_seconds=seconds,
+            stage_seconds=stage_seconds,
             files=files,
-            created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             origin=(("bundled" if kernel.bundled else "module") if isinstance(kernel, KernelInfo)
                     else "function"),
             arguments=(kernel.describe_arguments() if isinstance(kernel, FunctionKernel) else
                        f"a variant of {kernel.settings_of}" if isinstance(kernel, RecordedKernel) else ""),
             replay=job_replay(job),
-            settings=json.loads(json.dumps(getattr(kernel, "settings", {}), default=str)),
+            settings=getattr(kernel, "settings", {}),
         )
         return store.commit(staging, manifest)
     finally:

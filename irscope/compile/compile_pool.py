@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-JOBS_ENV = "IRSCOPE_CAPTURE_JOBS"
 WORKERS_FOLDER = "workers"  # in the capture session: one lock per worker, held while it lives
 
 
@@ -56,19 +55,26 @@ class PreloadJob:
     config: tuple[int, dict[str, Any]] | None = None
     autotune: dict[str, Any] = field(default_factory=dict)
 
+    def to_line(self) -> bytes:
+        """The job as one JSON line, as a worker reads it from its pipe."""
+        return (json.dumps({"kernel": self.kernel, "specialization": self.specialization,
+                            "config": list(self.config) if self.config is not None else None,
+                            "autotune": self.autotune}) + "\n").encode("utf-8")
+
+    @classmethod
+    def from_line(cls, line: bytes) -> PreloadJob:
+        """Read :meth:`to_line`'s line (the worker is a fork of the pool's process: the same code wrote it)."""
+        data = json.loads(line)
+        config = data["config"]
+        return cls(kernel=data["kernel"], specialization=data["specialization"],
+                   config=(int(config[0]), dict(config[1])) if config is not None else None,
+                   autotune=data["autotune"])
+
 
 def default_jobs() -> int:
     """The cores this process may use."""
     affinity = getattr(os, "sched_getaffinity", None)
     return max(1, len(affinity(0)) if affinity is not None else (os.cpu_count() or 1))
-
-
-def jobs_from_env() -> int:
-    """How many compiles may run at once (``-j``), as ``irscope capture`` asked."""
-    try:
-        return max(1, int(os.environ.get(JOBS_ENV, "")))
-    except ValueError:
-        return default_jobs()
 
 
 @dataclass
@@ -143,9 +149,7 @@ class CompilePool:
                 self.warming.join()
                 self.warming = None
             getattr(jit, "cache_key", None)  # hashes the kernel's source and dependencies once, here
-            line = json.dumps({"kernel": job.kernel, "specialization": job.specialization,
-                               "config": list(job.config) if job.config is not None else None,
-                               "autotune": job.autotune}) + "\n"
+            line = job.to_line()
             while True:
                 worker = self._free_worker(job.kernel, id(jit))
                 if worker is None:  # a worker could not start: this job, and every later one, runs here
@@ -153,7 +157,7 @@ class CompilePool:
                     self.run(jit, job)
                     return
                 try:
-                    os.write(worker.send, line.encode("utf-8"))  # one line in an empty pipe: never blocks
+                    os.write(worker.send, line)  # one line in an empty pipe: never blocks
                 except OSError:  # it died since it was last seen: another takes the job
                     self._forget(worker)
                     continue
@@ -213,11 +217,7 @@ class CompilePool:
                 for line in lines:
                     if not line.strip():
                         break
-                    data = json.loads(line)
-                    config = data["config"]
-                    job = PreloadJob(kernel=data["kernel"], specialization=data["specialization"],
-                                     config=(int(config[0]), dict(config[1])) if config is not None else None,
-                                     autotune=data["autotune"])
+                    job = PreloadJob.from_line(line)
                     self.run(self.kernels[job.kernel], job)
                     sys.stdout.flush()
                     sys.stderr.flush()

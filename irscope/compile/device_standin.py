@@ -32,19 +32,20 @@ import types
 from pathlib import Path
 from typing import Any
 
+from irscope.compile.records import OfflineTarget
 from irscope.model.gpus import DEFAULT_GPU, GPUS, Gpu
 
 HIP_VERSION = "6.4.0"  # what torch.version.hip says for AMD targets (a ROCm release that supports gfx942 and gfx950)
 
 
-def gpu_from_spec(spec: dict[str, Any]) -> Gpu | None:
-    """The GPU named in the capture's target spec, else the target's default, else None."""
-    name = spec.get("gpu")
+def gpu_for(target: OfflineTarget) -> Gpu | None:
+    """The GPU the capture's settings name for its target, else the target's default, else None."""
+    name = target.gpu
     if isinstance(name, str) and name in GPUS:
         return GPUS[name]
-    arch = spec.get("arch")
-    target = f"sm{arch}" if spec.get("backend") == "cuda" else str(arch)
-    default = DEFAULT_GPU.get(target)
+    arch = target.arch
+    target_name = f"sm{arch}" if target.backend == "cuda" else str(arch)
+    default = DEFAULT_GPU.get(target_name)
     return GPUS[default] if default else None
 
 
@@ -235,9 +236,9 @@ def _patch_torch(torch: Any, gpu: Gpu) -> None:
 
 def _report_failure(name: str, error: str) -> None:
     """Record something that could not be captured (it is listed as NOT captured after the run)."""
-    from irscope.compile.session import _write
+    from irscope.compile.session import write_record
 
-    _write("failures", {"name": name, "error": error})
+    write_record("failures", {"name": name, "error": error})
 
 
 def _keep_standin_driver(helpers: Any) -> None:
@@ -274,9 +275,9 @@ class _AfterImport(importlib.abc.MetaPathFinder):
         return spec
 
 
-def install(driver: Any, spec: dict[str, Any]) -> Gpu | None:
+def install(driver: Any, target: OfflineTarget) -> Gpu | None:
     """Make ``driver`` (the offline stand-in) and, once imported, torch answer as the target's GPU; returns it."""
-    gpu = gpu_from_spec(spec)
+    gpu = gpu_for(target)
     if gpu is None:
         return None
     driver.utils = TritonUtils(gpu)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import os
 import shlex
@@ -12,18 +11,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irscope.compile.records import (
+    SETTINGS_ENV,
+    GpuTarget,
+    HookSettings,
+    LaunchRecord,
+    OfflineTarget,
+    RecordRefused,
+)
 from irscope.compile.same_code_ingest import AliasRefused, alias_capture_record
 from irscope.errors import UsageError
 from irscope.model.stages import STAGES
 from irscope.model.targets import TARGETS, Target
-from irscope.store.store import Capture, Manifest, Store
+from irscope.store.manifest import capture_key, new_manifest
+from irscope.store.store import Capture, Store
 
 _SITE = Path(__file__).resolve().parent / "_site"
 _EXT_TO_STAGE = {s.ext: s.name for s in STAGES}
 _OPTION_KEYS = ("num_warps", "num_ctas", "num_stages", "maxnreg", "enable_fp_fusion", "arch", "ptx_version",
                 "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", "launch_cooperative_grid")
-_METADATA_KEYS = ("name", "hash", "num_warps", "num_ctas", "num_stages", "shared", "tmem_size",
-                  "global_scratch_size", "arch", "ptx_version", "waves_per_eu", "triton_version")
 
 
 @dataclass(frozen=True)
@@ -50,12 +56,13 @@ class ProgramReport:
     tuning: list[str] = field(default_factory=list)
 
 
-def target_name(backend: str, arch: Any, warp_size: int) -> str:
-    """Our name for a recorded GPUTarget (``cuda``/90 -> sm90)."""
+def recorded_target(found: GpuTarget) -> Target:
+    """Our target for a recorded GPUTarget (``cuda``/90 -> sm90); one irscope does not list is named like them."""
     for t in TARGETS.values():
-        if (t.backend, t.arch, t.warp_size) == (backend, arch, warp_size):
-            return t.name
-    return f"sm{arch}" if backend == "cuda" else str(arch)
+        if (t.backend, t.arch, t.warp_size) == (found.backend, found.arch, found.warp_size):
+            return t
+    name = f"sm{found.arch}" if found.backend == "cuda" else str(found.arch)
+    return Target(name=name, backend=found.backend, arch=found.arch, warp_size=found.warp_size, description="")
 
 
 def run_program(command: list[str], store: Store, offline: Target | None = None, gpu: str | None = None,
@@ -67,15 +74,8 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
     ``jobs`` how many compiles run at once (default: this machine's cores), and ``same_code`` whether a compile
     whose TTGIR another compile already made stops there and shares its later stages (``compile/same_code.py``).
     """
-    from irscope.compile import same_code as same_code_module
-    from irscope.compile.autotune_policy import MODE_ENV, MODES
-    from irscope.compile.compile_pool import (
-        JOBS_ENV,
-        WORKERS_FOLDER,
-        adopt_orphans,
-        default_jobs,
-        wait_for_workers,
-    )
+    from irscope.compile.autotune_policy import MODES
+    from irscope.compile.compile_pool import WORKERS_FOLDER, adopt_orphans, default_jobs, wait_for_workers
 
     if autotune not in MODES:
         raise UsageError(f"--autotune {autotune!r} is not a mode; valid: {', '.join(MODES)}")
@@ -90,32 +90,28 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
         env = dict(os.environ)
         package_root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_SITE), package_root, env.get("PYTHONPATH", "")) if p)
-        env["IRSCOPE_CAPTURE_SESSION"] = str(session)
+        target = None if offline is None else OfflineTarget(backend=offline.backend, arch=offline.arch,
+                                                            warp_size=offline.warp_size, gpu=gpu)
+        env[SETTINGS_ENV] = HookSettings(session=str(session), target=target, autotune=autotune,
+                                         jobs=jobs or default_jobs(), same_code=same_code).to_env()
         env["TRITON_CACHE_DIR"] = str(session / "triton-cache")
         env["TRITON_DUMP_DIR"] = str(session / "triton-dump")
         # NVIDIA captures make their SASS from the cubin when read (irscope.toolchain.sass_lazy), not in each compile.
         env["TRITON_KERNEL_DUMP"] = "0" if offline is not None and offline.backend == "cuda" else "1"
-        if offline is not None:
-            env["IRSCOPE_CAPTURE_TARGET"] = json.dumps(
-                {"backend": offline.backend, "arch": offline.arch, "warp_size": offline.warp_size, "gpu": gpu})
-            env[MODE_ENV] = autotune
-            env[JOBS_ENV] = str(jobs or default_jobs())
-            env[same_code_module.ENV] = "1" if same_code else "0"
-        else:
-            env.pop("IRSCOPE_CAPTURE_TARGET", None)
         adopt_orphans()
         exit_code = subprocess.run(command, env=env, check=False).returncode
         wait_for_workers(session / WORKERS_FOLDER)  # compiles may run on after the program's exit (compile_pool)
         captures, failures = _store_records(session, store, shlex.join(command))
         return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
                              failures=failures, offline_target=offline.name if offline else None,
-                             notes=listener_notes(_records(session / "notes")),
+                             notes=listener_notes([n for n in _records(session / "notes") if isinstance(n, dict)]),
                              tuning=_tuning_lines(session, captures))
     finally:
         shutil.rmtree(session, ignore_errors=True)
 
 
-def _records(folder: Path) -> list[dict[str, Any]]:
+def _records(folder: Path) -> list[Any]:
+    """The JSON value of each record file in ``folder`` (one that cannot be read is skipped)."""
     out = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
@@ -157,7 +153,7 @@ def _tuning_lines(session: Path, captures: list[Capture] | None = None) -> list[
             key = f"{tune.get('kernel', '?')}: {tune.get('summary', '')}"
             same[key] = same.get(key, 0) + 1
     lines: list[str] = []
-    for rec in _records(session / "tuning"):
+    for rec in (r for r in _records(session / "tuning") if isinstance(r, dict)):
         line = f"{rec.get('kernel', '?')}: {rec.get('summary', '')}"
         if line in same:
             line += f"; {same[line]} of them the same code as another config: stopped after TTGIR"
@@ -166,54 +162,64 @@ def _tuning_lines(session: Path, captures: list[Capture] | None = None) -> list[
     return lines
 
 
+def _launch_records(folder: Path, failures: list[str]) -> list[LaunchRecord]:
+    """The launch records in ``folder``; one of another version, or damaged, is a failure line (not JSON: skipped)."""
+    out: list[LaunchRecord] = []
+    for data in _records(folder):
+        if not isinstance(data, dict):
+            continue
+        try:
+            out.append(LaunchRecord.from_json(data))
+        except RecordRefused as why:
+            failures.append(f"{data.get('name', '?')}: not stored: {why}")
+    return out
+
+
 def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capture], list[str]]:
     """Turn the hook's records into store captures (one per distinct Triton hash)."""
     captures: list[Capture] = []
     seen: set[str] = set()
     failures = [f"{f.get('name', '?')}: {str(f.get('error', '')).strip().splitlines()[-1] if f.get('error') else ''}"
-                for f in _records(session / "failures")]
-    owners: dict[str, tuple[dict[str, Any], Capture]] = {}
-    for rec in _records(session / "records"):
-        digest = rec.get("hash", "")
-        if not digest or digest in seen:
+                for f in _records(session / "failures") if isinstance(f, dict)]
+    owners: dict[str, tuple[LaunchRecord, Capture]] = {}
+    for rec in _launch_records(session / "records", failures):
+        if not rec.hash or rec.hash in seen:
             continue
-        seen.add(digest)
+        seen.add(rec.hash)
         try:
             captures.append(_store_one(rec, store, command))
-            owners[digest] = (rec, captures[-1])
+            owners[rec.hash] = (rec, captures[-1])
         except (OSError, KeyError, ValueError, TypeError) as exc:
-            failures.append(f"{rec.get('name', '?')}: could not store the capture ({exc})")
-    for alias in _records(session / "aliases"):
-        digest = alias.get("hash", "") if isinstance(alias, dict) else ""
-        if not digest or digest in seen:
+            failures.append(f"{rec.name}: could not store the capture ({exc})")
+    for alias in _launch_records(session / "aliases", failures):
+        if not alias.hash or alias.hash in seen:
             continue
-        seen.add(digest)
-        which = f"config {alias.get('config_index')}" if isinstance(alias.get("config_index"), int) else "a compile"
+        seen.add(alias.hash)
+        which = f"config {alias.config_index}" if alias.config_index is not None else "a compile"
         try:
             rec = alias_capture_record(alias, {h: r for h, (r, _) in owners.items()}, session)
-            owner = owners[str(alias["same_code"]["owner"])][1]
+            owner = owners[alias.same_code.owner if alias.same_code else ""][1]
             captures.append(_store_one(rec, store, command, same_code_as=owner.manifest.key))
         except AliasRefused as why:
-            failures.append(f"{alias.get('name', '?')} {which}: stopped after TTGIR as the same code as another "
+            failures.append(f"{alias.name} {which}: stopped after TTGIR as the same code as another "
                             f"compile, but {why}")
         except (OSError, KeyError, ValueError, TypeError) as exc:
-            failures.append(f"{alias.get('name', '?')} {which}: could not store the capture ({exc})")
+            failures.append(f"{alias.name} {which}: could not store the capture ({exc})")
     return captures, failures
 
 
-def _store_one(rec: dict[str, Any], store: Store, command: str, same_code_as: str = "") -> Capture:
-    target = rec["target"]
-    tname = target_name(target["backend"], target["arch"], target["warp_size"])
-    name = rec["name"]
-    config_index = rec.get("config_index")
-    index = config_index if isinstance(config_index, int) else 0
-    key = f"{name}-{tname}-c{index}-p-{rec['hash'][:20]}"
+def _store_one(rec: LaunchRecord, store: Store, command: str, same_code_as: str = "") -> Capture:
+    if rec.target is None:
+        raise ValueError("the record names no target")
+    target = recorded_target(rec.target)
+    index = rec.config_index if rec.config_index is not None else 0
+    key = capture_key(rec.name, {}, target, index, triton_hash=rec.hash)
     if (existing := store.get(key)) is not None:
         return existing
     staging = store.new_staging(key)
     try:
         files: dict[str, str] = {}
-        for fname, path in rec["files"].items():
+        for fname, path in rec.files.items():
             src = Path(path)
             if src.is_file() and not fname.startswith("__grp__"):
                 shutil.copyfile(src, staging / fname)
@@ -221,23 +227,18 @@ def _store_one(rec: dict[str, Any], store: Store, command: str, same_code_as: st
                 files[_EXT_TO_STAGE.get(ext, ext)] = fname
         # No .sass from Triton's dump folder: it is shared by compiles that differ only in num_warps/num_stages,
         # so it may be another config's. NVIDIA captures make theirs from their own cubin (irscope.toolchain.sass_lazy).
-        if rec.get("kept_source") and Path(rec["kept_source"]).is_file():
-            shutil.copyfile(rec["kept_source"], staging / "source.py")
+        if rec.kept_source and Path(rec.kept_source).is_file():
+            shutil.copyfile(rec.kept_source, staging / "source.py")
             files["source"] = "source.py"
-        meta = rec.get("metadata", {})
-        manifest = Manifest(
-            key=key, kernel=name, kernel_path=rec.get("source_file", ""), function=rec.get("qualname") or name,
-            config_index=index, config=dict(rec.get("config") or {}), sizes={}, dtype="", target=tname, backend=target["backend"],
-            arch=target["arch"], warp_size=target["warp_size"],
-            triton_version=rec.get("triton_version") or str(meta.get("triton_version", "")),
-            signature=rec.get("signature", {}), constexprs=rec.get("constexprs", {}), attrs=rec.get("attrs", {}),
-            options={k: meta[k] for k in _OPTION_KEYS if k in meta},
-            metadata={k: meta[k] for k in _METADATA_KEYS if k in meta},
-            compile_seconds=round(sum(rec.get("stage_seconds", {}).values()), 4),
-            stage_seconds={k: round(v, 4) for k, v in rec.get("stage_seconds", {}).items()},
-            files=files, created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-            origin="program", program=command, replay=rec.get("replay", {}),
-            autotune=dict(rec.get("autotune") or {}), same_code_as=same_code_as,
+        meta = rec.metadata
+        manifest = new_manifest(
+            key=key, kernel=rec.name, kernel_path=rec.source_file, function=rec.qualname or rec.name,
+            target=target, config_index=index, config=rec.config,
+            triton_version=rec.triton_version or str(meta.get("triton_version", "")),
+            signature=rec.signature, constexprs=rec.constexprs, attrs=rec.attrs,
+            options={k: meta[k] for k in _OPTION_KEYS if k in meta}, metadata=meta,
+            compile_seconds=sum(rec.stage_seconds.values()), stage_seconds=rec.stage_seconds, files=files,
+            origin="program", program=command, replay=rec.replay, autotune=rec.autotune, same_code_as=same_code_as,
         )
         return store.commit(staging, manifest)
     finally:

@@ -6,27 +6,28 @@ specialization, the options and the paths of the artifacts in the (redirected) c
 becomes a JSON record in the session directory; the parent ``irscope capture`` turns records into
 store captures.
 
-With ``IRSCOPE_CAPTURE_TARGET`` set (no GPU needed), Triton's driver is replaced by a stand-in
-that reports that target, launches compile but never run (the JIT cache hook hands each launch's
-specialization to a pool of forked compilers, ``compile_pool``, and skips the launch), and
-autotuners compile the configs ``autotune_policy`` chooses (``--autotune``).
+Its settings come in one environment variable (``IRSCOPE_CAPTURE``, a ``records.HookSettings``), and each
+record it writes is a ``records.LaunchRecord``. With a target in the settings (``--target``, no GPU needed),
+Triton's driver is replaced by a stand-in that reports that target, launches compile but never run (the JIT
+cache hook hands each launch's specialization to a pool of forked compilers, ``compile_pool``, and skips the
+launch), and autotuners compile the configs ``autotune_policy`` chooses (``--autotune``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
-import json
-import os
 import shutil
 import traceback
 from pathlib import Path
 from typing import Any
 
+from irscope.compile.records import GpuTarget, LaunchRecord, SameCodeNote, hook_settings
+
 # The session's records and this thread's autotune config live in a module of their own, which the
 # autotuner policy and the device stand-in write to without importing this hook.
 from irscope.compile.session import _STATE as _STATE
-from irscope.compile.session import _session, _write, config_values, jsonable, set_config
-from irscope.compile.session import write_record as write_record
+from irscope.compile.session import config_values, jsonable, session_folder, set_config, write_record
 
 _POOL: list[Any] = []  # the offline CompilePool, once installed
 
@@ -74,15 +75,15 @@ def _listener(*, src: Any, metadata: dict[str, Any], metadata_group: dict[str, s
     try:
         _record(src, metadata, metadata_group, times, cache_hit)
     except Exception:  # a recording failure must not break the user's program; it is reported instead
-        _write("failures", {"name": metadata.get("name", "?"), "error": traceback.format_exc(limit=3)})
+        write_record("failures", {"name": metadata.get("name", "?"), "error": traceback.format_exc(limit=3)})
 
 
 def _record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], times: Any, cache_hit: bool) -> None:
-    _write("records", _fields(src, metadata, metadata_group, times, cache_hit))
+    write_record("records", _launch_record(src, metadata, metadata_group, times, cache_hit))
 
 
-def _fields(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], times: Any,
-            cache_hit: bool) -> dict[str, Any]:
+def _launch_record(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], times: Any,
+                   cache_hit: bool) -> LaunchRecord:
     """One compile's record: what it compiled (source, specialization, config), its metadata and files."""
     from triton import knobs
 
@@ -95,7 +96,7 @@ def _fields(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         except TypeError:
             source_file = ""
     digest = str(metadata.get("hash", ""))
-    sources = _session() / "sources"
+    sources = session_folder() / "sources"
     sources.mkdir(parents=True, exist_ok=True)
     kept_source = ""
     if source_file and Path(source_file).is_file():
@@ -109,7 +110,6 @@ def _fields(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         folder = getattr(triton_cache, "_base32", None)  # Triton 3.9 names dump folders by base32 of the hash
         dump = Path(knobs.cache.dump_dir) / (folder(src.hash()) if folder else src.hash())
     target = metadata.get("target")
-    target_dict = {k: getattr(target, k) for k in ("backend", "arch", "warp_size")} if target is not None else {}
     stage_seconds: dict[str, float] = {}
     if times is not None:
         stage_seconds["ir_init"] = times.ir_initialization / 1e6
@@ -123,28 +123,30 @@ def _fields(src: Any, metadata: dict[str, Any], metadata_group: dict[str, str], 
         return head + "".join(f"[{i}]" for i in path[1:])
 
     config_index, config = _current_config(src, metadata, label)
-    return {
-        "name": metadata.get("name") or getattr(src, "name", "?"),
-        "config_index": config_index,
-        "config": config,
-        "qualname": getattr(py, "__qualname__", ""),
-        "source_file": source_file,
-        "kept_source": kept_source,
-        "hash": digest,
-        "target": target_dict,
-        "triton_version": metadata.get("triton_version", ""),
-        "signature": {k: str(v) for k, v in signature.items()},
-        "constexprs": {label(k): jsonable(v) for k, v in (getattr(src, "constants", {}) or {}).items()},
-        "attrs": {label(k): jsonable(v) for k, v in (getattr(src, "attrs", {}) or {}).items() if v},
-        "metadata": {k: jsonable(v) for k, v in metadata.items() if k != "target"},
-        "files": dict(metadata_group),
-        "dump_dir": str(dump) if dump else "",
-        "stage_seconds": stage_seconds,
-        "cache_hit": cache_hit,
-        "replay": _replay(src, metadata),
-        "offline": bool(os.environ.get("IRSCOPE_CAPTURE_TARGET")),
-        "autotune": getattr(_STATE, "autotune", None) or {},
-    }
+    settings = hook_settings()
+    return LaunchRecord(
+        name=str(metadata.get("name") or getattr(src, "name", "?")),
+        hash=digest,
+        target=GpuTarget(backend=target.backend, arch=target.arch, warp_size=target.warp_size)
+        if target is not None else None,
+        config_index=config_index,
+        config=config,
+        qualname=str(getattr(py, "__qualname__", "")),
+        source_file=source_file,
+        kept_source=kept_source,
+        triton_version=str(metadata.get("triton_version", "")),
+        signature={k: str(v) for k, v in signature.items()},
+        constexprs={label(k): jsonable(v) for k, v in (getattr(src, "constants", {}) or {}).items()},
+        attrs={label(k): jsonable(v) for k, v in (getattr(src, "attrs", {}) or {}).items() if v},
+        metadata={k: jsonable(v) for k, v in metadata.items() if k != "target"},
+        files=dict(metadata_group),
+        dump_dir=str(dump) if dump else "",
+        stage_seconds=stage_seconds,
+        cache_hit=cache_hit,
+        replay=_replay(src, metadata),
+        offline=settings is not None and settings.target is not None,
+        autotune=getattr(_STATE, "autotune", None) or {},
+    )
 
 
 def _matches(config: Any, constants: dict[str, Any], metadata: dict[str, Any]) -> bool:
@@ -250,7 +252,7 @@ def _preload(jit: Any, job: Any) -> None:
     except same_code.SameCode as same:  # stopped after TTGIR: another compile makes the same code
         _write_alias(same)
     except Exception as exc:  # reported as not captured; the program goes on
-        _write("failures", {"name": getattr(jit, "__name__", "?"), "error": f"{type(exc).__name__}: {exc}"})
+        write_record("failures", {"name": getattr(jit, "__name__", "?"), "error": f"{type(exc).__name__}: {exc}"})
     finally:
         if compile_fn is not None:
             jit.compile = compile_fn
@@ -278,12 +280,12 @@ def _write_alias(same: Any) -> None:
     """The ``aliases`` record of a compile stopped after TTGIR: its own record so far, and whose code it shares."""
     from irscope.compile.same_code import own_early_files
 
-    text = _session() / "same-code" / f"{same.digest}.ttgir"
+    text = session_folder() / "same-code" / f"{same.digest}.ttgir"
     text.write_text(same.ttgir, encoding="utf-8")
-    record = _fields(same.src, same.metadata, own_early_files(same.digest), None, False)
-    record.update(stage_seconds=same.stage_seconds, same_code={"owner": same.owner, "key": same.key,
-                                                              "ttgir": str(text)})
-    _write("aliases", record)
+    record = _launch_record(same.src, same.metadata, own_early_files(same.digest), None, False)
+    write_record("aliases", dataclasses.replace(record, stage_seconds=same.stage_seconds,
+                                                same_code=SameCodeNote(owner=same.owner, key=same.key,
+                                                                       ttgir=str(text))))
 
 
 def _tracking_run(run: Any) -> Any:
@@ -301,14 +303,20 @@ def _tracking_run(run: Any) -> Any:
 
 
 def install() -> None:
-    """Install the listener (and, offline, the stand-in driver); called from the sitecustomize shim."""
+    """Install the listener (and, offline, the stand-in driver); called from the sitecustomize shim.
+
+    Raises RecordRefused (nothing installed) when the capture settings are of another version or unreadable.
+    """
+    settings = hook_settings()
+    if settings is None:
+        return
     from triton import knobs
 
     from irscope.compile.listener_chain import install as install_listener
 
-    install_listener(_listener, lambda note: _write("notes", note))  # chained with any listener the program sets
-    spec = os.environ.get("IRSCOPE_CAPTURE_TARGET")
-    if not spec:
+    install_listener(_listener, lambda note: write_record("notes", note))  # chained with any listener the program sets
+    target = settings.target
+    if target is None:
         from triton.runtime.autotuner import Autotuner
 
         Autotuner.run = _tracking_run(Autotuner.run)
@@ -319,8 +327,7 @@ def install() -> None:
 
         from irscope.compile import device_standin
 
-        data = json.loads(spec)
-        offline = OfflineDriver(GPUTarget(data["backend"], data["arch"], data["warp_size"]))
+        offline = OfflineDriver(GPUTarget(target.backend, target.arch, target.warp_size))
         driver.set_active(offline)
         from triton.backends import backends
 
@@ -328,16 +335,16 @@ def install() -> None:
 
         for backend in backends.values():  # the one whose compiler supports the target compiles
             same_code.install(backend.compiler)
-        device_standin.install(offline, data)  # device queries answered as the target's GPU would
+        device_standin.install(offline, target)  # device queries answered as the target's GPU would
         import atexit
 
         from irscope.compile import compile_pool, triton_warm
         from irscope.compile.autotune_policy import offline_run
 
         triton_warm.import_compile_modules()
-        locks = _session() / compile_pool.WORKERS_FOLDER
+        locks = session_folder() / compile_pool.WORKERS_FOLDER
         locks.mkdir(parents=True, exist_ok=True)
-        _POOL.append(compile_pool.CompilePool(compile_pool.jobs_from_env(), _preload,
+        _POOL.append(compile_pool.CompilePool(settings.jobs, _preload,
                                               warm_up=lambda: triton_warm.warm_triton(offline.target), locks=locks))
         atexit.register(_POOL[0].release)
         knobs.runtime.jit_cache_hook = _offline_cache_hook

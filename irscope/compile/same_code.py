@@ -21,7 +21,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ENV = "IRSCOPE_CAPTURE_SAME_CODE"  # "0": compile every config in full
+from irscope.compile.records import hook_settings
+from irscope.compile.session import session_folder
+
 FOLDER = "same-code"
 # The stages after TTGIR, per backend; their code must not read num_stages for two TTGIR-equal compiles to agree.
 LATER_STAGES = ("make_llir", "make_ptx", "make_cubin", "make_amdgcn", "make_hsaco")
@@ -46,8 +48,9 @@ class SameCode(Exception):
 
 
 def enabled() -> bool:
-    """On unless ``IRSCOPE_CAPTURE_SAME_CODE=0`` (``irscope capture --no-same-code``)."""
-    return os.environ.get(ENV, "1") != "0"
+    """On unless the capture's settings say otherwise (``irscope capture --no-same-code``)."""
+    settings = hook_settings()
+    return settings is None or settings.same_code
 
 
 def later_stages_read_num_stages(backend_cls: type) -> bool:
@@ -92,7 +95,8 @@ def claim(session: Path, key: str, digest: str) -> str | None:
 
 def _active() -> bool:
     """Whether this compile may stop after TTGIR (offline, not turned off, nothing that must see it whole)."""
-    if not (enabled() and os.environ.get("IRSCOPE_CAPTURE_TARGET") and os.environ.get("IRSCOPE_CAPTURE_SESSION")):
+    settings = hook_settings()
+    if settings is None or settings.target is None or not settings.same_code:
         return False
     from irscope.compile.session import _STATE
 
@@ -126,7 +130,7 @@ def _stop_if_same(stage: Any, target: Any) -> Any:
         text = str(module)  # as Triton's cache manager writes the .ttgir
         key = code_key(text, target, metadata)
         digest = str(metadata.get("hash", ""))
-        owner = claim(Path(os.environ["IRSCOPE_CAPTURE_SESSION"]), key, digest)
+        owner = claim(session_folder(), key, digest)
         if owner is None:
             return module
         seconds = {"ttgir": time.perf_counter() - start}

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+
+from irscope.compile.records import LaunchRecord
 
 # Example: 0f3c...e1 (Triton's compile hash: sha256 hex)
 _HASH_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -34,56 +36,47 @@ def _inside(path: Path, folder: Path) -> bool:
         return False
 
 
-def alias_capture_record(alias: Any, owners: dict[str, dict[str, Any]], session: Path) -> dict[str, Any]:
+def alias_capture_record(alias: LaunchRecord, owners: dict[str, LaunchRecord], session: Path) -> LaunchRecord:
     """The record to store for ``alias`` (owners: stored records by hash); raises AliasRefused."""
-    if not isinstance(alias, dict):
-        raise AliasRefused("the record is not an object")
-    digest, same = alias.get("hash"), alias.get("same_code")
-    if not (isinstance(digest, str) and _HASH_RE.match(digest) and isinstance(same, dict)):
+    same = alias.same_code
+    if not (_HASH_RE.match(alias.hash) and same is not None):
         raise AliasRefused("the record lacks its compile hash or its same_code entry")
-    owner_hash = same.get("owner")
-    if not (isinstance(owner_hash, str) and _HASH_RE.match(owner_hash)) or owner_hash == digest:
+    if not _HASH_RE.match(same.owner) or same.owner == alias.hash:
         raise AliasRefused("the record names no other compile as its owner")
-    owner = owners.get(owner_hash)
+    owner = owners.get(same.owner)
     if owner is None:
-        raise AliasRefused(f"it compiles to the same TTGIR as the compile {owner_hash[:16]}, which was not captured")
-    meta = alias.get("metadata")
-    if not (isinstance(meta, dict) and isinstance(meta.get("num_stages"), int)):
+        raise AliasRefused(f"it compiles to the same TTGIR as the compile {same.owner[:16]}, which was not captured")
+    meta = alias.metadata
+    num_stages = meta.get("num_stages")
+    if not (isinstance(num_stages, int) and not isinstance(num_stages, bool)):
         raise AliasRefused("the record's metadata lacks num_stages")
-    owner_meta = owner.get("metadata") or {}
+    owner_meta = owner.metadata
     for name, value in meta.items():
         if name not in _PATCHED and name not in _WRITTEN_LATER and owner_meta.get(name) != value:
             raise AliasRefused(f"its metadata {name!r} differs from the owner's ({value!r}, not "
                                f"{owner_meta.get(name)!r})")
-    owner_files = {n: Path(p) for n, p in (owner.get("files") or {}).items()}
+    owner_files = {n: Path(p) for n, p in owner.files.items()}
     ttgir_name = next((n for n in owner_files if n.endswith(".ttgir")), None)
-    text_path = Path(str(same.get("ttgir") or ""))
+    text_path = Path(same.ttgir)
     if ttgir_name is None or not _inside(text_path, session / "same-code") or not text_path.is_file():
         raise AliasRefused("its TTGIR or the owner's is missing")
     if text_path.read_bytes() != owner_files[ttgir_name].read_bytes():
         raise AliasRefused("its TTGIR differs from the owner's")
-    own = alias.get("files") or {}
-    if not isinstance(own, dict):
-        raise AliasRefused("its files are not an object")
     files = {n: str(p) for n, p in owner_files.items() if not n.endswith(_OWN_EXTS)}
-    for name, path in own.items():
-        if not (isinstance(name, str) and name.endswith(_OWN_EXTS) and name in owner_files
-                and _inside(Path(str(path)), session / "triton-cache")):
+    for name, path in alias.files.items():
+        if not (name.endswith(_OWN_EXTS) and name in owner_files and _inside(Path(path), session / "triton-cache")):
             raise AliasRefused(f"its file {name!r} is not one of its own early stages in the session")
-        files[name] = str(path)
+        files[name] = path
     json_name = next((n for n in owner_files if n.endswith(".json") and not n.startswith("__grp__")), None)
     if json_name is not None:
         data = json.loads(owner_files[json_name].read_text(encoding="utf-8"))
-        data.update(hash=digest, num_stages=meta["num_stages"])
-        patched = session / "same-code" / f"{digest}.json"
+        data.update(hash=alias.hash, num_stages=num_stages)
+        patched = session / "same-code" / f"{alias.hash}.json"
         patched.write_text(json.dumps(data), encoding="utf-8")  # as Triton writes it (json.dumps, default spacing)
         files[json_name] = str(patched)
-    owner_replay = owner.get("replay") or {}
-    replay = dict(alias.get("replay") or {})
-    replay["options"] = {**(owner_replay.get("options") or {}), "num_stages": meta["num_stages"]}
-    return {**alias, "name": owner.get("name", alias.get("name", "?")),
-            "metadata": {**owner_meta, "hash": digest, "num_stages": meta["num_stages"]},
-            "replay": replay, "files": files}
+    replay = {**alias.replay, "options": {**(owner.replay.get("options") or {}), "num_stages": num_stages}}
+    return replace(alias, name=owner.name, metadata={**owner_meta, "hash": alias.hash, "num_stages": num_stages},
+                   replay=replay, files=files)
 
 
 def same_code_line(config_index: int | None) -> str:

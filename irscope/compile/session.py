@@ -1,7 +1,8 @@
 """The records of an ``irscope capture`` session, and the autotune config this thread compiles.
 
 Written by the program hook, the autotuner policy and the device stand-in (each record an atomic
-JSON file in ``$IRSCOPE_CAPTURE_SESSION/<kind>/``); imports nothing of irscope's.
+JSON file in ``<session>/<kind>/``, the session folder the hook's settings name: ``irscope.compile.records``);
+imports nothing else of irscope's.
 """
 
 from __future__ import annotations
@@ -12,31 +13,33 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from irscope.compile.records import LaunchRecord, hook_settings
+
 _STATE = threading.local()
 _COUNTER = [0]
 _LOCK = threading.Lock()
 
 
-def _session() -> Path:
-    return Path(os.environ["IRSCOPE_CAPTURE_SESSION"])
+def session_folder() -> Path:
+    """The session folder of the ``irscope capture`` this process runs under."""
+    settings = hook_settings()
+    if settings is None:
+        raise RuntimeError("not inside irscope capture: no capture settings in the environment")
+    return Path(settings.session)
 
 
-def _write(kind: str, data: dict[str, Any]) -> None:
-    """Write one record atomically into the session."""
-    folder = _session() / kind
+def write_record(kind: str, data: dict[str, Any] | LaunchRecord) -> None:
+    """Write one record of ``kind`` (records, aliases, failures, tuning, notes) into the session, atomically."""
+    folder = session_folder() / kind
     folder.mkdir(parents=True, exist_ok=True)
     with _LOCK:
         _COUNTER[0] += 1
         n = _COUNTER[0]
     name = f"{os.getpid()}-{n:05d}-{os.urandom(4).hex()}.json"  # forked compilers may reuse a pid
     tmp = folder / (name + ".tmp")
-    tmp.write_text(json.dumps(data, default=repr), encoding="utf-8")
+    plain = data.to_json() if isinstance(data, LaunchRecord) else data
+    tmp.write_text(json.dumps(plain, default=repr), encoding="utf-8")
     os.replace(tmp, folder / name)
-
-
-def write_record(kind: str, data: dict[str, Any]) -> None:
-    """Write one record of ``kind`` (records, failures, tuning) into the session."""
-    _write(kind, data)
 
 
 def set_config(config: tuple[int, dict[str, Any]] | None, autotune: dict[str, Any] | None) -> None:

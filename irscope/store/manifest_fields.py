@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# Example: matmul-sm90-c0-6e2b0226839ff92ca38a (kernel module) or add_kernel-sm80-p-0123456789abcdef0123 (program)
-KEY_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,59}-[A-Za-z0-9_.+]+-(?:c[0-9]+|p)-[0-9a-f]{20}$")
+# Example: matmul-sm90-c0-6e2b0226839ff92ca38a (kernel module) or add_kernel-sm80-c0-p-0123456789abcdef0123 (program;
+# an older irscope wrote add_kernel-sm80-p-0123456789abcdef0123). The name is at most 60 characters.
+KEY_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,59}-[A-Za-z0-9_.+]+-(?:c[0-9]+(?:-p)?|p)-[0-9a-f]{20}$")
 # Example: matmul_kernel.ttgir (a file directly inside its capture directory)
 FILE_NAME_RE = re.compile(r"^[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,199}$")
 

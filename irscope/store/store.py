@@ -19,169 +19,25 @@ import errno
 import hashlib
 import json
 import os
-import re
 import shutil
 import time
-from dataclasses import MISSING, dataclass, field, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 import irscope.store.locks as locks
 from irscope.errors import DamagedCaptureError, StoreError, UsageError
 from irscope.model.stages import Stage, get_stage, made_from
-from irscope.model.targets import Target
-from irscope.store.manifest_fields import FIELD_CHECKS, KEY_RE, json_type
+from irscope.store.manifest import FORMAT, MANIFEST, READABLE_FORMATS, Manifest
+from irscope.store.manifest import capture_key as capture_key
+from irscope.store.manifest_fields import KEY_RE
 from irscope.toolchain.tritons import local_triton_version as local_triton_version
-from irscope.toolchain.tritons import triton_version
+from irscope.toolchain.tritons import triton_version as triton_version
 
-# The manifest's format: 2 added per-file sizes and sha256 digests (``checksums``). Format-1 manifests
-# are still read; their files cannot be checked, so compilable kernels are compiled anew.
-FORMAT = 2
-READABLE_FORMATS = (1, 2)
-# The format that enters capture keys: unchanged by format 2, so keys stay stable.
-KEY_FORMAT = 1
-MANIFEST = "manifest.json"
-# Environment variables that change what Triton compiles; they enter the capture key. Ours and
-# those that only move files around (cache, dump, home) are left out.
-_KEY_ENV_PREFIXES = ("TRITON_", "MLIR_", "LLVM_", "AMDGCN_", "NVPTX_", "DISABLE_", "ENABLE_")
-_KEY_ENV_IGNORED = frozenset({
-    "TRITON_CACHE_DIR", "TRITON_DUMP_DIR", "TRITON_HOME", "TRITON_KERNEL_DUMP", "TRITON_ALWAYS_COMPILE",
-    "TRITON_INTERPRET", "TRITON_PRINT_AUTOTUNING", "TRITON_OVERRIDE_DIR", "TRITON_CACHE_MANAGER",
-    "MLIR_ENABLE_DUMP", "MLIR_DUMP_PATH", "LLVM_IR_ENABLE_DUMP", "TRITON_PTXAS_PATH_ECHO",
-    "MLIR_ENABLE_TIMING", "LLVM_ENABLE_TIMING",
-})
 _STALE_STAGING_SECONDS = 3600
 _FRESH_LOCK_SECONDS = 60  # a staging lock file this young may be one another process is taking now
 # A manifest is a few kilobytes; a larger one is not read.
 _MAX_MANIFEST_BYTES = 4 * 1024 * 1024
-
-
-def _compile_env() -> dict[str, str]:
-    return {
-        k: v for k, v in sorted(os.environ.items())
-        if k.startswith(_KEY_ENV_PREFIXES) and k not in _KEY_ENV_IGNORED
-    }
-
-
-def capture_key(name: str, payload: dict[str, Any], target: Target, config_index: int,
-                version: str | None = None) -> str:
-    """The content key of a capture: same inputs, same compiled IR, same key."""
-    blob = json.dumps({
-        "format": KEY_FORMAT,
-        **payload,
-        "target": [target.backend, target.arch, target.warp_size],
-        "triton": version or triton_version(),
-        "env": _compile_env(),
-    }, sort_keys=True, default=str).encode()
-    digest = hashlib.sha256(blob).hexdigest()[:20]
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:60]
-    return f"{safe}-{target.name}-c{config_index}-{digest}"
-
-
-@dataclass(frozen=True)
-class Manifest:
-    """What a capture holds and how it was made.
-
-    Attributes:
-        key: the content key (also the directory name).
-        kernel: kernel name; ``kernel_path`` its module file and ``function`` the jit function.
-        config_index / config: which launch config, and its values.
-        sizes / dtype: the problem the specialization was derived from.
-        target / backend / arch / warp_size: what it was compiled for.
-        triton_version: the Triton that compiled it.
-        signature / constexprs / attrs: the JIT specialization (``attrs`` maps argument name to
-            Triton's attribute list, e.g. ``[["tt.divisibility", 16]]``).
-        options: the backend options Triton compiled with.
-        metadata: Triton's metadata (num_warps, num_stages, shared, hash, ...).
-        compile_seconds: wall time of ``triton.compile``; ``stage_seconds`` per stage when known.
-        files: stage or artifact name -> file name inside the capture directory.
-        created: UTC time the capture was made.
-        origin: ``bundled``, ``module`` (a kernel-module file), ``function`` (FILE:FUNCTION),
-            ``program`` (recorded by ``irscope capture``).
-        arguments: the launch as the user described it (FILE:FUNCTION kernels).
-        program: the command line a ``program`` capture came from.
-        replay: for ``program`` and ``function`` captures, the exact specialization (signature, typed constexprs,
-            attrs, options) to compile the recorded kernel again from its stored source.
-        autotune: for a config of an autotuned kernel recorded offline, how its configs were chosen
-            (``--autotune`` mode, how many, which compiled, why each other one was pruned).
-        checksums: file name -> ``{"size": bytes, "sha256": hex digest}`` for every file in ``files``,
-            written when the capture is committed; sizes are checked on every read, digests by
-            ``irscope verify``.
-        settings: ``--set`` values this what-if variant was compiled with (already in ``config``), else empty.
-        same_code_as: offline program captures: the key of the capture whose compile made the same TTGIR (only
-            ``num_stages`` differed), whose later stages this one holds; else empty.
-    """
-
-    key: str
-    kernel: str
-    kernel_path: str
-    function: str
-    config_index: int
-    config: dict[str, Any]
-    sizes: dict[str, int]
-    dtype: str
-    target: str
-    backend: str
-    arch: int | str
-    warp_size: int
-    triton_version: str
-    signature: dict[str, str]
-    constexprs: dict[str, Any]
-    attrs: dict[str, Any]
-    options: dict[str, Any]
-    metadata: dict[str, Any]
-    compile_seconds: float
-    stage_seconds: dict[str, float] = field(default_factory=dict)
-    files: dict[str, str] = field(default_factory=dict)
-    created: str = ""
-    origin: str = "bundled"
-    arguments: str = ""
-    program: str = ""
-    replay: dict[str, Any] = field(default_factory=dict)
-    autotune: dict[str, Any] = field(default_factory=dict)
-    checksums: dict[str, dict[str, Any]] = field(default_factory=dict)
-    format: int = FORMAT
-    settings: dict[str, Any] = field(default_factory=dict)
-    same_code_as: str = ""
-
-    def config_text(self) -> str:
-        """What tells this capture apart from the kernel's others: its config values, else its constexprs."""
-        values = self.config or self.constexprs
-        text = ", ".join(f"{k}={v}" for k, v in values.items())
-        if self.settings:
-            text += "; set " + ", ".join(f"{k}={v}" for k, v in self.settings.items())
-        return text
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (``same_code_as`` only where set: other manifests stay as they were).
-
-        Shallow: the field values are JSON values already, shared with this manifest (``asdict``'s deep copy took
-        a third of storing a program's captures).
-        """
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        if not self.same_code_as:
-            del data["same_code_as"]
-        return data
-
-    @classmethod
-    def from_json(cls, data: object) -> Manifest:
-        """Build from a manifest.json value, checking every field's type; unknown keys are ignored.
-
-        Raises StoreError naming the first field that is missing or of the wrong type.
-        """
-        if not isinstance(data, dict):
-            raise StoreError(f"{MANIFEST} holds {json_type(data)}, not an object")
-        values: dict[str, Any] = {}
-        for name, f in cls.__dataclass_fields__.items():
-            if name not in data:
-                if f.default is MISSING and f.default_factory is MISSING:
-                    raise StoreError(f"{MANIFEST} lacks the field {name!r}")
-                continue
-            problem = FIELD_CHECKS[name](data[name])
-            if problem:
-                raise StoreError(f"{MANIFEST}: field {name!r} {problem}")
-            values[name] = data[name]
-        return cls(**values)
 
 
 def file_checksum(path: Path) -> dict[str, Any]:

@@ -8,11 +8,15 @@ import importlib
 import os
 import sys
 
-if os.environ.get("IRSCOPE_CAPTURE_SESSION"):
+if os.environ.get("IRSCOPE_CAPTURE"):  # irscope.compile.records.SETTINGS_ENV: the hook's settings
     try:
         from irscope.compile import program_hook
+        from irscope.compile.records import RecordRefused
 
-        program_hook.install()
+        try:
+            program_hook.install()
+        except RecordRefused as exc:  # settings another irscope wrote: run the program without recording
+            sys.stderr.write(f"irscope capture: hooks not installed in {sys.executable}: {exc}\n")
     except ImportError as exc:  # irscope or Triton not importable in this interpreter: run the program anyway
         sys.stderr.write(f"irscope capture: hooks not installed in {sys.executable}: {exc}\n")
 
