@@ -16,7 +16,8 @@ from textual.widgets import Log
 
 from irscope.store.store import Capture
 
-# Facts by capture key: a capture never changes, so the facts read once (often ahead: irscope.tui.variants.warm) stay true.
+# Facts by capture key: a capture never changes, so the facts read once (often ahead, irscope.tui.variants.warm)
+# stay true.
 _FACTS: dict[str, Any] = {}
 
 

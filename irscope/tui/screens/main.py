@@ -100,7 +100,7 @@ class MainScreen(Screen[None]):
         self.reader = Reader(state.documents, str(state.catalog.store.root), id="center")
         self.jobs = JobBoard(self, state)
         self.comparisons = Comparisons(self, state)
-        self.variants = Variants(self, state, lambda: self.current.stage if self.current is not None else OPEN_STAGE)
+        self.variants = Variants(self, state, self._stage)
         self._prompted: CaptureId | None = None
         self._failures: dict[CaptureId, str] = {}
         self._cids: dict[str, CaptureId] = {}
@@ -109,6 +109,10 @@ class MainScreen(Screen[None]):
     def current(self) -> DocRef | None:
         """The stage or pass on screen."""
         return self.reader.current
+
+    def _stage(self) -> str:
+        """The stage on screen (a what-if's report diffs it)."""
+        return self.current.stage if self.current is not None else OPEN_STAGE
 
     # Layout ---------------------------------------------------------------------------------------
 
@@ -444,7 +448,7 @@ class MainScreen(Screen[None]):
 
     def shown_capture(self) -> Capture | None:
         """The capture on screen, or None."""
-        return self.comparisons.opened(self.current.key if self.current is not None else None)
+        return self.state.documents.captures.get(self.current.key) if self.current is not None else None
 
     def action_mark_compare(self) -> None:
         """Remember a capture as side A of a comparison (the one under the tree's cursor, or on screen)."""

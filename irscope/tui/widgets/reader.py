@@ -1,9 +1,9 @@
 """Reader: the centre of the main screen: the info line, the stage or pass (or its diff, or a notice), the prompt.
 
-The screen tells the reader what to show (``show``, ``notice``) or to ask for a search (``ask``), and binds the diff's state to it
-(``diff_mode``, ``side_by_side``, ``ignore_ssa``: the screen's keys change them, ``data_bind`` brings them
-here); the reader reads the documents, works out the diff (a big one in a child process, a likely one
-ahead of time in a thread) and keeps the text's borders saying what is shown.
+The screen tells the reader what to show (``show``, ``notice``) or to ask for (``ask``: a search, a line
+number), and binds the diff's state to it (``diff_mode``, ``side_by_side``, ``ignore_ssa``: the screen's keys
+change them, ``data_bind`` brings them here); the reader reads the documents, works out the diff (a big one
+in a child process, a likely one ahead of time in a thread) and keeps the text's borders saying what is shown.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class Reader(Vertical):
         self.store_root = store_root
         self.current: DocRef | None = None
         self._shown_choice: DiffChoice | None = None
-        self._prompted: IRView | None = None  # the view the prompt searches in
+        self._search_view: IRView | None = None  # the view the prompt searches in (or goes to a line of)
 
     def compose(self) -> ComposeResult:
         """The info line, the text or a notice, and the prompt for search and go to line."""
@@ -72,7 +72,7 @@ class Reader(Vertical):
     # Showing documents -------------------------------------------------------------------------------
 
     def readable(self, ref: DocRef) -> Document | None:
-        """The document to show for ``ref``; None when it is on screen already, or cannot be read (a notice says why)."""
+        """The document to show for ``ref``; None when it is on screen already or cannot be read (a notice says why)."""
         if ref == self.current and self.query_one("#views", ContentSwitcher).current != "notice":
             return None
         try:
@@ -240,18 +240,18 @@ class Reader(Vertical):
 
     def ask(self, mode: str, view: IRView) -> None:
         """Open the prompt for ``search`` or ``goto`` in ``view`` (the text, or the source view beside it)."""
-        self._prompted = view
+        self._search_view = view
         self.query_one(PromptBar).open(mode)
 
     @on(PromptBar.Typed)
     def _typed(self, message: PromptBar.Typed) -> None:
-        view = self._prompted or self.query_one(TextView)
+        view = self._search_view or self.query_one(TextView)
         view.find(message.value)
         view.show_match_position()
 
     @on(PromptBar.Entered)
     def _entered(self, message: PromptBar.Entered) -> None:
-        view = self._prompted or self.query_one(TextView)
+        view = self._search_view or self.query_one(TextView)
         view.focus()
         if message.mode == "goto":
             self._goto(view, message.value)

@@ -288,8 +288,8 @@ class TextView(IRView):
                            self._half(row, "right", scroll_x, right_width)])
 
     def go_to_line(self, line: int) -> bool:
-        """Put the cursor on a line of the text; in diff mode on the row of that new (or old) line number,
-        False when the diff's context does not show it."""
+        """Put the cursor on a line of the text; in diff mode on the row that line number labels (the new side's,
+        a removed line's old one), False when the diff's context does not show it."""
         if not self.diffing:
             return super().go_to_line(line)
         row = next((i for i in range(self.row_count) if self.row_label(i).split()[-1:] == [str(line)]), None)
