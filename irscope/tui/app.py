@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from typing import ClassVar
 
 from textual.app import App
@@ -11,17 +10,15 @@ from textual.screen import Screen
 from irscope.tui.catalog import CaptureId, Catalog
 from irscope.tui.commands import IrscopeCommands
 from irscope.tui.documents import Documents
+from irscope.tui.state import AppState
 
 
 class IrscopeApp(App[None]):
-    """Holds the data (catalog of kernels and captures, the documents read so far); the main screen shows it.
+    """Holds the data (an AppState: the catalog of kernels and captures, the documents read so far); the main
+    screen shows it.
 
     Attributes:
-        catalog: kernels, targets, configs and the store.
-        documents: texts, pass dumps and diffs, cached.
-        start: the capture to open first, or None.
-        record_passes: record each opened capture's per-pass IR in the background.
-        precompile: compile each opened capture's what-if neighbours in the background (irscope.request.neighbours).
+        state: the session's data, handed to the screens.
     """
 
     TITLE = "irscope"
@@ -33,14 +30,19 @@ class IrscopeApp(App[None]):
     def __init__(self, catalog: Catalog, start: CaptureId | None, record_passes: bool = True, precompile: bool = False,
                  theme: str | None = None) -> None:
         super().__init__()
-        self.catalog = catalog
-        self.documents = Documents()
-        self.start = start
-        self.record_passes = record_passes
-        self.precompile = precompile
-        self._settled = False
+        self.state = AppState(catalog, start=start, record_passes=record_passes, precompile=precompile)
         if theme is not None:
             self.theme = theme
+
+    @property
+    def catalog(self) -> Catalog:
+        """Kernels, targets, configs and the store."""
+        return self.state.catalog
+
+    @property
+    def documents(self) -> Documents:
+        """Texts, pass dumps and diffs, cached."""
+        return self.state.documents
 
     @property
     def crash(self) -> BaseException | None:
@@ -66,27 +68,13 @@ class IrscopeApp(App[None]):
 
     def on_mount(self) -> None:
         """Settle memory a few seconds in, at the latest (the first capture may still be compiling, or failed)."""
-        self.set_timer(5.0, self.settle_memory)
-
-    def settle_memory(self) -> None:
-        """Exempt what is loaded by now (modules, the first screen) from garbage collection.
-
-        Python's full collections walk every live object; with Textual, the analyses and an open capture
-        loaded that took up to 100 ms, a visible stall in the middle of a key press. Objects alive after
-        start-up stay alive for the whole session, so they are moved out of the collector's sight once.
-        """
-        if self._settled:
-            return
-        self._settled = True
-        gc.collect()
-        gc.freeze()
-        gc.enable()  # ``irscope tui`` starts with the collector off: start-up allocates and frees little
+        self.set_timer(5.0, self.state.settle_memory)
 
     def get_default_screen(self) -> Screen[None]:
         """The main screen."""
         from irscope.tui.screens.main import MainScreen
 
-        return MainScreen()
+        return MainScreen(self.state)
 
 
 def _latest(catalog: Catalog) -> CaptureId | None:

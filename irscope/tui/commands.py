@@ -59,8 +59,8 @@ _ACTIONS: tuple[tuple[str, str, str], ...] = (
 def screen_commands(screen: MainScreen) -> list[Command]:
     """Every command the main screen offers now: its actions, the captures, and the open capture's stages and passes."""
     out = [Command(title, help_text, partial(screen.run_action, action)) for title, action, help_text in _ACTIONS]
-    app = screen.irapp
-    catalog = app.catalog
+    state = screen.state
+    catalog = state.catalog
     for name in catalog.names():
         for target in catalog.target_names(name):
             for index, label in enumerate(catalog.configs(name, target)):
@@ -70,8 +70,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
                 out.append(Command(f"Open {name} on {target} config {index}", label or "stored capture",
                                    partial(screen.open_capture, cid)))
     current = screen.current
-    if current is not None and current.key in app.documents.captures:
-        docs = app.documents
+    if current is not None and current.key in state.documents.captures:
+        docs = state.documents
         for stage in docs.stages(current.key):
             out.append(Command(f"Show stage {stage.name}", stage.display,
                                partial(screen.reveal_ref, DocRef(current.key, stage.name))))

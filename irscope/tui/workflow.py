@@ -8,17 +8,16 @@ the user keeps reading.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from textual.timer import Timer
 
 from irscope.tui.capture_job import JobSpec
 from irscope.tui.catalog import CaptureId
 from irscope.tui.jobs import Event, Job
-
-if TYPE_CHECKING:
-    from irscope.tui.screens.main import MainScreen
+from irscope.tui.state import AppState
 
 _PHASES = {"compiling": "compiling", "passes": "recording passes of", "effects": "measuring passes of"}
 
@@ -40,11 +39,37 @@ class JobState:
     show: str | None
 
 
+class JobScreen(Protocol):
+    """What the board needs of the screen it reports to (the main screen)."""
+
+    def run_worker(self, work: Coroutine[Any, Any, None], *, group: str, exit_on_error: bool) -> object:
+        """Run a coroutine in the screen's workers."""
+
+    def set_interval(self, interval: float, callback: Callable[[], None]) -> Timer:
+        """Call ``callback`` every ``interval`` seconds."""
+
+    def job_captured(self, cid: CaptureId, key: str, show: str | None) -> None:
+        """A job stored a capture."""
+
+    def job_passes(self, cid: CaptureId, error: str) -> None:
+        """Recording passes ended."""
+
+    def job_effects(self, cid: CaptureId) -> None:
+        """What each pass changed is known."""
+
+    def job_ended(self, cid: CaptureId, error: str, show: str | None) -> None:
+        """A job ended."""
+
+    def job_tick(self) -> None:
+        """Refresh the progress shown for running jobs."""
+
+
 class JobBoard:
     """Starts jobs, follows their progress, and tells the screen what they produced."""
 
-    def __init__(self, screen: MainScreen) -> None:
+    def __init__(self, screen: JobScreen, state: AppState) -> None:
         self.screen = screen
+        self.state = state
         self.states: dict[CaptureId, JobState] = {}
         self._timer: Timer | None = None
 
@@ -58,11 +83,10 @@ class JobBoard:
             if show is not None:
                 self.states[cid].show = show
             return
-        app = self.screen.irapp
-        catalog = app.catalog
+        catalog = self.state.catalog
         spec = JobSpec(kernel=catalog.kernel_arg(cid.kernel) if catalog.compilable(cid.kernel) else cid.kernel,
                        target=cid.target, config=cid.config, store=str(catalog.store.root), capture=capture,
-                       passes=passes and app.record_passes, effects=True,
+                       passes=passes and self.state.record_passes, effects=True,
                        key=catalog.key(cid) if cid.variant else "")
         state = JobState(Job(spec), "compiling" if capture else "starting", time.monotonic(), show)
         self.states[cid] = state
@@ -73,14 +97,14 @@ class JobBoard:
 
     def follow_up(self, cid: CaptureId, key: str) -> None:
         """After opening a capture: record its passes, or measure them, when that is still to do."""
-        app = self.screen.irapp
-        if cid in self.states or not app.catalog.can_record_passes(cid):
+        state = self.state
+        if cid in self.states or not state.catalog.can_record_passes(cid):
             return
-        dump = app.documents.dump(key)
+        dump = state.documents.dump(key)
         if dump is None:
-            if app.record_passes:
+            if state.record_passes:
                 self.start(cid, capture=False, show=None, passes=True)
-        elif app.documents.effects(key) is None:
+        elif state.documents.effects(key) is None:
             self.start(cid, capture=False, show=None, passes=False)
 
     async def _run(self, cid: CaptureId, state: JobState) -> None:

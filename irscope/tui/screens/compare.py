@@ -1,8 +1,8 @@
-"""Comparing two captures in the TUI: mark one (``c``), open another, and ``C`` shows their facts side by side.
+"""CompareScreen: two captures' facts side by side (``c`` marks one, ``C`` compares: irscope.tui.comparing).
 
 The same comparison as ``irscope compare`` (irscope.analysis.facts): loops and pipelining, tensor-core
 instructions, layouts, registers, spills, shared memory, occupancy and the instruction mix, the
-facts that differ first. The facts are read in a thread (ptxas -v may run once per capture).
+facts that differ first. The facts are read once per capture and session (ptxas -v may run once per capture).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Log
 
 from irscope.store.store import Capture
-from irscope.tui.screens.side_actions import SideActions
 
-# Facts by capture key: a capture never changes, so the facts read once (often ahead: what_if.warm) stay true.
+# Facts by capture key: a capture never changes, so the facts read once (often ahead, irscope.tui.variants.warm)
+# stay true.
 _FACTS: dict[str, Any] = {}
 
 
@@ -108,88 +108,3 @@ def capture_name(capture: Capture) -> str:
     if m.triton_version:
         extra.append(f"Triton {m.triton_version}")
     return f"{m.kernel} {m.target} c{m.config_index}" + (f" ({', '.join(extra)})" if extra else "")
-
-
-class CompareActions(SideActions):
-    """The compare keys of the main screen (a base class of MainScreen, which declares the bindings).
-
-    ``c`` marks a capture as side A: the one under the tree's cursor when the tree has the focus (a config,
-    a variant, or any stage or pass inside one), else the one on screen. ``C`` compares side A with the
-    capture chosen the same way.
-    """
-
-    compare_mark: str | None = None
-
-    def _opened(self, key: str | None) -> Capture | None:
-        """A capture the TUI has opened, by key."""
-        from irscope.tui.app import IrscopeApp
-
-        app = self.app
-        return app.documents.captures.get(key) if key and isinstance(app, IrscopeApp) else None
-
-    def _shown_capture(self) -> Capture | None:
-        current = getattr(self, "current", None)
-        return self._opened(current.key) if current is not None else None
-
-    def _chosen_capture(self) -> tuple[Capture | None, Any]:
-        """The capture ``c`` / ``C`` act on, and its tree id when it came from the tree.
-
-        A config under the tree's cursor that has not been captured gives ``(None, cid)``.
-        """
-        from irscope.tui.app import IrscopeApp
-        from irscope.tui.widgets.navigator import Navigator
-
-        app = self.app
-        nav = next(iter(self.query(Navigator)), None)
-        if nav is not None and nav.has_focus and isinstance(app, IrscopeApp):
-            cid = nav.cursor_capture()
-            if cid is not None:
-                capture = app.catalog.capture(cid)
-                if capture is not None:
-                    app.documents.add(capture)
-                return capture, cid
-        return self._shown_capture(), None
-
-    def _navigator(self) -> Any:
-        from irscope.tui.widgets.navigator import Navigator
-
-        return next(iter(self.query(Navigator)), None)
-
-    def action_mark_compare(self) -> None:
-        """Remember a capture as side A of a comparison."""
-        capture, cid = self._chosen_capture()
-        if capture is None:
-            where = f"{cid} has not been captured: press Enter on it first" if cid is not None else \
-                "Open a capture, or put the tree's cursor on one"
-            self.notify(f"{where}; c marks a capture for a comparison.", timeout=4)
-            return
-        self.compare_mark = capture.manifest.key
-        nav = self._navigator()
-        if nav is not None:  # the tree shows the mark (a capture opened on screen: by the id it was opened as)
-            nav.set_marked(cid if cid is not None else getattr(self, "_cids", {}).get(capture.manifest.key))
-        self.notify(f"Marked {capture_name(capture)} as A: put the tree's cursor on another capture (a target, "
-                    "config, Triton or what-if variant) or open it, and press C.", timeout=5)
-
-    def action_compare(self) -> None:
-        """Show the facts of the marked capture against the chosen one."""
-        right, cid = self._chosen_capture()
-        left = self._opened(self.compare_mark)
-        if left is None:
-            self.notify("Nothing to compare yet: press c on one capture, then C on another.", timeout=3)
-            return
-        if right is None:
-            what = f"{cid} has not been captured: press Enter on it first" if cid is not None else \
-                "Open a capture or put the tree's cursor on one"
-            self.notify(f"{what}, then press C to compare it with the marked one.", timeout=4)
-            return
-        if left.manifest.key == right.manifest.key:
-            self.notify("That is the marked capture: choose another one, then press C.", timeout=3)
-            return
-        self.notify("Comparing the two captures' facts…", timeout=2)
-        title = f"compare: A {capture_name(left)}  →  B {capture_name(right)}"
-
-        def work() -> None:
-            text = comparison_text(left, right)
-            self.app.call_from_thread(self.app.push_screen, CompareScreen(text, title))
-
-        self.run_worker(work, thread=True, exclusive=True, group="compare")

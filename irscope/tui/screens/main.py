@@ -1,64 +1,54 @@
 """MainScreen: the navigator, the IR or diff in the middle, source / layouts / facts at the side.
 
-The screen owns the key bindings and turns the widgets' messages into actions on the app's data
-(irscope.tui.app.IrscopeApp holds the catalog and the documents). Work that takes longer than a
-frame runs elsewhere: compiles in a child process (irscope.tui.jobs), big diffs, source maps and
-layout analyses in threads.
+The screen owns the key bindings and turns the widgets' messages into actions on the session's data
+(irscope.tui.state.AppState, handed down by the app: the catalog and the documents). Its parts are
+composed, not inherited: the centre is a widget (irscope.tui.widgets.reader), the side panel another;
+background captures, comparisons and what-if variants are helpers the screen holds (irscope.tui.workflow,
+irscope.tui.comparing, irscope.tui.variants). Work that takes longer than a frame runs elsewhere: compiles
+in a child process (irscope.tui.jobs), big diffs, source maps and layout analyses in threads.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Container, Vertical
+from textual.containers import Container
 from textual.lazy import Lazy
 from textual.reactive import Reactive, var
+from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher
 
-from irscope.errors import IrscopeError
+from irscope.store.store import Capture
 from irscope.tui.catalog import CaptureId
-from irscope.tui.documents import DocRef, Document
+from irscope.tui.comparing import Comparisons
+from irscope.tui.documents import DocRef
 from irscope.tui.messages import (
     CursorMoved,
-    DiffReady,
     MarkText,
     OpenCapture,
     ShowCapturePrompt,
     ShowDocument,
 )
-from irscope.tui.screens.what_if import WhatIfActions
-from irscope.tui.widgets.doc_info import DocInfo
+from irscope.tui.state import AppState
+from irscope.tui.variants import Variants
 from irscope.tui.widgets.ir_view import IRView
 from irscope.tui.widgets.jobs_bar import JobsBar
 from irscope.tui.widgets.keys_footer import KeysFooter
 from irscope.tui.widgets.navigator import Navigator
-from irscope.tui.widgets.notice_view import NoticeView
-from irscope.tui.widgets.prompt_bar import PromptBar
+from irscope.tui.widgets.reader import Reader
 from irscope.tui.widgets.side_panel import SidePanel
 from irscope.tui.widgets.text_view import TextView
 from irscope.tui.workflow import JobBoard
 
-if TYPE_CHECKING:
-    from irscope.analysis.diff import DiffOptions
-    from irscope.tui.app import IrscopeApp
-    from irscope.tui.diff_choice import DiffChoice
-
 # The stage a capture opens on: where Triton's decisions (layouts, pipelining, tensor cores) show.
 OPEN_STAGE = "ttgir"
-# Seconds the user rests on a text before its diff is computed ahead (moving on sooner computes nothing),
-# and the size (both sides) from which that is worth it: smaller diffs take under 40 ms when d is pressed.
-# Computing ahead shares the interpreter with the UI, so a key pressed meanwhile waits a little longer.
-DIFF_AHEAD_AFTER = 0.6
-DIFF_AHEAD_MIN_BYTES = 1_000_000
 
 
-class MainScreen(WhatIfActions):
+class MainScreen(Screen[None]):
     """Browse captures: tree, IR or diff, and the side panels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -95,42 +85,43 @@ class MainScreen(WhatIfActions):
     # Textual repaints the whole screen when the focus moves (60 ms here); the widgets whose look depends on
     # the focus restyle and repaint themselves anyway.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
-    # Screen state as ``var``: changing it runs its watcher but does not repaint the whole screen.
+    # Screen state as ``var``: changing it runs its watcher but does not repaint the whole screen. The diff's
+    # state goes down to the reader (``data_bind``), which redraws the text.
     diff_mode: var[bool] = var(False)
     side_by_side: var[bool] = var(False)
     # None: pass diffs ignore SSA numbers when renumbering is most of what changed (irscope.tui.diff_choice).
     ignore_ssa: var[bool | None] = var(None, init=False)
+    side_visible: var[bool] = var(True, init=False)
+    side_zoomed: var[bool] = var(False, init=False)
 
-    def __init__(self) -> None:
+    def __init__(self, state: AppState) -> None:
         super().__init__(id="main")
-        self.current: DocRef | None = None
-        self.jobs = JobBoard(self)
+        self.state = state
+        self.reader = Reader(state.documents, str(state.catalog.store.root), id="center")
+        self.jobs = JobBoard(self, state)
+        self.comparisons = Comparisons(self, state)
+        self.variants = Variants(self, state, self._stage)
         self._prompted: CaptureId | None = None
         self._failures: dict[CaptureId, str] = {}
         self._cids: dict[str, CaptureId] = {}
-        self._shown_choice: DiffChoice | None = None
 
     @property
-    def irapp(self) -> IrscopeApp:
-        """The app, with its data."""
-        from irscope.tui.app import IrscopeApp
+    def current(self) -> DocRef | None:
+        """The stage or pass on screen."""
+        return self.reader.current
 
-        assert isinstance(self.app, IrscopeApp)
-        return self.app
+    def _stage(self) -> str:
+        """The stage on screen (a what-if's report diffs it)."""
+        return self.current.stage if self.current is not None else OPEN_STAGE
 
     # Layout ---------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         """Navigator | centre (info line, IR/diff/notice, prompt) | side tabs; jobs bar and footer below."""
-        yield Navigator(self.irapp.catalog, id="nav")
+        yield Navigator(self.state.catalog, id="nav")
         with Container(id="main-area"):
-            with Vertical(id="center"):
-                yield DocInfo(id="doc-info")
-                with ContentSwitcher(initial="notice", id="views"):
-                    yield TextView(id="text").data_bind(MainScreen.side_by_side)
-                    yield NoticeView(id="notice")
-                yield PromptBar(id="prompt")
-            yield SidePanel(self.irapp.documents, id="side")
+            yield self.reader.data_bind(MainScreen.diff_mode, MainScreen.side_by_side, MainScreen.ignore_ssa)
+            yield SidePanel(self.state.documents, id="side")
         yield Lazy(JobsBar(id="jobs"))
         yield KeysFooter(compact=True)
 
@@ -142,25 +133,23 @@ class MainScreen(WhatIfActions):
                     "one changed, L the layouts, ? every key.")
         nav = self.query_one(Navigator)
         nav.focus()
-        start = self.irapp.start
+        start = self.state.start
         if start is not None:
             self.open_capture(start)
         else:
-            self.call_after_refresh(self.irapp.settle_memory)
+            self.call_after_refresh(self.state.settle_memory)
 
     def notice(self, title: str, body: str, error: bool = False) -> None:
         """Show a notice in the centre instead of IR."""
-        self.query_one(NoticeView).show_notice(title, body, error)
-        self.query_one("#views", ContentSwitcher).current = "notice"
-        self.query_one(DocInfo).show_info(Text(title, style="bold red" if error else "bold"), Text())
+        self.reader.notice(title, body, error)
 
     # Opening captures ------------------------------------------------------------------------------
 
     def open_capture(self, cid: CaptureId, stage: str = OPEN_STAGE) -> None:
         """Show a capture (compiling it first in the background when the store lacks it)."""
-        capture = self.irapp.catalog.capture(cid)
+        capture = self.state.catalog.capture(cid)
         if capture is None:
-            if not self.irapp.catalog.compilable(cid.kernel):
+            if not self.state.catalog.compilable(cid.kernel):
                 self.notice(f"{cid} is not in the store", "irscope cannot compile this kernel itself.", error=True)
                 return
             self.jobs.start(cid, capture=True, show=stage)
@@ -170,10 +159,10 @@ class MainScreen(WhatIfActions):
                         "specialization its JIT would apply; the stages appear in the tree when it is done. The tree "
                         "and the other captures stay usable meanwhile.")
             return
-        self.irapp.documents.add(capture)
-        self.start_neighbours(capture)
+        self.state.documents.add(capture)
+        self.variants.start_neighbours(capture)
         self.fill(cid, passes=False)
-        stages = [s.name for s in self.irapp.documents.stages(capture.manifest.key)]
+        stages = [s.name for s in self.state.documents.stages(capture.manifest.key)]
         chosen = stage if stage in stages else stages[0]
         ref = DocRef(capture.manifest.key, chosen)
         self.query_one(Navigator).reveal("stage", cid, ref)
@@ -192,14 +181,14 @@ class MainScreen(WhatIfActions):
         import irscope.request.compare  # noqa: F401  (pass texts and diffs)
         from irscope.tui.syntax import highlighter
 
-        for stage in self.irapp.documents.stages(key):
+        for stage in self.state.documents.stages(key):
             highlighter(stage.lexer).spans("%x = arith.constant 0 : i32 ; mov.u32 %r1, 0;")
-        self.app.call_from_thread(self.irapp.settle_memory)
+        self.app.call_from_thread(self.state.settle_memory)
 
     def fill(self, cid: CaptureId, note: str = "", passes: bool = True) -> None:
         """Put a capture's stages (and its passes, unless ``passes`` is False) in the tree."""
-        docs = self.irapp.documents
-        key = self.irapp.catalog.key(cid)
+        docs = self.state.documents
+        key = self.state.catalog.key(cid)
         self._cids[key] = cid
         stages = docs.stages(key)
         if not passes:
@@ -208,18 +197,18 @@ class MainScreen(WhatIfActions):
         dump = docs.dump(key)
         by_stage = {s.name: docs.passes(key, s.name) for s in stages}
         steps = {p.index: dump.index.steps_of(p.index) for p in dump.index.passes} if dump is not None else {}
-        if dump is None and not note and self.jobs.running(cid) is None and self.irapp.catalog.can_record_passes(cid):
+        if dump is None and not note and self.jobs.running(cid) is None and self.state.catalog.can_record_passes(cid):
             note = "passes not recorded (press Enter on the config to record them)"
         self.query_one(Navigator).fill_capture(cid, key, stages, by_stage, steps, docs.effects(key), note)
 
     def on_open_capture(self, message: OpenCapture) -> None:
         """Enter on a config: open it, compiling or recording passes as needed."""
         cid = message.cid
-        capture = self.irapp.catalog.capture(cid)
+        capture = self.state.catalog.capture(cid)
         if capture is not None:
-            self.irapp.documents.add(capture)
-            if self.irapp.record_passes and self.irapp.documents.dump(capture.manifest.key) is None and \
-                    self.irapp.catalog.can_record_passes(cid):
+            self.state.documents.add(capture)
+            if self.state.record_passes and self.state.documents.dump(capture.manifest.key) is None and \
+                    self.state.catalog.can_record_passes(cid):
                 self.jobs.start(cid, capture=False, show=None, passes=True)
         self.open_capture(cid)
 
@@ -236,7 +225,7 @@ class MainScreen(WhatIfActions):
             self.notice(f"Compiling {cid}…", "The capture runs in the background; the tree and the other captures "
                         "stay usable meanwhile.")
             return
-        target = self.irapp.catalog.targets[cid.target]
+        target = self.state.catalog.targets[cid.target]
         self.notice(f"{cid} has not been captured yet",
                     f"Press Enter to compile {cid.kernel} for {target.name} ({target.description}) with config "
                     f"{cid.config}, offline, with the specialization Triton's JIT would apply. It takes a few seconds "
@@ -250,32 +239,20 @@ class MainScreen(WhatIfActions):
 
     def show_ref(self, ref: DocRef, cursor: int = 0) -> None:
         """Show a stage or pass (and its diff, in diff mode)."""
-        docs = self.irapp.documents
-        if ref == self.current and self.query_one("#views", ContentSwitcher).current != "notice":
+        reader = self.reader
+        document = reader.readable(ref)
+        if document is None:
             return
-        try:
-            document = docs.document(ref)
-        except IrscopeError as exc:
-            self.notice("This text cannot be read", str(exc), error=True)
-            return
-        if self.diff_mode and ref != self.current and docs.cross_language(ref):
+        docs = self.state.documents
+        if self.diff_mode and ref != reader.current and docs.cross_language(ref):
             # Moving on in diff mode to a stage whose diff compares two languages (PTX → SASS): show its text.
             self.diff_mode = False
             self.notify(f"Diff off: {docs.cross_language(ref)} compares two languages line by line. "
                         "d shows that diff anyway.", timeout=4)
-        self.current = ref
-        view = self.query_one(TextView)
-        view.show_document(document, cursor)
-        view.border_title = document.title.split(" · ", 3)[-1]
-        self._info(document)
-        self.query_one("#views", ContentSwitcher).current = "text"
-        if self.diff_mode:
-            self.refresh_diff()
+        reader.show(document, cursor)
         side = self.query_one(SidePanel)
-        side.text_row, side.text_diffing = cursor, view.diffing
+        side.text_row, side.text_diffing = cursor, self.query_one(TextView).diffing
         self.call_after_refresh(self._side_follows, ref)  # the text is painted first, its side panels follow
-        if not self.diff_mode:
-            self._diff_ahead(ref, self.ignore_ssa)
 
     def _side_follows(self, ref: DocRef) -> None:
         if ref == self.current:  # not when the user has moved on already
@@ -289,134 +266,7 @@ class MainScreen(WhatIfActions):
             self.query_one(Navigator).reveal(kind, cid, ref)
         self.show_ref(ref)
 
-    def _info(self, document: Document) -> None:
-        """The lines above the text: what it is, and what the pass did."""
-        ref = document.ref
-        title = Text(document.title, style="bold")
-        # Lines, not bytes: byte counts change with the absolute paths in #loc lines.
-        title.append(f"   {len(document.lines)} lines", style="dim")
-        detail = Text()
-        if ref.pass_index is not None:
-            effects = self.irapp.documents.effects(ref.key) or {}
-            effect = effects.get((ref.pass_index, ref.step))
-            snap = self.irapp.documents.snapshot(ref)
-            if effect is not None:
-                what = effect.summary or ("changed nothing" if effect.status == "unchanged" else effect.status)
-                detail.append(what, style="italic")
-                detail.append("   d: its diff", style="dim")
-            else:
-                detail.append(f"{snap.pass_class}" + (f" {{{snap.options}}}" if snap.options else ""), style="dim")
-        elif ref.stage != "source":
-            detail.append("d: diff with the stage before   →: the passes that made it", style="dim")
-        self.query_one(DocInfo).show_info(title, detail)
-
-    # Diff -----------------------------------------------------------------------------------------------
-
-    def watch_diff_mode(self, on: bool) -> None:
-        """Switch between the text and its diff."""
-        if self.current is None:
-            return
-        if on:
-            self.refresh_diff()
-            return
-        view = self.query_one(TextView)
-        view.show_text()
-        view.border_title = self.irapp.documents.document(self.current).title.split(" · ", 3)[-1]
-        view.border_subtitle = ""
-
-    def refresh_diff(self) -> None:
-        """Show the current reference against what came before it."""
-        from irscope.tui.documents import BIG_DIFF_BYTES
-
-        ref = self.current
-        if ref is None:
-            return
-        view = self.query_one(TextView)
-        docs = self.irapp.documents
-        choice = self._shown_choice = self._diff_choice(ref, self.ignore_ssa)
-        options = choice.options
-        cached = docs.cached_diff(ref, options)
-        size = docs.diff_size(ref) if cached is None else 0
-        if size > BIG_DIFF_BYTES:
-            view.show_note(f"Comparing the IR before and after ({size / 1e6:.1f} MB) in another process…")
-            view.border_title = "diff"
-            view.border_subtitle = ""
-            self._diff_elsewhere(ref, options)
-            return
-        inputs = docs.diff_inputs(ref)
-        if isinstance(inputs, str):
-            view.show_note(inputs)
-            view.border_title = "diff"
-            view.border_subtitle = ""
-            return
-        if ref.pass_index is not None:
-            snap = docs.snapshot(ref)
-            view.border_title = f"diff of pass {snap.index} {snap.label}: its input → its output"
-        else:
-            view.border_title = f"{inputs.left.label}  →  {inputs.right.label}"
-            if docs.cross_language(ref):
-                view.border_title += " (two languages: few lines can match)"
-        view.show_diff(cached or docs.diff(ref, inputs, options), inputs.left_lexer, inputs.right_lexer)
-        self._diff_subtitle()
-
-    @work(thread=True, exclusive=True, group="diff-ahead", exit_on_error=False)
-    def _diff_ahead(self, ref: DocRef, ignore_ssa: bool | None) -> None:
-        """Once the user has rested on a text for a moment, compute its diff, so that ``d`` only has to draw it."""
-        from textual.worker import get_current_worker
-
-        from irscope.tui.documents import BIG_DIFF_BYTES
-
-        time.sleep(DIFF_AHEAD_AFTER)
-        if get_current_worker().is_cancelled or ref != self.current or self.diff_mode:
-            return
-        docs = self.irapp.documents
-        if not DIFF_AHEAD_MIN_BYTES <= docs.diff_size(ref) <= BIG_DIFF_BYTES:
-            return
-        options = self._diff_choice(ref, ignore_ssa).options
-        if docs.cached_diff(ref, options) is not None:
-            return
-        inputs = docs.diff_inputs(ref)
-        if not isinstance(inputs, str):
-            docs.diff(ref, inputs, options)
-
-    @work(exclusive=True, group="diff", exit_on_error=False)
-    async def _diff_elsewhere(self, ref: DocRef, options: DiffOptions) -> None:
-        from irscope.tui.jobs import run_diff_job
-
-        result = await run_diff_job(str(self.irapp.catalog.store.root), ref, options)
-        if isinstance(result, str):
-            if ref == self.current and self.diff_mode:
-                self.query_one(TextView).show_note(result)
-            return
-        self.irapp.documents.remember_diff(ref, options, result)
-        self.post_message(DiffReady(ref, options, result))
-
-    def on_diff_ready(self, message: DiffReady) -> None:
-        """A big diff finished: show it if it is still wanted."""
-        if message.ref == self.current and self.diff_mode:
-            self.refresh_diff()
-
-    def _diff_subtitle(self) -> None:
-        view = self.query_one(TextView)
-        if not view.diffing:
-            return
-        diff = view.diff
-        if diff is None or not diff.changed:
-            view.border_subtitle = ""
-            return
-        where = view.change_position()
-        choice = self._shown_choice
-        if choice is not None and choice.automatic and choice.options == diff.options:
-            # Short enough for the text's border at 160 columns: the reason the diff looks small comes first.
-            view.border_subtitle = (f"+{diff.added} -{diff.removed} · change {max(where, 1)}/{view.change_count} · "
-                                    f"{choice.renumbered} renumbered lines hidden (r: show)")
-            return
-        if diff.options.normalize_ssa:
-            noise = "locations and SSA numbers ignored (r: as printed)"
-        else:
-            noise = "locations stripped (r: ignore renumbering)"
-        view.border_subtitle = (f"+{diff.added} -{diff.removed} · change {max(where, 1)}/{view.change_count} · "
-                                f"{'side by side' if self.side_by_side else 'unified'} · {noise}")
+    # Diff keys (the reader redraws: it is bound to diff_mode, side_by_side and ignore_ssa) -----------------
 
     def action_toggle_diff(self) -> None:
         """Show or hide the diff against the previous stage or the pass's input."""
@@ -430,7 +280,7 @@ class MainScreen(WhatIfActions):
         self.side_by_side = not self.side_by_side
         if not self.diff_mode and self.current is not None:
             self.diff_mode = True
-        self._diff_subtitle()
+        self.reader.diff_subtitle()
 
     def action_toggle_ssa(self) -> None:
         """Compare with SSA numbers dropped (%x_12 and %x_13 compare equal) or as printed."""
@@ -440,25 +290,13 @@ class MainScreen(WhatIfActions):
         self.notify("Diffs ignore SSA renumbering." if self.ignore_ssa else "Diffs compare SSA names as printed.",
                     timeout=2)
 
-    def _diff_choice(self, ref: DocRef, ignore_ssa: bool | None) -> DiffChoice:
-        """Which diff of ``ref`` to show (the user's choice once r was pressed, else decided per pass)."""
-        from irscope.tui.diff_choice import choose_diff
-
-        return choose_diff(self.irapp.documents, ref, ignore_ssa)
-
-    def watch_ignore_ssa(self) -> None:
-        """Redo the diff on screen."""
-        if self.diff_mode:
-            self.refresh_diff()
-
     def action_change(self, step: int) -> None:
         """Go to the next or previous change of the diff."""
         if not self.diff_mode:
             self.diff_mode = True
-        view = self.query_one(TextView)
-        if not view.next_change(step > 0):
+        if not self.query_one(TextView).next_change(step > 0):
             self.notify("No changes here.", timeout=2)
-        self._diff_subtitle()
+        self.reader.diff_subtitle()
 
     # Search, go to, copy -----------------------------------------------------------------------------
 
@@ -471,64 +309,18 @@ class MainScreen(WhatIfActions):
 
     def action_search(self) -> None:
         """Ask for a search pattern."""
-        self._search_target = self.active_view()
-        self.query_one(PromptBar).open("search")
+        self.reader.ask("search", self.active_view())
 
     def action_goto(self) -> None:
         """Ask for a line number."""
-        self._search_target = self.active_view()
-        self.query_one(PromptBar).open("goto")
-
-    @on(PromptBar.Typed)
-    def _typed(self, message: PromptBar.Typed) -> None:
-        view = getattr(self, "_search_target", None) or self.active_view()
-        view.search(message.value)
-        if view.match_count and view.cursor not in view._match_rows:
-            view.next_match(True)
-        self._search_subtitle(view)
-
-    @on(PromptBar.Entered)
-    def _entered(self, message: PromptBar.Entered) -> None:
-        view = getattr(self, "_search_target", None) or self.active_view()
-        view.focus()
-        if message.mode == "goto":
-            self._goto(view, message.value)
-            return
-        count = view.search(message.value)
-        if count:
-            if view.cursor not in view._match_rows:
-                view.next_match(True)
-        elif message.value:
-            self.notify(f"Not found: {message.value}", severity="warning", timeout=3)
-        self._search_subtitle(view)
-
-    def _goto(self, view: IRView, value: str) -> None:
-        try:
-            line = int(value.strip())
-        except ValueError:
-            self.notify(f"Not a line number: {value!r}", severity="warning", timeout=3)
-            return
-        if isinstance(view, TextView) and view.diffing:
-            row = next((i for i in range(view.row_count) if view.row_label(i).split()[-1:] == [str(line)]), None)
-            if row is None:
-                self.notify(f"Line {line} is not in the diff's context.", severity="warning", timeout=3)
-                return
-            view.move_to(row)
-            return
-        view.move_to(line - 1)
-
-    def _search_subtitle(self, view: IRView) -> None:
-        if view.match_count:
-            view.border_subtitle = f"match {view.match_position()}/{view.match_count} · n next, N previous"
-        else:
-            view.border_subtitle = ""
+        self.reader.ask("goto", self.active_view())
 
     def action_match(self, step: int) -> None:
         """Go to the next or previous search match."""
         view = self.active_view()
         if not view.next_match(step > 0):
             self.notify("No search: press / to search.", timeout=2)
-        self._search_subtitle(view)
+        view.show_match_position()
 
     def action_copy(self, whole: bool) -> None:
         """Copy the cursor line (or the whole text) to the clipboard."""
@@ -558,7 +350,7 @@ class MainScreen(WhatIfActions):
             return
         view = self.query_one(TextView)
         if view.diffing:
-            self._diff_subtitle()
+            self.reader.diff_subtitle()
         side = self.query_one(SidePanel)
         side.text_cursor(message.line, view.diffing)
         if not view.diffing and side.pinned_line is None and str(view.border_subtitle).startswith("line "):
@@ -576,52 +368,147 @@ class MainScreen(WhatIfActions):
             if not any(top <= r < top + height for r in message.rows):
                 view.ensure_visible(message.reveal, center=True)
 
+    # Side panel keys --------------------------------------------------------------------------------------
+
+    def action_side(self, which: str) -> None:
+        """Show a side panel (source, layouts or facts) and give it the focus: its keys are the next ones typed."""
+        self.side_visible = True
+        side = self.query_one(SidePanel)
+        side.show_tab(which)
+        self.call_after_refresh(side.focus_tab)  # the layouts panel mounts just after the first frame
+
+    def action_tinted(self, step: int) -> None:
+        """Move the text's cursor to the next (or previous) row tinted for the current source line, wrapping."""
+        view = self.query_one(TextView)
+        side = self.query_one(SidePanel)
+        line, rows = side.tinted_rows(view.diffing)
+        if not rows:
+            why = ("the diff's rows are not mapped to the source: d shows the text again" if view.diffing else
+                   "put the cursor on an IR line that came from the kernel, or on a kernel line in the source (o)")
+            self.notify(f"No tinted lines: {why}.", timeout=3)
+            return
+        if step > 0:
+            row = next((r for r in rows if r > view.cursor), rows[0])
+        else:
+            row = next((r for r in reversed(rows) if r < view.cursor), rows[-1])
+        side.pinned_line = line
+        view.move_to(row)
+        view.border_subtitle = (f"line {line} of the kernel: IR line {rows.index(row) + 1}/{len(rows)} · "
+                                "m next, M previous")
+
+    def action_layout_view(self) -> None:
+        """Tensor or hardware view of the layout map (from anywhere: the layouts come forward)."""
+        if self._layouts_forward():
+            self.query_one(SidePanel).toggle_layout_view()
+
+    def action_layout_warp(self, step: int) -> None:
+        """Another warp in the layout map's hardware view (the tensor view switches to it first)."""
+        if self._layouts_forward():
+            self.query_one(SidePanel).step_warp(step)
+
+    def _layouts_forward(self) -> bool:
+        """Bring the layouts tab forward; False (and say so) while it has nothing to draw."""
+        side = self.query_one(SidePanel)
+        if not self.side_visible or side.active_tab != "layouts":
+            self.action_side("layouts")
+        why = side.layouts_missing()
+        if why:
+            self.notify(why, timeout=3)
+        return not why
+
+    def action_toggle_side(self) -> None:
+        """Hide or show the side panels."""
+        self.side_visible = not self.side_visible
+
+    def watch_side_visible(self, visible: bool) -> None:
+        """Give the text the whole width when the side panels are hidden."""
+        side = self.query_one(SidePanel)
+        side.display = visible
+        if visible:
+            side.refresh_tab()
+        else:
+            self.side_zoomed = False
+
+    def action_zoom_side(self) -> None:
+        """Give the side panel the whole screen (a layout map at full width), or give it back."""
+        self.side_zoomed = not self.side_zoomed
+
+    def watch_side_zoomed(self, zoomed: bool) -> None:
+        """Hide the tree and the text while the side panel is zoomed."""
+        if zoomed and not self.side_visible:
+            self.side_visible = True
+        self.set_class(zoomed, "-side-zoom")
+        side = self.query_one(SidePanel)
+        if zoomed:
+            side.focus_tab()
+        elif self.focused is None or not self.focused.display:
+            self.query_one(TextView).focus()
+
+    # Compare and what if ------------------------------------------------------------------------------------
+
+    def shown_capture(self) -> Capture | None:
+        """The capture on screen, or None."""
+        return self.state.documents.captures.get(self.current.key) if self.current is not None else None
+
+    def action_mark_compare(self) -> None:
+        """Remember a capture as side A of a comparison (the one under the tree's cursor, or on screen)."""
+        shown = self.current.key if self.current is not None else None
+        self.comparisons.mark_chosen(shown, self._cids.get(shown) if shown is not None else None)
+
+    def action_compare(self) -> None:
+        """Show the facts of the marked capture against the chosen one."""
+        self.comparisons.compare_chosen(self.current.key if self.current is not None else None)
+
+    def action_what_if(self) -> None:
+        """Open the what-if form for the capture on screen."""
+        self.variants.open_form(self.shown_capture())
+
     # Jobs -------------------------------------------------------------------------------------------------
 
     def on_unmount(self) -> None:
         """Stop the background compiles."""
         self.jobs.cancel_all()
-        self.stop_neighbours()
+        self.variants.stop_neighbours()
 
     def job_captured(self, cid: CaptureId, key: str, show: str | None) -> None:
         """A job stored a capture: list its stages, and open it when the user asked for it."""
-        capture = self.irapp.catalog.capture(cid)
+        capture = self.state.catalog.capture(cid)
         if capture is None:
             return
-        self.irapp.documents.add(capture)
+        self.state.documents.add(capture)
         self.fill(cid)
         if show is not None and (self._prompted in (None, cid) or self.current is None):
             self.open_capture(cid, show)
 
     def job_passes(self, cid: CaptureId, error: str) -> None:
         """Recording passes ended: list them (or say why not)."""
-        key = self.irapp.catalog.key(cid)
-        self.irapp.documents.forget_dump(key)
+        key = self.state.catalog.key(cid)
+        self.state.documents.forget_dump(key)
         if error:
             self.notify(f"Recording the passes of {cid} failed:\n{error}", severity="error", timeout=10)
         self.fill(cid, note="passes could not be recorded: see the notice" if error and
-                  self.irapp.documents.dump(key) is None else "")
+                  self.state.documents.dump(key) is None else "")
         if self.current is not None and self.current.key == key:
             self.query_one(SidePanel).forget_facts()
 
     def job_effects(self, cid: CaptureId) -> None:
         """What each pass changed is known: mark changed passes, fold the others."""
         self.fill(cid)
-        key = self.irapp.catalog.key(cid)
+        key = self.state.catalog.key(cid)
         if self.current is not None and self.current.key == key:
             side = self.query_one(SidePanel)
             side.forget_facts()
-            self._info(self.irapp.documents.document(self.current))
+            self.reader.show_info(self.state.documents.document(self.current))
             side.refresh_tab()
 
     def job_ended(self, cid: CaptureId, error: str, show: str | None) -> None:
         """A job ended; a failure shows Triton's message (the app stays up)."""
         nav = self.query_one(Navigator)
-        nav.set_busy(cid, None, failed=bool(error) and self.irapp.catalog.capture(cid) is None)
+        nav.set_busy(cid, None, failed=bool(error) and self.state.catalog.capture(cid) is None)
         self.job_tick()
         if not error:
             return
-        if self.irapp.catalog.capture(cid) is None:
+        if self.state.catalog.capture(cid) is None:
             if show is not None or self._prompted == cid or self.current is None:
                 self.notice(f"Triton could not compile {cid}", error, error=True)
             self.notify(f"Compiling {cid} failed: select it in the tree to read Triton's message.",

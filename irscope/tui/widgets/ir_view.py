@@ -111,6 +111,11 @@ class IRView(LinesView):
             pos = starts[row + 1]
         return rows
 
+    def go_to_line(self, line: int) -> bool:
+        """Put the cursor on a line (1-based) of the text; False when the text has no such line to go to."""
+        self.move_to(line - 1)
+        return True
+
     def highlight_row(self, row: int, limit: int, theme: SyntaxTheme) -> list[Segment]:
         """A line with syntax colours."""
         assert self.document is not None

@@ -359,6 +359,20 @@ class LinesView(ScrollView, can_focus=True):
         self.forget_rows()
         return len(self._matches)
 
+    def find(self, query: str) -> int:
+        """Search for ``query`` and put the cursor on a match unless it is on one already; return the count."""
+        count = self.search(query)
+        if count and self.cursor not in self._match_rows:
+            self.next_match(True)
+        return count
+
+    def show_match_position(self) -> None:
+        """Say in the bottom border which match the cursor is on (nothing while there is no match)."""
+        if self.match_count:
+            self.border_subtitle = f"match {self.match_position()}/{self.match_count} · n next, N previous"
+        else:
+            self.border_subtitle = ""
+
     @property
     def match_count(self) -> int:
         """Rows matching the current search."""

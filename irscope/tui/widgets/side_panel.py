@@ -109,6 +109,34 @@ class SidePanel(Vertical):
         """The passes' effects arrived: gather the facts again."""
         self._facts_key = ""
 
+    def tinted_rows(self, diffing: bool) -> tuple[int | None, list[int]]:
+        """The source line whose IR rows are tinted, and those rows in order (none while the text is a diff)."""
+        line = self.tinted_line
+        return line, sorted(self.line_map.from_source.get(line, ())) if line is not None and not diffing else []
+
+    def layouts_missing(self) -> str:
+        """Why the layouts tab has no map to draw now, in a sentence; '' when it has one."""
+        panels = list(self.query(LayoutsPanel))
+        if panels and panels[0].selected is None:
+            if self.layouts_pending:
+                return "The layouts are still being read: press the key again in a moment."
+            return "No layout to draw here: the layouts panel says why."
+        return ""
+
+    def toggle_layout_view(self) -> None:
+        """The layout map's tensor or hardware view."""
+        for panel in self.query(LayoutsPanel):
+            panel.action_toggle_view()
+
+    def step_warp(self, step: int) -> None:
+        """Another warp in the layout map's hardware view (the tensor view switches to it first)."""
+        for panel in self.query(LayoutsPanel):
+            if panel.view != "hardware":
+                panel.view = "hardware"
+                self.notify("The hardware view draws one warp at a time: w / W step through them.", timeout=3)
+                continue
+            panel.action_warp(step)
+
     @on(TabbedContent.TabActivated)
     def _tab(self, event: TabbedContent.TabActivated) -> None:
         event.stop()

@@ -287,6 +287,17 @@ class TextView(IRView):
         return Strip.join([self._half(row, "left", scroll_x, half), rule,
                            self._half(row, "right", scroll_x, right_width)])
 
+    def go_to_line(self, line: int) -> bool:
+        """Put the cursor on a line of the text; in diff mode on the row that line number labels (the new side's,
+        a removed line's old one), False when the diff's context does not show it."""
+        if not self.diffing:
+            return super().go_to_line(line)
+        row = next((i for i in range(self.row_count) if self.row_label(i).split()[-1:] == [str(line)]), None)
+        if row is None:
+            return False
+        self.move_to(row)
+        return True
+
     # Changes ---------------------------------------------------------------------------------------
 
     @property

@@ -1,0 +1,86 @@
+"""Comparisons: the main screen's compare keys. ``c`` marks a capture as side A, ``C`` shows its facts against another.
+
+A key acts on the capture under the tree's cursor when the tree has the focus (a config, a variant, or any
+stage or pass inside one), else on the one on screen. The report is ``irscope compare``'s
+(irscope.tui.screens.compare), read in a thread: ptxas -v may run once per capture.
+"""
+
+from __future__ import annotations
+
+from textual.screen import Screen
+
+from irscope.store.store import Capture
+from irscope.tui.catalog import CaptureId
+from irscope.tui.screens.compare import CompareScreen, capture_name, comparison_text
+from irscope.tui.state import AppState
+from irscope.tui.widgets.navigator import Navigator
+
+
+class Comparisons:
+    """Side A of the next comparison, and the two keys that use it.
+
+    Attributes:
+        mark: the capture key marked as side A, or None.
+    """
+
+    def __init__(self, screen: Screen[None], state: AppState) -> None:
+        self.screen = screen
+        self.state = state
+        self.mark: str | None = None
+
+    def opened(self, key: str | None) -> Capture | None:
+        """A capture the TUI has opened, by key."""
+        return self.state.documents.captures.get(key) if key else None
+
+    def chosen(self, shown: str | None) -> tuple[Capture | None, CaptureId | None]:
+        """The capture ``c`` / ``C`` act on (``shown``: the key of the one on screen), and its tree id when it
+        came from the tree. A config under the tree's cursor that has not been captured gives ``(None, cid)``."""
+        nav = next(iter(self.screen.query(Navigator)), None)
+        if nav is not None and nav.has_focus:
+            cid = nav.cursor_capture()
+            if cid is not None:
+                capture = self.state.catalog.capture(cid)
+                if capture is not None:
+                    self.state.documents.add(capture)
+                return capture, cid
+        return self.opened(shown), None
+
+    def mark_chosen(self, shown: str | None, shown_as: CaptureId | None) -> None:
+        """Remember the chosen capture as side A (``shown_as``: the tree id the capture on screen was opened as)."""
+        capture, cid = self.chosen(shown)
+        if capture is None:
+            where = f"{cid} has not been captured: press Enter on it first" if cid is not None else \
+                "Open a capture, or put the tree's cursor on one"
+            self.screen.notify(f"{where}; c marks a capture for a comparison.", timeout=4)
+            return
+        self.mark = capture.manifest.key
+        nav = next(iter(self.screen.query(Navigator)), None)
+        if nav is not None:  # the tree shows the mark (a capture opened on screen: by the id it was opened as)
+            nav.set_marked(cid if cid is not None else shown_as)
+        self.screen.notify(f"Marked {capture_name(capture)} as A: put the tree's cursor on another capture (a "
+                           "target, config, Triton or what-if variant) or open it, and press C.", timeout=5)
+
+    def compare_chosen(self, shown: str | None) -> None:
+        """Show the facts of the marked capture against the chosen one."""
+        right, cid = self.chosen(shown)
+        left = self.opened(self.mark)
+        if left is None:
+            self.screen.notify("Nothing to compare yet: press c on one capture, then C on another.", timeout=3)
+            return
+        if right is None:
+            what = f"{cid} has not been captured: press Enter on it first" if cid is not None else \
+                "Open a capture or put the tree's cursor on one"
+            self.screen.notify(f"{what}, then press C to compare it with the marked one.", timeout=4)
+            return
+        if left.manifest.key == right.manifest.key:
+            self.screen.notify("That is the marked capture: choose another one, then press C.", timeout=3)
+            return
+        self.screen.notify("Comparing the two captures' facts…", timeout=2)
+        title = f"compare: A {capture_name(left)}  →  B {capture_name(right)}"
+        app = self.screen.app
+
+        def work() -> None:
+            text = comparison_text(left, right)
+            app.call_from_thread(app.push_screen, CompareScreen(text, title))
+
+        self.screen.run_worker(work, thread=True, exclusive=True, group="compare")
