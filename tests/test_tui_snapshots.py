@@ -212,6 +212,12 @@ async def _what_if_refused(pilot: object) -> None:
     await until(pilot, lambda: "power of two" in str(app.screen.query_one("#what-if-error").render()),
                 what="the form's message")
     app.screen.query_one("#what-if-error").scroll_visible(animate=False)  # the message, at the form's end
+    # The focused field's cursor blinks (0.5 s on, 0.5 s off): held on, as the reference shows it, so a slow
+    # machine's frame does not catch it off.
+    from textual.widgets import Input
+
+    for field in app.screen.query(Input):
+        field.cursor_blink = False
     await pilot.pause(0.2)  # type: ignore[attr-defined]
 
 
