@@ -37,18 +37,14 @@ def _progress(total: int, what: str) -> Iterator[Callable[[Any], None]]:
 
 def _configs(kernel: str, target: str, launch: LaunchSpec, store_dir: str | None) -> list[int]:
     """Every config index of a kernel for a target (its launch configs, autotune configs or recorded configs)."""
-    from irscope.model.kernels import KernelInfo
-    from irscope.model.kernelspec import FunctionKernel
-    from irscope.request.captures import StoredKernel, make_request
+    from irscope.request.captures import make_request
+    from irscope.request.kinds import kind_of
 
     request = make_request(kernel, target, 0, launch=launch, store_dir=store_dir)
-    if isinstance(request.kernel, KernelInfo):
-        return list(range(len(request.kernel.configs.get(request.target.backend, [{}]))))
-    if isinstance(request.kernel, FunctionKernel):
-        from irscope.compile.function import load_object, unwrap
-
-        return list(range(len(unwrap(load_object(request.kernel), kernel).configs)))
-    if isinstance(request.kernel, StoredKernel):
+    kind = kind_of(request.kernel)
+    if (count := kind.config_count(request.target.backend)) is not None:
+        return list(range(count))
+    if kind.stored is not None:
         from irscope.model.paths import store_root
         from irscope.store.store import Store
 

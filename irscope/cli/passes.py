@@ -10,7 +10,8 @@ import click
 
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
 from irscope.cli.show import compile_notice
-from irscope.request.captures import LaunchSpec, StoredKernel, get_capture, make_request
+from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.request.kinds import kind_of
 from irscope.store.store import Capture
 
 _WIDEST = 1000
@@ -55,7 +56,7 @@ def passes(kernel: str, target: str | None, config: int, as_json: bool, store_di
 
     request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
     # A recorded kernel's artifacts come from its program: --recapture compiles its per-pass dump only.
-    stored = isinstance(request.kernel, StoredKernel)
+    stored = kind_of(request.kernel).stored is not None
     capture = get_capture(request, store_dir, recapture=recapture and not stored, on_compile=compile_notice)
     dump = get_pass_dump(request, capture, llvm=llvm, recapture=recapture, on_compile=dump_notice)
     table = cached_pass_table(dump)

@@ -13,9 +13,8 @@ from irscope.cli.loops_cmd import capture_title
 from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
-from irscope.model.kernels import KernelInfo
-from irscope.model.kernelspec import FunctionKernel
-from irscope.request.captures import LaunchSpec, Request, StoredKernel, get_capture, make_request
+from irscope.request.captures import LaunchSpec, Request, get_capture, make_request
+from irscope.request.kinds import kind_of
 
 if TYPE_CHECKING:
     from irscope.analysis.perf.predict import DeviceModel
@@ -89,9 +88,9 @@ def perf(kernel: str | None, target: str | None, gpu_name: str | None, size_item
         from irscope.compile.launch_values import parse_grid
 
         grid = parse_grid(grid_text)
-    if isinstance(request.kernel, KernelInfo):
+    if (size_names := kind_of(request.kernel).size_names()) is not None:
         sizes = dict(request.sizes)
-        sizes.update(parse_sizes(size_items, list(request.kernel.sizes)))
+        sizes.update(parse_sizes(size_items, size_names))
         request = replace(request, sizes=sizes)
     elif size_items:
         raise UsageError("--size applies to bundled kernels and kernel modules; give FILE:FUNCTION sizes in --args")
@@ -138,38 +137,7 @@ def _device(gpu_name: str | None, request: Request) -> tuple[DeviceModel, int]:
     return device_model(gpu), gpu.sm_count
 
 
-def _module_launch(info: KernelInfo, backend: str, index: int, sizes: dict[str, int], sm_count: int,
-                   capture_dir: Path) -> LaunchShape:
-    """What the kernel module's launcher says, read from the store when this launch was evaluated before."""
-    from irscope.compile.launch_values import bundled_launch
-    from irscope.request.launch_cache import cached_launch, launch_key
-
-    key = launch_key(info.path, info.function, backend, dict(info.config(backend, index)), sizes, sm_count)
-    return cached_launch(capture_dir, key, lambda: bundled_launch(info, backend, index, sizes, sm_count))
-
-
 def _shape(request: Request, grid: tuple[int, int, int] | None, sm_count: int, capture_dir: Path) -> LaunchShape:
     """The launch: grid, integer arguments and tensor sizes."""
-    from irscope.compile.launch_values import function_launch
-
-    kernel = request.kernel
-    if isinstance(kernel, StoredKernel) and kernel.capture.manifest.origin == "bundled":
-        from irscope.model.kernels import bundled_kernels
-
-        m = kernel.capture.manifest
-        info = bundled_kernels().get(m.kernel)
-        if info is not None and m.config_index < len(info.configs_for(m.backend)):
-            shape = _module_launch(info, m.backend, m.config_index, dict(m.sizes), sm_count, capture_dir)
-            return replace(shape, grid=grid, origin="--grid") if grid is not None else shape
-    if isinstance(kernel, KernelInfo):
-        shape = _module_launch(kernel, request.target.backend, request.config_index, request.sizes, sm_count,
-                               capture_dir)
-        return replace(shape, grid=grid, origin="--grid") if grid is not None else shape
-    if grid is None:
-        raise UsageError(f"--grid is required for {kernel.name}: irscope cannot run its launcher; e.g. --grid 512")
-    if isinstance(kernel, FunctionKernel):
-        return function_launch(kernel, grid)
-    sizes = kernel.capture.manifest.sizes if isinstance(kernel, StoredKernel) else {}
-    from irscope.model.launch import LaunchShape
-
-    return LaunchShape(grid, dict(sizes), (), "--grid")
+    return kind_of(request.kernel).launch_shape(request.target, request.config_index, request.sizes, grid, sm_count,
+                                                capture_dir)

@@ -19,10 +19,9 @@ from irscope.cli.options import (
 )
 from irscope.cli.show import compile_notice
 from irscope.errors import IrscopeError, UsageError
-from irscope.model.kernels import KernelInfo
-from irscope.model.kernelspec import FunctionKernel
 from irscope.model.paths import store_root
-from irscope.request.captures import LaunchSpec, Request, StoredKernel, get_capture, make_request
+from irscope.request.captures import LaunchSpec, Request, get_capture, make_request
+from irscope.request.kinds import kind_of
 from irscope.store.store import Capture, Store
 
 
@@ -30,19 +29,15 @@ def _every_config(request: Request, store_dir: str | None, spec: str = "", launc
                   jobs: int = 1) -> list[Capture]:
     """A capture of each of the kernel's configs: declared CONFIGS, @triton.autotune configs, or those recorded."""
     kernel = request.kernel
-    if isinstance(kernel, StoredKernel):
-        m = kernel.capture.manifest
+    kind = kind_of(kernel)
+    if kind.stored is not None:
+        m = kind.stored.manifest
         found = [c for c in Store(store_root(store_dir)).find(m.kernel)
                  if c.manifest.target == m.target and c.manifest.origin == m.origin and c.manifest.program == m.program]
         latest = {c.manifest.config_index: c for c in found}  # oldest first: the latest capture of each config wins
         return [latest[i] for i in sorted(latest)]
-    if isinstance(kernel, KernelInfo):
-        count = len(kernel.configs_for(request.target.backend))
-    elif isinstance(kernel, FunctionKernel):
-        from irscope.compile.function import kernel_configs
-
-        count = len(kernel_configs(kernel))
-    else:
+    count = kind.config_count(request.target.backend)
+    if count is None:
         raise UsageError(f"--all-configs does not apply to {kernel.name}; name the kernel with --config N")
     if jobs > 1 and spec:
         _compile_missing(request, spec, launch or LaunchSpec(), count, store_dir, jobs)

@@ -38,14 +38,14 @@ def timing(kernel: str, target: str | None, config: int, as_json: bool, store_di
 
         irscope timing matmul --target gfx942 --repeat 5 --all
     """
-    from irscope.request.captures import StoredKernel
+    from irscope.request.kinds import kind_of
     from irscope.request.passdump import get_pass_dump
     from irscope.request.timing import measure_timing
     from irscope.store.store import require_trusted
 
     request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
     capture = get_capture(request, store_dir, on_compile=compile_notice)
-    if isinstance(request.kernel, StoredKernel):
+    if kind_of(request.kernel).stored is not None:
         require_trusted(capture)  # timing compiles the capture's own source again
     dump = get_pass_dump(request, capture, on_compile=dump_notice)  # the pass numbers every command shares
     click.echo(f"irscope: timing {repeat} compile(s) of {capture.manifest.kernel} for {capture.manifest.target}...",

@@ -10,9 +10,9 @@ import click
 from irscope.cli.options import json_option, kernel_options, store_option, target_value
 from irscope.cli.show import compile_notice
 from irscope.errors import UsageError
-from irscope.model.kernels import KernelInfo
 from irscope.model.paths import store_root
 from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.request.kinds import kind_of
 from irscope.store.store import Capture, Store
 
 
@@ -29,9 +29,10 @@ def _captures(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | 
             request = make_request(kernel, target, config or 0, launch=launch, store_dir=store_dir)
             indices = [request.config_index]
             if all_configs:
-                if not isinstance(request.kernel, KernelInfo):
+                declared = kind_of(request.kernel).declared_configs(request.target.backend)
+                if declared is None:
                     raise UsageError(f"--all-configs needs a kernel module that declares CONFIGS; {kernel} does not")
-                indices = list(range(len(request.kernel.configs_for(request.target.backend))))
+                indices = list(range(declared))
             for index in indices:
                 cap = get_capture(replace(request, config_index=index), store_dir, on_compile=compile_notice)
                 chosen[cap.manifest.key] = cap

@@ -14,7 +14,7 @@ from typing import Any
 
 from irscope.compile.job import CaptureJob
 from irscope.compile.replay import job_replay
-from irscope.compile.specialize import CompileJob, kernel_job
+from irscope.compile.specialize import CompileJob
 from irscope.errors import CompileError
 from irscope.model.kernels import KernelInfo
 from irscope.model.kernelspec import FunctionKernel, RecordedKernel
@@ -161,15 +161,7 @@ def job_for(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target
     from irscope.compile.function import ensure_driver
 
     ensure_driver(target)  # the kernel's own target checks must see the target compiled for
-    if isinstance(kernel, RecordedKernel):
-        from irscope.compile.function import recorded_job
-
-        return recorded_job(kernel, target), {}
-    if isinstance(kernel, FunctionKernel):
-        from irscope.compile.function import function_job
-
-        return function_job(kernel, target, config_index)
-    return kernel_job(kernel, target, config_index, sizes), kernel.config(target.backend, config_index)
+    return CaptureJob(kernel=kernel, target=target, config_index=config_index, sizes=sizes).triton_job()
 
 
 def defining_file(kernel: KernelInfo | FunctionKernel | RecordedKernel, job: CompileJob) -> tuple[Path, str]:
@@ -178,21 +170,13 @@ def defining_file(kernel: KernelInfo | FunctionKernel | RecordedKernel, job: Com
     Usually the kernel's own path (found from source without importing it); for FILE:FUNCTION kernels
     the code object has the last word, for kernels bound in ways the source reader does not follow.
     """
-    if not isinstance(kernel, FunctionKernel):
-        return Path(kernel.path), kernel.function
-    py = getattr(job.fn, "fn", None)
-    code = getattr(py, "__code__", None)
-    if code is not None and Path(code.co_filename).is_file():
-        found = Path(code.co_filename).resolve()
-        if found != Path(kernel.path).resolve():
-            return found, str(getattr(py, "__qualname__", kernel.function))
-    return Path(kernel.path), kernel.function
+    return kernel.defining_file(job.fn)
 
 
 def capture(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target, config_index: int, store: Store,
             sizes: dict[str, int] | None = None, force: bool = False) -> Capture:
     """The capture of ``kernel`` for ``target`` with config ``config_index``, compiling it on a miss."""
-    sizes = dict(sizes if sizes is not None else (kernel.sizes if isinstance(kernel, KernelInfo) else {}))
+    sizes = dict(sizes if sizes is not None else kernel.default_sizes())
     key = CaptureJob(kernel=kernel, target=target, config_index=config_index, sizes=sizes).key()
     if not force and (hit := store.get(key)) is not None:
         return hit
@@ -220,7 +204,7 @@ def capture(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target
             config_index=config_index,
             config=config,
             sizes=sizes,
-            dtype=kernel.dtype if isinstance(kernel, KernelInfo) else "",
+            dtype=kernel.dtype,
             target=target,
             triton_version=version,
             signature=job.signature,
@@ -231,10 +215,8 @@ def capture(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target
             compile_seconds=seconds,
             stage_seconds=stage_seconds,
             files=files,
-            origin=(("bundled" if kernel.bundled else "module") if isinstance(kernel, KernelInfo)
-                    else "function"),
-            arguments=(kernel.describe_arguments() if isinstance(kernel, FunctionKernel) else
-                       f"a variant of {kernel.settings_of}" if isinstance(kernel, RecordedKernel) else ""),
+            origin=kernel.origin,
+            arguments=kernel.describe_arguments(),
             replay=job_replay(job),
             settings=getattr(kernel, "settings", {}),
         )

@@ -23,7 +23,6 @@ from irscope.compile.dbgstream import widen_pipe
 from irscope.compile.job import CaptureJob, JobSource, as_job
 from irscope.compile.recorded_ir import recorded_ir_path
 from irscope.errors import CompileError, StoreError
-from irscope.model.kernelspec import FunctionKernel, RecordedKernel
 from irscope.store.passwrite import write_dump
 from irscope.store.store import Capture
 from irscope.toolchain.tritons import worker_command
@@ -60,12 +59,12 @@ def worker_spec(request: CaptureJob | JobSource, capture: Capture, mode: str, ro
     job = as_job(request)
     kernel = job.kernel
     # A FILE:FUNCTION capture stores the file that defines the function (see capture.defining_file).
-    check_source(capture, Path(capture.manifest.kernel_path if isinstance(kernel, FunctionKernel) else kernel.path))
+    check_source(capture, kernel.source_file(capture.manifest.kernel_path))
     path = root / "request.pickle"
     with open(path, "wb") as f:
         pickle.dump((kernel, job.target, job.config_index, dict(job.sizes)), f)
     spec: dict[str, Any] = {"mode": mode, "request": str(path), "llvm": llvm, "repeat": repeat, "buffer": buffer}
-    if mode == "passes" and isinstance(kernel, RecordedKernel):
+    if mode == "passes" and kernel.compiles_recorded_ir:
         recorded = recorded_ir_path(capture.path, capture.manifest.kernel)
         if recorded is not None:  # the worker uses it when its Triton is the capture's
             spec["recorded_ir"] = {"path": str(recorded), "triton_version": capture.manifest.triton_version}

@@ -12,11 +12,11 @@ import ast
 import hashlib
 import importlib.util
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
 from irscope.errors import UsageError, unknown
 
@@ -48,6 +48,9 @@ class KernelInfo:
         bundled: whether it ships with irscope.
         settings: ``--set`` values merged into its configs (a what-if variant), else empty.
     """
+
+    kind: ClassVar[str] = "module"
+    compiles_recorded_ir: ClassVar[bool] = False  # its per-pass compile runs the module, not IR a program recorded
 
     name: str
     path: Path
@@ -83,6 +86,43 @@ class KernelInfo:
         """What identifies a compile of this kernel, for the capture key."""
         return {"kernel_sha": self.source_sha, "function": self.function, "config": self.config(backend, config_index),
                 "sizes": sizes, "dtype": self.dtype}
+
+    @property
+    def origin(self) -> str:
+        """Where its captures come from, as their manifests say: ``bundled`` or ``module``."""
+        return "bundled" if self.bundled else "module"
+
+    def default_sizes(self) -> dict[str, int]:
+        """The problem sizes a capture is made for when none are given."""
+        return dict(self.sizes)
+
+    def describe_arguments(self) -> str:
+        """The launch as the user described it: nothing, the module's own ``kernel_args`` and ``grid`` describe it."""
+        return ""
+
+    def source_file(self, recorded: str) -> Path:
+        """The file a compile of it reads, whose text its capture's source copy holds (``recorded``: the capture's
+        kernel path)."""
+        return self.path
+
+    def defining_file(self, fn: Any) -> tuple[Path, str]:
+        """The file that defines the compiled function ``fn`` and its name there: the module and its KERNEL."""
+        return Path(self.path), self.function
+
+    def to_data(self) -> dict[str, Any]:
+        """Its JSON form (``from_data`` rebuilds it where the module's file is the same)."""
+        return {"kind": self.kind, "path": str(self.path), "bundled": self.bundled, "source_sha": self.source_sha,
+                "configs": self.configs, "settings": self.settings}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> KernelInfo:
+        """The kernel ``to_data`` described, read again; UsageError when its file changed meanwhile."""
+        info = read_kernel(Path(data["path"]), bundled=bool(data["bundled"]))
+        if info.source_sha != data["source_sha"]:
+            raise UsageError(f"{data['path']} changed while it was being compiled; run the command again")
+        # The configs travel too: a --set variant changed one of them.
+        return replace(info, configs={b: [dict(c) for c in cs] for b, cs in data["configs"].items()},
+                       settings=dict(data.get("settings", {})))
 
     def load(self) -> ModuleType:
         """Import the module (this imports Triton)."""

@@ -11,10 +11,11 @@ Two ways to describe the launch, both parsed here without importing Triton:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from irscope.errors import UsageError
 from irscope.model.definition import find_definition, module_file, source_digest
@@ -286,6 +287,11 @@ class FunctionKernel:
         settings: ``--set`` values applied on top of the config (a what-if variant).
     """
 
+    kind: ClassVar[str] = "function"
+    origin: ClassVar[str] = "function"  # what its captures' manifests say they come from
+    dtype: ClassVar[str] = ""  # its tensors' dtypes are in its arguments
+    compiles_recorded_ir: ClassVar[bool] = False
+
     ref: FunctionRef
     signature: tuple[SignatureEntry, ...] = ()
     args: tuple[ArgSpec, ...] = ()
@@ -334,10 +340,60 @@ class FunctionKernel:
             text += "; set: " + ", ".join(f"{k}={v!r}" for k, v in sorted(self.settings.items()))
         return text
 
-    def key_payload(self, config_index: int) -> dict[str, Any]:
-        """What identifies a compile of this kernel, for the capture key."""
+    def key_payload(self, backend: str, config_index: int, sizes: dict[str, int]) -> dict[str, Any]:
+        """What identifies a compile of this kernel, for the capture key (its arguments say the sizes)."""
         return {"kernel_sha": self.source_sha, "function": self.ref.qualname, "arguments": self.describe_arguments(),
                 "config_index": config_index}
+
+    def default_sizes(self) -> dict[str, int]:
+        """No problem sizes: the arguments carry the shapes."""
+        return {}
+
+    def source_file(self, recorded: str) -> Path:
+        """The file whose text its capture's source copy holds: the defining file the capture recorded."""
+        return Path(recorded)
+
+    def defining_file(self, fn: Any) -> tuple[Path, str]:
+        """The file that defines the compiled function ``fn`` and its name there.
+
+        Usually ``path`` (found from source without importing it); the code object has the last word, for
+        kernels bound in ways the source reader does not follow.
+        """
+        py = getattr(fn, "fn", None)
+        code = getattr(py, "__code__", None)
+        if code is not None and Path(code.co_filename).is_file():
+            found = Path(code.co_filename).resolve()
+            if found != Path(self.path).resolve():
+                return found, str(getattr(py, "__qualname__", self.function))
+        return Path(self.path), self.function
+
+    def to_data(self) -> dict[str, Any]:
+        """Its JSON form (the kernel object held in memory stays behind: ``from_data`` imports it again)."""
+        return {"kind": self.kind, "ref": plain_fields(self.ref), "signature": [plain_fields(e) for e in self.signature],
+                "args": [plain_fields(a) for a in self.args], "constexprs": self.constexprs, "options": self.options,
+                "source_sha": self.source_sha, "settings": self.settings}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> FunctionKernel:
+        """The kernel ``to_data`` described."""
+        ref = dict(data["ref"])
+        ref["path"] = Path(ref["path"])
+        ref["module_file"] = Path(ref["module_file"]) if ref.get("module_file") else None
+        return cls(ref=FunctionRef(**ref), signature=tuple(SignatureEntry(**e) for e in data["signature"]),
+                   args=tuple(ArgSpec(**{**a, "shape": tuple(a.get("shape", ()))}) for a in data["args"]),
+                   constexprs=dict(data["constexprs"]), options=dict(data["options"]), source_sha=data["source_sha"],
+                   settings=dict(data.get("settings", {})))
+
+
+def plain_fields(obj: Any) -> dict[str, Any]:
+    """A dataclass as JSON-ready data (paths as text, tuples as lists; a kernel object held in memory is left out)."""
+    out = {}
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if f.name == "obj":
+            continue
+        out[f.name] = str(value) if isinstance(value, Path) else list(value) if isinstance(value, tuple) else value
+    return out
 
 
 def _check_source_text(path: Path, data: bytes) -> None:
@@ -389,6 +445,11 @@ class RecordedKernel:
         settings_of: for a variant, the key of the recorded capture it varies.
     """
 
+    kind: ClassVar[str] = "recorded"
+    origin: ClassVar[str] = "function"  # compiled anew (a --set variant), its capture is irscope's, not the program's
+    dtype: ClassVar[str] = ""
+    compiles_recorded_ir: ClassVar[bool] = True  # its per-pass compile may start from the IR its program run recorded
+
     path: Path
     qualname: str
     replay: dict[str, Any] = field(hash=False)
@@ -405,3 +466,34 @@ class RecordedKernel:
     def function(self) -> str:
         """Qualified name inside the file."""
         return self.qualname
+
+    def key_payload(self, backend: str, config_index: int, sizes: dict[str, int]) -> str:
+        """Not a payload but the key itself: a recorded kernel (or its variant) carries the key it is stored under."""
+        return self.key
+
+    def default_sizes(self) -> dict[str, int]:
+        """No problem sizes: the recorded specialization carries them."""
+        return {}
+
+    def describe_arguments(self) -> str:
+        """What its manifest says of its launch: the recorded capture it is a variant of."""
+        return f"a variant of {self.settings_of}"
+
+    def source_file(self, recorded: str) -> Path:
+        """The stored copy of its source, which a compile of it reads."""
+        return self.path
+
+    def defining_file(self, fn: Any) -> tuple[Path, str]:
+        """The stored copy of its source and the function's name there."""
+        return Path(self.path), self.function
+
+    def to_data(self) -> dict[str, Any]:
+        """Its JSON form."""
+        return {"kind": self.kind, "path": str(self.path), "qualname": self.qualname, "replay": self.replay,
+                "key": self.key, "settings": self.settings, "settings_of": self.settings_of}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> RecordedKernel:
+        """The kernel ``to_data`` described."""
+        return cls(path=Path(data["path"]), qualname=data["qualname"], replay=data["replay"], key=data["key"],
+                   settings=dict(data.get("settings", {})), settings_of=str(data.get("settings_of", "")))

@@ -14,11 +14,12 @@ from typing import Any
 
 from irscope.compile.job import CaptureJob
 from irscope.errors import DamagedCaptureError, UsageError, closest
-from irscope.model.kernels import KernelInfo, bundled_kernels, get_kernel
-from irscope.model.kernelspec import FunctionKernel, RecordedKernel, function_kernel
+from irscope.model.kernels import bundled_kernels, get_kernel
+from irscope.model.kernelspec import RecordedKernel, function_kernel
 from irscope.model.paths import require_writable, store_root
 from irscope.model.stages import Stage, get_stage
 from irscope.model.targets import TARGETS, Target, default_target_name, resolve_target
+from irscope.request.kinds import KernelSource, StoredKernel, kind_of
 from irscope.store.store import Capture, Store, require_trusted
 
 
@@ -47,25 +48,6 @@ class LaunchSpec:
 
 
 @dataclass(frozen=True)
-class StoredKernel:
-    """A kernel known only through a stored capture (recorded from a program or opened from an archive).
-
-    Attributes:
-        capture: the capture.
-    """
-
-    capture: Capture
-
-    @property
-    def name(self) -> str:
-        """The kernel's name."""
-        return self.capture.manifest.kernel
-
-
-KernelSource = KernelInfo | FunctionKernel | StoredKernel | RecordedKernel
-
-
-@dataclass(frozen=True)
 class Request:
     """What the user asked for, validated.
 
@@ -83,18 +65,15 @@ class Request:
 
     def key(self) -> str:
         """The capture key for this request."""
-        if isinstance(self.kernel, StoredKernel):
-            return self.kernel.capture.manifest.key
-        return CaptureJob(self.kernel, self.target, self.config_index, self.sizes).key()
+        return kind_of(self.kernel).key(self.target, self.config_index, self.sizes)
 
     def job(self) -> CaptureJob:
         """The compile this request names, as plain data (a stored capture's: the one that makes it again)."""
-        if isinstance(self.kernel, StoredKernel):
-            again = request_for(self.kernel.capture)  # checks first that its Python may be imported
-            if isinstance(again.kernel, StoredKernel):
-                raise UsageError(f"{again.key()} cannot be compiled again from the store alone")
-            return again.job()
-        return CaptureJob(self.kernel, self.target, self.config_index, self.sizes)
+        stored = kind_of(self.kernel).stored
+        if stored is not None:
+            again = request_for(stored)  # checks first that its Python may be imported
+            return kind_of(again.kernel).job(again.target, again.config_index, again.sizes)
+        return kind_of(self.kernel).job(self.target, self.config_index, self.sizes)
 
 
 def recorded_configs(captures: list[Capture]) -> str:
@@ -152,9 +131,8 @@ def make_request(kernel: str, target: str | None = None, config: int = 0, stage:
     from irscope.request.settings import apply, parse_settings
 
     wanted = parse_settings(launch.settings)
-    base: Capture | None
-    if isinstance(request.kernel, StoredKernel):
-        base = request.kernel.capture
+    base = kind_of(request.kernel).stored
+    if base is not None:
         request = request_for(base)
     else:
         base = Store(store_root(store_dir)).get(request.key())
@@ -197,11 +175,12 @@ def _make_request(kernel: str, target: str | None, config: int, stage: str | Non
 def get_capture(request: Request, store_dir: str | None = None, recapture: bool = False,
                 on_compile: Callable[[Request], None] | None = None) -> Capture:
     """The stored capture for a request; compiles (importing Triton) only on a miss or when asked."""
-    if isinstance(request.kernel, StoredKernel):
+    kind = kind_of(request.kernel)
+    if kind.stored is not None:
         if recapture:
             raise UsageError(f"{request.kernel.name} was recorded from a program or an archive; irscope cannot "
                              "compile it again (run the program under 'irscope capture' again)")
-        return _checked_stored(request.kernel.capture)
+        return _checked_stored(kind.stored)
     store = Store(store_root(store_dir))
     hit, unreadable = (None, "") if recapture else store.lookup(request.key())
     if unreadable:
@@ -210,11 +189,11 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
         why = hit.damage() if hit.manifest.checksums else "made by an older irscope, without checksums"
         if why is None:
             return remember(request, hit)
-        if isinstance(request.kernel, RecordedKernel):
+        if not kind.compiles_when_damaged:
             raise _damaged_error(hit, why)
         sys.stderr.write(f"irscope: capture {hit.manifest.key} is damaged ({why}); compiling it again\n")
         recapture = True
-    if isinstance(request.kernel, RecordedKernel) and not request.kernel.settings_of:
+    if not kind.compiles_on_miss:
         raise UsageError(f"capture {request.key()} is not in {store.root}; recorded kernels are not compiled anew")
     require_writable(store.root)
     if on_compile is not None:

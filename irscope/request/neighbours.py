@@ -127,15 +127,16 @@ def lowest_priority() -> None:
 def neighbour_jobs(job: dict[str, Any], store: Path) -> list[dict[str, Any]]:
     """The jobs of a base job's neighbours (the base's settings kept, each neighbour's added)."""
     from irscope.model.paths import store_root
-    from irscope.request.captures import StoredKernel, get_capture, make_request, request_for
+    from irscope.request.captures import get_capture, make_request, request_for
     from irscope.request.factsfile import launch_spec
+    from irscope.request.kinds import kind_of
     from irscope.request.settings import parse_settings, settable
 
     launch = launch_spec(job.get("launch", {}))
     request = make_request(job["kernel"], job["target"], int(job.get("config", 0)), launch=launch,
                            store_dir=str(store_root(store)))
     base = get_capture(request, str(store))
-    if isinstance(request.kernel, StoredKernel):  # named by its key: vary what the capture was made from
+    if kind_of(request.kernel).stored is not None:  # named by its key: vary what the capture was made from
         request = request_for(base)
     have = parse_settings(launch.settings)
     out = []

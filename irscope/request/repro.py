@@ -27,12 +27,14 @@ def _specialization(capture: Capture) -> dict[str, Any]:
                          "again to write a reproducer")
     from irscope.compile.capture import job_for
     from irscope.compile.replay import job_replay
-    from irscope.request.captures import StoredKernel, request_for
+    from irscope.request.captures import request_for
+    from irscope.request.kinds import kind_of
 
     request = request_for(capture)
-    if isinstance(request.kernel, StoredKernel):
+    if kind_of(request.kernel).stored is not None:
         raise UsageError(f"{m.key} cannot be compiled again from the store alone; capture it again")
-    job, _ = job_for(request.kernel, request.target, request.config_index, request.sizes)
+    again = request.job()
+    job, _ = job_for(again.kernel, again.target, again.config_index, again.sizes)
     return job_replay(job)
 
 

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from irscope.errors import UsageError
+from irscope.request.kinds import kind_of
 
 # Launch options per backend; every other name must be a constexpr of the kernel.
 OPTIONS = {
@@ -113,44 +114,14 @@ def _with_options(values: dict[str, Any], backend: str, known: dict[str, Any]) -
 
 def settable(request: Any, base: Any = None) -> dict[str, Any]:
     """Names ``--set`` accepts for a request, with their current values (``base``: its capture, when stored)."""
-    from irscope.model.kernels import KernelInfo
-    from irscope.model.kernelspec import FunctionKernel, RecordedKernel
-
     backend = request.target.backend
     known = dict(base.manifest.options) if base is not None else {}
-    kernel = request.kernel
-    if isinstance(kernel, KernelInfo):
-        values = dict(kernel.config(backend, request.config_index))
-        if base is not None:
-            values = {**base.manifest.constexprs, **values}
-        return _with_options(values, backend, known)
-    if isinstance(kernel, FunctionKernel):
-        from irscope.compile.function import load_object, unwrap
-
-        unwrapped = unwrap(load_object(kernel), kernel.ref.spec)
-        configs = unwrapped.configs
-        config = configs[request.config_index] if request.config_index < len(configs) else {}
-        values = {p.name: "?" for p in unwrapped.fn.params if p.is_constexpr}
-        values.update({**dict(kernel.constexprs), **kernel.options, **config})
-        if base is not None:
-            values.update({k: v for k, v in base.manifest.constexprs.items() if k in values})
-        return _with_options(values, backend, known)
-    if isinstance(kernel, RecordedKernel):
-        names = list(kernel.replay.get("signature", {}))
-        values = {}
-        for path, encoded in kernel.replay.get("constants", []):
-            if len(path) == 1 and path[0] < len(names) and kernel.replay["signature"][names[path[0]]] == "constexpr":
-                (_, plain), = encoded.items()
-                values[names[path[0]]] = plain if not isinstance(plain, dict) else "?"
-        return _with_options(values, backend, {**kernel.replay.get("options", {}), **known})
-    raise UsageError(f"--set does not apply to {getattr(kernel, 'name', 'this kernel')}")
+    values, options = kind_of(request.kernel).settable(backend, request.config_index, base)
+    return _with_options(values, backend, {**options, **known})
 
 
 def apply(request: Any, settings: dict[str, Any], base: Any = None) -> Any:
     """The request of the variant: ``settings`` on top of the request's config (checked first)."""
-    from irscope.model.kernels import KernelInfo
-    from irscope.model.kernelspec import FunctionKernel, RecordedKernel
-
     if not settings:
         return request
     current = settable(request, base)
@@ -160,33 +131,6 @@ def apply(request: Any, settings: dict[str, Any], base: Any = None) -> Any:
                 != isinstance(v, bool)}
     if not settings:
         return request
-    kernel = request.kernel
     backend = request.target.backend
-    if isinstance(kernel, KernelInfo):
-        configs = list(kernel.configs_for(backend))
-        configs[request.config_index] = {**configs[request.config_index], **settings}
-        return replace(request, kernel=replace(kernel, configs={**kernel.configs, backend: configs},
-                                               settings={**kernel.settings, **settings}))
-    if isinstance(kernel, FunctionKernel):
-        return replace(request, kernel=replace(kernel, settings={**kernel.settings, **settings}))
-    if isinstance(kernel, RecordedKernel):
-        from irscope.compile.program_hook import encode_constant
-        from irscope.store.store import capture_key
-
-        replay = dict(kernel.replay)
-        names = list(replay.get("signature", {}))
-        constants = [[list(p), v] for p, v in replay.get("constants", [])]
-        options = dict(replay.get("options", {}))
-        for name, value in settings.items():
-            if name in OPTIONS[backend]:
-                options[name] = value
-                continue
-            index = names.index(name)
-            constants = [c for c in constants if c[0] != [index]] + [[[index], encode_constant(value)]]
-        replay.update(constants=constants, options=options)
-        base_key = kernel.settings_of or kernel.key
-        key = capture_key(kernel.name, {"variant_of": base_key, "set": {k: settings[k] for k in sorted(settings)}},
-                          request.target, request.config_index)
-        return replace(request, kernel=replace(kernel, replay=replay, key=key, settings_of=base_key,
-                                               settings={**kernel.settings, **settings}))
-    raise UsageError(f"--set does not apply to {getattr(kernel, 'name', 'this kernel')}")
+    kernel = kind_of(request.kernel).with_settings(settings, request.target, request.config_index, OPTIONS[backend])
+    return replace(request, kernel=kernel)

@@ -94,15 +94,17 @@ def make_app(kernel: str | None = None, target: str | None = None, config: int =
 
     Validates the kernel, target and config first, so a typo is a usage error before the screen opens.
     """
-    from irscope.request.captures import StoredKernel, make_request
+    from irscope.request.captures import make_request
+    from irscope.request.kinds import kind_of
 
     catalog = Catalog.load(store_dir, kernel)
     start: CaptureId | None = None
     if kernel is not None:
         request = make_request(kernel, target, config, store_dir=store_dir)
         name = request.kernel.name
-        if isinstance(request.kernel, StoredKernel):
-            m = request.kernel.capture.manifest
+        stored = kind_of(request.kernel).stored
+        if stored is not None:
+            m = stored.manifest
             start = CaptureId(m.kernel, m.target, m.config_index)
         else:
             start = CaptureId(name, request.target.name, config)
