@@ -14,12 +14,13 @@ import click
 from irscope.cli.options import (
     jobs_option,
     json_option,
-    kernel_options,
     not_empty,
     output_file,
     store_option,
     target_value,
+    triton_option,
 )
+from irscope.cli.requests import Asked, compile_options
 from irscope.request.captures import LaunchSpec
 
 
@@ -39,15 +40,15 @@ def _configs(kernel: str, target: str, launch: LaunchSpec, store_dir: str | None
     """Every config index of a kernel for a target (its launch configs, autotune configs or recorded configs)."""
     from irscope.model.kernels import KernelInfo
     from irscope.model.kernelspec import FunctionKernel
-    from irscope.request.captures import StoredKernel, make_request
+    from irscope.request.captures import StoredKernel
 
-    request = make_request(kernel, target, 0, launch=launch, store_dir=store_dir)
+    request = Asked(kernel, target, 0, launch, store_dir).request()
     if isinstance(request.kernel, KernelInfo):
         return list(range(len(request.kernel.configs.get(request.target.backend, [{}]))))
     if isinstance(request.kernel, FunctionKernel):
-        from irscope.compile.function import load_object, unwrap
+        from irscope.request.functions import function_configs
 
-        return list(range(len(unwrap(load_object(request.kernel), kernel).configs)))
+        return list(range(len(function_configs(request.kernel, kernel))))
     if isinstance(request.kernel, StoredKernel):
         from irscope.model.paths import store_root
         from irscope.store.store import Store
@@ -69,8 +70,7 @@ def _configs(kernel: str, target: str, launch: LaunchSpec, store_dir: str | None
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, callback=output_file,
               help="write the snapshot here (default: print it)")
 @jobs_option("compile N entries at a time in worker processes")
-@store_option
-@kernel_options
+@compile_options
 def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int, ...], all_configs: bool,
           tolerances: tuple[str, ...], output: str | None, jobs: int | None, store_dir: str | None,
           launch: LaunchSpec) -> None:
@@ -126,6 +126,7 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
               help="allow a fact to move this much (repeatable; adds to the file's), e.g. registers=8 or 'instructions.*=5%'")
 @jobs_option("compile N entries at a time in worker processes")
 @json_option
+@triton_option
 @store_option
 def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_json: bool,
           store_dir: str | None) -> None:
