@@ -28,7 +28,6 @@ def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_targe
 
 
 @click.command("diff")
-@kernel_request(check=_check)
 @click.option("--from", "start", metavar="A", default=None, callback=not_empty, help="stage (ttir, ttgir, ...) or pass to start from")
 @click.option("--to", "end", metavar="B", default=None, callback=not_empty, help="stage or pass to end at (its output)")
 @click.option("--pass", "one_pass", metavar="P", default=None, callback=not_empty,
@@ -42,6 +41,7 @@ def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_targe
 @click.option("--normalize-ssa", is_flag=True, help="ignore SSA renumbering (%x_12 vs %x_13)")
 @click.option("--context", "-U", "context", type=click.IntRange(0, 100_000), default=3, show_default=True, help="lines of context")
 @click.option("--llvm", is_flag=True, help="look passes up in the dump that includes LLVM's own passes")
+@kernel_request(check=_check)
 @json_option
 @click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
 @click.option("--pager/--no-pager", default=None, help="page long output (default: on a terminal)")

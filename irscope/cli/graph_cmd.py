@@ -28,7 +28,6 @@ def _check(*, stage: str, out: Path | None, **_: object) -> None:
 
 
 @click.command("graph")
-@kernel_request(check=_check)
 @click.option("--stage", "-s", default="ttgir", show_default=True, metavar="STAGE", callback=not_empty,
               help="the IR whose data flow to draw: ttgir or ttir")
 @click.option("--pipeline", is_flag=True,
@@ -36,6 +35,7 @@ def _check(*, stage: str, out: Path | None, **_: object) -> None:
 @click.option("--out", "-o", "out", type=click.Path(path_type=Path), default=None, callback=output_file,
               help="file to write: .svg, .png or .pdf (drawn by Graphviz's dot), or .dot; default: DOT text on stdout")
 @click.option("--constants", is_flag=True, help="include arith.constant ops (left out to keep the graph readable)")
+@kernel_request(check=_check)
 def graph(request: Request, capture: Capture, stage: str, pipeline: bool, out: Path | None, constants: bool) -> None:
     """Draw KERNEL's data flow (ops as boxes, values as edges coloured by their layout, convert_layout,
     shared-memory and async-copy ops highlighted, loops as clusters), or with --pipeline the passes

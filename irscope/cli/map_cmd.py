@@ -31,9 +31,9 @@ def _stage_option(f: F) -> F:
 
 
 @click.command("map")
-@kernel_request()
 @click.option("--line", "-l", "line", type=click.IntRange(min=1), required=True, help="the kernel source line to follow")
 @_stage_option
+@kernel_request()
 @click.option("--limit", type=click.IntRange(min=0), default=12, show_default=True, metavar="N",
               help="lines shown per stage (0: all)")
 @click.option("--full", is_flag=True, help="do not cut long lines to the terminal width")
@@ -61,8 +61,8 @@ def map_cmd(capture: Capture, line: int, stages: tuple[str, ...], limit: int, fu
 
 
 @click.command("annotate")
-@kernel_request()
 @_stage_option
+@kernel_request()
 @click.option("--full", is_flag=True, help="do not cut long lines to the terminal width")
 @json_option
 def annotate(capture: Capture, stages: tuple[str, ...], full: bool, as_json: bool) -> None:

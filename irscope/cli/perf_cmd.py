@@ -44,7 +44,6 @@ def _check(*, kernel: str | None, **_: Any) -> None:
 
 
 @click.command("perf")
-@kernel_request(optional=True, check=_check)
 @click.option("--gpu", "gpu_name", metavar="NAME",
               help="the GPU to model (a100, h100, h200, b200, mi300x, mi325x, mi350x, mi355x; default: the target's), "
                    "or 'native' to measure this machine's GPU (copy bandwidth, gather rates, fp16 tensor throughput)")
@@ -54,6 +53,7 @@ def _check(*, kernel: str | None, **_: Any) -> None:
               help="programs launched (required for FILE:FUNCTION kernels and stored captures)")
 @click.option("--gpus", is_flag=True, is_eager=True, expose_value=False, callback=_gpu_table,
               help="print the table of known GPUs and their sources, and exit")
+@kernel_request(optional=True, check=_check)
 @json_option
 def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple[str, ...], grid_text: str | None,
          as_json: bool) -> None:
