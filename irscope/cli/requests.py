@@ -68,7 +68,7 @@ class Asked:
     store_dir: str | None = None
 
     def request(self, stage: str | None = None) -> Request:
-        """The request these options name; ``stage`` is checked against its target (a usage error names the valid)."""
+        """The request these options name; ``stage`` is checked against its target (a usage error names the valid ones)."""
         return make_request(self.kernel, self.target, self.config, stage, launch=self.launch, store_dir=self.store_dir)
 
     def capture(self, request: Request, recapture: bool = False) -> Capture:
