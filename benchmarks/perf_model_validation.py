@@ -514,8 +514,8 @@ def main() -> int:
     from triton.testing import do_bench
 
     from irscope.analysis.perf.predict import device_model
-    from irscope.model.gpus import GPUS
     from irscope.model.targets import native_target
+    from irscope.request.perf_launch import measured_device, native_gpu
     from irscope.run.bench import measure_ceilings
 
     started = time.time()
@@ -524,9 +524,8 @@ def main() -> int:
     print(f"GPU {props.name} ({props.multi_processor_count} SMs), target {target.name if target else None}, "
           f"Triton {triton.__version__}, torch {torch.__version__}")
     ceilings = measure_ceilings()
-    gpu = GPUS["h200"] if "H200" in props.name else GPUS["h100"]
-    native = device_model(gpu, ceilings.copy_gbps, ceilings.matmul_tflops, props.name, ceilings.gather_gbps)
-    sheet = device_model(gpu)
+    native = measured_device(ceilings, target.name if target else "sm90")  # as irscope perf --gpu native does
+    sheet = device_model(native_gpu(ceilings.device, target.name if target else "sm90"))
     print(f"measured: copy {ceilings.copy_gbps:.0f} GB/s, gathers {', '.join(f'{k} B {v:.0f}' for k, v in ceilings.gather_gbps.items())} GB/s, cuBLAS fp16 {ceilings.matmul_tflops:.0f} TFLOP/s "
           f"({time.time() - started:.0f} s)")
     chosen = [c for c in CASES if not args.cases or c.name in args.cases.split(",")]

@@ -28,16 +28,18 @@ def main() -> int:
     import torch
 
     from irscope.analysis.perf.predict import device_model
-    from irscope.model.gpus import GPUS
     from irscope.model.targets import resolve_target
+    from irscope.request.perf_launch import measured_device, native_gpu
+    from irscope.run.bench import Ceilings
 
     saved = json.loads(Path(args.run).read_text(encoding="utf-8"))
-    ceilings = saved["ceilings"]
-    gpu = GPUS["h200"] if "H200" in saved["gpu"] else GPUS["h100"]
-    native = device_model(gpu, ceilings["copy_gbps"], ceilings["matmul_tflops"], saved["gpu"],
-                          {int(k): v for k, v in ceilings["gather_gbps"].items()}
-                          if isinstance(ceilings.get("gather_gbps"), dict) else None)
-    sheet = device_model(gpu)
+    kept = saved["ceilings"]
+    gathers = kept.get("gather_gbps")
+    ceilings = Ceilings(device=saved["gpu"], copy_gbps=kept["copy_gbps"], matmul_tflops=kept["matmul_tflops"],
+                        l2_bytes=kept.get("l2_bytes", 0), sm_count=kept.get("sm_count", 0),
+                        gather_gbps={int(k): v for k, v in gathers.items()} if isinstance(gathers, dict) else {})
+    native = measured_device(ceilings, "sm90")  # the table's row for the GPU that run named, measured figures in
+    sheet = device_model(native_gpu(saved["gpu"], "sm90"))
     store = tempfile.mkdtemp(prefix="irscope-replay-")
     results: list[pmv.Result] = []
     for old in saved["cases"]:

@@ -81,6 +81,7 @@ def _bad_values(option: str, f: Files) -> list[tuple[str, str]]:
         "--config": [("-1", "negative"), ("x", "not a number"), ("99999999999999999999", "huge")],
         "--vs-config": [("-1", "negative"), ("x", "not a number"), ("99999999999999999999", "huge")],
         "--stage": [("", "empty"), ("bogus", "unknown"), (LONG, "5000 chars")],
+        "--triton": [("", "empty"), ("3.7.0", "not installed"), ("3.4", "too old"), ("/nonexistent/python", "missing")],
         "--store": [("", "empty"), (str(f.plain_file), "a file"), ("/proc/self/status", "a /proc file"),
                     (f"/tmp/{LONG}", "a 5000-char name")],
         "--signature": [("", "empty"), ("*foo:16, i32", "unknown dtype"), ("*fp16:7", "bad hint"), (",,", "empty entries")],

@@ -180,6 +180,36 @@ def test_gather_rates_are_measured_or_the_h200s() -> None:
     assert any("gathers measured now" in s for s in measured.sources)
 
 
+def test_a_measured_gpu_is_its_table_row_with_the_measured_figures() -> None:
+    """What `perf --gpu native` and the benchmarks model: the driver's name picks the row, the ceilings replace its figures."""
+    from dataclasses import replace
+
+    from irscope.errors import NoDeviceError, UsageError
+    from irscope.request.perf_launch import measured_device, perf_device
+    from irscope.run.bench import Ceilings
+
+    # An H200's ceilings as measure_ceilings() read them (benchmarks/perf_model_validation.py on the H200 host).
+    seen = Ceilings(device="NVIDIA H200", copy_gbps=4251.2, matmul_tflops=670.3, l2_bytes=60 << 20, sm_count=132,
+                    gather_gbps={64: 3137.9, 256: 2406.3, 1024: 2291.7, 4096: 2323.3})
+    device = measured_device(seen, "sm90")
+    assert (device.name, device.product, device.origin, device.dram_gbs) == ("h200", "NVIDIA H200", "measured", 4251.2)
+    assert device.tensor_tflops["fp16"] == pytest.approx(670.3)
+    assert dict(device.gather_efficiency)[64] == pytest.approx(3137.9 / 4251.2)
+    assert measured_device(replace(seen, device="NVIDIA H100 PCIe"), "sm90").name == "h100"  # not a row: the target's
+    with pytest.raises(UsageError, match="not in irscope's GPU table and sm75 has no default"):
+        measured_device(replace(seen, device="Tesla T4"), "sm75")
+
+    assert perf_device("native", "sm90", lambda: seen)[1] == 132  # the SMs the launch is shaped for: measured
+    with pytest.raises(NoDeviceError, match="torch sees none here; name one instead: h100, h200"):
+        perf_device("native", "sm90", lambda: None)
+
+    def unmeasured() -> None:
+        raise AssertionError("a GPU named from the table is not measured")
+
+    sheet, sms = perf_device("h200", "sm90", unmeasured)
+    assert (sheet.origin, sheet.dram_gbs, sms) == ("data sheet", GPUS["h200"].memory_bandwidth_gbs, 132)
+
+
 def test_trips_of_a_strided_loop() -> None:
     """A persistent loop ``for row in range(pid, n_rows, num_programs)`` (text as Triton 3.9 prints it)."""
     ttgir = (

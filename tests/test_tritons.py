@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -65,6 +66,42 @@ def test_an_interpreter_without_triton_is_refused(tmp_path):
     result = invoke("--triton", str(tritons.env_python(venv)), "show", "vector_add")
     assert result.exit_code == 2
     assert "has no Triton" in result.output
+
+
+# A compiling command line for each command that takes --triton after its name (compare's is its first side's).
+_TRITON_COMMANDS = {
+    "show": ["vector_add"], "layouts": ["vector_add"], "passes": ["vector_add"], "diff": ["vector_add", "--pass", "1"],
+    "timing": ["vector_add"], "map": ["vector_add", "--line", "30"], "annotate": ["vector_add"],
+    "loops": ["vector_add"], "resources": ["vector_add"], "perf": ["vector_add"], "graph": ["vector_add"],
+    "repro": ["vector_add"], "verify": ["vector_add"], "facts": ["vector_add"], "check": ["facts.json"],
+    "tui": ["vector_add"],
+}
+
+
+def test_every_compiling_command_takes_triton_after_its_name_as_the_global_option():
+    from irscope.cli import COMMANDS
+
+    ctx = click.Context(cli)
+    takes = sorted(name for name in COMMANDS if any("--triton" in p.opts for p in cli.get_command(ctx, name).params))
+    assert takes == sorted([*_TRITON_COMMANDS, "compare"])
+    for name, rest in _TRITON_COMMANDS.items():
+        after = invoke(name, *rest, "--triton", "3.7.0")
+        before = invoke("--triton", "3.7.0", name, *rest)
+        assert after.exit_code == before.exit_code == 2, (name, after.output)
+        assert after.output == before.output, name
+        assert after.output.startswith("irscope: error: Triton 3.7.0 is not installed for irscope"), after.output
+        assert after.output.count("\n") == 1 and "irscope triton install 3.7.0" in after.output
+
+
+def test_a_command_s_triton_option_chooses_the_triton_before_the_command_runs(tmp_path):
+    venv = tmp_path / "shared"  # another interpreter that sees this one's Triton
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)], check=True)
+    python = tritons.env_python(venv)
+    result = invoke("show", "no_such_kernel", "--triton", str(python))
+    assert result.exit_code == 2 and "unknown kernel 'no_such_kernel'" in result.output
+    chosen = tritons.selected()
+    assert chosen is not None and chosen.python == python.absolute() and chosen.kind == "interpreter"
+    assert os.environ["IRSCOPE_TRITON"] == str(python.absolute())  # its child processes compile with it too
 
 
 def test_this_interpreter_named_by_path_or_version_compiles_in_process():
@@ -174,6 +211,8 @@ def test_triton_install_list_and_compile_with_an_older_triton(old_triton):
     new = _cli(old_triton, "show", "matmul", "--stage", "ptx", "--target", "sm90")
     assert old.returncode == 0 and new.returncode == 0, old.stderr + new.stderr
     assert f"Triton {OLD}" in old.stderr
+    after = _cli(old_triton, "show", "matmul", "--stage", "ptx", "--target", "sm90", "--triton", OLD)
+    assert after.returncode == 0 and after.stdout == old.stdout  # the command's own --triton: the same capture
     # Each PTX says which PTX ISA its Triton targets; 3.5.1's is older than the current one's.
     old_isa = next(line for line in old.stdout.splitlines() if line.startswith(".version"))
     new_isa = next(line for line in new.stdout.splitlines() if line.startswith(".version"))

@@ -10,6 +10,7 @@ import click
 
 from irscope import __version__
 from irscope.cli.crash import describe_os_error, one_line, quiet_stdout, report_crash
+from irscope.cli.options import TRITON_HELP, choose_triton
 from irscope.errors import CompileError, IrscopeError
 
 # command name -> "module:attribute"; each module holds one command.
@@ -87,9 +88,7 @@ class IrscopeGroup(click.Group):
 @click.group(cls=IrscopeGroup, invoke_without_command=True, subcommand_metavar="[COMMAND] [ARGS]...",
              context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="irscope")
-@click.option("--triton", "triton_spec", metavar="VERSION|PYTHON", default=None,
-              help="compile with this Triton: a version installed with 'irscope triton install', or a Python "
-                   "interpreter that has Triton (default: $IRSCOPE_TRITON, else this interpreter's)")
+@click.option("--triton", "triton_spec", metavar="VERSION|PYTHON", default=None, help=TRITON_HELP)
 @click.pass_context
 def cli(ctx: click.Context, triton_spec: str | None) -> None:
     """See what the Triton compiler does to a GPU kernel, offline, for any NVIDIA or AMD target.
@@ -100,11 +99,7 @@ def cli(ctx: click.Context, triton_spec: str | None) -> None:
 
         irscope show matmul --stage ttgir --target sm90
     """
-    if triton_spec is not None:
-        from irscope.model.paths import store_root
-        from irscope.toolchain.tritons import resolve, select
-
-        select(resolve(triton_spec, store_root(None)))
+    choose_triton(triton_spec)
     for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 prints escaped, never crashes
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:

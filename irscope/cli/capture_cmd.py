@@ -6,9 +6,7 @@ import click
 
 from irscope.cli.options import store_option, target_value
 from irscope.errors import UsageError
-from irscope.model.paths import store_root
 from irscope.model.targets import resolve_target
-from irscope.store.store import Store
 
 
 @click.command("capture", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
@@ -52,8 +50,8 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
         raise UsageError(f"--triton does not apply to capture: a program compiles with the Triton of the Python "
                          f"that runs it; run it with that one instead: irscope capture -- {chosen.python} "
                          f"{' '.join(command[1:]) or 'PROGRAM.py'} (it needs the program's own packages there)")
-    from irscope.compile.program import run_program
     from irscope.model.gpus import resolve_gpu
+    from irscope.request.programs import capture_program, same_code_note
 
     if not target and (autotune or jobs or no_same_code):
         flag = "--autotune" if autotune else "-j" if jobs else "--no-same-code"
@@ -64,19 +62,15 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
         raise UsageError(f"--gpu {gpu} needs --target: without it the program runs on the local GPU, which answers "
                          "for itself (e.g. --target sm90 --gpu h200)")
     stood_in = resolve_gpu(gpu, offline.name) if offline else None
-    store = Store(store_root(store_dir))
-    report = run_program(list(command), store, offline, stood_in.name if stood_in else None,
-                         autotune=autotune or "pruned", jobs=jobs, same_code=not no_same_code)
+    report = capture_program(list(command), store_dir, offline, stood_in.name if stood_in else None,
+                             autotune=autotune or "pruned", jobs=jobs, same_code=not no_same_code)
     mode = "on the local GPU"
     if report.offline_target:
         mode = f"offline for {report.offline_target}" + (f" as an {stood_in.product}" if stood_in else "")
     click.echo(f"irscope: ran {report.command} ({mode}), exit status {report.exit_code}", err=True)
-    from irscope.compile.same_code_ingest import same_code_line
-
-    owners = {cap.manifest.key: cap.manifest.config_index for cap in report.captures}
     for cap in report.captures:
         m = cap.manifest
-        same = f"  ({same_code_line(owners.get(m.same_code_as))})" if m.same_code_as else ""
+        same = f"  ({same_code_note(m, report.captures)})" if m.same_code_as else ""
         click.echo(f"  captured {m.kernel:<24} {m.target:<7} {m.key}{same}")
     for line in report.tuning:
         click.echo(f"  autotune {line}", err=True)

@@ -15,9 +15,9 @@ from irscope.cli.options import (
     store_option,
     target_value,
 )
-from irscope.cli.show import compile_notice
+from irscope.cli.requests import Asked
 from irscope.errors import UsageError
-from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.request.captures import LaunchSpec
 
 
 @click.command("compare")
@@ -69,12 +69,13 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
     first_launch = replace(launch, settings=())
     second_launch = launch if other is None else LaunchSpec(settings=launch.settings)
     second_config = config if vs_config is None else vs_config
+    first = Asked(kernel, target, config, first_launch, store_dir)
+    second = Asked(other or kernel, vs_target or target, second_config, second_launch, store_dir)
     with using(first_env):
-        request = make_request(kernel, target, config, stage=stage, launch=first_launch, store_dir=store_dir)
+        request = first.request(stage)
         first_key = request.key()
     with using(second_env):
-        other_request = make_request(other or kernel, vs_target or target, second_config, stage=stage,
-                                     launch=second_launch, store_dir=store_dir)
+        other_request = second.request(stage)
         second_key = other_request.key()
     from irscope.request.factsfile import default_workers
     from irscope.store.store import Store
@@ -86,9 +87,9 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
                                    (other or kernel, other_request.target.name, second_config, second_launch,
                                     second_env)])
     with using(first_env):
-        left = get_capture(request, store_dir, on_compile=compile_notice)
+        left = first.capture(request)
     with using(second_env):
-        right = get_capture(other_request, store_dir, on_compile=compile_notice)
+        right = second.capture(other_request)
     if left.manifest.key == right.manifest.key:
         raise UsageError(f"both sides are capture {left.manifest.key}; give a second kernel, --vs-target, "
                          "--vs-config, --vs-triton or --set NAME=VALUE")

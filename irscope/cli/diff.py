@@ -5,33 +5,33 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 import click
 
-from irscope.cli.options import (
-    config_option,
-    json_option,
-    kernel_options,
-    not_empty,
-    store_option,
-    target_option,
-    target_value,
-)
-from irscope.cli.passes import compile_notice, dump_notice
+from irscope.cli.options import json_option, not_empty, target_value
+from irscope.cli.requests import Asked, dump_notice, kernel_request
 from irscope.errors import UsageError
 from irscope.model.stages import get_stage
-from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.request.captures import Request
+from irscope.store.store import Capture
+
+
+def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_target: str | None, vs_config: int | None,
+           stage: str, **_: object) -> None:
+    """What diff refuses before it resolves the kernel: an unknown --stage, and options that do not combine."""
+    get_stage(stage)  # an unknown --stage is refused even when only --from/--to are compared
+    if (vs_target is not None or vs_config is not None) and (start or end or one_pass):
+        raise UsageError("--vs-target/--vs-config compare one --stage; they do not combine with --from/--to/--pass")
+    if one_pass and (start or end):
+        raise UsageError("--pass P is --from P --to P; give either --pass or --from/--to")
 
 
 @click.command("diff")
-@click.argument("kernel")
 @click.option("--from", "start", metavar="A", default=None, callback=not_empty, help="stage (ttir, ttgir, ...) or pass to start from")
 @click.option("--to", "end", metavar="B", default=None, callback=not_empty, help="stage or pass to end at (its output)")
 @click.option("--pass", "one_pass", metavar="P", default=None, callback=not_empty,
               help="just this pass's change: name, unique prefix, index, name:N or name/Step")
-@target_option
-@config_option
 @click.option("--vs-target", metavar="TARGET", default=None, callback=target_value, help="compare one stage against this target")
 @click.option("--vs-config", metavar="N", type=click.IntRange(min=0), default=None, help="compare one stage against this config")
 @click.option("--stage", "-s", metavar="STAGE", default="ttgir", show_default=True, callback=not_empty,
@@ -41,15 +41,13 @@ from irscope.request.captures import LaunchSpec, get_capture, make_request
 @click.option("--normalize-ssa", is_flag=True, help="ignore SSA renumbering (%x_12 vs %x_13)")
 @click.option("--context", "-U", "context", type=click.IntRange(0, 100_000), default=3, show_default=True, help="lines of context")
 @click.option("--llvm", is_flag=True, help="look passes up in the dump that includes LLVM's own passes")
+@kernel_request(check=_check)
 @json_option
-@store_option
-@kernel_options
 @click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
 @click.option("--pager/--no-pager", default=None, help="page long output (default: on a terminal)")
-def diff(kernel: str, start: str | None, end: str | None, one_pass: str | None, target: str | None, config: int,
+def diff(asked: Asked, request: Request, capture: Capture, start: str | None, end: str | None, one_pass: str | None,
          vs_target: str | None, vs_config: int | None, stage: str, side_by_side: bool, keep_locs: bool,
-         normalize_ssa: bool, context: int, llvm: bool, as_json: bool, store_dir: str | None, launch: LaunchSpec,
-         color: bool | None, pager: bool | None) -> None:
+         normalize_ssa: bool, context: int, llvm: bool, as_json: bool, color: bool | None, pager: bool | None) -> None:
     """Show what changed in KERNEL's IR between two stages or passes, or across targets or configs.
 
     A and B are stages (ttir, ttgir, llir, ...) or passes (see 'irscope passes KERNEL'). From a
@@ -68,19 +66,11 @@ def diff(kernel: str, start: str | None, end: str | None, one_pass: str | None, 
     from irscope.analysis.diff import DiffOptions
     from irscope.request.compare import diff_points, resolve_points, stage_point
 
-    get_stage(stage)  # an unknown --stage is refused even when only --from/--to are compared
     options = DiffOptions(keep_locs=keep_locs, normalize_ssa=normalize_ssa, context=context)
-    across = vs_target is not None or vs_config is not None
-    if across and (start or end or one_pass):
-        raise UsageError("--vs-target/--vs-config compare one --stage; they do not combine with --from/--to/--pass")
-    if one_pass and (start or end):
-        raise UsageError("--pass P is --from P --to P; give either --pass or --from/--to")
-    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
-    capture = get_capture(request, store_dir, on_compile=compile_notice)
-    if across:
-        other_request = make_request(kernel, vs_target or target, config if vs_config is None else vs_config,
-                                     launch=launch, store_dir=store_dir)
-        other = get_capture(other_request, store_dir, on_compile=compile_notice)
+    if vs_target is not None or vs_config is not None:
+        other_asked = replace(asked, target=vs_target or asked.target,
+                              config=asked.config if vs_config is None else vs_config)
+        other = other_asked.capture(other_asked.request())
         left = stage_point(capture, stage, f"{stage} {capture.manifest.target} config {capture.manifest.config_index}")
         right = stage_point(other, stage, f"{stage} {other.manifest.target} config {other.manifest.config_index}")
     else:

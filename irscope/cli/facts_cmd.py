@@ -14,12 +14,13 @@ import click
 from irscope.cli.options import (
     jobs_option,
     json_option,
-    kernel_options,
     not_empty,
     output_file,
     store_option,
     target_value,
+    triton_option,
 )
+from irscope.cli.requests import Asked, compile_options
 from irscope.request.captures import LaunchSpec
 
 
@@ -37,10 +38,9 @@ def _progress(total: int, what: str) -> Iterator[Callable[[Any], None]]:
 
 def _configs(kernel: str, target: str, launch: LaunchSpec, store_dir: str | None) -> list[int]:
     """Every config index of a kernel for a target (its launch configs, autotune configs or recorded configs)."""
-    from irscope.request.captures import make_request
     from irscope.request.kinds import kind_of
 
-    request = make_request(kernel, target, 0, launch=launch, store_dir=store_dir)
+    request = Asked(kernel, target, 0, launch, store_dir).request()
     kind = kind_of(request.kernel)
     if (count := kind.config_count(request.target.backend)) is not None:
         return list(range(count))
@@ -65,8 +65,7 @@ def _configs(kernel: str, target: str, launch: LaunchSpec, store_dir: str | None
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, callback=output_file,
               help="write the snapshot here (default: print it)")
 @jobs_option("compile N entries at a time in worker processes")
-@store_option
-@kernel_options
+@compile_options
 def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int, ...], all_configs: bool,
           tolerances: tuple[str, ...], output: str | None, jobs: int | None, store_dir: str | None,
           launch: LaunchSpec) -> None:
@@ -122,6 +121,7 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
               help="allow a fact to move this much (repeatable; adds to the file's), e.g. registers=8 or 'instructions.*=5%'")
 @jobs_option("compile N entries at a time in worker processes")
 @json_option
+@triton_option
 @store_option
 def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_json: bool,
           store_dir: str | None) -> None:

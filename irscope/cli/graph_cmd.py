@@ -7,23 +7,27 @@ from pathlib import Path
 import click
 
 from irscope.cli.loops_cmd import capture_title
-from irscope.cli.options import (
-    config_option,
-    kernel_options,
-    not_empty,
-    output_file,
-    store_option,
-    target_option,
-)
-from irscope.cli.show import compile_notice
+from irscope.cli.options import not_empty, output_file
+from irscope.cli.requests import dump_notice, kernel_request
 from irscope.errors import UsageError
-from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.request.captures import Request
+from irscope.store.store import Capture
 
 _GRAPH_STAGES = ("ttir", "ttgir")
 
 
+def _check(*, stage: str, out: Path | None, **_: object) -> None:
+    """What graph refuses before it resolves the kernel: a stage that is not MLIR, a picture format Graphviz lacks."""
+    from irscope.views.graph_dot import SUPPORTED
+
+    if stage.lower() not in _GRAPH_STAGES:
+        raise UsageError(f"graph --stage takes {' or '.join(_GRAPH_STAGES)} (the MLIR stages), not {stage.lower()!r}")
+    if out is not None and out.suffix.lstrip(".").lower() not in SUPPORTED:
+        raise UsageError(f"--out {out}: unknown picture format {out.suffix or '(none)'}; use one of "
+                         f"{', '.join('.' + s for s in SUPPORTED)}")
+
+
 @click.command("graph")
-@click.argument("kernel")
 @click.option("--stage", "-s", default="ttgir", show_default=True, metavar="STAGE", callback=not_empty,
               help="the IR whose data flow to draw: ttgir or ttir")
 @click.option("--pipeline", is_flag=True,
@@ -31,12 +35,8 @@ _GRAPH_STAGES = ("ttir", "ttgir")
 @click.option("--out", "-o", "out", type=click.Path(path_type=Path), default=None, callback=output_file,
               help="file to write: .svg, .png or .pdf (drawn by Graphviz's dot), or .dot; default: DOT text on stdout")
 @click.option("--constants", is_flag=True, help="include arith.constant ops (left out to keep the graph readable)")
-@target_option
-@config_option
-@store_option
-@kernel_options
-def graph(kernel: str, stage: str, pipeline: bool, out: Path | None, constants: bool, target: str | None,
-          config: int, store_dir: str | None, launch: LaunchSpec) -> None:
+@kernel_request(check=_check)
+def graph(request: Request, capture: Capture, stage: str, pipeline: bool, out: Path | None, constants: bool) -> None:
     """Draw KERNEL's data flow (ops as boxes, values as edges coloured by their layout, convert_layout,
     shared-memory and async-copy ops highlighted, loops as clusters), or with --pipeline the passes
     Triton ran and what each changed. Without Graphviz's dot program the .dot file is written, the
@@ -48,18 +48,10 @@ def graph(kernel: str, stage: str, pipeline: bool, out: Path | None, constants: 
 
         irscope graph matmul --pipeline --out passes.svg
     """
-    from irscope.views.graph_dot import SUPPORTED, flow_dot, pipeline_dot, pipeline_steps, write_graph
+    from irscope.views.graph_dot import flow_dot, pipeline_dot, pipeline_steps, write_graph
 
     stage = stage.lower()
-    if stage not in _GRAPH_STAGES:
-        raise UsageError(f"graph --stage takes {' or '.join(_GRAPH_STAGES)} (the MLIR stages), not {stage!r}")
-    if out is not None and out.suffix.lstrip(".").lower() not in SUPPORTED:
-        raise UsageError(f"--out {out}: unknown picture format {out.suffix or '(none)'}; use one of "
-                         f"{', '.join('.' + s for s in SUPPORTED)}")
-    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
-    capture = get_capture(request, store_dir, on_compile=compile_notice)
     if pipeline:
-        from irscope.cli.passes import dump_notice
         from irscope.request.passdump import cached_pass_table, get_pass_dump
 
         table = cached_pass_table(get_pass_dump(request, capture, on_compile=dump_notice))

@@ -4,26 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 
 from irscope.cli.crash import short_path
-from irscope.cli.options import (
-    config_option,
-    json_option,
-    kernel_options,
-    not_empty,
-    output_file,
-    stage_option,
-    store_option,
-    target_option,
-)
+from irscope.cli.options import json_option, not_empty, output_file, stage_option
+from irscope.cli.requests import dump_notice, kernel_request
 from irscope.errors import UsageError, unknown
 
 if TYPE_CHECKING:
     from irscope.analysis.layouts.explain import LayoutReport
+    from irscope.request.captures import Request
     from irscope.store.store import Capture
 
 VIEWS = ("tensor", "hardware")
@@ -70,40 +63,39 @@ def _read_ttgir(file: str) -> str:
         raise UsageError(f"TTGIR file {short_path(file)} cannot be read: {exc.strerror}") from None
 
 
-def _ttgir_text(kernel: str | None, file: str | None, target: str | None, config: int, stage: str,
-                store_dir: str | None, launch: Any = None, pass_name: str | None = None
-                ) -> tuple[str, str, Capture | None]:
-    """(TTGIR text, what it is, the capture when it is a capture's final TTGIR) from a kernel or a file."""
+def _check(*, kernel: str | None, file: str | None, pass_name: str | None, stage: str, image: str | None,
+           **_: object) -> None:
+    """What layouts refuses before it resolves the kernel: an image that is not SVG, no TTGIR or two, another stage."""
+    if image and not image.lower().endswith(".svg"):
+        raise UsageError("--image writes SVG only; give a name ending in .svg")
     if file is not None:
         if kernel is not None:
             raise UsageError("give either KERNEL or --file, not both")
-        return _read_ttgir(file), file, None
+        return
     if kernel is None:
         raise UsageError("give a KERNEL (see irscope list) or --file some.ttgir")
-    if pass_name is not None:
-        return (*_pass_text(kernel, target, config, store_dir, launch, pass_name), None)
-    if stage != "ttgir":
+    if pass_name is None and stage != "ttgir":
         raise UsageError(f"layouts live in the ttgir stage, not {stage!r}")
-    from irscope.cli.show import compile_notice
-    from irscope.request.captures import get_capture, make_request, stage_text
-
-    request = make_request(kernel, target, config, stage, launch=launch, store_dir=store_dir)
-    capture = get_capture(request, store_dir, on_compile=compile_notice)
-    _, text = stage_text(capture, stage)
-    return text, f"{request.kernel.name} on {request.target.name}", capture
 
 
-def _pass_text(kernel: str, target: str | None, config: int, store_dir: str | None, launch: Any,
-               pass_name: str) -> tuple[str, str]:
+def _ttgir_text(request: Request | None, capture: Capture | None, file: str | None, pass_name: str | None
+                ) -> tuple[str, str, Capture | None]:
+    """(TTGIR text, what it is, the capture when it is a capture's final TTGIR) from a kernel or a file."""
+    if request is None or capture is None:
+        assert file is not None  # _check refused neither KERNEL nor --file
+        return _read_ttgir(file), file, None
+    if pass_name is not None:
+        return (*_pass_text(request, capture, pass_name), None)
+    from irscope.request.captures import stage_text
+
+    return stage_text(capture, "ttgir")[1], f"{request.kernel.name} on {request.target.name}", capture
+
+
+def _pass_text(request: Request, capture: Capture, pass_name: str) -> tuple[str, str]:
     """The IR a pass produced (from the per-pass dump), so layouts can be read as they appear."""
-    from irscope.cli.passes import dump_notice
-    from irscope.cli.show import compile_notice
-    from irscope.request.captures import get_capture, make_request
     from irscope.request.compare import pass_point
     from irscope.request.passdump import get_pass_dump
 
-    request = make_request(kernel, target, config, "ttgir", launch=launch, store_dir=store_dir)
-    capture = get_capture(request, store_dir, on_compile=compile_notice)
     point = pass_point(get_pass_dump(request, capture, on_compile=dump_notice), pass_name, "after")
     if point.ir != "mlir":
         raise UsageError(f"{point.label} is {point.ir} IR; layouts live in the TritonGPU (MLIR) passes")
@@ -124,13 +116,9 @@ def _with_machine_code(text: str, capture: Capture) -> LayoutReport:
 
 
 @click.command("layouts")
-@click.argument("kernel", required=False)
 @stage_option("ttgir")
-@target_option
-@config_option
+@kernel_request(optional=True, check=_check)
 @json_option
-@store_option
-@kernel_options
 @click.option("--file", "-f", "file", metavar="PATH", callback=not_empty, help="read any TTGIR file instead of a kernel's capture "
               "(lit-test files with several `// -----` modules too)")
 @click.option("--module", "module_index", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
@@ -146,9 +134,9 @@ def _with_machine_code(text: str, capture: Capture) -> LayoutReport:
 @click.option("--max-elements", type=click.IntRange(min=1), default=MAX_ELEMENTS, show_default=True, metavar="N",
               help="refuse to --map a tensor (or a layout's registers x lanes x warps) larger than this")
 @click.option("--image", metavar="FILE.svg", callback=output_file, help="also write the map as an SVG image")
-def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_json: bool, store_dir: str | None,
-            launch: Any, pass_name: str | None, file: str | None, module_index: int, map_alias: str | None,
-            shape: str | None, view: str, warp: int, max_elements: int, image: str | None) -> None:
+def layouts(request: Request | None, capture: Capture | None, stage: str, as_json: bool, pass_name: str | None,
+            file: str | None, module_index: int, map_alias: str | None, shape: str | None, view: str, warp: int,
+            max_elements: int, image: str | None) -> None:
     """Explain every layout in KERNEL's TTGIR: what it means, which ops use it, what it costs in
     registers, and every convert_layout between layouts. With --map, draw one layout.
 
@@ -161,10 +149,8 @@ def layouts(kernel: str | None, stage: str, target: str | None, config: int, as_
     from irscope.analysis.layouts.explain import analyze_layout_file
     from irscope.parse.layouts import OpaqueLayout
 
-    if image and not image.lower().endswith(".svg"):
-        raise UsageError("--image writes SVG only; give a name ending in .svg")
-    text, source, capture = _ttgir_text(kernel, file, target, config, stage, store_dir, launch, pass_name)
-    reports = analyze_layout_file(text) if capture is None else [_with_machine_code(text, capture)]
+    text, source, final = _ttgir_text(request, capture, file, pass_name)
+    reports = analyze_layout_file(text) if final is None else [_with_machine_code(text, final)]
     if map_alias is None:
         if as_json:
             from irscope.views.layout_report import layout_report_data

@@ -32,29 +32,28 @@ def _kernel_detail(info: KernelInfo) -> list[str]:
 
 def _list_function(spec: str, as_json: bool) -> None:
     """The configs of a FILE:FUNCTION kernel (its autotune configs, or one default config)."""
-    from irscope.compile.function import load_object, unwrap
     from irscope.model.kernelspec import FunctionKernel
+    from irscope.request.functions import function_info
 
     ref = parse_function_ref(spec)
     assert ref is not None
-    unwrapped = unwrap(load_object(FunctionKernel(ref=ref)), spec)
-    params = [("constexpr " if p.is_constexpr else "") + p.name for p in unwrapped.fn.params]
+    info = function_info(FunctionKernel(ref=ref), spec)
     if as_json:
         click.echo(json.dumps({"kernel": spec, "path": str(ref.path), "line": ref.line or None,
-                               "function": ref.defined_as, "arguments": params,
-                               "configs": unwrapped.configs,
-                               "heuristics": [name for name, _ in unwrapped.heuristics]}, indent=2, default=str))
+                               "function": ref.defined_as, "arguments": list(info.arguments),
+                               "configs": info.configs, "heuristics": list(info.heuristics)},
+                              indent=2, default=str))
         return
     where = f"{ref.path}:{ref.line}" if ref.line else str(ref.path)
     if ref.module_file is not None:
         where += f", re-exported by {ref.module_file.name}"
     named = ref.qualname if ref.defined_as == ref.qualname else f"{ref.qualname} = {ref.defined_as}"
-    lines = [f"{named}  ({where})", f"  arguments: {', '.join(params)}"]
-    if unwrapped.heuristics:
-        lines.append(f"  heuristics: {', '.join(name for name, _ in unwrapped.heuristics)}")
-    lines.append("  configs (@triton.autotune):" if len(unwrapped.configs) > 1 or unwrapped.configs[0] else
+    lines = [f"{named}  ({where})", f"  arguments: {', '.join(info.arguments)}"]
+    if info.heuristics:
+        lines.append(f"  heuristics: {', '.join(info.heuristics)}")
+    lines.append("  configs (@triton.autotune):" if len(info.configs) > 1 or info.configs[0] else
                  "  configs: one (not autotuned; give num_warps/num_stages with --num-warps/--num-stages)")
-    lines += [f"    {i}: {_config_text(c)}" for i, c in enumerate(unwrapped.configs) if c]
+    lines += [f"    {i}: {_config_text(c)}" for i, c in enumerate(info.configs) if c]
     click.echo("\n".join(lines))
 
 
@@ -67,11 +66,10 @@ def _how(m: Manifest) -> str:
 
 def _same_code(m: Manifest, captures: list[Capture]) -> str:
     """``same code as config 3: ...`` for a capture that holds another config's later stages."""
-    from irscope.compile.same_code_ingest import same_code_line
+    from irscope.request.programs import same_code_note
 
-    owner = next((c.manifest for c in captures if c.manifest.key == m.same_code_as), None)
-    return same_code_line(owner.config_index if owner is not None else None) + (
-        "" if owner is not None else f" ({m.same_code_as})")
+    known = any(c.manifest.key == m.same_code_as for c in captures)
+    return same_code_note(m, captures) + ("" if known else f" ({m.same_code_as})")
 
 
 def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:

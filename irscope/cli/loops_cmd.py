@@ -6,9 +6,8 @@ import json
 
 import click
 
-from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
-from irscope.cli.show import compile_notice
-from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.cli.options import json_option
+from irscope.cli.requests import kernel_request
 from irscope.store.store import Capture
 
 
@@ -20,14 +19,9 @@ def capture_title(capture: Capture) -> str:
 
 
 @click.command("loops")
-@click.argument("kernel")
-@target_option
-@config_option
+@kernel_request()
 @json_option
-@store_option
-@kernel_options
-def loops(kernel: str, target: str | None, config: int, as_json: bool, store_dir: str | None,
-          launch: LaunchSpec) -> None:
+def loops(capture: Capture, as_json: bool) -> None:
     """Show each loop of KERNEL: source line, asked and achieved pipeline stages, async copies before
     and in the loop, waits with their pending counts, the matrix instruction (mma.sync, wgmma,
     mfma), how its operands reach it, and the PTX/SASS or AMDGCN instructions that confirm it.
@@ -40,8 +34,6 @@ def loops(kernel: str, target: str | None, config: int, as_json: bool, store_dir
     from irscope.analysis.loops import capture_loops
     from irscope.views.loops_text import loops_json, render_loops
 
-    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
-    capture = get_capture(request, store_dir, on_compile=compile_notice)
     found, missing = capture_loops(capture)
     if as_json:
         click.echo(json.dumps(loops_json(found, missing), indent=2))

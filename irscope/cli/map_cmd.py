@@ -7,18 +7,10 @@ import shutil
 
 import click
 
-from irscope.cli.options import (
-    F,
-    config_option,
-    json_option,
-    kernel_options,
-    not_empty,
-    store_option,
-    target_option,
-)
-from irscope.cli.show import compile_notice
+from irscope.cli.options import F, json_option, not_empty
+from irscope.cli.requests import kernel_request
 from irscope.errors import UsageError
-from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.store.store import Capture
 
 
 def _stages(values: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -39,19 +31,14 @@ def _stage_option(f: F) -> F:
 
 
 @click.command("map")
-@click.argument("kernel")
 @click.option("--line", "-l", "line", type=click.IntRange(min=1), required=True, help="the kernel source line to follow")
 @_stage_option
-@target_option
-@config_option
+@kernel_request()
 @click.option("--limit", type=click.IntRange(min=0), default=12, show_default=True, metavar="N",
               help="lines shown per stage (0: all)")
 @click.option("--full", is_flag=True, help="do not cut long lines to the terminal width")
 @json_option
-@store_option
-@kernel_options
-def map_cmd(kernel: str, line: int, stages: tuple[str, ...], target: str | None, config: int, limit: int,
-            full: bool, as_json: bool, store_dir: str | None, launch: LaunchSpec) -> None:
+def map_cmd(capture: Capture, line: int, stages: tuple[str, ...], limit: int, full: bool, as_json: bool) -> None:
     """List the IR lines of each stage that KERNEL's source line N became.
 
     An op inlined from Triton's library (tl.cdiv, tl.dot's helpers) or from a @jit helper counts for
@@ -66,8 +53,6 @@ def map_cmd(kernel: str, line: int, stages: tuple[str, ...], target: str | None,
 
     if limit < 0:
         raise UsageError(f"--limit must be 0 or more, not {limit}")
-    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
-    capture = get_capture(request, store_dir, on_compile=compile_notice)
     smap = build_source_map(capture, _stages(stages))
     if as_json:
         click.echo(json.dumps(map_json(smap, line), indent=2))
@@ -76,16 +61,11 @@ def map_cmd(kernel: str, line: int, stages: tuple[str, ...], target: str | None,
 
 
 @click.command("annotate")
-@click.argument("kernel")
 @_stage_option
-@target_option
-@config_option
+@kernel_request()
 @click.option("--full", is_flag=True, help="do not cut long lines to the terminal width")
 @json_option
-@store_option
-@kernel_options
-def annotate(kernel: str, stages: tuple[str, ...], target: str | None, config: int, full: bool, as_json: bool,
-             store_dir: str | None, launch: LaunchSpec) -> None:
+def annotate(capture: Capture, stages: tuple[str, ...], full: bool, as_json: bool) -> None:
     """Print KERNEL's source with, per line, how many ops or instructions each stage has for it.
 
     The bar shows the share of the last stage given (SASS, or AMDGCN, by default), so the heavy
@@ -98,8 +78,6 @@ def annotate(kernel: str, stages: tuple[str, ...], target: str | None, config: i
     from irscope.analysis.sourcemap import build_source_map
     from irscope.views.sourcemap_text import annotate_json, render_annotate
 
-    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
-    capture = get_capture(request, store_dir, on_compile=compile_notice)
     chosen = _stages(stages)
     smap = build_source_map(capture, chosen)
     if as_json:

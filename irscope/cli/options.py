@@ -87,6 +87,31 @@ def store_option(f: F) -> F:
                         help="capture store directory (default: $IRSCOPE_HOME, else the user cache dir)")(f)
 
 
+TRITON_HELP = ("compile with this Triton: a version installed with 'irscope triton install', or a Python "
+               "interpreter that has Triton (default: $IRSCOPE_TRITON, else this interpreter's)")
+
+
+def choose_triton(spec: str | None) -> None:
+    """Make the Triton ``spec`` names the one that compiles (``irscope --triton`` and a command's ``--triton``)."""
+    if spec is None:
+        return
+    from irscope.model.paths import store_root
+    from irscope.toolchain.tritons import resolve, select
+
+    select(resolve(spec, store_root(None)))
+
+
+def triton_value(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--triton`` after the command: chosen while the command line is read, as the global option is."""
+    choose_triton(value)
+
+
+def triton_option(f: F) -> F:
+    """``--triton VERSION|PYTHON``: the Triton this command compiles with (the global ``irscope --triton`` too)."""
+    return click.option("--triton", metavar="VERSION|PYTHON", default=None, expose_value=False, callback=triton_value,
+                        help=TRITON_HELP)(f)
+
+
 # num_warps: Triton's backends assert a power of two; a CTA holds at most 1024 threads (32 warps of 32).
 MAX_NUM_WARPS = 32
 

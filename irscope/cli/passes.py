@@ -8,37 +8,25 @@ from dataclasses import asdict
 
 import click
 
-from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
-from irscope.cli.show import compile_notice
-from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.cli.options import json_option
+from irscope.cli.requests import Asked, dump_notice, kernel_request
+from irscope.request.captures import Request
 from irscope.request.kinds import kind_of
-from irscope.store.store import Capture
 
 _WIDEST = 1000
 
 
-def dump_notice(capture: Capture) -> None:
-    """Tell the user a per-pass compile is starting (it takes seconds)."""
-    m = capture.manifest
-    click.echo(f"irscope: compiling {m.kernel} for {m.target} again with per-pass dumps (config {m.config_index})...",
-               err=True)
-
-
 @click.command("passes")
-@click.argument("kernel")
-@target_option
-@config_option
+@kernel_request()
 @json_option
-@store_option
-@kernel_options
 @click.option("--all", "show_all", is_flag=True, help="list the passes that changed nothing too")
 @click.option("--llvm", is_flag=True,
               help="also dump LLVM's own passes (optimizer and code generator); large and slow to capture")
 @click.option("--recapture", is_flag=True,
               help="compile again even when the store has the dump (a recorded kernel: its per-pass dump only)")
 @click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
-def passes(kernel: str, target: str | None, config: int, as_json: bool, store_dir: str | None, launch: LaunchSpec,
-           show_all: bool, llvm: bool, recapture: bool, color: bool | None) -> None:
+def passes(asked: Asked, request: Request, as_json: bool, show_all: bool, llvm: bool, recapture: bool,
+           color: bool | None) -> None:
     """List the passes Triton ran on KERNEL, in order, with lines added and removed and what changed.
 
     The first request compiles the kernel once more with MLIR's per-pass dumps on (a few seconds;
@@ -54,10 +42,9 @@ def passes(kernel: str, target: str | None, config: int, as_json: bool, store_di
     """
     from irscope.request.passdump import cached_pass_table, get_pass_dump
 
-    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
     # A recorded kernel's artifacts come from its program: --recapture compiles its per-pass dump only.
     stored = kind_of(request.kernel).stored is not None
-    capture = get_capture(request, store_dir, recapture=recapture and not stored, on_compile=compile_notice)
+    capture = asked.capture(request, recapture=recapture and not stored)
     dump = get_pass_dump(request, capture, llvm=llvm, recapture=recapture, on_compile=dump_notice)
     table = cached_pass_table(dump)
     for problem in table.problems:

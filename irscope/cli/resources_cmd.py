@@ -9,56 +9,47 @@ import click
 
 from irscope.analysis.resources import Resources
 from irscope.cli.loops_cmd import capture_title
-from irscope.cli.options import (
-    config_option,
-    jobs_option,
-    json_option,
-    kernel_options,
-    store_option,
-    target_option,
-)
-from irscope.cli.show import compile_notice
+from irscope.cli.options import jobs_option, json_option
+from irscope.cli.requests import Asked, kernel_request
 from irscope.errors import IrscopeError, UsageError
 from irscope.model.paths import store_root
-from irscope.request.captures import LaunchSpec, Request, get_capture, make_request
+from irscope.request.captures import Request
 from irscope.request.kinds import kind_of
 from irscope.store.store import Capture, Store
 
 
-def _every_config(request: Request, store_dir: str | None, spec: str = "", launch: LaunchSpec | None = None,
-                  jobs: int = 1) -> list[Capture]:
+def _every_config(request: Request, asked: Asked, jobs: int = 1) -> list[Capture]:
     """A capture of each of the kernel's configs: declared CONFIGS, @triton.autotune configs, or those recorded."""
     kernel = request.kernel
     kind = kind_of(kernel)
     if kind.stored is not None:
         m = kind.stored.manifest
-        found = [c for c in Store(store_root(store_dir)).find(m.kernel)
+        found = [c for c in Store(store_root(asked.store_dir)).find(m.kernel)
                  if c.manifest.target == m.target and c.manifest.origin == m.origin and c.manifest.program == m.program]
         latest = {c.manifest.config_index: c for c in found}  # oldest first: the latest capture of each config wins
         return [latest[i] for i in sorted(latest)]
     count = kind.config_count(request.target.backend)
     if count is None:
         raise UsageError(f"--all-configs does not apply to {kernel.name}; name the kernel with --config N")
-    if jobs > 1 and spec:
-        _compile_missing(request, spec, launch or LaunchSpec(), count, store_dir, jobs)
-    return [get_capture(replace(request, config_index=i), store_dir, on_compile=compile_notice) for i in range(count)]
+    if jobs > 1:
+        _compile_missing(request, asked, count, jobs)
+    return [asked.capture(replace(request, config_index=i)) for i in range(count)]
 
 
-def _compile_missing(request: Request, spec: str, launch: LaunchSpec, count: int, store_dir: str | None,
-                     jobs: int) -> None:
+def _compile_missing(request: Request, asked: Asked, count: int, jobs: int) -> None:
     """Compile the configs not yet in the store, ``jobs`` at a time in worker processes."""
     from irscope.request.factsfile import Job, launch_data, run_jobs
     from irscope.toolchain.tritons import selected
 
-    store = Store(store_root(store_dir))
+    store = Store(store_root(asked.store_dir))
     missing = [i for i in range(count) if store.get(replace(request, config_index=i).key()) is None]
     if len(missing) < 2:
         return
-    data = launch_data(launch)
+    data = launch_data(asked.launch)
     click.echo(f"irscope: compiling {len(missing)} configs of {request.kernel.name} for {request.target.name}, "
                f"{min(jobs, len(missing))} at a time...", err=True)
     chosen = selected()
-    done = run_jobs([Job(kernel=spec, target=request.target.name, config=i, launch=data) for i in missing],
+    done = run_jobs([Job(kernel=asked.kernel, target=request.target.name, config=i, launch=data) for i in missing],
                     store.root, str(chosen.python) if chosen else None, jobs, facts=False)
     failed = [o for o in done if o.error]
     if failed:
@@ -66,18 +57,13 @@ def _compile_missing(request: Request, spec: str, launch: LaunchSpec, count: int
 
 
 @click.command("resources")
-@click.argument("kernel")
-@target_option
-@config_option
+@kernel_request()
 @click.option("--all-configs", "all_configs", is_flag=True,
               help="every launch config of the kernel (declared CONFIGS, @triton.autotune configs, or the configs "
                    "recorded by 'irscope capture'; compiling those not yet captured), one line each")
 @jobs_option("with --all-configs: compile N configs at a time in worker processes")
 @json_option
-@store_option
-@kernel_options
-def resources(kernel: str, target: str | None, config: int, all_configs: bool, jobs: int | None, as_json: bool,
-              store_dir: str | None, launch: LaunchSpec) -> None:
+def resources(asked: Asked, request: Request, all_configs: bool, jobs: int | None, as_json: bool) -> None:
     """Show registers per thread, spills, shared and local memory of KERNEL and the occupancy they
     allow per SM (A100, H100/H200, B200) or per CU (MI300X, MI355X), offline: NVIDIA figures from the
     capture's cubin and Triton's bundled ptxas -v, AMD figures from the AMDGCN metadata.
@@ -89,9 +75,8 @@ def resources(kernel: str, target: str | None, config: int, all_configs: bool, j
     from irscope.analysis.resources import capture_resources
     from irscope.views.resources_text import render_resource_table, render_resources, resources_json
 
-    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
     if not all_configs:
-        capture = get_capture(request, store_dir, on_compile=compile_notice)
+        capture = asked.capture(request)
         found = capture_resources(capture)
         if as_json:
             click.echo(json.dumps(resources_json([found])[0], indent=2))
@@ -101,7 +86,7 @@ def resources(kernel: str, target: str | None, config: int, all_configs: bool, j
         return
     from irscope.request.factsfile import default_workers
 
-    rows = [capture_resources(c) for c in _every_config(request, store_dir, kernel, launch, jobs or default_workers())]
+    rows = [capture_resources(c) for c in _every_config(request, asked, jobs or default_workers())]
     if as_json:
         click.echo(json.dumps(resources_json(rows), indent=2))
     else:

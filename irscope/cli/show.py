@@ -8,23 +8,9 @@ import time
 
 import click
 
-from irscope.cli.options import (
-    config_option,
-    json_option,
-    kernel_options,
-    stage_option,
-    store_option,
-    target_option,
-)
-from irscope.request.captures import LaunchSpec, Request, get_capture, make_request, stage_text
-
-
-def compile_notice(request: Request) -> None:
-    """Tell the user a compile is starting (it takes seconds)."""
-    from irscope.store.store import triton_version
-
-    click.echo(f"irscope: compiling {request.kernel.name} for {request.target.name} "
-               f"(config {request.config_index}, Triton {triton_version()})...", err=True)
+from irscope.cli.options import json_option
+from irscope.cli.requests import Asked, kernel_request
+from irscope.request.captures import Request, stage_text
 
 
 def emit(text: str, lexer: str, color: bool | None, pager: bool | None) -> None:
@@ -44,18 +30,13 @@ def emit(text: str, lexer: str, color: bool | None, pager: bool | None) -> None:
 
 
 @click.command("show")
-@click.argument("kernel")
-@stage_option("ttgir")
-@target_option
-@config_option
+@kernel_request(stage="ttgir")
 @json_option
-@store_option
-@kernel_options
 @click.option("--recapture", is_flag=True, help="compile again even when the store has this capture")
 @click.option("--color/--no-color", default=None, help="force or disable syntax colours (default: on a terminal)")
 @click.option("--pager/--no-pager", default=None, help="page long output (default: on a terminal)")
-def show(kernel: str, stage: str, target: str | None, config: int, as_json: bool, store_dir: str | None,
-         launch: LaunchSpec, recapture: bool, color: bool | None, pager: bool | None) -> None:
+def show(asked: Asked, request: Request, stage: str, as_json: bool, recapture: bool, color: bool | None,
+         pager: bool | None) -> None:
     """Print one stage (source, ttir, ttgir, llir, ptx, sass, amdgcn) of KERNEL's compilation.
 
     KERNEL is a bundled kernel (vector_add, softmax, matmul, matmul_tma), a kernel-module path, FILE.py:FUNCTION
@@ -69,9 +50,8 @@ def show(kernel: str, stage: str, target: str | None, config: int, as_json: bool
 
         irscope show my_kernels.py:add_kernel --args "x=fp32[4096], y=fp32[4096], out=fp32[4096], n=4096" --constexpr BLOCK=1024
     """
-    request = make_request(kernel, target, config, stage, launch=launch, store_dir=store_dir)
     start = time.perf_counter()
-    capture = get_capture(request, store_dir, recapture=recapture, on_compile=compile_notice)
+    capture = asked.capture(request, recapture=recapture)
     st, text = stage_text(capture, stage)
     if as_json:
         m = capture.manifest

@@ -7,24 +7,22 @@ from dataclasses import asdict
 
 import click
 
-from irscope.cli.options import config_option, json_option, kernel_options, store_option, target_option
-from irscope.cli.passes import compile_notice, dump_notice, print_rich
-from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.cli.options import json_option
+from irscope.cli.passes import print_rich
+from irscope.cli.requests import dump_notice, kernel_request
+from irscope.request.captures import Request
+from irscope.store.store import Capture
 
 
 @click.command("timing")
-@click.argument("kernel")
-@target_option
-@config_option
+@kernel_request()
 @json_option
-@store_option
-@kernel_options
 @click.option("--repeat", "-r", type=click.IntRange(1, 20), default=3, show_default=True,
               help="compiles to time (medians are shown)")
 @click.option("--all", "show_all", is_flag=True, help="list every MLIR pass, not just the slowest")
 @click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
-def timing(kernel: str, target: str | None, config: int, as_json: bool, store_dir: str | None, launch: LaunchSpec,
-           repeat: int, show_all: bool, color: bool | None) -> None:
+def timing(request: Request, capture: Capture, as_json: bool, repeat: int, show_all: bool,
+           color: bool | None) -> None:
     """Time KERNEL's compile per phase, stage and MLIR pass, and weigh Triton's MLIR pipeline against ptxas.
 
     Each timing compiles again from scratch in a clean process (fresh Triton cache, no dumps) with
@@ -43,8 +41,6 @@ def timing(kernel: str, target: str | None, config: int, as_json: bool, store_di
     from irscope.request.timing import measure_timing
     from irscope.store.store import require_trusted
 
-    request = make_request(kernel, target, config, launch=launch, store_dir=store_dir)
-    capture = get_capture(request, store_dir, on_compile=compile_notice)
     if kind_of(request.kernel).stored is not None:
         require_trusted(capture)  # timing compiles the capture's own source again
     dump = get_pass_dump(request, capture, on_compile=dump_notice)  # the pass numbers every command shares

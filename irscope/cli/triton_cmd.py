@@ -1,7 +1,8 @@
 """``irscope triton``: the Tritons irscope can compile with (install, list, remove).
 
-Environments live under the store (``$IRSCOPE_HOME/tritons/VERSION``); the global option
-``irscope --triton VERSION COMMAND ...`` (or ``$IRSCOPE_TRITON``) makes a command compile with one.
+Environments live under the store (``$IRSCOPE_HOME/tritons/VERSION``); the option ``--triton VERSION``
+(``irscope --triton VERSION COMMAND ...`` or ``irscope COMMAND ... --triton VERSION``, or ``$IRSCOPE_TRITON``)
+makes a command compile with one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from irscope.model.paths import require_writable, store_root
 def triton() -> None:
     """Tritons to compile with: install, list and remove environments under the store.
 
-    Any compiling command then takes the global option --triton VERSION (before the command).
+    Any compiling command then takes --triton VERSION, before the command or after its name.
 
     Example:
 

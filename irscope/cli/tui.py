@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import click
 
-from irscope.cli.options import config_option, store_option, target_option
+from irscope.cli.options import config_option, store_option, target_option, triton_option
 
 
 @click.command("tui")
 @click.argument("kernel", required=False)
 @target_option
 @config_option
+@triton_option
 @store_option
 @click.option("--no-passes", is_flag=True, help="do not record each opened capture's per-pass IR in the background")
 @click.option("--no-precompile", is_flag=True,

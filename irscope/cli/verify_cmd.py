@@ -7,11 +7,11 @@ from dataclasses import asdict, replace
 
 import click
 
-from irscope.cli.options import json_option, kernel_options, store_option, target_value
-from irscope.cli.show import compile_notice
+from irscope.cli.options import json_option, target_value
+from irscope.cli.requests import Asked, compile_options
 from irscope.errors import UsageError
 from irscope.model.paths import store_root
-from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.request.captures import LaunchSpec
 from irscope.request.kinds import kind_of
 from irscope.store.store import Capture, Store
 
@@ -26,7 +26,8 @@ def _captures(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | 
     chosen: dict[str, Capture] = {}
     for kernel in kernels:
         for target in targets or (None,):
-            request = make_request(kernel, target, config or 0, launch=launch, store_dir=store_dir)
+            asked = Asked(kernel, target, config or 0, launch, store_dir)
+            request = asked.request()
             indices = [request.config_index]
             if all_configs:
                 declared = kind_of(request.kernel).declared_configs(request.target.backend)
@@ -34,7 +35,7 @@ def _captures(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | 
                     raise UsageError(f"--all-configs needs a kernel module that declares CONFIGS; {kernel} does not")
                 indices = list(range(declared))
             for index in indices:
-                cap = get_capture(replace(request, config_index=index), store_dir, on_compile=compile_notice)
+                cap = asked.capture(replace(request, config_index=index))
                 chosen[cap.manifest.key] = cap
     return list(chosen.values())
 
@@ -47,8 +48,7 @@ def _captures(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | 
 @click.option("--all-configs", is_flag=True, help="every launch config of each kernel module")
 @click.option("--verbose", "-v", is_flag=True, help="print every finding, not only disagreements")
 @json_option
-@store_option
-@kernel_options
+@compile_options
 def verify(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | None, all_configs: bool,
            verbose: bool, as_json: bool, store_dir: str | None, launch: LaunchSpec) -> None:
     """Re-derive every claim irscope makes about KERNEL that a lower stage can confirm, and print each
