@@ -105,6 +105,28 @@ def test_bad_input_is_one_line(args: list[str], needle: str) -> None:
     assert len(result.output.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(("key", "message"), [
+    ("warp", "#blocked1 cannot be mapped: missing warp: Triton requires the bases register, lane, warp and block "
+             "(it has warps)"),
+    ("lane", "#blocked1 cannot be mapped: missing lane: Triton requires the bases register, lane, warp and block "
+             "(it has lanes)"),
+])
+def test_a_misspelled_linear_key_is_refused_in_one_line(tmp_path: Path, key: str, message: str) -> None:
+    """Issue 28 item 6: a `#ttg.linear` with `lanes = ...` drew a map that ended in an IndexError (exit 70)."""
+    blocked1 = ("#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], "
+                "order = [1, 0]}>")
+    bases = {"register": "[[0, 1], [0, 2], [0, 4]]", "lane": "[[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]]",
+             "warp": "[[4, 0], [8, 0], [16, 0]]", "block": "[]"}
+    linear = ", ".join(f"{k}{'s' if k == key else ''} = {v}" for k, v in bases.items())
+    path = tmp_path / "linear.ttgir"
+    path.write_text(Path(SM80).read_text().replace(blocked1, f"#blocked1 = #ttg.linear<{{{linear}}}>"))
+    report = invoke("--file", str(path))
+    assert report.exit_code == 0 and "problem: #blocked1: cannot read ttg.linear: missing " + key in report.output
+    result = invoke("--file", str(path), "--map", "blocked1")
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [f"irscope: error: {message}"]
+
+
 @pytest.mark.compile
 def test_report_of_a_bundled_kernel(shared_store: Path) -> None:
     result = invoke("matmul", "--target", "sm90", "--store", str(shared_store))

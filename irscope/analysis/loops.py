@@ -412,8 +412,8 @@ def _evidence(listing: Listing, found: AsmLoop | None) -> Evidence:
     if found is None:
         return Evidence(listing.stage, "", {}, {}, {}, (), None)
     earlier = [loop.end for loop in listing.loops if loop.end < found.start]
-    inside = [i for i in listing.inside(found) if not i.text.startswith("@!PT")]
-    before = [i for i in listing.between(max(earlier, default=0), found.start - 1) if not i.text.startswith("@!PT")]
+    inside = listing.inside(found)  # SASS's never-executed `@!PT` padding is not among a listing's instructions
+    before = listing.between(max(earlier, default=0), found.start - 1)
     in_loop: Counter[str] = Counter()
     opcodes: dict[str, dict[str, None]] = {}
     waits = []
