@@ -47,6 +47,21 @@ def test_map_and_svg_image(tmp_path: Path) -> None:
     assert ET.parse(image).getroot().tag.endswith("svg")
 
 
+def test_a_piped_map_names_the_warp() -> None:
+    """Issue 28 item 12: piped (no colour), each cell names its warp: rows 0 and 127 differ only in the warp."""
+    result = invoke("--file", SM80, "--map", "blocked1")
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line.split()[1:] for line in result.output.splitlines() if line.split()[:1]
+            and line.split()[0].isdigit()}
+    assert rows["0"][0] == "w0:T0:0" and rows["127"][0] == "w7:T24:24"
+    assert "cells show w<warp>:T<lane>:<register> of the lowest thread holding the element" in result.output
+    coloured = CliRunner().invoke(cli, ["layouts", "--file", SM80, "--map", "blocked1"], env={"FORCE_COLOR": "1"})
+    assert "\x1b[" in coloured.output and "T0:0" in coloured.output and "w0:" not in coloured.output
+    no_color = CliRunner().invoke(cli, ["layouts", "--file", SM80, "--map", "blocked1"],
+                                  env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "w0:T0:0" in no_color.output  # a terminal with NO_COLOR shows no colour either
+
+
 def test_map_json_is_tritons_dump_text() -> None:
     result = invoke("--file", SM80, "--map", "#blocked1", "--shape", "4x64", "--json")
     data = json.loads(result.output)
