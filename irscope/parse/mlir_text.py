@@ -53,11 +53,12 @@ def strip_comment(line: str) -> str:
 
 
 class _Brackets:
-    """Brackets left open in a growing logical line, read once per piece (so joining stays linear).
+    """Brackets left open in a growing logical line, each piece read once (so a long one stays linear).
 
-    The pieces of a logical line are joined with one space; this keeps what `_depth` of that joined
-    text needs without joining or rescanning it: the net bracket counts (the fast path) and, for lines
-    with a string or a close before its open, the exact scan's state, advanced only when asked.
+    The open count of the pieces joined with one space is: 0 when no `"` occurs and the brackets
+    balance (`->` arrows aside), else what a scan finds that skips strings and arrows and never goes
+    below 0. Both are kept as the pieces come, without joining or rescanning them: the counts add up,
+    and the scan's state is advanced over earlier pieces only when a count does not settle it.
     """
 
     def __init__(self) -> None:
@@ -66,7 +67,7 @@ class _Brackets:
         self.quoted = False
         self.depth = 0  # the exact scan's state after `pieces[:scanned]` (each followed by its joining space)
         self.in_string = False
-        self.skip = False  # the last character read was a `\\` inside a string: the next one is escaped
+        self.skip = False  # a piece ended in a backslash inside a string: the next character is escaped
         self.pieces: list[str] = []
         self.scanned = 0
 
@@ -82,7 +83,7 @@ class _Brackets:
         self.quoted = self.quoted or '"' in text
 
     def depth_with(self, last: str) -> int:
-        """`_depth` of the earlier pieces joined with `last` (the newest piece, perhaps shortened)."""
+        """The brackets left open by the earlier pieces joined with `last` (the newest piece, perhaps shortened)."""
         opened = self.opened + last.count("(") + last.count("[") + last.count("{") + last.count("<")
         closed = (self.closed + last.count(")") + last.count("]") + last.count("}") + last.count(">")
                   - last.count("->"))
