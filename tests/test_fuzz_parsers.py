@@ -12,10 +12,11 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import time
 from collections.abc import Callable
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from irscope.analysis.layouts.explain import analyze_layouts
@@ -26,6 +27,7 @@ from irscope.errors import IrscopeError
 from irscope.parse.layouts import parse_layouts
 from irscope.parse.lineinfo import parse_amdgcn, parse_llir, parse_ptx, parse_sass_lines
 from irscope.parse.mlir_ops import parse_module
+from irscope.parse.mlir_text import logical_lines, strip_comment
 from irscope.parse.passes import parse_dump
 from irscope.parse.ttgir_ops import scan_ops
 from tests.conftest import DATA
@@ -167,3 +169,115 @@ def test_pass_dump_parser_survives_mutations(corpus, data):
     dump = (header.format("Inliner", "inline") + modules[0] + header.format("TritonGPUCoalesce", "tritongpu-coalesce")
             + modules[1])
     _survives(parse_dump, data.draw(mutated([dump])))
+
+
+# -- one unbalanced bracket in a large file: linear time, the same logical lines ---------------------
+
+
+def _read_all(text: str) -> None:
+    """What every MLIR reader does first (logical lines), then the module, op and layout parsers on them."""
+    logical_lines(text)
+    parse_module(text)
+    list(scan_ops(text))
+    parse_layouts(text)
+
+
+def _seconds(fn: Callable[[str], object], text: str) -> float:
+    """The best of three CPU times (other processes on a loaded machine barely move it)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        fn(text)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@settings(max_examples=8, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_one_unbalanced_bracket_reads_in_linear_time(corpus, data):
+    """Issue 28 item 6: one `"`, `[`, `{` or `<` left open made reading logical lines quadratic (each line joined
+    and rescanned the whole open statement: the matmul's LLVM IR with one `"` ran for minutes). Four times the
+    text must cost about four times as much, not sixteen."""
+    real = max(corpus["llir"], key=len)
+    text = real[: real.index("\n", 60_000) + 1]
+    lines = text.splitlines(keepends=True)
+    # after a line's first `(`: the bracket is left open there, outside any string
+    line = data.draw(st.sampled_from([i for i, x in enumerate(lines[: len(lines) // 4]) if "(" in x]))
+    at = lines[line].index("(") + 1
+    lines[line] = lines[line][:at] + data.draw(st.sampled_from('"[{<')) + lines[line][at:]
+    once = "".join(lines)
+    four = once + text * 3
+    assert max(n for n, _ in logical_lines(four)) <= line + 1  # the open bracket swallows the rest, as before
+    t1, t4 = _seconds(_read_all, once), _seconds(_read_all, four)
+    assert t4 < 8 * max(t1, 0.002), f"1x: {t1:.3f} s, 4x: {t4:.3f} s"
+
+
+def _logical_lines_by_definition(text: str) -> list[tuple[int, str]]:
+    """`logical_lines` as its docstring defines it, rejoining and rescanning each statement per line (slow)."""
+    def depth(body: str) -> int:
+        if '"' not in body:
+            opened = sum(body.count(c) for c in "([{<")
+            if opened == sum(body.count(c) for c in ")]}>") - body.count("->"):
+                return 0
+        level, in_string, i = 0, False, 0
+        while i < len(body):
+            ch = body[i]
+            if in_string and ch == "\\":
+                i += 2
+                continue
+            if ch == '"':
+                in_string = not in_string
+            elif not in_string and body.startswith("->", i):
+                i += 1
+            elif not in_string and ch in "([{<":
+                level += 1
+            elif not in_string and ch in ")]}>":
+                level = max(0, level - 1)
+            i += 1
+        return level
+
+    def open_at_end(joined: str) -> bool:
+        body = joined[:-2] if joined.endswith("({") else joined[:-1] if joined.endswith("{") else joined
+        if body.startswith(("}", "^")):
+            return False
+        return depth(body) > 0 or (body is joined and joined.endswith((":", ",", "->", "=")))
+
+    out: list[tuple[int, str]] = []
+    current: list[str] = []
+    first = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = strip_comment(raw).strip()
+        if not line:
+            continue
+        if current:
+            continues = open_at_end(" ".join(current)) or line.startswith(("->", ":", ",", "to ", "attributes "))
+            if not continues or re.match(r"^(?:#[\w$.-]+\s*=|module\b|(?:tt|func|llvm)\.func\b)", line):
+                out.append((first, " ".join(current)))
+                current = []
+        if not current:
+            first = number
+        current.append(line)
+    if current:
+        out.append((first, " ".join(current)))
+    return out
+
+
+_PIECES = st.sampled_from(['(', ')', '[', ']', '{', '}', '<', '>', '"', '\\', '->', '-', ':', ',', '=', ' ', '\n',
+                           'a', '%0', '^bb1', '({', 'to ', '// c', 'module', '#a = ', 'tt.func', 'attributes '])
+
+
+@settings(max_examples=EXAMPLES * 10, deadline=DEADLINE_MS)
+@given(pieces=st.lists(_PIECES, max_size=80))
+def test_logical_lines_are_as_defined(pieces):
+    """The one-pass reader gives exactly the logical lines of the rejoin-and-rescan definition."""
+    text = "".join(pieces)
+    assert logical_lines(text) == _logical_lines_by_definition(text)
+
+
+def test_logical_lines_of_real_text_with_open_brackets_are_as_defined(corpus):
+    for text in (corpus["ttgir"][0], corpus["llir"][0][:20_000]):
+        for bracket in '"[{<':
+            at = len(text) // 3
+            odd = text[:at] + bracket + text[at:]
+            assert logical_lines(odd) == _logical_lines_by_definition(odd)

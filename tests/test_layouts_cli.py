@@ -47,6 +47,21 @@ def test_map_and_svg_image(tmp_path: Path) -> None:
     assert ET.parse(image).getroot().tag.endswith("svg")
 
 
+def test_a_piped_map_names_the_warp() -> None:
+    """Issue 28 item 12: piped (no colour), each cell names its warp: rows 0 and 127 differ only in the warp."""
+    result = invoke("--file", SM80, "--map", "blocked1")
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line.split()[1:] for line in result.output.splitlines() if line.split()[:1]
+            and line.split()[0].isdigit()}
+    assert rows["0"][0] == "w0:T0:0" and rows["127"][0] == "w7:T24:24"
+    assert "cells show w<warp>:T<lane>:<register> of the lowest thread holding the element" in result.output
+    coloured = CliRunner().invoke(cli, ["layouts", "--file", SM80, "--map", "blocked1"], env={"FORCE_COLOR": "1"})
+    assert "\x1b[" in coloured.output and "T0:0" in coloured.output and "w0:" not in coloured.output
+    no_color = CliRunner().invoke(cli, ["layouts", "--file", SM80, "--map", "blocked1"],
+                                  env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "w0:T0:0" in no_color.output  # a terminal with NO_COLOR shows no colour either
+
+
 def test_map_json_is_tritons_dump_text() -> None:
     result = invoke("--file", SM80, "--map", "#blocked1", "--shape", "4x64", "--json")
     data = json.loads(result.output)
@@ -103,6 +118,28 @@ def test_bad_input_is_one_line(args: list[str], needle: str) -> None:
     assert result.exit_code == 2, result.output
     assert needle in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("key", "message"), [
+    ("warp", "#blocked1 cannot be mapped: missing warp: Triton requires the bases register, lane, warp and block "
+             "(it has warps)"),
+    ("lane", "#blocked1 cannot be mapped: missing lane: Triton requires the bases register, lane, warp and block "
+             "(it has lanes)"),
+])
+def test_a_misspelled_linear_key_is_refused_in_one_line(tmp_path: Path, key: str, message: str) -> None:
+    """Issue 28 item 6: a `#ttg.linear` with `lanes = ...` drew a map that ended in an IndexError (exit 70)."""
+    blocked1 = ("#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], "
+                "order = [1, 0]}>")
+    bases = {"register": "[[0, 1], [0, 2], [0, 4]]", "lane": "[[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]]",
+             "warp": "[[4, 0], [8, 0], [16, 0]]", "block": "[]"}
+    linear = ", ".join(f"{k}{'s' if k == key else ''} = {v}" for k, v in bases.items())
+    path = tmp_path / "linear.ttgir"
+    path.write_text(Path(SM80).read_text().replace(blocked1, f"#blocked1 = #ttg.linear<{{{linear}}}>"))
+    report = invoke("--file", str(path))
+    assert report.exit_code == 0 and "problem: #blocked1: cannot read ttg.linear: missing " + key in report.output
+    result = invoke("--file", str(path), "--map", "blocked1")
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [f"irscope: error: {message}"]
 
 
 @pytest.mark.compile

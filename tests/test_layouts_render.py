@@ -54,6 +54,28 @@ def test_cells_are_coloured_by_warp(sm90: L.LayoutTable) -> None:
     assert data.warps == (0, 1, 6, 7)
 
 
+def test_plain_maps_name_the_warp_that_colour_shows(sm90: L.LayoutTable) -> None:
+    """Issue 28 item 12: without colour, rows 1 and 121 of the wgmma map both read `T4:..` (warp 0 lane 4
+    against warp 7 lane 4); the plain form names the warp, the coloured form keeps its short labels."""
+    mma = sm90.aliases["mma"]
+    grid = layout_grid(mma, [128, 256])
+    holders = grid.holders()
+    assert (holders[1 * 256][0].warp, holders[1 * 256][0].lane) == (0, 4)
+    assert (holders[121 * 256][0].warp, holders[121 * 256][0].lane) == (7, 4)
+    plain = {line.split()[0]: line.split()[1:] for line in _lines(render_layout_map(mma, [128, 256], plain=True))
+             if line.split()[:1] and line.split()[0].isdigit()}
+    assert plain["1"][0] == "w0:T4:0" and plain["121"][0] == "w7:T4:2"
+    notes = _lines(render_layout_map(mma, [128, 256], plain=True))
+    assert "cells show w<warp>:T<lane>:<register> of the lowest thread holding the element" in notes
+    coloured = render_layout_map(mma, [128, 256])
+    rows = {line.split()[0]: line.split()[1:] for line in _lines(coloured) if line.split()[:1] and line.split()[0].isdigit()}
+    assert rows["1"][0] == rows["121"][0][:3] + "0" == "T4:0"  # the same lane: only the colour tells the warps apart
+    assert "cells show T<lane>:<register> of the lowest thread holding the element; colour = warp" in _lines(coloured)
+    assert all(cell_len(line) <= 100 for line in notes)
+    one_warp = L.BlockedLayout(size_per_thread=(1, 1), threads_per_warp=(4, 8), warps_per_cta=(1, 1), order=(1, 0))
+    assert build_map(one_warp, [4, 8], plain=True).cells[0][0] == MapCell("T0:0", 0)  # one warp: nothing to tell
+
+
 def test_small_map_is_not_folded() -> None:
     mma = L.NvidiaMmaLayout(version_major=2, version_minor=0, warps_per_cta=(2, 2), instr_shape=(16, 8))
     data = build_map(mma, [16, 16], max_rows=16, max_cols=16)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -12,6 +14,8 @@ from click.testing import CliRunner
 
 from irscope.analysis.loops import analyze_loops, capture_loops
 from irscope.cli import cli
+from irscope.request.captures import LaunchSpec, get_capture, make_request
+from irscope.views.loops_text import render_loops
 from tests.conftest import DATA, repo_path
 
 pytestmark = pytest.mark.compile
@@ -52,6 +56,51 @@ def test_matmul_k_loop_is_pipelined_with_the_configured_stages(captures, target,
     else:
         assert loop.operands.startswith("through shared memory: local_load")
         assert any(op.startswith("ldmatrix") for op in ptx.opcodes["shared_load"])
+
+
+def test_the_buffer_depth_is_explained_from_the_ttgir(captures):
+    """Issue 28 item 13: sm80 said "3 stages" next to 2-deep buffers with no word why. Triton gives each async
+    load one buffer per iteration it is issued ahead; on sm80 the tile goes to registers (local_load) before the
+    next copies are issued, on sm90 wgmma reads the buffer itself, so Triton adds one."""
+    for target, depth, why in (("sm80", 2, "each iteration reads its tile into registers (ttg.local_load, TTGIR "),
+                               ("sm90", 3, "plus one: wgmma (ttng.warp_group_dot, TTGIR line ")):
+        cap = captures("matmul", target)
+        (loop,), _ = capture_loops(cap)
+        assert {b.split("x", 1)[0] for b in loop.buffers} == {str(depth)}
+        assert loop.buffering.startswith(f"{depth} deep for 3 stages: one buffer per iteration a copy is issued "
+                                         "ahead (2)") and why in loop.buffering, loop.buffering
+        ttgir = cap.read("ttgir").splitlines()
+        cited = [int(n) for n in re.findall(r"line[s]? (\d+)(?:-(\d+))?", loop.buffering)[0] if n]
+        if target == "sm80":
+            first, last = cited
+            copy = int(re.search(r"next copies \(line (\d+)\)", loop.buffering)[1])
+            assert "ttg.local_load" in ttgir[first - 1] and "ttg.local_load" in ttgir[last - 1] and last < copy
+            assert "ttg.async_copy_global_to_local" in ttgir[copy - 1]
+        else:
+            assert "ttng.warp_group_dot " in ttgir[cited[0] - 1]
+        report = CliRunner().invoke(cli, ["loops", "matmul", "--target", target, "--store", str(captures.store)]).output
+        assert f"    {loop.buffering}\n" in report
+
+
+def test_ptxas_unrolling_is_named(shared_store):
+    """Issue 28 item 13: the layernorm's first loop issues one 16-byte load per PTX iteration and four per SASS
+    iteration: ptxas unrolled it four times, which the report now says; its third loop is not unrolled."""
+    lib = DATA / "kernels" / "libstyle.py"
+    spec = importlib.util.spec_from_file_location("libstyle", lib)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    args, constexprs = module.LAUNCHES["layer_norm_fwd"]  # the launch test_verify uses
+    capture = get_capture(make_request(f"{lib}:layer_norm_fwd", "sm90",
+                                       launch=LaunchSpec(args=args, constexprs=constexprs)), str(shared_store))
+    loops, missing = capture_loops(capture)
+    assert missing == () and len(loops) == 3
+    ptx, sass = loops[0].evidence
+    assert ptx.in_loop["global_load"] == 1 and sass.in_loop["global_load"] == 4 and sass.unrolled == 4
+    assert ptx.widest_access == sass.widest_access == 16
+    assert loops[2].evidence[1].unrolled == 1 and loops[2].evidence[1].in_loop["global_load"] == 3
+    text = render_loops(loops, "layer_norm_fwd")
+    assert text.count("ptxas unrolled the loop 4 times: one SASS iteration does the work of 4 PTX iterations") == 2
 
 
 def test_gfx942_k_loop_stages_through_registers_into_lds(captures):

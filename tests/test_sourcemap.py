@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -102,6 +103,37 @@ def test_map_cli_shows_every_stage_of_the_dot_line(captures):
                              "--store", str(captures.store)).stdout)
     assert [s["stage"] for s in data["stages"]] == ["ttgir", "sass"]
     assert any(line["opcode"].startswith("HGMMA") for line in data["stages"][1]["lines"])
+
+
+def _section(out: str, stage: str) -> list[str]:
+    """The lines of one stage's section of `irscope map` output."""
+    lines = out.split(f"\n{stage}: ", 1)[1].split("\n\n", 1)[0].splitlines()
+    return lines
+
+
+def test_map_lists_tensor_core_memory_and_waits_first_and_leaves_out_never_executed_sass(captures):
+    """Issue 28 item 7: the footer said tensor-core, memory and wait instructions come first, but address
+    arithmetic did; and four `@!PT LDS RZ, [RZ]` (which never execute) were counted as `LDS x4`."""
+    cap = captures("matmul", "sm90")
+    dot = line_of(cap, "tl.dot(")
+    out = invoke("map", "matmul", "--line", str(dot), "--target", "sm90", "--store", str(captures.store)).output
+    for stage, first in (("ptx", "wgmma.mma_async"), ("sass", "HGMMA.64x256x16")):
+        lines = _section(out, stage)
+        listed = [line for line in lines if line.startswith("  ") and not line.startswith(("  kinds:", "  note:", "  ..."))]
+        assert first in listed[0], (stage, listed[:3])
+        assert lines[-1].endswith("tensor-core, memory, wait and barrier instructions are shown first)"), lines[-1]
+        ranks = [0 if first in line else 1 for line in listed]
+        assert ranks == sorted(ranks), (stage, listed)  # every tensor-core instruction before the rest
+    sass = _section(out, "sass")
+    assert "LDS" not in sass[1] and sass[1].startswith("  kinds: ")
+    assert not any("@!PT" in line for line in sass if line.startswith("  /*"))
+    assert re.fullmatch(r"  note: \d+ more instructions? \(LDS x\d+\) predicated on @!PT never execute \(ptxas "
+                        r"padding\); not counted or listed", sass[2]), sass[2]
+    smap = build_source_map(cap, ("sass",)).stage("sass")
+    assert smap.never_executed and all(m.text.startswith("@!PT ") for m in smap.never_executed)
+    assert not any(m.text.startswith("@!PT") for m in smap.lines)
+    total = int(sass[0].split(" instructions (of ")[1].split(",")[0])
+    assert total == len(smap.lines)
 
 
 def test_annotate_cli_puts_the_heavy_lines_first_in_the_bars(captures):

@@ -232,6 +232,22 @@ def test_sass_line_comments_keep_the_inlined_chain_and_find_real_loops():
     assert listing.instructions[2].opcode == "HGMMA.64x256x16.F32"
 
 
+def test_sass_instructions_predicated_on_not_pt_never_execute_and_are_not_counted():
+    """Issue 28 item 7: ptxas pads with `@!PT LDS RZ, [RZ]`; `map` counted four of them as `LDS x4`."""
+    padded = SASS.replace("        /*0030*/                   DEPBAR.LE SB0, 0x2 ;\n",
+                          "        /*0030*/                   DEPBAR.LE SB0, 0x2 ;\n"
+                          "        /*0034*/               @!PT LDS RZ, [RZ] ;\n"
+                          "        /*0038*/               @!PT BRA `(.L_x_2) ;\n"
+                          "        /*003c*/               @!P2 LDS R4, [R2] ;\n")
+    listing = parse_sass_lines(padded)
+    assert [i.text for i in listing.never_executed] == ["@!PT LDS RZ, [RZ]", "@!PT BRA `(.L_x_2)"]
+    assert [i.address for i in listing.instructions] == [0, 0x10, 0x20, 0x30, 0x3C, 0x40, 0x50, 0x60]
+    assert [loop.label for loop in listing.loops] == [".L_x_1"]
+    smap = map_listing(listing, K, "nvdisasm")
+    assert [m.opcode for m in smap.for_line(14)].count("LDS") == 1 and smap.counts()[14] == 6
+    assert [m.text for m in smap.never_executed_for(14)] == ["@!PT LDS RZ, [RZ]", "@!PT BRA `(.L_x_2)"]
+
+
 LLIR = """define ptx_kernel void @k(ptr addrspace(1) %0) local_unnamed_addr !dbg !6 {
   %2 = add i32 %1, 127, !dbg !15
   %3 = sdiv i32 %2, 128, !dbg !14

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from irscope.analysis.instructions import access_bytes, canonical_op, classify, pending_count
 from irscope.errors import StoreError
@@ -98,6 +98,8 @@ class Evidence:
         opcodes: instruction class -> the distinct mnemonics seen in the loop.
         waits: the waits in the loop, with their pending counts.
         widest_access: the widest global load or async copy in the loop, in bytes per thread.
+        unrolled: SASS: how many iterations of the PTX loop one iteration of this loop runs (ptxas
+            unrolled it that many times); 1 when the counts match.
     """
 
     stage: str
@@ -107,6 +109,7 @@ class Evidence:
     opcodes: dict[str, tuple[str, ...]]
     waits: tuple[WaitInfo, ...]
     widest_access: int | None
+    unrolled: int = 1
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,7 @@ class Loop:
         operands: how the dot operands reach the tensor cores, in words.
         evidence: per lower stage, the confirming instructions.
         reasons: why (part of) the loop was not pipelined, when it can be told.
+        buffering: why the buffers are as deep as they are, when that differs from the stages, in words.
     """
 
     line: int | None
@@ -146,6 +150,7 @@ class Loop:
     operands: str
     evidence: tuple[Evidence, ...]
     reasons: tuple[str, ...]
+    buffering: str = ""
 
     @property
     def pipelined(self) -> bool:
@@ -301,6 +306,28 @@ def _buffers(module: MlirModule, body: list[MlirOp]) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _buffering(body: list[MlirOp], streams: list[LoadStream], buffers: tuple[str, ...]) -> str:
+    """Why the copies' buffers are as deep as they are (Triton's pipeliner gives each async load one
+    buffer per iteration it is issued ahead, and one more when wgmma reads the buffer itself)."""
+    depths = {int(b.split("x", 1)[0]) for b in buffers if b.split("x", 1)[0].isdigit()}
+    ahead = max((s.stages - 1 for s in streams if s.kind == "async"), default=0)
+    copies = [op.line for op in body if classify(op.name) == "async_copy"]
+    if len(depths) != 1 or ahead < 1 or not copies:
+        return ""
+    depth = depths.pop()
+    stages = f"{depth} deep for {ahead + 1} stages: one buffer per iteration a copy is issued ahead ({ahead})"
+    reads = [op.line for op in body if canonical_op(op.name) == "ttg.local_load" and op.line < copies[0]]
+    wgmma = next((op for op in body if canonical_op(op.name) == "ttng.warp_group_dot"), None)
+    if depth == ahead and reads:
+        span = f"line {reads[0]}" if len(reads) == 1 else f"lines {reads[0]}-{reads[-1]}"
+        return (f"{stages}; each iteration reads its tile into registers (ttg.local_load, TTGIR {span}) before "
+                f"it issues the next copies (line {copies[0]}), so one tile is held in registers, not in a buffer")
+    if depth == ahead + 1 and wgmma is not None:
+        return (f"{stages}, plus one: wgmma (ttng.warp_group_dot, TTGIR line {wgmma.line}) reads its operands "
+                "from shared memory while the next copies land")
+    return ""
+
+
 def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
     """(matrix instruction in words, number of dot ops, how the operands arrive)."""
     dots = [op for op in body if classify(op.name) == "mma"]
@@ -412,8 +439,8 @@ def _evidence(listing: Listing, found: AsmLoop | None) -> Evidence:
     if found is None:
         return Evidence(listing.stage, "", {}, {}, {}, (), None)
     earlier = [loop.end for loop in listing.loops if loop.end < found.start]
-    inside = [i for i in listing.inside(found) if not i.text.startswith("@!PT")]
-    before = [i for i in listing.between(max(earlier, default=0), found.start - 1) if not i.text.startswith("@!PT")]
+    inside = listing.inside(found)  # SASS's never-executed `@!PT` padding is not among a listing's instructions
+    before = listing.between(max(earlier, default=0), found.start - 1)
     in_loop: Counter[str] = Counter()
     opcodes: dict[str, dict[str, None]] = {}
     waits = []
@@ -433,6 +460,29 @@ def _evidence(listing: Listing, found: AsmLoop | None) -> Evidence:
     before_counts = Counter(k for i in before if (k := classify(i.opcode)) is not None)
     return Evidence(listing.stage, found.label, dict(in_loop), dict(before_counts),
                     {k: tuple(v) for k, v in opcodes.items()}, tuple(waits), widest)
+
+
+# A PTX instruction of these classes becomes one SASS instruction of the same width, so per-iteration
+# counts compare between the two loops (shared loads do not: ptxas merges ld.shared into wider LDS).
+_ONE_TO_ONE = ("mma", "async_copy", "global_load", "global_store")
+
+
+def _unroll_factor(ptx: Evidence, sass: Evidence) -> int:
+    """How many PTX iterations one iteration of the SASS loop runs: k when each of its tensor-core, copy
+    and global-memory counts is k times the PTX loop's (ptxas unrolled it k times), else 1."""
+    if not ptx.label or not sass.label or ptx.widest_access != sass.widest_access:
+        return 1
+    pairs = [(ptx.in_loop[k], sass.in_loop.get(k, 0)) for k in _ONE_TO_ONE if ptx.in_loop.get(k)]
+    factors = {lower // upper if lower % upper == 0 else 0 for upper, lower in pairs}
+    return factors.pop() if len(factors) == 1 and min(factors) > 1 else 1
+
+
+def _with_unrolling(evidence: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+    """The evidence with the SASS loop's unroll factor against the PTX loop."""
+    ptx = next((e for e in evidence if e.stage == "ptx"), None)
+    if ptx is None:
+        return evidence
+    return tuple(replace(e, unrolled=_unroll_factor(ptx, e)) if e.stage == "sass" else e for e in evidence)
 
 
 def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = None, backend: str = "cuda",
@@ -455,7 +505,9 @@ def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = Non
         streams = _streams(module, op, body, kernel_file, table)
         achieved = max((s.stages for s in streams), default=1)
         mma, count, operands = _mma(body, table)
-        evidence = tuple(_evidence(listing, matches[k]) for listing, matches in zip(listings, matched, strict=True))
+        evidence = _with_unrolling(tuple(_evidence(listing, matches[k])
+                                         for listing, matches in zip(listings, matched, strict=True)))
+        buffers = _buffers(module, body)
         unpipelined = achieved <= 1 or any(s.stages == 1 for s in streams)
         loops.append(Loop(
             line=line,
@@ -466,13 +518,14 @@ def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = Non
             requested_from=origin,
             achieved_stages=achieved,
             loads=tuple(streams),
-            buffers=_buffers(module, body),
+            buffers=buffers,
             waits=_waits(body),
             mma=mma,
             mma_ops=count,
             operands=operands,
             evidence=evidence,
             reasons=_reasons(requested, streams, args, backend, _inner_loads(module, op)) if unpipelined else (),
+            buffering=_buffering(body, streams, buffers),
         ))
     return loops
 

@@ -67,12 +67,15 @@ class StageMap:
         origin: where the positions come from, in words.
         problems: what could not be read; a stage that could not be mapped at all has no lines
             and says why here.
+        never_executed: SASS only: the instructions predicated on ``!PT``, which never run; not in
+            ``lines`` nor in any count.
     """
 
     stage: str
     lines: tuple[MappedLine, ...]
     origin: str
     problems: tuple[str, ...] = ()
+    never_executed: tuple[MappedLine, ...] = ()
 
     @property
     def mapped(self) -> int:
@@ -86,6 +89,10 @@ class StageMap:
     def for_line(self, line: int) -> list[MappedLine]:
         """The ops or instructions produced by a kernel line, directly or through a call on it."""
         return [m for m in self.lines if m.line == line or line in m.via]
+
+    def never_executed_for(self, line: int) -> list[MappedLine]:
+        """The never-executed (``@!PT``) instructions a kernel line's position is on."""
+        return [m for m in self.never_executed if m.line == line or line in m.via]
 
 
 @dataclass(frozen=True)
@@ -142,11 +149,15 @@ def map_mlir(stage: str, text: str, kernel_file: str) -> StageMap:
 
 def map_listing(listing: Listing, kernel_file: str, origin: str) -> StageMap:
     """Map the instructions of an LLVM IR, PTX, AMDGCN or SASS listing."""
-    lines = []
-    for insn in listing.instructions:
-        line, via, outside = _mapped(insn.frames, kernel_file)
-        lines.append(MappedLine(insn.number, insn.text, insn.opcode, line, via, outside, insn.address))
-    return StageMap(listing.stage, tuple(lines), origin, listing.problems)
+    def mapped(insns: tuple[Instruction, ...]) -> tuple[MappedLine, ...]:
+        out = []
+        for insn in insns:
+            line, via, outside = _mapped(insn.frames, kernel_file)
+            out.append(MappedLine(insn.number, insn.text, insn.opcode, line, via, outside, insn.address))
+        return tuple(out)
+
+    return StageMap(listing.stage, mapped(listing.instructions), origin, listing.problems,
+                    mapped(listing.never_executed))
 
 
 def sass_listing(capture: Capture) -> tuple[Listing | None, str]:

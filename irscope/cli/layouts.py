@@ -198,9 +198,9 @@ def layouts(request: Request | None, capture: Capture | None, stage: str, as_jso
             click.echo(json.dumps({"label": label, "shape": list(dims), "view": view, "explanation": info.explanation,
                                    "text": dump(linear, dims)}, indent=2))
         else:
-            Console(width=100, highlight=False).print(
-                render_layout_map(linear, dims, view, warp=warp, label=label), end=""
-            )
+            console = Console(width=100, highlight=False)
+            plain = console.color_system is None or console.no_color  # piped or NO_COLOR: no colour tells warps apart
+            console.print(render_layout_map(linear, dims, view, warp=warp, label=label, plain=plain), end="")
         if image:
             Path(image).write_text(render_layout_svg(linear, dims, view, warp=warp, label=label))
             click.echo(f"wrote {image}", err=True)

@@ -4,14 +4,15 @@ Triton rejects a malformed encoding when it is constructed (``BlockedEncodingAtt
 its siblings in ``lib/Dialect/TritonGPU/IR/Dialect.cpp``): ranks agree, ``order`` is a
 permutation, counts are powers of two, ``opIdx`` is 0 or 1, integers fit the unsigned 32-bit
 fields they are parsed into, and a distributed linear layout's bases each move along one dim at
-most. irscope applies the same rules to text it did not write, so no analysis or map ever runs on
+most and reach every element (Triton builds its ``LinearLayout`` surjective), with as many lane, warp
+and block bases as the module has threads per warp, warps and CTAs. irscope applies the same rules to text it did not write, so no analysis or map ever runs on
 a layout Triton itself could not hold; each failure is one sentence naming the field.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import fields
+from dataclasses import dataclass, fields
 
 from irscope.parse.layout_kinds import (
     AmdMfmaLayout,
@@ -29,7 +30,7 @@ from irscope.parse.layout_kinds import (
     SwizzledSharedLayout,
 )
 
-__all__ = ["layout_problem", "layout_rank"]
+__all__ = ["LayoutContext", "layout_problem", "layout_rank"]
 
 # Triton parses layout integers as `unsigned` (32 bits) and linear-layout bases as int32.
 _U32 = (1 << 32) - 1
@@ -47,6 +48,22 @@ _PRINTED = {"size_per_thread": "sizePerThread", "threads_per_warp": "threadsPerW
             "num_partitions": "numPartitions", "num_groups": "numGroups", "partition_dim": "partitionDim",
             "block_m": "blockM", "block_n": "blockN", "col_stride": "colStride", "cta_split_m": "CTASplitM",
             "cta_split_n": "CTASplitN"}
+
+
+@dataclass(frozen=True)
+class LayoutContext:
+    """What the module around a layout fixes, as Triton's verifier checks it per op (``verifyTensorLayouts``).
+
+    Attributes:
+        num_warps: every warp count a region of the module runs with: ``ttg.num-warps`` of the module or
+            of a function, and each ``num_warps(N)`` of a warp-specialized partition; empty when unstated.
+        threads_per_warp: the ``ttg.threads-per-warp`` values (32 on NVIDIA, 64 on CDNA); empty when unstated.
+        num_ctas: the ``ttg.num-ctas`` values; empty when unstated.
+    """
+
+    num_warps: frozenset[int] = frozenset()
+    threads_per_warp: frozenset[int] = frozenset()
+    num_ctas: frozenset[int] = frozenset()
 
 
 class _Invalid(ValueError):
@@ -152,18 +169,65 @@ def _shared_order(layout: SwizzledSharedLayout | AmdRotatingSharedLayout) -> Non
     _cga(layout.cga, len(layout.order))
 
 
-def _linear(layout: DistributedLinearLayout) -> None:
+_LINEAR_DIMS = ("register", "lane", "warp", "block")
+
+
+def _linear(layout: DistributedLinearLayout, context: LayoutContext | None) -> None:
+    if not any(getattr(layout, name) for name in _LINEAR_DIMS):
+        raise _Invalid("register, lane, warp and block are all empty (Triton supports no empty linear layout)")
     rank = layout.rank
-    for name in ("register", "lane", "warp", "block"):
+    for name in _LINEAR_DIMS:
+        # Triton 3.9: a generic_linear layout's warp bases may be swizzled; every other basis moves along one dim
+        swizzle_ok = layout.generic and name == "warp"
         for basis in getattr(layout, name):
             if len(basis) != rank:
                 raise _Invalid(f"{name} basis {_show(basis)} has {len(basis)} entries; the others have {rank}")
-            if not layout.generic and sum(1 for v in basis if v) > 1:
+            if not swizzle_ok and sum(1 for v in basis if v) > 1:
                 raise _Invalid(f"{name} basis {_show(basis)} moves along more than one dim (a distributed "
                                "layout's bases move along one dim at most)")
+    if context is not None:
+        _counts(layout, context)
+    _surjective(layout, rank)
 
 
-def _check(layout: Layout) -> None:
+def _surjective(layout: DistributedLinearLayout, rank: int) -> None:
+    """Every element of the bases' tile is reached (Triton's ``LinearLayout`` requires it when it is built).
+
+    Each dim is as large as its largest basis value needs (the next power of two); the bases, read as
+    vectors of bits over all dims, must span every bit of that tile (Gaussian elimination over GF(2)).
+    """
+    bases = [basis for name in _LINEAR_DIMS for basis in getattr(layout, name)]
+    widths = [max(basis[d] for basis in bases).bit_length() for d in range(rank)]
+    offsets = [sum(widths[:d]) for d in range(rank)]
+    pivots: dict[int, int] = {}
+    for basis in bases:
+        vector = sum(v << offsets[d] for d, v in enumerate(basis))
+        while vector:
+            top = vector.bit_length() - 1
+            if top not in pivots:
+                pivots[top] = vector
+                break
+            vector ^= pivots[top]
+    for d in range(rank):
+        if any(bit not in pivots for bit in range(offsets[d], offsets[d] + widths[d])):
+            raise _Invalid(f"the bases do not reach every index 0..{(1 << widths[d]) - 1} of dim{d} (Triton requires a "
+                           "linear layout to cover its whole tile)")
+
+
+def _counts(layout: DistributedLinearLayout, context: LayoutContext) -> None:
+    """As many lane, warp and block bases as the module has threads per warp, warps and CTAs (as powers of 2)."""
+    for name, allowed, noun, attr in (("lane", context.threads_per_warp, "thread{} per warp", "ttg.threads-per-warp"),
+                                      ("warp", context.num_warps, "warp{} per CTA", "ttg.num-warps"),
+                                      ("block", context.num_ctas, "CTA{} per CGA", "ttg.num-ctas")):
+        bits = len(getattr(layout, name))
+        if allowed and not any(v == 1 << bits for v in allowed):
+            count = str(1 << bits) if bits < 64 else f"2^{bits}"
+            runs = " or ".join(str(v) for v in sorted(allowed))
+            raise _Invalid(f"{name} has {bits} bases, which is {count} {noun.format('' if bits == 0 else 's')}; "
+                           f"the module has {runs} ({attr})")
+
+
+def _check(layout: Layout, context: LayoutContext | None) -> None:
     _integers(layout)
     if isinstance(layout, BlockedLayout):
         _blocked(layout)
@@ -178,7 +242,7 @@ def _check(layout: Layout) -> None:
         if layout.warps_per_cta is not None:
             _powers_of_two("warpsPerCTA", layout.warps_per_cta)
     elif isinstance(layout, DistributedLinearLayout):
-        _linear(layout)
+        _linear(layout, context)
     elif isinstance(layout, DotOperandLayout):
         if layout.op_idx not in (0, 1):
             raise _Invalid(f"opIdx = {layout.op_idx}: must be 0 or 1")
@@ -192,12 +256,16 @@ def _check(layout: Layout) -> None:
         _shared_order(layout)
 
 
-def layout_problem(layout: Layout) -> str | None:
-    """Why Triton's verifier would reject ``layout``, in one sentence naming the field; None when valid."""
+def layout_problem(layout: Layout, context: LayoutContext | None = None) -> str | None:
+    """Why Triton's verifier would reject ``layout``, in one sentence naming the field; None when valid.
+
+    With ``context`` (the module's warps, threads per warp and CTAs) the counts a layout implies are
+    checked against it too.
+    """
     if isinstance(layout, OpaqueLayout):
         return None
     try:
-        _check(layout)
+        _check(layout, context)
     except _Invalid as exc:
         return str(exc)
     return None

@@ -32,7 +32,7 @@ from irscope.parse.layout_kinds import (
     TensorMemoryLayout,
     TensorMemoryScalesLayout,
 )
-from irscope.parse.layout_verify import layout_problem
+from irscope.parse.layout_verify import LayoutContext, layout_problem
 from irscope.parse.mlir_attrs import (
     AliasRef,
     AttrParseError,
@@ -63,6 +63,7 @@ __all__ = [
     "SwizzledSharedLayout",
     "TensorMemoryLayout",
     "TensorMemoryScalesLayout",
+    "layout_context",
     "parse_layout",
     "parse_layouts",
     "split_modules",
@@ -219,23 +220,23 @@ def _build_wmma(p: Mapping[str, AttrValue], sub: _Ctx) -> Layout:
     )
 
 
-def _build_linear(p: Mapping[str, AttrValue], sub: _Ctx) -> Layout:
-    return DistributedLinearLayout(
-        register=_bases(p.get("register"), "register"),
-        lane=_bases(p.get("lane"), "lane"),
-        warp=_bases(p.get("warp"), "warp"),
-        block=_bases(p.get("block"), "block"),
-    )
+# The four input dims of a distributed linear layout, in Triton's order; Triton's parser requires each
+# (`parseLinearLayout`: "Expected basis of 'warp' not found"), so a misspelled key is an error, not [].
+_LINEAR_KEYS = ("register", "lane", "warp", "block")
+
+
+def _build_linear(p: Mapping[str, AttrValue], sub: _Ctx, generic: bool = False) -> Layout:
+    missing = [key for key in _LINEAR_KEYS if key not in p]
+    if missing:
+        unknown = [key for key in p if key not in _LINEAR_KEYS]
+        found = f" (it has {', '.join(unknown)})" if unknown else ""
+        raise _Bad(f"missing {' and '.join(missing)}: Triton requires the bases register, lane, warp and block{found}")
+    return DistributedLinearLayout(register=_bases(p["register"], "register"), lane=_bases(p["lane"], "lane"),
+                                   warp=_bases(p["warp"], "warp"), block=_bases(p["block"], "block"), generic=generic)
 
 
 def _build_generic_linear(p: Mapping[str, AttrValue], sub: _Ctx) -> Layout:
-    return DistributedLinearLayout(
-        register=_bases(p.get("register"), "register"),
-        lane=_bases(p.get("lane"), "lane"),
-        warp=_bases(p.get("warp"), "warp"),
-        block=_bases(p.get("block"), "block"),
-        generic=True,
-    )
+    return _build_linear(p, sub, generic=True)
 
 
 def _build_swizzled(p: Mapping[str, AttrValue], sub: _Ctx) -> Layout:
@@ -350,7 +351,8 @@ def _build_padded(attr: DialectAttr) -> Layout:
     )
 
 
-def _from_attr(attr: DialectAttr, name: str, aliases: Mapping[str, Layout], problems: list[str]) -> Layout:
+def _from_attr(attr: DialectAttr, name: str, aliases: Mapping[str, Layout], problems: list[str],
+               context: LayoutContext | None = None) -> Layout:
     """Build the typed layout for one parsed dialect attribute (never raises)."""
     label = f"#{name}" if name else attr.text
 
@@ -362,7 +364,7 @@ def _from_attr(attr: DialectAttr, name: str, aliases: Mapping[str, Layout], prob
                 return OpaqueLayout(name=value.name, mnemonic="?", reason="undefined alias")
             return found
         if isinstance(value, DialectAttr):
-            return _from_attr(value, "", aliases, problems)
+            return _from_attr(value, "", aliases, problems, context)
         raise _Bad(f"{what} is not a layout")
 
     try:
@@ -385,7 +387,7 @@ def _from_attr(attr: DialectAttr, name: str, aliases: Mapping[str, Layout], prob
             name=name, dialect=attr.dialect, text=attr.text, mnemonic=f"{attr.dialect}.{attr.mnemonic}",
             params=dict(attr.params), reason=str(exc),
         )
-    invalid = layout_problem(layout)
+    invalid = layout_problem(layout, context)
     if invalid is not None:  # Triton's verifier would reject it: no analysis may run on it
         problems.append(f"{label}: invalid {attr.dialect}.{attr.mnemonic}: {invalid}")
         return OpaqueLayout(
@@ -401,11 +403,13 @@ def _renamed(layout: Layout, name: str, dialect: str, text: str) -> Layout:
 
 
 def parse_layout(
-    text: str, aliases: Mapping[str, Layout] | None = None, problems: list[str] | None = None, name: str = ""
+    text: str, aliases: Mapping[str, Layout] | None = None, problems: list[str] | None = None, name: str = "",
+    context: LayoutContext | None = None,
 ) -> Layout:
     """Parse one layout attribute (`#ttg.blocked<{...}>` or an alias `#mma`) into a typed Layout.
 
     Unknown kinds become OpaqueLayout; anything unreadable is reported in `problems`, never raised.
+    With `context` (the module's counts, see `layout_context`) a layout is also checked against them.
     """
     problems = problems if problems is not None else []
     aliases = aliases or {}
@@ -424,7 +428,7 @@ def parse_layout(
     if not isinstance(value, DialectAttr):
         problems.append(f"{label}: not a layout attribute")
         return OpaqueLayout(name=name, text=text.strip(), mnemonic="?", reason="not a dialect attribute")
-    return _from_attr(value, name, aliases, problems)
+    return _from_attr(value, name, aliases, problems, context)
 
 
 def split_modules(text: str) -> list[str]:
@@ -432,14 +436,22 @@ def split_modules(text: str) -> list[str]:
     return [chunk for chunk in _MODULE_SPLIT.split(text) if chunk.strip()] or [text]
 
 
-def _alias_definitions(text: str) -> list[tuple[int, str, str]]:
-    """(line, name, value text) of every `#name = #dialect.attr...` definition, as MLIR reads them.
+# Example: tensor<128x64xf16, #blocked1>   /   #ttg.slice<{dim = 1, parent = #blocked1}>
+_ALIAS_USE = re.compile(r"#(?P<name>[A-Za-z_][\w$.-]*)")
+
+
+def _alias_definitions(text: str) -> tuple[list[tuple[int, str, str]], set[str]]:
+    """(line, name, value text) of every `#name = #dialect.attr...` definition, as MLIR reads them,
+    and the alias names the rest of the module refers to.
 
     A definition may span lines, end in a `// comment`, or share its line with the next one.
     """
     found: list[tuple[int, str, str]] = []
+    used: set[str] = set()
     for number, line in logical_lines(text):
         if not line.startswith("#"):
+            if "#" in line:
+                used.update(_ALIAS_USE.findall(line))
             continue
         pos = 0
         while (head := _ALIAS_HEAD.match(line, pos)) is not None:
@@ -450,7 +462,41 @@ def _alias_definitions(text: str) -> list[tuple[int, str, str]]:
                 break
             found.append((number, head.group("name"), line[head.end():end]))
             pos = end
-    return found
+    return found, used
+
+
+def _used_aliases(definitions: list[tuple[int, str, str]], direct: set[str]) -> set[str]:
+    """The aliases an op uses, directly or as the parent of one it uses (a slice's, a dot operand's)."""
+    values: dict[str, str] = {}
+    for _, name, value in definitions:
+        values.setdefault(name, value)
+    used, todo = set(), [name for name in direct if name in values]
+    while todo:
+        name = todo.pop()
+        if name not in used:
+            used.add(name)
+            todo.extend(ref for ref in _ALIAS_USE.findall(values[name]) if ref in values)
+    return used
+
+
+# Example: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ..., "ttg.threads-per-warp" = 32 : i32}
+# (also a function's own `attributes {"ttg.num-warps" = 8 : i32}`)
+_MODULE_COUNT = re.compile(r'"(?:ttg|triton_gpu)\.(?P<key>num-warps|threads-per-warp|num-ctas)"\s*=\s*(?P<value>\d+)')
+# Example: partition0(%arg7: !ttg.memdesc<1xi64, #shared, #smem>) num_warps(4) {
+# Example: partitionNumWarps = array<i32: 4, 2>   (the generic form of the same warp counts)
+_PARTITION_WARPS = re.compile(r"\bnum_warps\((?P<one>\d+)\)|partitionNumWarps\s*=\s*array<i32:(?P<many>[\d,\s]*)>")
+
+
+def layout_context(text: str) -> LayoutContext:
+    """The warps, threads per warp and CTAs a module's text states, for checking its layouts against them."""
+    found: dict[str, set[int]] = {"num-warps": set(), "threads-per-warp": set(), "num-ctas": set()}
+    for match in _MODULE_COUNT.finditer(text):
+        found[match["key"]].add(int(match["value"]))
+    for match in _PARTITION_WARPS.finditer(text):
+        values = [match["one"]] if match["one"] else match["many"].split(",")
+        found["num-warps"].update(int(v) for v in values if v.strip())
+    return LayoutContext(num_warps=frozenset(found["num-warps"]), threads_per_warp=frozenset(found["threads-per-warp"]),
+                         num_ctas=frozenset(found["num-ctas"]))
 
 
 def parse_layouts(text: str) -> LayoutTable:
@@ -459,7 +505,10 @@ def parse_layouts(text: str) -> LayoutTable:
     For files holding several modules (lit tests), call this on each of `split_modules(text)`.
     """
     table = LayoutTable()
-    for lineno, name, value in _alias_definitions(text):
+    context = layout_context(text)
+    definitions, direct = _alias_definitions(text)
+    used = _used_aliases(definitions, direct)
+    for lineno, name, value in definitions:
         head = value[1:].split("<", 1)[0]
         mnemonic = head.partition(".")[2]
         if mnemonic in _MEMORY_SPACES and "<" not in value:
@@ -470,7 +519,9 @@ def parse_layouts(text: str) -> LayoutTable:
                 f"line {lineno}: #{name} is defined again (several modules? use split_modules); kept the first"
             )
             continue
-        layout = parse_layout(value, table.aliases, table.problems, name=name)
+        # Triton checks the warps, lanes and CTAs a layout implies on the ops using it, not where it is defined
+        layout = parse_layout(value, table.aliases, table.problems, name=name,
+                              context=context if name in used else None)
         if isinstance(layout, OpaqueLayout) and not mnemonic:
             continue  # `#foo = #bar` aliasing something that is not a dialect attribute
         table.aliases[name] = layout

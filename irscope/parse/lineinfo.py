@@ -57,6 +57,8 @@ _SASS_FILE = re.compile(r'^\s*//##\s*File\s+"(?P<file>[^"]*)",\s*line\s+(?P<line
 _SASS_AT = re.compile(r'inlined at\s+"(?P<file>[^"]*)",\s*line\s+(?P<line>\d+)')
 # Example:         /*2460*/                   HGMMA.64x256x16.F32 R24, gdesc[UR8].tnspB, R24 ;
 _SASS_INSN = re.compile(r"^\s*/\*(?P<addr>[0-9a-f]{4,})\*/\s+(?P<text>.*?)\s*;?\s*$")
+# Example: @!PT LDS RZ, [RZ]   (predicated on "not true": padding ptxas inserts, it never executes)
+_NEVER = re.compile(r"^@!PT\s")
 # Example: @!P1 BRA `(.L_x_0)
 _SASS_BRANCH = re.compile(r"\bBRA\b.*?`?\((?P<target>\.L[\w]+)\)")
 # Example: @%p1 bra $L__BB0_3;  /  HGMMA.64x256x16.F32 R24 ...  /  tcgen05.mma.cta_group::1.kind::f16 [%r1], ...
@@ -125,6 +127,9 @@ class Listing:
         loops: loops found, outermost first.
         files: the source files the debug info names.
         problems: what could not be read, one sentence each.
+        never_executed: SASS only: instructions predicated on ``!PT`` (PT is always true, so they never
+            run; ptxas pads with them, e.g. ``@!PT LDS RZ, [RZ]``). They are not in ``instructions``, so
+            no count includes them.
     """
 
     stage: str
@@ -132,6 +137,7 @@ class Listing:
     loops: tuple[AsmLoop, ...] = ()
     files: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
+    never_executed: tuple[Instruction, ...] = ()
 
     def between(self, start: int, end: int) -> list[Instruction]:
         """The instructions whose line number lies in ``start..end``."""
@@ -465,8 +471,12 @@ def parse_amdgcn(text: str) -> Listing:
 
 
 def parse_sass_lines(text: str) -> Listing:
-    """nvdisasm ``-gi`` output: ``//## File ..., line N [inlined at ...]`` comments before instructions."""
+    """nvdisasm ``-gi`` output: ``//## File ..., line N [inlined at ...]`` comments before instructions.
+
+    An instruction predicated on ``!PT`` never executes: it goes to ``never_executed``, not ``instructions``.
+    """
     instructions: list[Instruction] = []
+    never: list[Instruction] = []
     labels: dict[str, tuple[int, int]] = {}
     branches: list[tuple[int, str]] = []
     current: tuple[SourceLoc, ...] = ()
@@ -488,8 +498,12 @@ def parse_sass_lines(text: str) -> Listing:
         if (insn := _SASS_INSN.match(raw)) is None:
             continue
         code = insn["text"].rstrip(" ;")
+        instruction = Instruction(number, code, _opcode(code), current, int(insn["addr"], 16))
+        if _NEVER.match(code):
+            never.append(instruction)
+            continue
         if branch := _SASS_BRANCH.search(code):
             branches.append((number, branch["target"]))
-        instructions.append(Instruction(number, code, _opcode(code), current, int(insn["addr"], 16)))
+        instructions.append(instruction)
     loops = _loops(labels, branches)
-    return Listing("sass", tuple(instructions), loops, tuple(files))
+    return Listing("sass", tuple(instructions), loops, tuple(files), never_executed=tuple(never))

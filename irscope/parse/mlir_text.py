@@ -52,20 +52,60 @@ def strip_comment(line: str) -> str:
     return line
 
 
-def _depth(text: str) -> int:
-    """Brackets left open at the end of `text` (strings and `->` arrows skipped; never below 0)."""
-    if '"' not in text:  # the common case, counted fast (a net count: a line never closes more than it opens)
-        opened = text.count("(") + text.count("[") + text.count("{") + text.count("<")
-        closed = text.count(")") + text.count("]") + text.count("}") + text.count(">") - text.count("->")
-        if opened == closed:
+class _Brackets:
+    """Brackets left open in a growing logical line, each piece read once (so a long one stays linear).
+
+    The open count of the pieces joined with one space is: 0 when no `"` occurs and the brackets
+    balance (`->` arrows aside), else what a scan finds that skips strings and arrows and never goes
+    below 0. Both are kept as the pieces come, without joining or rescanning them: the counts add up,
+    and the scan's state is advanced over earlier pieces only when a count does not settle it.
+    """
+
+    def __init__(self) -> None:
+        self.opened = 0
+        self.closed = 0
+        self.quoted = False
+        self.depth = 0  # the exact scan's state after `pieces[:scanned]` (each followed by its joining space)
+        self.in_string = False
+        self.skip = False  # a piece ended in a backslash inside a string: the next character is escaped
+        self.pieces: list[str] = []
+        self.scanned = 0
+
+    def add(self, piece: str) -> None:
+        """Append the next piece of the logical line."""
+        if self.pieces:
+            self._count(self.pieces[-1])
+        self.pieces.append(piece)
+
+    def _count(self, text: str) -> None:
+        self.opened += text.count("(") + text.count("[") + text.count("{") + text.count("<")
+        self.closed += text.count(")") + text.count("]") + text.count("}") + text.count(">") - text.count("->")
+        self.quoted = self.quoted or '"' in text
+
+    def depth_with(self, last: str) -> int:
+        """The brackets left open by the earlier pieces joined with `last` (the newest piece, perhaps shortened)."""
+        opened = self.opened + last.count("(") + last.count("[") + last.count("{") + last.count("<")
+        closed = (self.closed + last.count(")") + last.count("]") + last.count("}") + last.count(">")
+                  - last.count("->"))
+        if not self.quoted and '"' not in last and opened == closed:
             return 0
-    depth = 0
-    in_string = False
-    i = 0
+        while self.scanned < len(self.pieces) - 1:
+            self.depth, self.in_string, self.skip = _scan(self.pieces[self.scanned] + " ", self.depth,
+                                                         self.in_string, self.skip)
+            self.scanned += 1
+        return _scan(last, self.depth, self.in_string, self.skip)[0]
+
+
+def _scan(text: str, depth: int, in_string: bool, skip: bool) -> tuple[int, bool, bool]:
+    """The bracket scan's state after `text`, from a state: (depth, inside a string, next char escaped)."""
+    i = 1 if skip and text else 0
+    skip = skip and not text
     while i < len(text):
         ch = text[i]
         if in_string:
             if ch == "\\":
+                if i + 1 == len(text):
+                    return depth, in_string, True
                 i += 2
                 continue
             if ch == '"':
@@ -80,21 +120,24 @@ def _depth(text: str) -> int:
         elif ch in _CLOSE:
             depth = max(0, depth - 1)
         i += 1
-    return depth
+    return depth, in_string, skip
 
 
-def _open_at_end(line: str) -> bool:
-    """Whether `line` leaves something open for the next line (a region's `{` does not count)."""
-    body = line
+def _open_at_end(first: str, last: str, brackets: _Brackets) -> bool:
+    """Whether the logical line from `first` to `last` leaves something open for the next line.
+
+    A region's trailing `{` does not count.
+    """
+    body = last
     if body.endswith("({"):
         body = body[:-2]
     elif body.endswith("{"):
         body = body[:-1]
-    if body.startswith(("}", "^")):  # a region closer or block label: never continued
+    if first.startswith(("}", "^")):  # a region closer or block label: never continued
         return False
-    if _depth(body) > 0:
+    if brackets.depth_with(body) > 0:
         return True
-    return body is line and line.endswith(_CONTINUES_AFTER)
+    return body is last and last.endswith(_CONTINUES_AFTER)
 
 
 def logical_lines(text: str) -> list[tuple[int, str]]:
@@ -108,18 +151,22 @@ def logical_lines(text: str) -> list[tuple[int, str]]:
     """
     out: list[tuple[int, str]] = []
     current: list[str] = []
+    brackets = _Brackets()
     first = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = strip_comment(raw).strip()
         if not line:
             continue
-        continues = _open_at_end(" ".join(current)) or line.startswith(_CONTINUES_BEFORE) if current else False
+        continues = (_open_at_end(current[0], current[-1], brackets) or line.startswith(_CONTINUES_BEFORE)
+                     if current else False)
         if current and (not continues or _STATEMENT_START.match(line)):
             out.append((first, " ".join(current)))
             current = []
+            brackets = _Brackets()
         if not current:
             first = number
         current.append(line)
+        brackets.add(line)
     if current:
         out.append((first, " ".join(current)))
     return out

@@ -1,7 +1,8 @@
 """Pictures of a distributed layout: a coloured terminal grid (rich Text) and an SVG for slides.
 
 Two views, as in Triton's own dumps: the *tensor* view draws the tensor and labels each element
-with the lane and register holding it (colour = warp); the *hardware* view draws one warp as a
+with the lane and register holding it (colour = warp; without colour the label names the warp too,
+``w7:T4:0``); the *hardware* view draws one warp as a
 grid of lanes x registers, each cell naming the tensor element that slot holds. Large tensors are
 folded: the first and last rows and columns are kept and an ellipsis marks the cut, and a footer
 says what was folded. Pure functions: they return text, they write nothing.
@@ -35,7 +36,7 @@ class MapCell:
     """One drawn cell.
 
     Attributes:
-        text: the label (`T5:2` in the tensor view, `(3,17)` in the hardware view).
+        text: the label (`T5:2` in the tensor view, `w3:T5:2` in its plain form, `(3,17)` in the hardware view).
         warp: the warp whose colour the cell takes.
     """
 
@@ -91,8 +92,14 @@ def _plane(shape: Sequence[int], max_cols: int) -> tuple[int, int, int]:
     return shape[-2], shape[-1], leading
 
 
-def _tensor_view(grid: LayoutGrid, title: str, max_rows: int, max_cols: int, batch: int) -> MapView:
+def _tensor_label(warp: int, lane: int, register: int, with_warp: bool) -> str:
+    """`T<lane>:<register>`, or `w<warp>:T<lane>:<register>` where no colour tells the warps apart."""
+    return f"w{warp}:T{lane}:{register}" if with_warp else f"T{lane}:{register}"
+
+
+def _tensor_view(grid: LayoutGrid, title: str, max_rows: int, max_cols: int, batch: int, plain: bool) -> MapView:
     rows, cols, leading = _plane(grid.shape, max_cols)
+    with_warp = plain and grid.num_warps > 1
     holders = grid.holders()
     base = min(batch, leading - 1) * rows * cols
     kept_rows, kept_cols = _keep(rows, max_rows), _keep(cols, max_cols)
@@ -106,12 +113,13 @@ def _tensor_view(grid: LayoutGrid, title: str, max_rows: int, max_cols: int, bat
                 continue
             first = holders[base + r * cols + c][0]
             warps.add(first.warp)
-            row.append(MapCell(f"T{first.lane}:{first.register}", first.warp))
+            row.append(MapCell(_tensor_label(first.warp, first.lane, first.register, with_warp), first.warp))
         cells.append(tuple(row))
     rank1 = len(grid.shape) == 1
     row_labels = tuple(None if r is None else str(r * cols if rank1 else r) for r in kept_rows)
     col_labels = tuple(None if c is None else (f"+{c}" if rank1 else str(c)) for c in kept_cols)
-    notes = ["cells show T<lane>:<register> of the lowest thread holding the element; colour = warp"]
+    notes = ["cells show w<warp>:T<lane>:<register> of the lowest thread holding the element" if with_warp else
+             "cells show T<lane>:<register> of the lowest thread holding the element; colour = warp"]
     if rank1:
         notes.append(f"the {grid.shape[0]} elements are wrapped {cols} per row")
     if leading > 1:
@@ -186,28 +194,33 @@ def build_map(
     warp: int = 0,
     batch: int = 0,
     label: str = "",
+    plain: bool = False,
 ) -> MapView:
-    """Fold a layout into the cells a renderer draws; `view` is "tensor" or "hardware"."""
-    return _build(layout, layout_grid(layout, shape), view, max_rows, max_cols, warp, batch, label)
+    """Fold a layout into the cells a renderer draws; `view` is "tensor" or "hardware".
+
+    `plain`: the cells are drawn without colour, so the tensor view's labels name the warp as well.
+    """
+    return _build(layout, layout_grid(layout, shape), view, max_rows, max_cols, warp, batch, label, plain)
 
 
 def _build(
     layout: Layout | LinearLayout, grid: LayoutGrid, view: str, max_rows: int, max_cols: int, warp: int, batch: int,
-    label: str,
+    label: str, plain: bool = False,
 ) -> MapView:
     if view not in VIEWS:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
     name = label or (layout.label if isinstance(layout, Layout) else "layout")
     title = f"{name}, {'x'.join(str(s) for s in grid.shape)}, {view} view"
     if view == "tensor":
-        return _tensor_view(grid, title, max_rows, max_cols, batch)
+        return _tensor_view(grid, title, max_rows, max_cols, batch, plain)
     return _hardware_view(grid, title, max_rows, max_cols, warp)
 
 
-def _fit_columns(grid: LayoutGrid, view: str, width: int) -> int:
+def _fit_columns(grid: LayoutGrid, view: str, width: int, plain: bool = False) -> int:
     """How many cell columns fit in `width` terminal columns for this view."""
     if view == "tensor":
-        cell = len(f"T{grid.lanes - 1}:{grid.registers - 1}") + 1
+        cell = len(_tensor_label(grid.num_warps - 1, grid.lanes - 1, grid.registers - 1,
+                                 plain and grid.num_warps > 1)) + 1
         header = len(str(grid.num_elements)) + 1
     else:
         cell = len(_coord_text(grid, grid.num_elements - 1)) + 1
@@ -225,10 +238,15 @@ def render_layout_map(
     warp: int = 0,
     batch: int = 0,
     label: str = "",
+    plain: bool = False,
 ) -> Text:
-    """A coloured grid for the terminal, folded to fit `width` columns."""
+    """A coloured grid for the terminal, folded to fit `width` columns.
+
+    `plain`: the text will be shown without colour (piped, ``NO_COLOR``), so the tensor view's cells
+    name their warp (`w7:T4:0`) instead of leaving it to the colour.
+    """
     grid = layout_grid(layout, shape)
-    view_data = _build(layout, grid, view, max_rows, _fit_columns(grid, view, width), warp, batch, label)
+    view_data = _build(layout, grid, view, max_rows, _fit_columns(grid, view, width, plain), warp, batch, label, plain)
     widest = max((len(c.text) for row in view_data.cells for c in row if c), default=1)
     widest = max(widest, *(len(c) for c in view_data.col_labels if c))
     header = max((len(r) for r in view_data.row_labels if r), default=1)

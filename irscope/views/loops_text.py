@@ -36,6 +36,9 @@ def _evidence_line(e: Evidence) -> list[str]:
             names = ", ".join(e.opcodes.get(kind, ()))
             parts.append(f"{n} x {names}")
     out = [f"  {e.stage} (loop {e.label}): " + ("; ".join(parts) if parts else "no tensor-core or memory instructions")]
+    if e.unrolled > 1:
+        out.append(f"    ptxas unrolled the loop {e.unrolled} times: one SASS iteration does the work of {e.unrolled} PTX "
+                   f"iterations ({e.unrolled}x the PTX loop's tensor-core, copy and global memory instructions)")
     if e.waits:
         out.append(f"    waits: {', '.join(dict.fromkeys(w.op for w in e.waits))}")
     ahead = [f"{n} {KINDS[k]}" for k, n in sorted(e.before_loop.items()) if k in ("async_copy", "global_load")]
@@ -77,6 +80,8 @@ def render_loop(loop: Loop, number: int) -> str:
         out += [_load_line(s) for s in loop.loads]
     if loop.buffers:
         out.append(f"  shared-memory buffers filled by its copies: {', '.join(loop.buffers)}")
+        if loop.buffering:
+            out.append(f"    {loop.buffering}")
     if loop.waits:
         out.append(f"  waits: {_wait_words(loop)}")
     if loop.mma:

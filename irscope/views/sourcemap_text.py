@@ -30,17 +30,24 @@ def _opcode_summary(lines: list[MappedLine], top: int = 6) -> str:
     return ", ".join(parts)
 
 
+# What a reader looks for first in what a line became: tensor-core math, then memory, then waits and barriers.
+_RANK = {"mma": 0, "async_copy": 1, "global_load": 1, "shared_load": 1, "scalar_load": 1, "shared_store": 1,
+         "global_store": 1, "convert": 1, "wait": 2, "barrier": 3}
+_FIRST = "tensor-core, memory, wait and barrier instructions are shown first"
+
+
 def _pick(found: list[MappedLine], limit: int) -> list[MappedLine]:
-    """At most ``limit`` lines, in text order, the tensor-core, memory and wait instructions first."""
+    """At most ``limit`` lines: all in text order when they fit, else the tensor-core, memory, wait and
+    barrier instructions first (in that order), then the rest, each group in text order."""
     if limit <= 0 or len(found) <= limit:
         return found
-    notable = [m for m in found if classify(m.opcode) is not None and not m.text.startswith("@!PT")]
-    chosen = {id(m) for m in notable[:limit]}
-    for m in found:
-        if len(chosen) >= limit:
-            break
-        chosen.add(id(m))
-    return [m for m in found if id(m) in chosen]
+    return sorted(found, key=lambda m: _RANK.get(classify(m.opcode) or "", len(_RANK)))[:limit]
+
+
+def _never_note(never: list[MappedLine]) -> str:
+    """The note for SASS instructions predicated on ``!PT``, which no count includes."""
+    return (f"  note: {_plural(len(never), 'more instruction')} ({_opcode_summary(never)}) predicated on @!PT never "
+            "execute (ptxas padding); not counted or listed")
 
 
 def _where(m: MappedLine, stage: str) -> str:
@@ -61,9 +68,13 @@ def render_map(smap: SourceMap, line: int, limit: int = 12, width: int = 150) ->
         origin = f", positions from {stage.origin}" if stage.stage == "sass" else ""
         out.append(f"\n{stage.stage}: {_plural(len(found), unit)} (of {len(stage.lines)}{origin})")
         out.extend(f"  note: {problem}" for problem in stage.problems)
+        never = stage.never_executed_for(line)
+        if found:
+            out.append(f"  kinds: {_opcode_summary(found)}")
+        if never:
+            out.append(_never_note(never))
         if not found:
             continue
-        out.append(f"  kinds: {_opcode_summary(found)}")
         shown = _pick(found, limit)
         for m in shown:
             note = f"   [inlined from {m.inlined_from}]" if m.inlined_from else ""
@@ -71,8 +82,7 @@ def render_map(smap: SourceMap, line: int, limit: int = 12, width: int = 150) ->
                 note += f"   [via the call; counted on line {m.line}]"
             out.append(_clip(f"  {_where(m, stage.stage)}  {m.text}{note}", width))
         if len(found) > len(shown):
-            out.append(f"  ... {len(found) - len(shown)} more (--limit 0 shows all; tensor-core, memory and "
-                       "wait instructions are shown first)")
+            out.append(f"  ... {len(found) - len(shown)} more (--limit 0 shows all; {_FIRST})")
     return "\n".join(out) + "\n"
 
 
@@ -110,6 +120,9 @@ def render_annotate(smap: SourceMap, focus: str | None = None, width: int = 150)
             out.append(f"{s.stage}: not mapped: {'; '.join(s.problems) or 'no lines'}")
         else:
             out.extend(f"{s.stage}: note: {problem}" for problem in s.problems)
+        if s.never_executed:
+            out.append(f"{s.stage}: note: {_plural(len(s.never_executed), 'instruction')} predicated on @!PT never "
+                       "execute (ptxas padding); not counted")
     return "\n".join(out) + "\n"
 
 
@@ -125,8 +138,11 @@ def _line_json(m: MappedLine) -> dict[str, Any]:
 
 
 def _stage_head(s: StageMap) -> dict[str, Any]:
-    return {"stage": s.stage, "origin": s.origin, "total": len(s.lines), "mapped": s.mapped,
+    head = {"stage": s.stage, "origin": s.origin, "total": len(s.lines), "mapped": s.mapped,
             "problems": list(s.problems)}
+    if s.never_executed:  # SASS's `@!PT` instructions: in no total or count
+        head["never_executed"] = len(s.never_executed)
+    return head
 
 
 def map_json(smap: SourceMap, line: int) -> dict[str, Any]:
