@@ -180,7 +180,7 @@ def test_the_threaded_writer_writes_the_members_the_sequential_one_wrote(capture
 
 def test_a_write_error_on_the_writer_thread_stops_the_dump(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     from irscope.request.passdump import write_dump
-    from irscope.store.store import dump_writer
+    from irscope.store import dump_writer
 
     def full(*_: object, **__: object) -> bytes:
         raise OSError(28, "No space left on device")
