@@ -33,10 +33,15 @@ PASS_S = "python -S -c pass"
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU (user + system) seconds of one run of ``cmd``, output discarded as when piped."""
+    """Wall and CPU (user + system) seconds of one run of ``cmd``, output discarded as when piped.
+
+    It runs in the store's folder, so ``python -m`` imports irscope from PYTHONPATH as the console script does,
+    not from the current directory.
+    """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                   cwd=env["IRSCOPE_HOME"])
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime

@@ -92,7 +92,7 @@ def captures(shared_store: Path) -> Captures:
 
 
 # Tier guard: while a test without a marker runs, its refused compiles (interpreter runs) are written to a file.
-_GUARD_LOGS = Path(tempfile.mkdtemp(prefix="irscope-tier-guard-"))
+_GUARD_LOGS: list[Path] = []  # the session's folder of logs, made by the first guarded test
 _GUARD_COUNT = itertools.count()
 _GUARDS = (("compile", tier_guard.COMPILE_ENV), ("slow", tier_guard.INTERPRET_ENV))
 _SAVED_ENV: dict[str, str | None] = {}
@@ -105,9 +105,11 @@ def _guard_start(item: pytest.Item) -> None:
         return
     for env in (*names, "PYTHONPATH"):
         _SAVED_ENV[env] = os.environ.get(env)
+    if not _GUARD_LOGS:
+        _GUARD_LOGS.append(Path(tempfile.mkdtemp(prefix="irscope-tier-guard-")))
     n = next(_GUARD_COUNT)
     for env in names:
-        os.environ[env] = str(_GUARD_LOGS / f"{n}-{env}.log")
+        os.environ[env] = str(_GUARD_LOGS[0] / f"{n}-{env}.log")
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH", ""), str(GUARD_SITE)]))
 
 
@@ -162,7 +164,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    shutil.rmtree(_GUARD_LOGS, ignore_errors=True)
+    for folder in _GUARD_LOGS:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
