@@ -1,24 +1,45 @@
-"""Shared fixtures: every test runs with its own store, Triton cache and HOME, never the user's."""
+"""Shared fixtures: every test runs with its own store, Triton cache and HOME, never the user's.
+
+The tiers guard themselves: a test without the ``compile`` marker that compiles with Triton (in this process or
+in a child), or one without ``slow`` that runs a kernel under Triton's interpreter, fails and says which marker
+it lacks (tests/tier_guard/), so ``pytest -m "not compile"`` stays a quick tier that never compiles.
+"""
 
 from __future__ import annotations
 
+import itertools
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 
 from irscope.request.captures import Request, get_capture, make_request
 from irscope.store.store import Capture
+from tests.tier_guard import tier_guard
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
+GUARD_SITE = Path(tier_guard.__file__).resolve().parent
+
+tier_guard.install()
 
 
 def repo_path(*more: object) -> str:
     """PYTHONPATH for a child irscope: this checkout (and ``more``) first, then what this process was given (a venv
     that reaches torch or a Triton through PYTHONPATH keeps them)."""
     return os.pathsep.join([str(REPO), *map(str, more), *filter(None, [os.environ.get("PYTHONPATH", "")])])
+
+
+def invoke(*args: str | Path, store: str | Path | None = None) -> Result:
+    """``irscope ARGS [--store STORE]`` run in-process; an exception that escapes the CLI fails the test."""
+    from irscope.cli import cli
+
+    return CliRunner().invoke(cli, [*map(str, args), *(["--store", str(store)] if store is not None else [])],
+                              catch_exceptions=False)
 
 
 @pytest.fixture(autouse=True)
@@ -68,6 +89,83 @@ class Captures:
 def captures(shared_store: Path) -> Captures:
     """``captures("matmul", "sm90")`` -> a real capture made offline with the installed Triton."""
     return Captures(shared_store)
+
+
+# Tier guard: while a test without a marker runs, its refused compiles (interpreter runs) are written to a file.
+_GUARD_LOGS: list[Path] = []  # the session's folder of logs, made by the first guarded test
+_GUARD_COUNT = itertools.count()
+_GUARDS = (("compile", tier_guard.COMPILE_ENV), ("slow", tier_guard.INTERPRET_ENV))
+_SAVED_ENV: dict[str, str | None] = {}
+
+
+def _guard_start(item: pytest.Item) -> None:
+    """Refuse what ``item``'s markers do not allow, here and in its child processes (PYTHONPATH)."""
+    names = [env for marker, env in _GUARDS if item.get_closest_marker(marker) is None]
+    if not names:
+        return
+    for env in (*names, "PYTHONPATH"):
+        _SAVED_ENV[env] = os.environ.get(env)
+    if not _GUARD_LOGS:
+        _GUARD_LOGS.append(Path(tempfile.mkdtemp(prefix="irscope-tier-guard-")))
+    n = next(_GUARD_COUNT)
+    for env in names:
+        os.environ[env] = str(_GUARD_LOGS[0] / f"{n}-{env}.log")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH", ""), str(GUARD_SITE)]))
+
+
+def _guard_check(item: pytest.Item) -> None:
+    """Fail ``item`` when it did what its markers do not allow (each refusal is reported once)."""
+    for marker, env in _GUARDS:
+        log = Path(os.environ[env]) if os.environ.get(env) else None
+        if log is None or not log.is_file():
+            continue
+        done = sorted(set(log.read_text(encoding="utf-8").splitlines()))
+        log.unlink()
+        pytest.fail(f"{item.nodeid} is not marked `{marker}` but did: {'; '.join(done)}. Mark it "
+                    f"(pytestmark = pytest.mark.{marker}, or @pytest.mark.{marker}), so that "
+                    f"`pytest -m 'not {marker}'` stays free of it.", pytrace=False)
+
+
+def _guard_stop() -> None:
+    for env, value in _SAVED_ENV.items():
+        if value is None:
+            os.environ.pop(env, None)
+        else:
+            os.environ[env] = value
+    _SAVED_ENV.clear()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    _guard_start(item)  # before any fixture: a session fixture that compiles for this test counts
+    try:
+        return (yield)
+    finally:
+        _guard_check(item)  # raised here, it names the missing marker instead of the error the refusal caused
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    try:
+        return (yield)
+    finally:
+        _guard_check(item)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    try:
+        try:
+            return (yield)
+        finally:
+            _guard_check(item)
+    finally:
+        _guard_stop()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for folder in _GUARD_LOGS:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from irscope.cli import cli
 from irscope.store.archive import build_member, export
 from irscope.store.store import Store
+from tests.conftest import invoke
 
 pytestmark = pytest.mark.compile
 
@@ -84,10 +85,6 @@ def snapshot(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(base.rglob("*")) if p.is_file()}
 
 
-def open_cli(archive: Path, store: Path, *extra: str):
-    return CliRunner().invoke(cli, ["open", str(archive), "--store", str(store), *extra])
-
-
 def assert_refused_before_writing(result, store: Path, before: dict[str, bytes], needle: str) -> None:
     """One line naming the archive, exit 1, no traceback; the store exactly as it was; nothing staged."""
     assert result.exit_code == 1, result.output
@@ -146,7 +143,7 @@ def test_member_name_attacks_are_refused_before_writing(captures, tmp_path, name
     key, members = real_members(captures)
     store, before = seeded_store(captures, tmp_path / "store")
     hostile = [("file", n, d) for n, d in members.items()] + [("file", name.format(key=key), b"x")]
-    result = open_cli(write_archive(tmp_path / "evil.tar.gz", hostile), store)
+    result = invoke("open", write_archive(tmp_path / "evil.tar.gz", hostile), store=store)
     assert_refused_before_writing(result, store, before, needle)
     assert not (tmp_path / "escape.txt").exists()
 
@@ -154,7 +151,7 @@ def test_member_name_attacks_are_refused_before_writing(captures, tmp_path, name
 def test_the_dot_key_archive_deletes_nothing(captures, tmp_path):
     key, members = real_members(captures)
     store, before = seeded_store(captures, tmp_path / "store")
-    result = open_cli(write_archive(tmp_path / "dot.tar.gz", _dot_key_attack(key, members)), store)
+    result = invoke("open", write_archive(tmp_path / "dot.tar.gz", _dot_key_attack(key, members)), store=store)
     assert_refused_before_writing(result, store, before, "'.' is not a capture key")
 
 
@@ -164,7 +161,7 @@ def test_links_and_special_files_are_refused(captures, tmp_path, kind):
     store, before = seeded_store(captures, tmp_path / "store")
     hostile = [("file", n, d) for n, d in members.items() if not n.endswith(".ttgir")]
     hostile.append((kind, next(n for n in members if n.endswith(".ttgir")), b"/etc/passwd"))
-    result = open_cli(write_archive(tmp_path / "evil.tar.gz", hostile), store)
+    result = invoke("open", write_archive(tmp_path / "evil.tar.gz", hostile), store=store)
     assert_refused_before_writing(result, store, before, "links and special files are not allowed")
 
 
@@ -201,7 +198,7 @@ def test_manifest_attacks_are_refused_before_writing(captures, tmp_path, what, m
     mname = f"captures/{key}/manifest.json"
     data = b"{not json" if mutate is None else json.dumps(mutate(json.loads(members[mname]))).encode()
     hostile = [("file", n, data if n == mname else d) for n, d in members.items()]
-    result = open_cli(write_archive(tmp_path / "evil.tar.gz", hostile), store)
+    result = invoke("open", write_archive(tmp_path / "evil.tar.gz", hostile), store=store)
     assert_refused_before_writing(result, store, before, needle)
     assert str(tmp_path / "evil.tar.gz") in result.output
 
@@ -211,7 +208,7 @@ def test_a_file_that_differs_from_its_checksum_is_refused(captures, tmp_path):
     store, before = seeded_store(captures, tmp_path / "store")
     name = next(n for n in members if n.endswith(".ttgir"))
     hostile = [("file", n, d[:-4] + b"XXXX" if n == name else d) for n, d in members.items()]
-    result = open_cli(write_archive(tmp_path / "evil.tar.gz", hostile), store)
+    result = invoke("open", write_archive(tmp_path / "evil.tar.gz", hostile), store=store)
     assert_refused_before_writing(result, store, before, "differs from the size and sha256")
 
 
@@ -220,7 +217,7 @@ def test_a_member_twice_is_refused(captures, tmp_path):
     store, before = seeded_store(captures, tmp_path / "store")
     hostile = [("file", n, d) for n, d in members.items()]
     hostile.append(("file", f"captures/{key}/source.py", b"import os\n"))
-    result = open_cli(write_archive(tmp_path / "evil.tar.gz", hostile), store)
+    result = invoke("open", write_archive(tmp_path / "evil.tar.gz", hostile), store=store)
     assert_refused_before_writing(result, store, before, "it appears twice")
 
 
@@ -250,7 +247,7 @@ def test_a_gzip_bomb_is_refused_by_its_ratio_before_writing(captures, tmp_path):
     store, before = seeded_store(captures, tmp_path / "store")
     bomb = _gzip_bomb(tmp_path / "bomb.tar.gz", key, members, 64 * 1024 * 1024)
     assert bomb.stat().st_size < 200_000
-    result = open_cli(bomb, store)
+    result = invoke("open", bomb, store=store)
     assert_refused_before_writing(result, store, before, "as a compression bomb does (--max-ratio raises the cap)")
 
 
@@ -259,16 +256,16 @@ def test_the_total_size_cap_refuses_before_writing_and_a_flag_raises_it(captures
     store, before = seeded_store(captures, tmp_path / "store")
     total = sum(len(d) for d in members.values())
     archive = write_archive(tmp_path / "big.tar.gz", [("file", n, d) for n, d in members.items()])
-    result = open_cli(archive, store, "--max-bytes", str(total // 2))
+    result = invoke("open", archive, "--max-bytes", str(total // 2), store=store)
     assert_refused_before_writing(result, store, before, "(--max-bytes raises it)")
-    assert open_cli(archive, store, "--max-bytes", str(total * 2)).exit_code == 0
+    assert invoke("open", archive, "--max-bytes", str(total * 2), store=store).exit_code == 0
 
 
 def test_the_member_count_cap(captures, tmp_path):
     _key, members = real_members(captures)
     store, before = seeded_store(captures, tmp_path / "store")
     archive = write_archive(tmp_path / "many.tar.gz", [("file", n, d) for n, d in members.items()])
-    result = open_cli(archive, store, "--max-members", "3")
+    result = invoke("open", archive, "--max-members", "3", store=store)
     assert_refused_before_writing(result, store, before, "more than 3 members (--max-members raises the cap)")
 
 
@@ -280,7 +277,7 @@ def test_a_header_claiming_100_gb_is_refused(captures, tmp_path):
     header = info.tobuf(format=tarfile.GNU_FORMAT)
     archive = tmp_path / "claim.tar.gz"
     archive.write_bytes(gzip.compress(header + b"x" * 4096))
-    result = open_cli(archive, store)
+    result = invoke("open", archive, store=store)
     assert_refused_before_writing(result, store, before, "claims 107374182400 bytes")
 
 
@@ -291,7 +288,7 @@ def test_a_truncated_archive_is_refused(captures, tmp_path, cut):
     whole = write_archive(tmp_path / "whole.tar.gz", [("file", n, d) for n, d in members.items()]).read_bytes()
     archive = tmp_path / "cut.tar.gz"
     archive.write_bytes(whole[:int(len(whole) * cut)])
-    result = open_cli(archive, store)
+    result = invoke("open", archive, store=store)
     assert_refused_before_writing(result, store, before, str(archive))
 
 
@@ -304,7 +301,7 @@ def test_a_corrupt_gzip_is_refused(captures, tmp_path, where):
     whole[at:at + 16] = bytes(16)
     archive = tmp_path / "corrupt.tar.gz"
     archive.write_bytes(bytes(whole))
-    result = open_cli(archive, store)
+    result = invoke("open", archive, store=store)
     assert_refused_before_writing(result, store, before, "not a readable capture archive")
 
 
@@ -312,7 +309,7 @@ def test_not_an_archive(tmp_path):
     junk = tmp_path / "junk.tar.gz"
     junk.write_bytes(b"not a tar at all")
     store = tmp_path / "s"
-    result = open_cli(junk, store)
+    result = invoke("open", junk, store=store)
     assert result.exit_code == 1 and "not a readable capture archive" in result.output
     assert not store.exists() or not (store / "captures").exists()
 
@@ -321,18 +318,18 @@ def test_open_never_replaces_what_the_store_has_unless_asked(captures, tmp_path)
     key, members = real_members(captures)
     store = tmp_path / "store"
     archive = write_archive(tmp_path / "a.tar.gz", [("file", n, d) for n, d in members.items()])
-    assert "1 capture(s) added" in open_cli(archive, store).output
+    assert "1 capture(s) added" in invoke("open", archive, store=store).output
     # The store's copy is damaged (a file cut short); opening again leaves it as it is and says so ...
     ttgir = next((store / "captures" / key).glob("*.ttgir"))
     ttgir.write_bytes(ttgir.read_bytes()[:100])
-    result = open_cli(archive, store)
+    result = invoke("open", archive, store=store)
     assert result.exit_code == 0 and "0 capture(s) added, 1 already in the store" in result.output
     assert len(ttgir.read_bytes()) == 100
     # ... until --replace names that key.
-    result = open_cli(archive, store, "--replace", key)
+    result = invoke("open", archive, "--replace", key, store=store)
     assert result.exit_code == 0 and "1 capture(s) added" in result.output, result.output
     assert ttgir.read_bytes() == members[f"captures/{key}/{ttgir.name}"]
-    assert open_cli(archive, store, "--replace", "nope-sm90-c0-0123456789abcdef0123").exit_code == 2
+    assert invoke("open", archive, "--replace", "nope-sm90-c0-0123456789abcdef0123", store=store).exit_code == 2
 
 
 def test_export_skips_files_open_would_refuse(captures, tmp_path):
@@ -344,4 +341,4 @@ def test_export_skips_files_open_would_refuse(captures, tmp_path):
     (store / "captures" / cap.manifest.key / ".passes.mlir.1-2-3.gz.tmp").write_bytes(b"partial")
     archive = tmp_path / "out.tar.gz"
     export([Store(store).get(cap.manifest.key)], archive)  # type: ignore[list-item]
-    assert open_cli(archive, tmp_path / "fresh").exit_code == 0
+    assert invoke("open", archive, store=tmp_path / "fresh").exit_code == 0

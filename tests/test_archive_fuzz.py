@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_archive import open_cli, real_members, seeded_store, snapshot, write_archive
+from test_archive import real_members, seeded_store, snapshot, write_archive
 
 from irscope.store.store import Store
+from tests.conftest import invoke
 
 settings.register_profile("fast", max_examples=25, deadline=None,
                           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -86,7 +87,7 @@ def test_generated_archives_add_exactly_or_refuse_before_writing(captures, tmp_p
     key, members = real_members(captures)
     store, before = seeded_store(captures, tmp / "store")
     archive = build(tmp, key, members, attack)
-    result = open_cli(archive, store, "--max-bytes", str(2 * 1024 * 1024))
+    result = invoke("open", archive, "--max-bytes", str(2 * 1024 * 1024), store=store)
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     after = snapshot(store)

@@ -11,13 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from irscope.cli import cli
-from tests.conftest import DATA, repo_path
+from tests.conftest import DATA, invoke, repo_path
 
 pytestmark = pytest.mark.compile
-
-
-def invoke(*args: str) -> object:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
 @pytest.fixture
@@ -111,12 +107,17 @@ def test_list_shows_kernels_configs_targets_and_stages(store_args):
     assert "waves_per_eu=2" in detail
 
 
+# Imported only where they are used, never by a warm show: taking a lock, running a process, formatting a crash.
+LAZY = ("filelock", "subprocess", "traceback")
+
+
 def _run_module(args: list[str], env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
     code = ("import sys, runpy\n"
             "sys.argv = ['irscope'] + sys.argv[1:]\n"
             "try:\n    runpy.run_module('irscope', run_name='__main__')\n"
             "except SystemExit as e:\n    code = e.code\nelse:\n    code = 0\n"
             "print('IMPORTED', 'triton' in sys.modules, 'torch' in sys.modules, file=sys.stderr)\n"
+            f"print('LAZY', sorted(m for m in {LAZY!r} if m in sys.modules), file=sys.stderr)\n"
             "sys.exit(code)\n")
     env = {**os.environ, **env_extra, "PYTHONPATH": repo_path()}
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=300)
@@ -128,6 +129,7 @@ def test_warm_show_imports_neither_triton_nor_torch(shared_store, captures):
     assert proc.returncode == 0, proc.stderr
     assert "warp_group_dot" in proc.stdout
     assert "IMPORTED False False" in proc.stderr
+    assert "LAZY []" in proc.stderr
     listing = _run_module(["list", "--store", str(shared_store)], {})
     assert "IMPORTED False False" in listing.stderr
 

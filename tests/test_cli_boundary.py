@@ -17,10 +17,9 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from irscope.cli import cli
 from irscope.model.kernelspec import SIGNATURE_TYPES
+from tests.conftest import invoke
 
 DATA = Path(__file__).resolve().parent / "data" / "layouts"
 REAL = (DATA / "matmul.sm80.ttgir").read_text()
@@ -34,10 +33,6 @@ def altered(tmp_path: Path, new_blocked1: str) -> str:
     path = tmp_path / "altered.ttgir"
     path.write_text(REAL.replace(BLOCKED1, f"#blocked1 = {new_blocked1}"))
     return str(path)
-
-
-def run(*args: str) -> object:
-    return CliRunner().invoke(cli, list(args))
 
 
 def one_error_line(result: object) -> str:
@@ -59,7 +54,7 @@ def test_an_internal_error_is_one_line_and_a_crash_log(monkeypatch: pytest.Monke
         raise ZeroDivisionError("division by zero in the store walk")
 
     monkeypatch.setattr(Store, "captures", broken)
-    result = run("list", "--store", str(tmp_path / "store"))
+    result = invoke("list", "--store", str(tmp_path / "store"))
     assert result.exit_code == 70  # type: ignore[attr-defined]
     line = one_error_line(result)
     assert line.startswith("irscope: internal error: ZeroDivisionError: division by zero in the store walk (traceback in ")
@@ -70,7 +65,7 @@ def test_an_internal_error_is_one_line_and_a_crash_log(monkeypatch: pytest.Monke
     assert "Traceback (most recent call last)" in text and "in broken" in text and text.startswith("irscope ")
 
     monkeypatch.setenv("IRSCOPE_DEBUG", "1")
-    debug = run("list", "--store", str(tmp_path / "store"))
+    debug = invoke("list", "--store", str(tmp_path / "store"))
     assert "Traceback (most recent call last)" in debug.stderr  # type: ignore[attr-defined]
     assert debug.stderr.strip().splitlines()[-1].startswith("irscope: internal error: ZeroDivisionError")  # type: ignore[attr-defined]
 
@@ -87,15 +82,14 @@ def test_an_unusable_store_puts_the_crash_log_in_the_temp_dir(monkeypatch: pytes
     import tempfile
 
     monkeypatch.setattr(tempfile, "tempdir", None)
-    result = run("list", "--store", "/proc/irscope-no-such-store")
+    result = invoke("list", "--store", "/proc/irscope-no-such-store")
     line = one_error_line(result)
     assert f"traceback in {tmp_path / 'tmp' / 'irscope-crash'}" in line
 
 
 def test_an_os_error_is_one_line_with_the_path(tmp_path: Path) -> None:
     """Writing the map's image where the file system refuses: exit 1, the path and the reason."""
-    result = run("layouts", "--file", str(DATA / "matmul.sm80.ttgir"), "--map", "blocked1", "--image",
-                 "/proc/irscope-map.svg")
+    result = invoke("layouts", "--file", str(DATA / "matmul.sm80.ttgir"), "--map", "blocked1", "--image", "/proc/irscope-map.svg")
     assert result.exit_code == 1, result.output  # type: ignore[attr-defined]
     assert one_error_line(result) == "irscope: error: /proc/irscope-map.svg: No such file or directory"
 
@@ -129,7 +123,7 @@ def test_meaningless_values_are_usage_errors(args: list[str], needle: str) -> No
     cwd = os.getcwd()
     os.chdir(repo)
     try:
-        result = run(*args)
+        result = invoke(*args)
     finally:
         os.chdir(cwd)
     assert result.exit_code == 2, result.output  # type: ignore[attr-defined]
@@ -161,7 +155,7 @@ def test_a_kernel_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
     kernel = tmp_path / "k.py"
     kernel.write_bytes((Path(__file__).resolve().parent.parent / "kernels" / "vector_add.py").read_bytes()
                        + b"\n# caf\xe9\n")
-    result = run("show", str(kernel))
+    result = invoke("show", str(kernel))
     assert result.exit_code == 2  # type: ignore[attr-defined]
     assert one_error_line(result) == f"irscope: error: kernel file {kernel} is not UTF-8 text (byte " \
         f"{kernel.read_bytes().index(bytes([0xE9]))}); save it as UTF-8"
@@ -170,13 +164,13 @@ def test_a_kernel_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
 def test_a_ttgir_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
     path = tmp_path / "m.ttgir"
     path.write_bytes(REAL.encode() + b"// caf\xe9\n")
-    result = run("layouts", "--file", str(path))
+    result = invoke("layouts", "--file", str(path))
     assert result.exit_code == 2  # type: ignore[attr-defined]
     assert one_error_line(result).startswith(f"irscope: error: TTGIR file {path} is not UTF-8 text (byte ")
 
 
 def test_a_kernel_name_too_long_for_a_file_name() -> None:
-    result = run("show", "k" * 5000 + ".py")
+    result = invoke("show", "k" * 5000 + ".py")
     assert result.exit_code == 2  # type: ignore[attr-defined]
     line = one_error_line(result)
     assert "(5003 characters) cannot be opened: File name too long" in line and len(line) < 300
@@ -207,11 +201,11 @@ def test_a_kernel_name_too_long_for_a_file_name() -> None:
 def test_layouts_triton_would_reject_are_one_problem_line(tmp_path: Path, layout: str, needle: str) -> None:
     """Reported as a problem naming the field; the report still prints; --map refuses in one line."""
     path = altered(tmp_path, layout)
-    report = run("layouts", "--file", path)
+    report = invoke("layouts", "--file", path)
     assert report.exit_code == 0, report.output  # type: ignore[attr-defined]
     text = " ".join(report.stdout.split())  # type: ignore[attr-defined]
     assert "problem: #blocked1: invalid ttg." in text and needle in text
-    drawn = run("layouts", "--file", path, "--map", "blocked1", "--shape", "64x64")
+    drawn = invoke("layouts", "--file", path, "--map", "blocked1", "--shape", "64x64")
     assert drawn.exit_code == 2  # type: ignore[attr-defined]
     line = one_error_line(drawn)
     assert line.startswith("irscope: error: #blocked1 cannot be mapped: invalid: ") and needle in line
@@ -228,7 +222,7 @@ def test_huge_but_valid_layouts_are_refused_before_anything_is_enumerated(tmp_pa
     """Valid for Triton's verifier, far too big to draw: one line within seconds, not a hang."""
     path = altered(tmp_path, layout)
     start = time.perf_counter()
-    result = run("layouts", "--file", path, "--map", "blocked1", "--shape", "64x64")
+    result = invoke("layouts", "--file", path, "--map", "blocked1", "--shape", "64x64")
     assert time.perf_counter() - start < 10
     assert result.exit_code == 2  # type: ignore[attr-defined]
     assert one_error_line(result) == (f"irscope: error: #blocked1 with shape 64x64: it spreads over {slots}; maps "
@@ -237,12 +231,12 @@ def test_huge_but_valid_layouts_are_refused_before_anything_is_enumerated(tmp_pa
 
 def test_a_huge_shape_is_refused_and_max_elements_raises_the_bound() -> None:
     real = str(DATA / "matmul.sm80.ttgir")
-    refused = run("layouts", "--file", real, "--map", "mma", "--shape", "16384x16384")
+    refused = invoke("layouts", "--file", real, "--map", "mma", "--shape", "16384x16384")
     assert refused.exit_code == 2  # type: ignore[attr-defined]
     assert one_error_line(refused) == ("irscope: error: #mma with shape 16384x16384 has 268435456 elements; maps draw "
                                        "at most 1048576 (give a smaller --shape, or raise --max-elements)")
-    assert run("layouts", "--file", real, "--map", "mma", "--shape", "2048x1024").exit_code == 2  # type: ignore[attr-defined]
-    drawn = run("layouts", "--file", real, "--map", "mma", "--shape", "2048x1024", "--max-elements", str(1 << 21))
+    assert invoke("layouts", "--file", real, "--map", "mma", "--shape", "2048x1024").exit_code == 2  # type: ignore[attr-defined]
+    drawn = invoke("layouts", "--file", real, "--map", "mma", "--shape", "2048x1024", "--max-elements", str(1 << 21))
     assert drawn.exit_code == 0, drawn.output  # type: ignore[attr-defined]
     assert "#mma, 2048x1024, tensor view" in drawn.stdout  # type: ignore[attr-defined]
 
@@ -288,6 +282,7 @@ def _run_in_terminal(args: list[str], env: dict[str, str], timeout: float) -> tu
     return status, b"".join(chunks).decode("utf-8", "replace")
 
 
+@pytest.mark.compile
 def test_tui_crash_at_start_up_is_one_line_and_a_non_zero_status(captures: object, tmp_path: Path) -> None:
     """A crash inside the app printed Textual's traceback and exited 0; now the screen closes, one line names
     the crash log, status 70. (A damaged manifest no longer crashes it at all: see the next test.) The crash
@@ -310,6 +305,7 @@ def test_tui_crash_at_start_up_is_one_line_and_a_non_zero_status(captures: objec
     assert len(logs) == 1 and "Traceback (most recent call last)" in logs[0].read_text()
 
 
+@pytest.mark.compile
 def test_tui_starts_on_a_store_with_a_damaged_manifest(captures: object, tmp_path: Path) -> None:
     """A manifest listing its files wrongly crashed the TUI at start-up (exit 0); now that capture is
     unreadable, so it is compiled again and the app opens on it."""
@@ -345,7 +341,7 @@ def test_an_archive_error_is_one_line(tmp_path: Path) -> None:
     """tarfile's reasons per compression method arrive on several lines; the CLI prints them on one."""
     junk = tmp_path / "junk.tar.gz"
     junk.write_bytes(b"x")
-    result = run("open", str(junk), "--store", str(tmp_path / "store"))
+    result = invoke("open", str(junk), "--store", str(tmp_path / "store"))
     assert result.exit_code == 1  # type: ignore[attr-defined]  # a bad archive, not a bad command line
     line = one_error_line(result)
     assert line.startswith(f"irscope: error: {junk}: not a readable capture archive")

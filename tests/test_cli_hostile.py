@@ -228,6 +228,7 @@ def _clean(result: object) -> str | None:
     return None
 
 
+@pytest.mark.compile
 def test_every_bad_command_line_is_one_clean_line(files: Files, monkeypatch: pytest.MonkeyPatch) -> None:
     """At least 200 bad command lines: each exits non-zero with one line (or click's usage form), no traceback."""
     monkeypatch.setenv("IRSCOPE_HOME", str(files.store))

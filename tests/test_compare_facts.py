@@ -7,19 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from irscope.analysis.facts import capture_facts, compare_facts, parse_tolerance
 from irscope.analysis.resources import capture_resources
-from irscope.cli import cli
 from irscope.errors import UsageError
 from irscope.testing import assert_facts
+from tests.conftest import invoke
 
 pytestmark = pytest.mark.compile
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
 def test_facts_agree_with_the_lower_stages_and_resources(captures):

@@ -48,6 +48,7 @@ def test_readme_starts_with_two_setup_commands_and_the_main_job():
     assert setup[0] in ci and setup[1] in ci
 
 
+@pytest.mark.compile
 def test_the_testing_guide_example_passes(tmp_path):
     """docs/examples/test_pin_compiler.py is the file users copy: it must pass as written."""
     env = {**os.environ, "IRSCOPE_HOME": str(tmp_path), "PYTHONPATH": repo_path()}

@@ -8,12 +8,10 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 
-from irscope.cli import cli
 from irscope.model.definition import find_definition
 from irscope.model.kernelspec import parse_function_ref
-from tests.conftest import DATA, REPO, repo_path
+from tests.conftest import DATA, REPO, invoke, repo_path
 
 PKG = DATA / "pkgs"
 IMPL = (PKG / "reexport_kernels" / "impl.py").resolve()
@@ -67,16 +65,15 @@ def test_unfollowable_binding_is_unknown(tmp_path):
 @pytest.mark.compile
 def test_reexported_kernel_source_map_and_annotate_use_the_defining_file(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(PKG))
-    store = ["--store", str(tmp_path)]
 
-    def invoke(*args: str) -> str:
-        result = CliRunner().invoke(cli, [*args, *LAUNCH, *store])
+    def output(*args: str) -> str:
+        result = invoke(*args, *LAUNCH, store=tmp_path)
         assert result.exit_code == 0, result.output
         return result.stdout
 
     impl_text = IMPL.read_text()
-    assert invoke("show", "reexport_kernels.ops:twice", "--stage", "source").strip() == impl_text.strip()
-    ttgir = json.loads(invoke("show", "reexport_kernels.ops:twice", "--stage", "ttgir", "--json"))["text"]
+    assert output("show", "reexport_kernels.ops:twice", "--stage", "source").strip() == impl_text.strip()
+    ttgir = json.loads(output("show", "reexport_kernels.ops:twice", "--stage", "ttgir", "--json"))["text"]
     # The compiler's own positions: every file location in the TTGIR names impl.py.
     file_locs = {m.group(1): (m.group("file"), int(m.group("line"))) for m in _FILE_LOC_RE.finditer(ttgir)}
     assert {f for f, _ in file_locs.values()} == {str(IMPL)}
@@ -84,14 +81,14 @@ def test_reexported_kernel_source_map_and_annotate_use_the_defining_file(tmp_pat
     load = next(m for m in _OP_LOC_RE.finditer(ttgir) if m.group("op") == "tt.load")
     load_line = file_locs[named.get(load.group("loc"), load.group("loc"))][1]
     assert load_line == _line_of(impl_text, "tl.load(")
-    mapped = json.loads(invoke("map", "reexport_kernels.ops:twice", "--line", str(load_line), "--stage", "ttgir",
+    mapped = json.loads(output("map", "reexport_kernels.ops:twice", "--line", str(load_line), "--stage", "ttgir",
                                "--json"))
     assert mapped["file"] == str(IMPL) and "tl.load(" in mapped["source"]
     assert "tt.load" in [line["opcode"] for line in mapped["stages"][0]["lines"]]
-    annotated = invoke("annotate", "reexport_kernels.ops:doubled", "--stage", "ttgir")
+    annotated = output("annotate", "reexport_kernels.ops:doubled", "--stage", "ttgir")
     row = next(line for line in annotated.splitlines() if line.strip().startswith(str(load_line)))
     assert "tl.load(" in row and re.search(r"\s[1-9]\d*\s", row)
-    manifest = json.loads((REPO / json.loads(invoke("show", "reexport_kernels.ops:twice", "--json"))["path"])
+    manifest = json.loads((REPO / json.loads(output("show", "reexport_kernels.ops:twice", "--json"))["path"])
                           .parent.joinpath("manifest.json").read_text())
     assert manifest["kernel_path"] == str(IMPL) and manifest["function"] == "twice"
 

@@ -7,9 +7,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from irscope.cli import cli
+from tests.conftest import invoke
 
 DATA = Path(__file__).parent / "data" / "layouts"
 SM80 = str(DATA / "matmul.sm80.ttgir")
@@ -17,12 +18,8 @@ FORMS = str(Path(__file__).parent / "data" / "ttgir_corpus" / "snippets" / "mlir
 MALFORMED = str(DATA / "snippets" / "malformed.ttgir")
 
 
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(cli, ["layouts", *args])
-
-
 def test_report_of_a_file() -> None:
-    result = invoke("--file", SM80)
+    result = invoke("layouts", "--file", SM80)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("target cuda:80, 8 warps, 32 threads per warp\n")
     assert "#blocked1  [blocked]\n  each thread holds 1x8 contiguous fp16 (the layout allows one 16-byte load)" in result.output
@@ -31,7 +28,7 @@ def test_report_of_a_file() -> None:
 
 
 def test_json_report() -> None:
-    result = invoke("--file", SM80, "--json")
+    result = invoke("layouts", "--file", SM80, "--json")
     data = json.loads(result.output)
     assert data["source"] == SM80 and len(data["modules"]) == 1
     labels = [layout["label"] for layout in data["modules"][0]["layouts"]]
@@ -40,7 +37,7 @@ def test_json_report() -> None:
 
 def test_map_and_svg_image(tmp_path: Path) -> None:
     image = tmp_path / "mma.svg"
-    result = invoke("--file", SM80, "--map", "mma", "--view", "hardware", "--warp", "1", "--image", str(image))
+    result = invoke("layouts", "--file", SM80, "--map", "mma", "--view", "hardware", "--warp", "1", "--image", str(image))
     assert result.exit_code == 0, result.output
     assert result.output.startswith("#mma, 128x256, hardware view\n")
     assert f"wrote {image}" in result.output
@@ -63,7 +60,7 @@ def test_a_piped_map_names_the_warp() -> None:
 
 
 def test_map_json_is_tritons_dump_text() -> None:
-    result = invoke("--file", SM80, "--map", "#blocked1", "--shape", "4x64", "--json")
+    result = invoke("layouts", "--file", SM80, "--map", "#blocked1", "--shape", "4x64", "--json")
     data = json.loads(result.output)
     assert data["shape"] == [4, 64] and data["view"] == "tensor"
     assert data["text"].startswith("[[  T0:0| T32:0| T64:0|")  # 4 rows, 8 warps stacked: warps replicate
@@ -72,7 +69,7 @@ def test_map_json_is_tritons_dump_text() -> None:
 def test_map_of_layouts_defined_over_lines_with_comments() -> None:
     """Issue 12 item 6: `#blocked` spans two lines and `#dotB` shares a line; both map, at their used shape."""
     for alias, header in (("blocked", "#blocked, 64x64, tensor view"), ("dotB", "#dotB, 64x64, tensor view")):
-        result = invoke("--file", FORMS, "--map", alias)
+        result = invoke("layouts", "--file", FORMS, "--map", alias)
         assert result.exit_code == 0, result.output
         assert result.output.startswith(header)
 
@@ -94,9 +91,9 @@ def test_tui_says_why_a_layout_has_no_map() -> None:
 
 def test_multi_module_file_and_module_choice() -> None:
     path = str(DATA / "snippets" / "lit_multi_module.mlir")
-    result = invoke("--file", path)
+    result = invoke("layouts", "--file", path)
     assert "== module 1 of 2 ==" in result.output and "== module 2 of 2 ==" in result.output
-    mapped = invoke("--file", path, "--module", "2", "--map", "blocked")
+    mapped = invoke("layouts", "--file", path, "--module", "2", "--map", "blocked")
     assert mapped.output.startswith("#blocked, 512, tensor view")
 
 
@@ -114,7 +111,7 @@ def test_multi_module_file_and_module_choice() -> None:
     (["--file", MALFORMED, "--map", "missing"], "#missing cannot be mapped: missing threadsPerWarp"),
 ])
 def test_bad_input_is_one_line(args: list[str], needle: str) -> None:
-    result = invoke(*args)
+    result = invoke("layouts", *args)
     assert result.exit_code == 2, result.output
     assert needle in result.output
     assert len(result.output.strip().splitlines()) == 1
@@ -144,7 +141,7 @@ def test_a_misspelled_linear_key_is_refused_in_one_line(tmp_path: Path, key: str
 
 @pytest.mark.compile
 def test_report_of_a_bundled_kernel(shared_store: Path) -> None:
-    result = invoke("matmul", "--target", "sm90", "--store", str(shared_store))
+    result = invoke("layouts", "matmul", "--target", "sm90", "--store", str(shared_store))
     assert result.exit_code == 0, result.output
     assert "#mma  [nvidia_mma]\n  nvidia_mma v3 (Hopper wgmma)" in result.output
 

@@ -7,16 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 from passes_fixtures import PassDumps, pass_dumps_fixture  # noqa: F401
 
 from irscope.cli import cli
+from tests.conftest import invoke
 
 pytestmark = pytest.mark.compile
-
-
-def run(store: Path, *args: str) -> Result:
-    return CliRunner().invoke(cli, [*args, "--store", str(store), "--no-color"], catch_exceptions=False)
 
 
 @pytest.mark.parametrize(("target", "tensor_core", "pipeliner", "added"), [
@@ -27,7 +24,7 @@ def run(store: Path, *args: str) -> Result:
 def test_which_pass_made_the_tensor_core_layout_and_pipelined_the_loop(
         pass_dumps: PassDumps, shared_store: Path, target: str, tensor_core: str, pipeliner: str, added: str) -> None:
     pass_dumps("matmul", target)
-    result = run(shared_store, "passes", "matmul", "--target", target, "--json")
+    result = invoke("passes", "matmul", "--target", target, "--json", "--no-color", store=shared_store)
     assert result.exit_code == 0, result.output
     rows = [r for r in json.loads(result.stdout)["passes"] if not r["step"]]
     assert [r["index"] for r in rows] == list(range(len(rows)))
@@ -35,7 +32,7 @@ def test_which_pass_made_the_tensor_core_layout_and_pipelined_the_loop(
     assert "accelerate-matmul" in introducer["name"]
     (pipelined,) = [r for r in rows if "stages expanded into prologue" in r["summary"]]
     assert pipelined["name"] == pipeliner
-    shown = run(shared_store, "diff", "matmul", "--target", target, "--pass", pipeliner)
+    shown = invoke("diff", "matmul", "--target", target, "--pass", pipeliner, "--no-color", store=shared_store)
     assert shown.exit_code == 0
     plus = [ln for ln in shown.output.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
     assert any(added in ln for ln in plus)
@@ -44,44 +41,43 @@ def test_which_pass_made_the_tensor_core_layout_and_pipelined_the_loop(
 
 def test_passes_table_folds_unchanged_passes(pass_dumps: PassDumps, shared_store: Path) -> None:
     pass_dumps("matmul", "sm90")
-    folded = run(shared_store, "passes", "matmul", "--target", "sm90")
+    folded = invoke("passes", "matmul", "--target", "sm90", "--no-color", store=shared_store)
     assert folded.exit_code == 0
     assert "tritongpu-accelerate-matmul" in folded.output and "#blocked -> #mma: nvidia_mma v3" in folded.output
     assert "· 3 unchanged" in folded.output and "changed nothing (folded; --all lists them)" in folded.output
     assert "tritongpu-pipeline{num-stages=3}" in folded.output  # irscope's own dump switch is not shown
-    full = run(shared_store, "passes", "matmul", "--target", "sm90", "--all")
+    full = invoke("passes", "matmul", "--target", "sm90", "--all", "--no-color", store=shared_store)
     assert "(nothing)" in full.output and "· 3 unchanged" not in full.output
     assert len(full.output.splitlines()) > len(folded.output.splitlines())
 
 
 def test_diff_noise_controls_and_layouts(pass_dumps: PassDumps, shared_store: Path) -> None:
     pass_dumps("matmul", "sm90")
-    raw = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline")
-    ssa = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--normalize-ssa")
-    locs = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--keep-locs")
+    raw = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--no-color", store=shared_store)
+    ssa = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--normalize-ssa", "--no-color", store=shared_store)
+    locs = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--keep-locs", "--no-color", store=shared_store)
     count = [int(r.output.splitlines()[-1].split()[0]) for r in (raw, ssa)]
     assert count[1] < count[0]
     assert " loc(" not in raw.output and " loc(" in locs.output
-    side = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--side-by-side")
+    side = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--side-by-side", "--no-color", store=shared_store)
     assert side.exit_code == 0 and "┃" in side.output
-    step = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline/LowerLoops")
+    step = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline/LowerLoops", "--no-color", store=shared_store)
     assert "SSA names erased" in step.output and "ttg.async_copy_global_to_local" in step.output
-    stages = run(shared_store, "diff", "matmul", "-t", "sm90", "--from", "ttir", "--to", "ttgir")
+    stages = invoke("diff", "matmul", "-t", "sm90", "--from", "ttir", "--to", "ttgir", "--no-color", store=shared_store)
     assert "+#mma = #ttg.nvidia_mma<{versionMajor = 3" in stages.output
-    span = run(shared_store, "diff", "matmul", "-t", "sm90", "--from", "tritongpu-coalesce",
-               "--to", "tritongpu-accelerate-matmul", "--json")
+    span = invoke("diff", "matmul", "-t", "sm90", "--from", "tritongpu-coalesce", "--to", "tritongpu-accelerate-matmul", "--json", "--no-color", store=shared_store)
     data = json.loads(span.stdout)
     assert data["left"].startswith("before tritongpu-coalesce") and data["right"].startswith(
         "after tritongpu-accelerate-matmul") and data["added"] > 0
 
 
 def test_diff_across_targets_and_configs(captures: object, shared_store: Path) -> None:
-    targets = run(shared_store, "diff", "matmul", "--target", "sm80", "--vs-target", "sm90")
+    targets = invoke("diff", "matmul", "--target", "sm80", "--vs-target", "sm90", "--no-color", store=shared_store)
     assert targets.exit_code == 0
     minus = [ln for ln in targets.output.splitlines() if ln.startswith("-#mma")]
     plus = [ln for ln in targets.output.splitlines() if ln.startswith("+#mma")]
     assert "versionMajor = 2" in minus[0] and "versionMajor = 3" in plus[0]
-    configs = run(shared_store, "diff", "matmul", "-t", "sm90", "--config", "0", "--vs-config", "2")
+    configs = invoke("diff", "matmul", "-t", "sm90", "--config", "0", "--vs-config", "2", "--no-color", store=shared_store)
     assert configs.exit_code == 0 and "instrShape = [16, 128, 16]" in configs.output
     assert configs.stdout.startswith("--- ttgir sm90 config 0\n+++ ttgir sm90 config 2\n")
 
@@ -120,7 +116,7 @@ def test_damaged_dump_is_one_warning_and_the_rest_is_shown(pass_dumps: PassDumps
 
 
 def test_timing_weighs_mlir_against_ptxas(captures: object, shared_store: Path) -> None:
-    result = run(shared_store, "timing", "vector_add", "--target", "sm80", "--repeat", "1", "--json")
+    result = invoke("timing", "vector_add", "--target", "sm80", "--repeat", "1", "--json", "--no-color", store=shared_store)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     names = [p["name"] for p in data["phases"]]
@@ -129,16 +125,16 @@ def test_timing_weighs_mlir_against_ptxas(captures: object, shared_store: Path) 
     assert [s for s, _ in data["stages"]] == ["ttir", "ttgir", "llir", "ptx", "cubin"]
     assert {p["stage"] for p in data["passes"]} == {"ttir", "ttgir", "llir"}
     assert any(p["pass_class"] == "TritonGPUCoalesce" for p in data["passes"])
-    text = run(shared_store, "timing", "vector_add", "--target", "sm80", "--repeat", "1")
+    text = invoke("timing", "vector_add", "--target", "sm80", "--repeat", "1", "--no-color", store=shared_store)
     assert "MLIR pipeline" in text.output and "ptxas (PTX to cubin)" in text.output
 
 
 def test_timing_numbers_passes_as_passes_and_diff_do(pass_dumps: PassDumps, shared_store: Path) -> None:
     """Issue 14: timing's pass 36 was coalesce-async-copy while passes' 36 was the pipeliner."""
     pass_dumps("matmul", "sm90")
-    listed = json.loads(run(shared_store, "passes", "matmul", "--target", "sm90", "--json", "--all").stdout)
+    listed = json.loads(invoke("passes", "matmul", "--target", "sm90", "--json", "--all", "--no-color", store=shared_store).stdout)
     by_number = {r["index"]: r for r in listed["passes"] if not r["step"]}
-    result = run(shared_store, "timing", "matmul", "--target", "sm90", "--repeat", "1", "--json")
+    result = invoke("timing", "matmul", "--target", "sm90", "--repeat", "1", "--json", "--no-color", store=shared_store)
     assert result.exit_code == 0, result.output
     timed = json.loads(result.stdout)
     assert timed["passes"] and not timed["untimed"]
@@ -153,14 +149,14 @@ def test_timing_numbers_passes_as_passes_and_diff_do(pass_dumps: PassDumps, shar
     pipeliner = next(r for r in timed["passes"] if r["name"] == "tritongpu-pipeline")["number"]
     nested = next(r for r in timed["passes"] if len(r["runs"]) > 1)  # the inliner's canonicalizer, once per function
     for number, name in ((pipeliner, "tritongpu-pipeline"), (nested["runs"][-1], nested["name"])):
-        diff = json.loads(run(shared_store, "diff", "matmul", "--target", "sm90", "--pass", str(number), "--json").stdout)
+        diff = json.loads(invoke("diff", "matmul", "--target", "sm90", "--pass", str(number), "--json", "--no-color", store=shared_store).stdout)
         assert diff["left"] == f"before {name} (pass {number}, {by_number[number]['stage']})"
-    text = run(shared_store, "timing", "matmul", "--target", "sm90", "--repeat", "1", "--all").stdout
+    text = invoke("timing", "matmul", "--target", "sm90", "--repeat", "1", "--all", "--no-color", store=shared_store).stdout
     assert any(line.split()[:3] == [str(pipeliner), "ttgir", "tritongpu-pipeline"] for line in text.splitlines())
 
 
 def test_llvm_passes_when_asked(captures: object, shared_store: Path) -> None:
-    result = run(shared_store, "passes", "vector_add", "--target", "sm80", "--llvm", "--json", "--all")
+    result = invoke("passes", "vector_add", "--target", "sm80", "--llvm", "--json", "--all", "--no-color", store=shared_store)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert not data["problems"] and data["complete"]
@@ -174,6 +170,6 @@ def test_llvm_passes_when_asked(captures: object, shared_store: Path) -> None:
     instcombine = next(r for r in rows if r["name"] == "InstCombinePass" and r["status"] == "changed")
     assert "instructions" in instcombine["summary"]
     assert any(r["name"] == "nvptx-isel" and r["ir"] == "mir" for r in rows)
-    diff = run(shared_store, "diff", "vector_add", "--target", "sm80", "--llvm", "--pass", "InstCombinePass:1")
+    diff = invoke("diff", "vector_add", "--target", "sm80", "--llvm", "--pass", "InstCombinePass:1", "--no-color", store=shared_store)
     assert diff.exit_code == 0 and any(ln.startswith("-") and "extractelement" in ln
                                        for ln in diff.output.splitlines())

@@ -8,7 +8,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from click.testing import CliRunner
 
 from irscope.analysis.perf.capture import bank_summary, capture_perf, dram_efficiency
 from irscope.analysis.perf.coalescing import coalescing
@@ -21,13 +20,12 @@ from irscope.analysis.perf.predict import (
 )
 from irscope.analysis.perf.work import evaluate_trips, mma_shape, scalar_values
 from irscope.analysis.resources import capture_resources
-from irscope.cli import cli
 from irscope.compile.launch_values import bundled_launch, function_launch
 from irscope.model.gpus import GPUS
 from irscope.model.kernels import get_kernel
 from irscope.request.captures import LaunchSpec, get_capture, make_request
 from irscope.store.store import Capture
-from tests.conftest import repo_path
+from tests.conftest import invoke, repo_path
 
 MATMUL = {"M": 4096, "N": 4096, "K": 4096}
 # the H200 validation's own strided copy (benchmarks/perf_model_validation.py's gather cases)
@@ -35,8 +33,9 @@ VARIANTS = Path(__file__).resolve().parents[1] / "benchmarks" / "perf_variants.p
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("perf-store")
+def store(shared_store: Path) -> Path:
+    """The suite's shared store: matmul and vector_add for sm90 are compiled once for every test file."""
+    return shared_store
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +53,7 @@ def vector_add(store: Path) -> PerfReport:
     return capture_perf(capture, device_model(GPUS["h100"]), shape)
 
 
+@pytest.mark.compile
 def test_matmul_flops_are_2mnk_and_compute_bound(matmul: tuple[Capture, PerfReport]) -> None:
     _capture, report = matmul
     assert report.flops == 2 * 4096**3
@@ -66,6 +66,7 @@ def test_matmul_flops_are_2mnk_and_compute_bound(matmul: tuple[Capture, PerfRepo
     assert report.ctas_per_sm == 1 and report.occupancy_pct == pytest.approx(12.5)
 
 
+@pytest.mark.compile
 def test_matmul_mma_flops_agree_with_sass(matmul: tuple[Capture, PerfReport]) -> None:
     """The PTX wgmma count and shape give the same FLOPs per iteration as the SASS HGMMA instructions."""
     from irscope.analysis.sourcemap import sass_listing
@@ -82,6 +83,7 @@ def test_matmul_mma_flops_agree_with_sass(matmul: tuple[Capture, PerfReport]) ->
     assert report.loops[0].per_iteration.mma_flops == per_warpgroup * warpgroups == 2 * 128 * 256 * 64
 
 
+@pytest.mark.compile
 def test_matmul_loads_per_iteration_match_the_tiles(matmul: tuple[Capture, PerfReport]) -> None:
     _capture, report = matmul
     per_iteration = report.loops[0].per_iteration
@@ -90,12 +92,14 @@ def test_matmul_loads_per_iteration_match_the_tiles(matmul: tuple[Capture, PerfR
     assert report.requested_bytes == 512 * (64 * per_iteration.global_load_bytes + 2 * 128 * 256)
 
 
+@pytest.mark.compile
 def test_vector_add_bytes_and_memory_bound(vector_add: PerfReport) -> None:
     assert vector_add.dram_bytes == 3 * 4 * 2**28
     assert vector_add.bound == "memory"
     assert vector_add.flops == 2**28
 
 
+@pytest.mark.compile
 def test_softmax_on_gfx942_has_a_verdict(store: Path) -> None:
     capture = get_capture(make_request("softmax", "gfx942"), str(store))
     gpu = GPUS["mi300x"]
@@ -120,6 +124,7 @@ def _strided(store: Path, stride: int, n: int = 2**22) -> tuple[Capture, LaunchS
     return capture, shape, capture.read("ttgir")
 
 
+@pytest.mark.compile
 def test_uncoalesced_load_is_found(store: Path) -> None:
     capture, shape, ttgir = _strided(store, 16)
     load, store_access = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
@@ -133,6 +138,7 @@ def test_uncoalesced_load_is_found(store: Path) -> None:
     assert any("uncoalesced tt.load" in s.text for s in report.suggestions)
 
 
+@pytest.mark.compile
 def test_stride_two_counts_the_sectors_of_every_register(store: Path) -> None:
     """x[i * 2]: one instruction touches a sector per lane, but the lane's other registers use the same sectors.
 
@@ -150,6 +156,7 @@ def test_stride_two_counts_the_sectors_of_every_register(store: Path) -> None:
     assert report.dram_bytes == pytest.approx((2 * 4 + 4) * 4194304)
 
 
+@pytest.mark.compile
 @pytest.mark.parametrize(("stride", "step", "bound"), [(16, 64, "memory"), (1024, 4096, "latency")])
 def test_sector_gather_moves_at_the_gather_rate(store: Path, stride: int, step: int,
                                                 bound: str) -> None:
@@ -250,12 +257,9 @@ def test_bank_summary_reads_the_report_interface() -> None:
     assert "4-way bank conflicts on the ttg.local_store of k.py:50" in summary.worst
 
 
-def _invoke(*args: str) -> object:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
+@pytest.mark.compile
 def test_cli_json_carries_the_numbers(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
-    result = _invoke("perf", "matmul", "--target", "sm90", "--json", "--store", str(store))
+    result = invoke("perf", "matmul", "--target", "sm90", "--json", "--store", str(store))
     assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
     data = json.loads(result.output)  # type: ignore[attr-defined]
     assert data["bound"] == "compute" and data["flops"] == 2 * 4096**3
@@ -264,8 +268,9 @@ def test_cli_json_carries_the_numbers(store: Path, matmul: tuple[Capture, PerfRe
     assert data["bank"]["conflicts_total"] == 0
 
 
+@pytest.mark.compile
 def test_cli_text_has_every_section(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
-    result = _invoke("perf", "matmul", "--target", "sm90", "--gpu", "h200", "--store", str(store))
+    result = invoke("perf", "matmul", "--target", "sm90", "--gpu", "h200", "--store", str(store))
     text = result.output  # type: ignore[attr-defined]
     for heading in ("Device: NVIDIA H200", "Work:", "Shared-memory bank conflicts:", "Verdict:", "bound: compute"):
         assert heading in text
@@ -280,23 +285,24 @@ def test_cli_text_has_every_section(store: Path, matmul: tuple[Capture, PerfRepo
     (("--gpu", "native"), "torch sees none here; name one instead: h100, h200"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(args: tuple[str, ...], message: str) -> None:
-    result = _invoke("perf", "matmul", "--target", "sm90", *args)
+    result = invoke("perf", "matmul", "--target", "sm90", *args)
     assert result.exit_code == 2  # type: ignore[attr-defined]
     lines = [ln for ln in result.output.splitlines() if ln.strip()]  # type: ignore[attr-defined]
     assert len(lines) == 1 and message in lines[0]
 
 
 def test_cli_gpu_table_lists_the_required_gpus() -> None:
-    text = _invoke("perf", "--gpus").output  # type: ignore[attr-defined]
+    text = invoke("perf", "--gpus").output  # type: ignore[attr-defined]
     for name in ("a100", "h100", "h200", "b200", "mi300x", "mi350x"):
         assert re.search(rf"^{name}\s", text, re.M)
     assert "sources:" in text
 
 
+@pytest.mark.compile
 def test_cli_stored_bundled_capture_uses_its_launcher(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
     """A capture named by its key: the bundled kernel's grid and tensors still say the launch (no --grid)."""
     capture, _report = matmul
-    result = _invoke("perf", capture.manifest.key, "--json", "--store", str(store))
+    result = invoke("perf", capture.manifest.key, "--json", "--store", str(store))
     assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
     data = json.loads(result.output)  # type: ignore[attr-defined]
     assert data["bound"] == "compute" and data["grid"] == [512, 1, 1] and data["flops"] == 2 * 4096**3
@@ -313,6 +319,7 @@ def test_the_model_imports_neither_triton_nor_torch() -> None:
     assert out.strip() == "[]"
 
 
+@pytest.mark.compile
 def test_spills_are_counted_from_sass(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
     """matmul's 128x256 tile on 4 warps spills (ptxas -v); the SASS LDL/STL traffic does not fit in L1, so it is L2 traffic."""
     request = make_request("matmul", "sm90", launch=LaunchSpec(settings=("num_warps=4",)), store_dir=str(store))
@@ -335,6 +342,7 @@ def test_spills_are_counted_from_sass(store: Path, matmul: tuple[Capture, PerfRe
     assert report.predicted_us == pytest.approx(busiest * (spill_per_cta + tensor_per_cta) * 1e6 + LAUNCH_US)
 
 
+@pytest.mark.compile
 def test_spills_beyond_the_l2_reach_dram(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
     """Two spilling CTAs per SM: every SM's local memory together exceeds the L2, so part of it goes to DRAM.
 
@@ -361,6 +369,7 @@ def test_spills_beyond_the_l2_reach_dram(store: Path, matmul: tuple[Capture, Per
     assert traffic / ctas > 0 and "assumed to reach DRAM" in report.dram_assumption
 
 
+@pytest.mark.compile
 def test_matmul_on_gfx942_sees_the_unrolled_loop(store: Path) -> None:
     """LLVM unrolls the AMD K-loop twice: 32 v_mfma per pass where the TTGIR's tt.dot 128x256x16 needs 16."""
     capture = get_capture(make_request("matmul", "gfx942"), str(store))
@@ -388,6 +397,7 @@ def transpose(x_ptr, y_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
 '''
 
 
+@pytest.mark.compile
 def test_reserved_shared_memory_is_counted_once(tmp_path: Path, store: Path) -> None:
     """16 KB of layout-conversion scratch: the cubin's static SHARED 1024 is the driver's reservation, so 13 CTAs
     fit on an sm90 SM (ncu on the H200: 81.25% theoretical occupancy), not 12."""
@@ -407,6 +417,7 @@ def test_reserved_shared_memory_is_counted_once(tmp_path: Path, store: Path) -> 
 VARIANTS = Path(__file__).resolve().parent.parent / "benchmarks" / "perf_variants.py"
 
 
+@pytest.mark.compile
 @pytest.mark.parametrize(("bm", "bn", "bound", "conflicts"), [(64, 64, "compute", 0), (128, 32, "memory", 33554432)])
 def test_fma_dot_shared_traffic_follows_the_bank_model(store: Path, bm: int, bn: int, bound: str, conflicts: int) -> None:
     """perf_model_validation's 'fp32 dot' and 'no swizzle' (2048^3 fp32, ieee dot, 4 warps, 2 stages).
@@ -452,6 +463,7 @@ def _perf_in_subprocess(store: Path, *args: str) -> tuple[str, str]:
     return done.stdout, done.stderr
 
 
+@pytest.mark.compile
 def test_warm_perf_of_a_bundled_kernel_imports_neither_triton_nor_torch(tmp_path: Path) -> None:
     """The module's launcher is evaluated once (importing Triton); the launch is then read from the store."""
     first, _ = _perf_in_subprocess(tmp_path, "vector_add", "--size", "n_elements=1048576")

@@ -133,6 +133,7 @@ def test_a_set_variant_travels_to_the_worker_whole():
         assert read_kernel(Path(data["kernel"]["path"]), bundled=True).source_sha == request.kernel.source_sha
 
 
+@pytest.mark.compile
 def test_warm_up_compiles_once_in_the_worker_and_leaves_the_store_alone(tmp_path):
     """What the TUI's what-if form asks while the user types: Triton's first-compile set-up, then a real
     compile in the same process costs only itself."""

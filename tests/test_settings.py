@@ -8,20 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from irscope.analysis.loops import capture_loops
-from irscope.cli import cli
 from irscope.request.settings import parse_settings
 from irscope.store.store import Store
-from tests.conftest import DATA
+from tests.conftest import DATA, invoke
 from tests.test_program_capture import irscope
 
 pytestmark = pytest.mark.compile
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
 def buffers(ttgir: str) -> list[str]:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from irscope.analysis.sourcemap import build_source_map
 from irscope.cli import cli
 from irscope.store.store import Capture
-from tests.conftest import DATA
+from tests.conftest import DATA, invoke
 
 pytestmark = pytest.mark.compile
 
@@ -22,10 +22,6 @@ def line_of(capture: Capture, needle: str) -> int:
     """The 1-based line of the kernel source that contains ``needle`` (first match)."""
     lines = capture.read("source").splitlines()
     return next(i for i, text in enumerate(lines, start=1) if needle in text)
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
 def test_tl_dot_line_becomes_wgmma_in_ttgir_ptx_and_sass(captures):

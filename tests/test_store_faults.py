@@ -11,14 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from irscope.cli import cli
 from irscope.request.captures import get_capture, make_request
 from irscope.request.passdump import get_pass_dump
 from irscope.store.passwrite import effects_path, index_path
 from irscope.store.store import Store
-from tests.conftest import repo_path
+from tests.conftest import invoke, repo_path
 
 pytestmark = pytest.mark.compile
 
@@ -43,10 +41,6 @@ def fresh_store(template, tmp_path: Path) -> tuple[Path, Path]:
     store = tmp_path / "store"
     shutil.copytree(root / "captures", store / "captures")
     return store, store / "captures" / key
-
-
-def run(store: Path, *args: str):
-    return CliRunner().invoke(cli, [*args, "--store", str(store)])
 
 
 def survived(result) -> None:
@@ -97,10 +91,10 @@ def test_store_fault_matrix_reads(template, tmp_path, name, fault):
     key = capdir.name
     before = kept(store)
     for args in (["show", key, "-s", "ttgir"], ["layouts", key], ["list"], ["resources", key]):
-        survived(run(store, *args))
+        survived(invoke(*args, store=store))
     assert kept(store) == before  # nothing lost: reading removes or rewrites nothing
     if name == "add_kernel.ttgir" and fault != "garbage":
-        result = run(store, "show", key, "-s", "ttgir")
+        result = invoke("show", key, "-s", "ttgir", store=store)
         assert result.exit_code == 1 and f"capture {key} is damaged: add_kernel.ttgir" in result.output
 
 
@@ -111,7 +105,7 @@ DUMP_FAULTS = [(which, fault) for which in ("index", "effects", "dump") for faul
 @pytest.mark.parametrize(("which", "fault"), DUMP_FAULTS)
 def test_store_fault_matrix_pass_dump(template, tmp_path, which, fault):
     store, capdir = fresh_store(template, tmp_path)
-    healthy = run(store, "passes", KERNEL, "-t", TARGET)
+    healthy = invoke("passes", KERNEL, "-t", TARGET, store=store)
     assert healthy.exit_code == 0, healthy.output
     path = {"index": index_path(capdir, "mlir"), "effects": effects_path(capdir, "mlir"),
             "dump": next(capdir.glob("passes.mlir.*.gz"))}[which]
@@ -123,7 +117,7 @@ def test_store_fault_matrix_pass_dump(template, tmp_path, which, fault):
     else:
         apply(path, fault)
     before = kept(store)
-    result = run(store, "passes", KERNEL, "-t", TARGET)
+    result = invoke("passes", KERNEL, "-t", TARGET, store=store)
     survived(result)
     assert kept(store) == before  # the capture's own files; the dump and its cache may be written anew
     if which == "effects" or (which == "index" and fault != "directory"):
@@ -133,12 +127,12 @@ def test_store_fault_matrix_pass_dump(template, tmp_path, which, fault):
 
 def test_a_malformed_effects_cache_gives_the_same_table(template, tmp_path):
     store, capdir = fresh_store(template, tmp_path)
-    healthy = run(store, "passes", KERNEL, "-t", TARGET)
+    healthy = invoke("passes", KERNEL, "-t", TARGET, store=store)
     path = effects_path(capdir, "mlir")
     data = json.loads(path.read_text())
     data["rows"] = [{**row, "added": "many"} for row in data["rows"]]
     path.write_text(json.dumps(data))
-    result = run(store, "passes", KERNEL, "-t", TARGET)
+    result = invoke("passes", KERNEL, "-t", TARGET, store=store)
     assert result.exit_code == 0 and result.stdout == healthy.stdout, result.output
 
 
@@ -161,11 +155,11 @@ def test_a_wrong_typed_manifest_field_is_one_line_when_named_by_key(template, tm
     (capdir / "manifest.json").write_text(json.dumps(manifest))
     key = capdir.name
     before = kept(store)
-    result = run(store, "show", key, "-s", "ttgir")
+    result = invoke("show", key, "-s", "ttgir", store=store)
     assert result.exit_code == 1 and f"capture {key} cannot be read: manifest.json: field {field!r}" in result.output
     assert Store(store).get(key) is None
     for args in (["list"], ["layouts", key]):
-        survived(run(store, *args))
+        survived(invoke(*args, store=store))
     assert kept(store) == before
 
 
@@ -183,12 +177,12 @@ def test_a_damaged_capture_heals_when_irscope_can_compile_it(template, tmp_path,
                 "metadata-null": json.dumps({**manifest, "metadata": None}),
                 "not-an-object": "[1, 2, 3]", "not-json": "{"}[damage]
         (capdir / "manifest.json").write_text(text)
-    result = run(store, "show", KERNEL, "-t", TARGET, "-s", "ttgir")
+    result = invoke("show", KERNEL, "-t", TARGET, "-s", "ttgir", store=store)
     assert result.exit_code == 0, result.output
     assert f"irscope: capture {key} cannot be read" in result.stderr and "compiling it again" in result.stderr
     healed = Store(store).get(key)
     assert healed is not None and healed.read("ttgir").encode() == original
-    again = run(store, "show", KERNEL, "-t", TARGET, "-s", "ttgir")
+    again = invoke("show", KERNEL, "-t", TARGET, "-s", "ttgir", store=store)
     assert again.exit_code == 0 and "compiling" not in again.stderr
 
 
@@ -198,7 +192,7 @@ def test_a_files_entry_outside_the_capture_is_refused(template, tmp_path):
     manifest = json.loads((capdir / "manifest.json").read_text())
     manifest["files"]["ttgir"] = "../../../secret.ttgir"
     (capdir / "manifest.json").write_text(json.dumps(manifest))
-    result = run(store, "show", capdir.name, "-s", "ttgir")
+    result = invoke("show", capdir.name, "-s", "ttgir", store=store)
     assert result.exit_code == 1 and "only a plain file name inside the capture is allowed" in result.output
     assert "SECRET" not in result.output
 
@@ -207,7 +201,7 @@ def test_a_staging_path_that_is_a_file_is_one_line(tmp_path):
     store = tmp_path / "store"
     store.mkdir()
     (store / "staging").write_text("x")
-    result = run(store, "show", KERNEL, "-t", TARGET, "-s", "ttgir")
+    result = invoke("show", KERNEL, "-t", TARGET, "-s", "ttgir", store=store)
     assert result.exit_code == 1 and "staging is not a directory" in result.output
     assert "Traceback" not in result.output
 
@@ -217,7 +211,7 @@ def test_unreadable_files_as_a_normal_user(template, tmp_path):
         pytest.skip("root reads chmod-000 files; the 'directory' faults above cover unreadable files for root")
     store, capdir = fresh_store(template, tmp_path)
     (capdir / "add_kernel.ttgir").chmod(0)
-    result = run(store, "show", capdir.name, "-s", "ttgir")
+    result = invoke("show", capdir.name, "-s", "ttgir", store=store)
     assert result.exit_code == 1 and "cannot be read" in result.output
 
 

@@ -14,21 +14,15 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
 
-from irscope.cli import cli
 from irscope.compile.remote import PROTOCOL, call, job_data, job_from_data
 from irscope.errors import UsageError
 from irscope.request.captures import get_capture, make_request
 from irscope.store.store import local_triton_version
 from irscope.toolchain import tritons
-from tests.conftest import DATA, repo_path
+from tests.conftest import DATA, invoke, repo_path
 
 OLD = "3.6.0"  # the Triton of the GPU machine; its PTX, registers and metadata differ from the current Triton's
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
 @pytest.mark.parametrize("text", ["3.4.0", "2.3", "three", "3", "3.5.x", ""])
@@ -162,6 +156,7 @@ def test_a_worker_capture_equals_the_in_process_one(tmp_path):
     assert (there.path / there.manifest.files["ttgir"]).read_text() == (here.path / here.manifest.files["ttgir"]).read_text()
 
 
+@pytest.mark.compile
 def test_a_compile_error_in_the_worker_is_triton_s_message(tmp_path):
     tritons.select(_stand_in())
     result = invoke("show", str(DATA / "kernels" / "type_error.py"))

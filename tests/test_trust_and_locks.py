@@ -13,12 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from irscope.cli import cli
 from irscope.store.archive import build_member
 from irscope.store.store import Store
-from tests.conftest import repo_path
+from tests.conftest import invoke, repo_path
 
 pytestmark = pytest.mark.compile
 
@@ -47,10 +45,6 @@ def forged_archive(captures, tmp_path: Path, origin: str) -> tuple[Path, str, Pa
     return archive, cap.manifest.key, marker
 
 
-def run(store: Path, *args: str):
-    return CliRunner().invoke(cli, [*args, "--store", str(store)])
-
-
 @pytest.mark.parametrize("origin", ["program", "module"])
 def test_an_opened_capture_is_read_freely_but_its_python_runs_only_once_trusted(captures, tmp_path, origin,
                                                                                 monkeypatch):
@@ -60,21 +54,21 @@ def test_an_opened_capture_is_read_freely_but_its_python_runs_only_once_trusted(
     # As in a fresh process: the session's own compile of this key must not stand in for the archive's.
     monkeypatch.setattr(irscope.request.captures, "_REQUESTS", {})
     store = tmp_path / "store"
-    opened = run(store, "open", str(archive))
+    opened = invoke("open", str(archive), store=store)
     assert opened.exit_code == 0 and "untrusted" in opened.stderr
     for args in (["show", key, "-s", "ttgir"], ["layouts", key], ["loops", key], ["resources", key]):
-        assert run(store, *args).exit_code == 0
+        assert invoke(*args, store=store).exit_code == 0
     for args in (["passes", key], ["timing", key], ["diff", key, "--pass", "1"]):
-        result = run(store, *args)
+        result = invoke(*args, store=store)
         assert result.exit_code == 2, (args, result.output)
         assert f"capture {key} was opened from {archive} and is not trusted" in result.output
         assert f"irscope trust {key}" in result.output
         assert not marker.exists(), f"{args[0]} imported the archive's source.py"
         assert "compiling" not in result.output and "compile(s)" not in result.output  # refused before announcing
     assert not (store / "captures" / key / "passes.mlir.json").exists()
-    trusted = run(store, "trust", str(archive))
+    trusted = invoke("trust", str(archive), store=store)
     assert trusted.exit_code == 0 and key in trusted.output
-    after = run(store, "passes", key)
+    after = invoke("passes", key, store=store)
     assert after.exit_code != 0 and "is not trusted" not in after.output  # the forged kernel fails ...
     if origin == "program":
         # ... and a recorded kernel is replayed from its source read with ast: even trusted, the
@@ -92,15 +86,15 @@ def test_trust_cannot_be_forged_by_the_archive(captures, tmp_path):
             build_member(tar, name, data)
         build_member(tar, "untrusted/" + key, b"")  # an attempt to write the store's own record
     store = tmp_path / "store"
-    assert run(store, "open", str(sneaky)).exit_code == 1
-    assert run(store, "open", str(archive), "--trust").exit_code == 0  # the user's explicit choice
+    assert invoke("open", str(sneaky), store=store).exit_code == 1
+    assert invoke("open", str(archive), "--trust", store=store).exit_code == 0  # the user's explicit choice
     assert Store(store).is_trusted(key)
     other = tmp_path / "other"
-    assert run(other, "open", str(archive)).exit_code == 0
+    assert invoke("open", str(archive), store=other).exit_code == 0
     assert not Store(other).is_trusted(key)
-    assert run(other, "trust", key).output.startswith("irscope: trusted")
+    assert invoke("trust", key, store=other).output.startswith("irscope: trusted")
     assert Store(other).is_trusted(key)
-    assert run(other, "trust", "nope").exit_code == 2
+    assert invoke("trust", "nope", store=other).exit_code == 2
 
 
 def test_four_concurrent_passes_print_the_same_table(captures, tmp_path):

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import irscope
 from irscope.cli import cli
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, REPO, invoke
 
 pytestmark = pytest.mark.compile
 PKG = DATA / "pkgs"
@@ -22,10 +22,6 @@ def double_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2, mask=mask)
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(cli, list(args))
 
 
 def test_kernel_defined_in_a_test_file_captured_for_sm90_and_gfx942(tmp_path):

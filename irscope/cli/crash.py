@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import time
-import traceback
 from pathlib import Path
 
 import click
@@ -64,6 +62,8 @@ def quiet_stdout() -> None:
 
 def _crash_dirs(ctx: click.Context | None) -> list[Path]:
     """Where a crash log may go: the store's crash/ folder, then the temp dir."""
+    import tempfile  # only on a crash
+
     from irscope.model.paths import store_root
 
     store_dir = ctx.meta.get(STORE_META) if ctx is not None else None
@@ -72,6 +72,8 @@ def _crash_dirs(ctx: click.Context | None) -> list[Path]:
 
 def write_crash_log(exc: BaseException, ctx: click.Context | None = None) -> Path | None:
     """Write the traceback of ``exc`` (and the command line) to a new crash log; its path, or None."""
+    import traceback  # only on a crash: a command that works never formats one
+
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     text = (f"irscope {' '.join(sys.argv[1:])}\n"
             + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
@@ -88,6 +90,8 @@ def write_crash_log(exc: BaseException, ctx: click.Context | None = None) -> Pat
 
 def report_crash(exc: BaseException, ctx: click.Context | None = None) -> str:
     """Log ``exc``'s traceback; return ``Type: message (traceback in PATH; IRSCOPE_DEBUG=1 prints it)``."""
+    import traceback
+
     if os.environ.get("IRSCOPE_DEBUG", "") not in ("", "0"):
         traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
     message = " ".join(str(exc).split())

@@ -13,8 +13,10 @@ import contextlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from filelock import FileLock, Timeout
+if TYPE_CHECKING:  # filelock is imported where a lock is taken: reading the store takes none (a warm show)
+    from filelock import FileLock
 
 # Staging locks held by this process, by staging path; released when the capture is committed.
 _HELD: dict[str, FileLock] = {}
@@ -22,6 +24,8 @@ _HELD: dict[str, FileLock] = {}
 
 def take(path: Path) -> FileLock | None:
     """The lock at ``path`` taken at once, or None when another live process holds it."""
+    from filelock import FileLock, Timeout
+
     lock = FileLock(str(path))
     try:
         lock.acquire(timeout=0)
@@ -54,6 +58,8 @@ def exclusive(path: Path, what: str) -> Iterator[None]:
     Where the lock cannot be made (a read-only store) the block runs unlocked: such a store is
     only read.
     """
+    from filelock import FileLock, Timeout
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         lock = FileLock(str(path))

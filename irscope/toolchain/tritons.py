@@ -15,7 +15,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -141,6 +140,8 @@ print(json.dumps({'triton': v, 'python': list(sys.version_info[:2]), 'prefix': s
 
 def probe(python: Path) -> tuple[str, str]:
     """The Triton version ``python`` imports ('' when it has none) and its sys.prefix; UsageError when it does not run."""
+    import subprocess  # here, not at the top: a warm show reads the current Triton's version without a process
+
     try:
         proc = subprocess.run([str(python), "-c", _PROBE], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -329,6 +330,8 @@ def install(version: str, store: Path, echo: object = None) -> TritonEnv:
 
 def _run(command: list[str]) -> None:
     """Run an installer step with its messages (and progress bars) on our stderr; UsageError when it fails."""
+    import subprocess
+
     sys.stderr.flush()
     proc = subprocess.run(command, stdout=sys.stderr.fileno() if hasattr(sys.stderr, "fileno") else None)
     if proc.returncode != 0:

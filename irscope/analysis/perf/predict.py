@@ -293,33 +293,44 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
     return sorted(found, key=lambda s: -s.gain)[:3]
 
 
-def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel, shape: LaunchShape,
-            num_warps: int, occupancy: Any, once: Mix, loops: tuple[LoopCost, ...],
-            prologue_iterations: dict[str, float], bank: BankSummary, spills: int = 0,
-            coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
-            shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, dram_efficiency: float = 1.0,
-            gather_note: str = "",
-            uncertain: tuple[str, ...] = ()) -> PerfReport:
-    """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``)."""
+@dataclass(frozen=True)
+class _Spread:
+    """How the launch's CTAs spread over the SMs: ``per_sm`` resident at a time, the busiest SM running ``busiest``."""
+
+    ctas: int
+    sms: int
+    per_sm: int
+    waves: int
+    tail: float
+    busiest: int
+    resident: int
+
+
+def _spread(shape: LaunchShape, sms: int, occupancy: Any) -> _Spread:
+    """The grid in waves of ``SMs x resident CTAs``, CTAs handed out round-robin."""
     ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
-    sms = device.sm_count
     per_sm = max(1, occupancy.ctas) if occupancy is not None and occupancy.fits else 1
-    occupancy_pct = float(occupancy.percent) if occupancy is not None else 0.0
-    limit = ", ".join(occupancy.limiting) if occupancy is not None else "unknown"
     concurrent = sms * per_sm
     waves = max(1, math.ceil(ctas / concurrent))
     tail = (ctas - (waves - 1) * concurrent) / concurrent
     busiest = math.ceil(ctas / sms)  # CTAs the busiest SM runs over the launch
-    resident = min(per_sm, busiest)
-    totals = _totals(once, loops, prologue_iterations)
-    flops = (totals.tensor_flops + totals.vector_flops) * ctas
-    compulsory, reread, dram, why = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes), waves)
-    if coalescing_factor > 1.0:
-        dram *= coalescing_factor
-        why += f"; scaled by {coalescing_factor:.1f}x for uncoalesced accesses (sectors fetched per useful byte)"
-    if gather_note:
-        why += f"; {gather_note}"
-    dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
+    return _Spread(ctas, sms, per_sm, waves, tail, busiest, min(per_sm, busiest))
+
+
+@dataclass(frozen=True)
+class _Compute:
+    """The compute side: rates per SM, the busiest SM's tensor and vector time, and the plain roofline's."""
+
+    peak: float
+    per_sm_tensor: float
+    compute_us: float
+    vector_us: float
+    plain_us: float
+
+
+def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread) -> _Compute:
+    """Tensor-core time at the operand type's peak, vector time by FMAs or issue slots, whichever is longer."""
+    ctas, sms, busiest = spread.ctas, spread.sms, spread.busiest
     peak = device.tensor_tflops.get(dtype) or device.tensor_tflops.get("fp16", 0.0)
     # With few SMs busy the clock (and power) allow more per SM: interpolate from the data sheet's per-SM peak
     # (one SM busy) to the measured whole-GPU peak (all busy). Measured on the H200: 8 CTAs ran at 93% of the
@@ -333,18 +344,50 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     clock = device.clock_mhz * 1e6
     # issue slots: a vector loop is bound by all its instructions (loads, address arithmetic), not its FMAs alone
     issue_us = busiest * totals.warp_instructions / (ISSUE_PER_SM_CLOCK * clock) * 1e6 if vector_us else 0.0
-    vector_us = max(vector_us, issue_us)
+    plain_us = (totals.tensor_flops * ctas / (peak * 1e12) * 1e6 if peak else 0.0) + \
+        (max(totals.vector_instructions / per_sm_vector, totals.warp_instructions / (ISSUE_PER_SM_CLOCK * clock))
+         * ctas / sms * 1e6 if per_sm_vector and totals.vector_instructions else 0.0)
+    return _Compute(peak, per_sm_tensor, compute_us, max(vector_us, issue_us), plain_us)
+
+
+@dataclass(frozen=True)
+class _Traffic:
+    """The bytes: requested from the L2, the DRAM estimate and its parts, and where the spills go.
+
+    Attributes:
+        why: the DRAM assumption in words.
+        spills_in_l2: the spill traffic does not fit in the L1 beside shared memory; ``l1_free`` what is left there.
+    """
+
+    requested: float
+    compulsory: float
+    reread: float
+    dram: float
+    why: str
+    spills_in_l2: bool
+    l1_free: int
+
+
+def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: DeviceModel, num_warps: int, spills: int,
+             local_wavefronts: float, shared_per_cta: int, coalescing_factor: float, gather_note: str) -> _Traffic:
+    """Requested and DRAM bytes of the launch, uncoalesced accesses and spills included."""
+    ctas = spread.ctas
+    compulsory, reread, dram, why = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes), spread.waves)
+    if coalescing_factor > 1.0:
+        dram *= coalescing_factor
+        why += f"; scaled by {coalescing_factor:.1f}x for uncoalesced accesses (sectors fetched per useful byte)"
+    if gather_note:
+        why += f"; {gather_note}"
     requested = (totals.loads + totals.stores) * ctas
     # Spills stay in L1 while the resident CTAs' local memory fits beside their shared memory; else they go to L2,
     # and the part of them the L2 cannot hold (every SM's resident CTAs' local memory together) on to DRAM: those
     # bytes are written back and read again, and pass the L2 once more on the way.
-    spill_footprint = resident * spills * num_warps * 32
-    l1_free = max(0, device.shared_per_sm - resident * shared_per_cta)
+    spill_footprint = spread.resident * spills * num_warps * 32
+    l1_free = max(0, device.shared_per_sm - spread.resident * shared_per_cta)
     spills_in_l2 = bool(local_wavefronts) and spill_footprint > l1_free
-    spill_dram = 0.0
     if spills_in_l2:
         requested += local_wavefronts * 128 * ctas
-        everywhere = spill_footprint * min(sms, ctas)
+        everywhere = spill_footprint * min(spread.sms, ctas)
         l2 = max(device.l2_bytes, device.llc_bytes)
         spill_dram = local_wavefronts * 128 * ctas * max(0.0, 1.0 - l2 / everywhere) if everywhere else 0.0
         if spill_dram:
@@ -353,11 +396,34 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             why += (f"; spills: {everywhere / 2**20:.0f} MiB of local memory live at once exceed the "
                     f"{l2 / 2**20:.0f} MiB L2, so {1 - l2 / everywhere:.0%} of their traffic ({spill_dram / 2**20:.0f} "
                     "MiB) is assumed to reach DRAM")
-    dram_us = dram / (device.dram_gbs * 1e9 * dram_efficiency) * 1e6
+    return _Traffic(requested, compulsory, reread, dram, why, spills_in_l2, l1_free)
+
+
+@dataclass(frozen=True)
+class _Memory:
+    """The memory side's times (busiest SM) and what the latency term saw in flight."""
+
+    dram_us: float
+    latency_us: float
+    in_flight: float
+    per_sm_bw: float
+    shared_us: float
+    l2_us: float
+    l2_bandwidth: float
+    spill_us: float
+
+
+def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Spread, compute: _Compute,
+            bank: BankSummary, coalescing_factor: float, local_wavefronts: float, l2_bytes_per_request: float,
+            dram_efficiency: float) -> _Memory:
+    """DRAM, DRAM-latency, shared-memory, L2 and spill times."""
+    ctas, sms, busiest = spread.ctas, spread.sms, spread.busiest
+    clock = device.clock_mhz * 1e6
+    dram_us = traffic.dram / (device.dram_gbs * 1e9 * dram_efficiency) * 1e6
     # what the DRAM has outstanding: whole segments, so an uncoalesced load has its factor more in flight
-    in_flight = resident * totals.in_flight * max(1.0, coalescing_factor)
+    in_flight = spread.resident * totals.in_flight * max(1.0, coalescing_factor)
     per_sm_bw = min(in_flight / (DRAM_LATENCY_NS * 1e-9), SM_PORT_BYTES_PER_CLOCK * clock)
-    per_cta_bytes = dram / ctas if ctas else 0.0
+    per_cta_bytes = traffic.dram / ctas if ctas else 0.0
     latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
     conflicts = bank.conflicts_per_cta if bank.available else 0.0
     shared_waves = totals.wavefronts + conflicts
@@ -366,96 +432,130 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         # ptxas chose and the lanes that share (broadcast) one address; cp.async stays as counted
         shared_waves = (totals.wavefronts - totals.lsu_wavefronts + bank.lsu_wavefronts_per_cta
                         + bank.by_counter.get("ldgsts", 0.0))
-    l1_wavefronts = shared_waves + (0.0 if spills_in_l2 else local_wavefronts)
+    l1_wavefronts = shared_waves + (0.0 if traffic.spills_in_l2 else local_wavefronts)
     shared_us = busiest * l1_wavefronts / (SHARED_WAVEFRONTS_PER_CLOCK * clock) * 1e6
-    plain_compute = (totals.tensor_flops * ctas / (peak * 1e12) * 1e6 if peak else 0.0) + \
-        (max(totals.vector_instructions / per_sm_vector, totals.warp_instructions / (ISSUE_PER_SM_CLOCK * clock))
-         * ctas / sms * 1e6 if per_sm_vector and totals.vector_instructions else 0.0)
     l2_bandwidth = L2_BYTES_PER_SM_CLOCK * sms * clock
-    l2_requests = requested / max(1.0, l2_bytes_per_request)
-    l2_us = max(requested / l2_bandwidth, l2_requests / (L2_REQUESTS_PER_SM_CLOCK * sms * clock)) * 1e6
-    roofline = max(plain_compute, dram_us, l2_us, shared_us * ctas / (busiest * sms) if ctas else 0.0)
+    l2_requests = traffic.requested / max(1.0, l2_bytes_per_request)
+    l2_us = max(traffic.requested / l2_bandwidth, l2_requests / (L2_REQUESTS_PER_SM_CLOCK * sms * clock)) * 1e6
     # One CTA per SM that spills to L2: its reloads feed its next MMAs and its stores wait for the last ones, and no
     # other CTA is resident to overlap them, so per CTA the spill traffic and the tensor-core time add up.
     spill_us = 0.0
-    if spills_in_l2 and resident == 1:
+    if traffic.spills_in_l2 and spread.resident == 1:
         per_cta = local_wavefronts * 128 / (LOCAL_BYTES_PER_SM_CLOCK * clock)
-        per_cta += totals.tensor_flops / per_sm_tensor if per_sm_tensor else 0.0
+        per_cta += totals.tensor_flops / compute.per_sm_tensor if compute.per_sm_tensor else 0.0
         spill_us = busiest * per_cta * 1e6
-    terms = {"compute": compute_us + vector_us, "dram": dram_us, "l2": l2_us, "latency": latency_us,
-             "shared": shared_us, "spill": spill_us}
-    predicted = max(terms.values()) + LAUNCH_US
+    return _Memory(dram_us, latency_us, in_flight, per_sm_bw, shared_us, l2_us, l2_bandwidth, spill_us)
+
+
+def _verdict(terms: dict[str, float], spread: _Spread, compute: _Compute, memory: _Memory, device: DeviceModel,
+             dram_efficiency: float, tensor_flops: float, flops: float, dram: float) -> tuple[str, str]:
+    """The bound (``compute``, ``memory`` or ``latency``) and the sentence that says why."""
+    ctas, sms = spread.ctas, spread.sms
+    plain_compute, dram_us, latency_us = compute.plain_us, memory.dram_us, memory.latency_us
     top = max(terms, key=lambda k: terms[k])
-    memory_side = max(dram_us, l2_us, shared_us, spill_us)
+    memory_side = max(dram_us, memory.l2_us, memory.shared_us, memory.spill_us)
     sheet_bw = device.sheet_dram_gbs or device.dram_gbs
     dram_share = dram_efficiency * device.dram_gbs / sheet_bw if sheet_bw else 1.0
     if top == "dram" and dram_share < LATENCY_SOL:
-        bound = "latency"
-        reason = (f"DRAM time {dram_us:.1f} us is the largest term, but its scattered segments keep the DRAM at "
-                  f"{dram_share:.0%} of its {sheet_bw:.0f} GB/s peak, under the {LATENCY_SOL:.0%} at which a unit "
-                  "is the limit: the accesses wait on DRAM latency")
-    elif top == "latency" and latency_us > LATENCY_MARGIN * max(memory_side, plain_compute, 1e-9):
-        bound = "latency"
-        reason = (f"{in_flight / 1024:.1f} KB of loads in flight per SM cover only {per_sm_bw * sms / 1e9:.0f} GB/s "
-                  f"at {DRAM_LATENCY_NS:.0f} ns latency: {latency_us:.1f} us against {max(memory_side, plain_compute):.1f} "
-                  "us of DRAM or compute time")
-        if ctas < sms:
-            reason = f"{ctas} CTAs leave {sms - ctas} of {sms} SMs idle; " + reason
-    elif top == "compute" and terms["compute"] > LATENCY_MARGIN * max(plain_compute, memory_side, 1e-9):
-        bound = "latency"
-        reason = (f"the busiest SM runs {busiest} CTA(s) where {ctas / sms:.2f} would balance"
-                  + (f" ({sms - ctas} of {sms} SMs idle)" if ctas < sms else f" (the last of {waves} waves is "
-                     f"{tail:.0%} full)") + f": {terms['compute']:.1f} us against a {plain_compute:.1f} us roofline")
-    elif top in ("shared", "l2", "spill") or (top == "latency" and memory_side >= plain_compute):
-        bound = "memory"
+        return "latency", (f"DRAM time {dram_us:.1f} us is the largest term, but its scattered segments keep the DRAM "
+                           f"at {dram_share:.0%} of its {sheet_bw:.0f} GB/s peak, under the {LATENCY_SOL:.0%} at which "
+                           "a unit is the limit: the accesses wait on DRAM latency")
+    if top == "latency" and latency_us > LATENCY_MARGIN * max(memory_side, plain_compute, 1e-9):
+        reason = (f"{memory.in_flight / 1024:.1f} KB of loads in flight per SM cover only "
+                  f"{memory.per_sm_bw * sms / 1e9:.0f} GB/s at {DRAM_LATENCY_NS:.0f} ns latency: {latency_us:.1f} us "
+                  f"against {max(memory_side, plain_compute):.1f} us of DRAM or compute time")
+        return "latency", (f"{ctas} CTAs leave {sms - ctas} of {sms} SMs idle; " + reason if ctas < sms else reason)
+    if top == "compute" and terms["compute"] > LATENCY_MARGIN * max(plain_compute, memory_side, 1e-9):
+        return "latency", (f"the busiest SM runs {spread.busiest} CTA(s) where {ctas / sms:.2f} would balance"
+                           + (f" ({sms - ctas} of {sms} SMs idle)" if ctas < sms else f" (the last of {spread.waves} "
+                              f"waves is {spread.tail:.0%} full)")
+                           + f": {terms['compute']:.1f} us against a {plain_compute:.1f} us roofline")
+    if top in ("shared", "l2", "spill") or (top == "latency" and memory_side >= plain_compute):
         what = {"shared": "shared-memory / L1 wavefronts", "l2": "L2 traffic",
                 "spill": "spill traffic to L2 in series with the MMAs (one CTA per SM: nothing overlaps them)"}.get(
                     top, "DRAM traffic and its latency")
-        reason = (f"{what} ({terms[top]:.1f} us) exceed the compute time ({terms['compute']:.1f} us); DRAM "
-                  f"{dram_us:.1f} us, L2 {l2_us:.1f} us, shared {shared_us:.1f} us")
-    elif top == "compute" or (top == "latency" and plain_compute > memory_side):
-        bound = "compute"
-        reason = (f"{'tensor-core' if totals.tensor_flops else 'vector'} time {terms['compute']:.1f} us exceeds DRAM "
-                  f"time {dram_us:.1f} us (intensity {flops / dram if dram else 0:.0f} FLOP/B)")
-    else:
-        bound = "memory"
-        reason = f"DRAM time {dram_us:.1f} us exceeds compute time {terms['compute']:.1f} us"
-    assumptions = (
+        return "memory", (f"{what} ({terms[top]:.1f} us) exceed the compute time ({terms['compute']:.1f} us); DRAM "
+                          f"{dram_us:.1f} us, L2 {memory.l2_us:.1f} us, shared {memory.shared_us:.1f} us")
+    if top == "compute" or (top == "latency" and plain_compute > memory_side):
+        return "compute", (f"{'tensor-core' if tensor_flops else 'vector'} time {terms['compute']:.1f} us exceeds "
+                           f"DRAM time {dram_us:.1f} us (intensity {flops / dram if dram else 0:.0f} FLOP/B)")
+    return "memory", f"DRAM time {dram_us:.1f} us exceeds compute time {terms['compute']:.1f} us"
+
+
+def _assumptions(shape: LaunchShape, spread: _Spread, device: DeviceModel, traffic: _Traffic, memory: _Memory,
+                 peak: float, dtype: str, num_warps: int, spills: int, local_wavefronts: float,
+                 l2_bytes_per_request: float) -> tuple[str, ...]:
+    """What the model assumed, one sentence each."""
+    return (
         f"grid {shape.grid} from {shape.origin or 'the caller'}; CTAs spread round-robin, the busiest SM runs "
-        f"{busiest} of them, {resident} at a time",
-        why,
+        f"{spread.busiest} of them, {spread.resident} at a time",
+        traffic.why,
         f"tensor peak {peak:.0f} TFLOP/s ({dtype or 'no tensor-core work'}), vector fp32 "
         f"{device.vector_tflops.get('fp32', 0.0):.0f} TFLOP/s, DRAM {device.dram_gbs:.0f} GB/s ({device.origin})",
         f"latency term: {DRAM_LATENCY_NS:.0f} ns DRAM latency, loads in flight per CTA = one loop iteration's loads "
         "times the stages issued ahead (or all loads of a loop-free kernel); uncertain",
         f"a fixed {LAUNCH_US:.0f} us per launch (launch, ramp, drain); uncertain",
         f"L2: every requested byte passes it at {L2_BYTES_PER_SM_CLOCK:g} B per SM per clock "
-        f"({l2_bandwidth / 1e12:.1f} TB/s; the A100's 5120 B/clk per SM, assumed for the others: uncertain), in "
+        f"({memory.l2_bandwidth / 1e12:.1f} TB/s; the A100's 5120 B/clk per SM, assumed for the others: uncertain), in "
         f"requests of {l2_bytes_per_request:.0f} B (one per warp instruction and 128-byte line) at "
         f"{L2_REQUESTS_PER_SM_CLOCK:g} per SM per clock (fitted on the H200: uncertain)",
         "shared memory: one 128-byte wavefront per SM per clock, plus predicted bank conflicts"
         + (f"; spill traffic (SASS LDL/STL, {local_wavefronts * 128 / 1024:.0f} KiB per CTA) "
-           + (f"goes to L2: {resident} CTA(s) x {spills} B x {num_warps * 32} threads exceed the "
-              f"{l1_free // 1024} KiB of L1 left beside shared memory" if spills_in_l2 else "stays in L1")
+           + (f"goes to L2: {spread.resident} CTA(s) x {spills} B x {num_warps * 32} threads exceed the "
+              f"{traffic.l1_free // 1024} KiB of L1 left beside shared memory" if traffic.spills_in_l2
+              else "stays in L1")
            + (f"; with one CTA per SM it moves at {LOCAL_BYTES_PER_SM_CLOCK:g} B per SM per clock (fitted on one "
-              "H200 case: uncertain), in series with the CTA's MMAs" if spill_us else "")
+              "H200 case: uncertain), in series with the CTA's MMAs" if memory.spill_us else "")
            if local_wavefronts else ""),
     )
+
+
+def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel, shape: LaunchShape,
+            num_warps: int, occupancy: Any, once: Mix, loops: tuple[LoopCost, ...],
+            prologue_iterations: dict[str, float], bank: BankSummary, spills: int = 0,
+            coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
+            shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, dram_efficiency: float = 1.0,
+            gather_note: str = "",
+            uncertain: tuple[str, ...] = ()) -> PerfReport:
+    """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``)."""
+    spread = _spread(shape, device.sm_count, occupancy)
+    ctas = spread.ctas
+    limit = ", ".join(occupancy.limiting) if occupancy is not None else "unknown"
+    totals = _totals(once, loops, prologue_iterations)
+    flops = (totals.tensor_flops + totals.vector_flops) * ctas
+    dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
+    compute = _compute(device, totals, dtype, spread)
+    traffic = _traffic(totals, spread, shape, device, num_warps, spills, local_wavefronts, shared_per_cta,
+                       coalescing_factor, gather_note)
+    memory = _memory(device, totals, traffic, spread, compute, bank, coalescing_factor, local_wavefronts,
+                     l2_bytes_per_request, dram_efficiency)
+    shared_per_sm_us = memory.shared_us * ctas / (spread.busiest * spread.sms) if ctas else 0.0
+    roofline = max(compute.plain_us, memory.dram_us, memory.l2_us, shared_per_sm_us)
+    terms = {"compute": compute.compute_us + compute.vector_us, "dram": memory.dram_us, "l2": memory.l2_us,
+             "latency": memory.latency_us, "shared": memory.shared_us, "spill": memory.spill_us}
+    predicted = max(terms.values()) + LAUNCH_US
+    bound, reason = _verdict(terms, spread, compute, memory, device, dram_efficiency, totals.tensor_flops, flops,
+                             traffic.dram)
     fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
-        vector_us > 0.3 * (predicted - LAUNCH_US)
-    gains = _suggestions(terms, bank, limit, ctas, sms, per_sm, tail, waves, dtype, vector_us, spills,
-                         in_flight, coalescing, fma_dot)
+        compute.vector_us > 0.3 * (predicted - LAUNCH_US)
+    gains = _suggestions(terms, bank, limit, ctas, spread.sms, spread.per_sm, spread.tail, spread.waves, dtype,
+                         compute.vector_us, spills, memory.in_flight, coalescing, fma_dot)
+    dram = traffic.dram
     return PerfReport(
         kernel=kernel, target=target, config_index=config_index, device=device, grid=shape.grid,
-        grid_origin=shape.origin, num_warps=num_warps, ctas_per_sm=per_sm, occupancy_pct=occupancy_pct,
-        occupancy_limit=limit, waves=waves, tail_utilisation=tail, loops=loops, once=once, flops=flops,
+        grid_origin=shape.origin, num_warps=num_warps, ctas_per_sm=spread.per_sm,
+        occupancy_pct=float(occupancy.percent) if occupancy is not None else 0.0,
+        occupancy_limit=limit, waves=spread.waves, tail_utilisation=spread.tail, loops=loops, once=once, flops=flops,
         tensor_flops=totals.tensor_flops * ctas, vector_flops=totals.vector_flops * ctas, mma_dtype=dtype,
-        requested_bytes=requested, compulsory_bytes=compulsory, reread_bytes=reread,
-        dram_bytes=dram, dram_assumption=why, arithmetic_intensity=flops / dram if dram else 0.0,
-        compute_us=compute_us, vector_us=vector_us, memory_us=max(dram_us, latency_us), shared_us=shared_us,
-        roofline_us=roofline, bytes_in_flight_per_sm=in_flight, predicted_us=predicted,
-        roofline_fraction=roofline / predicted if predicted else 0.0, bound=bound, bound_reason=reason, bank=bank,
-        suggestions=tuple(gains), assumptions=assumptions, uncertain=uncertain)
+        requested_bytes=traffic.requested, compulsory_bytes=traffic.compulsory, reread_bytes=traffic.reread,
+        dram_bytes=dram, dram_assumption=traffic.why, arithmetic_intensity=flops / dram if dram else 0.0,
+        compute_us=compute.compute_us, vector_us=compute.vector_us, memory_us=max(memory.dram_us, memory.latency_us),
+        shared_us=memory.shared_us, roofline_us=roofline, bytes_in_flight_per_sm=memory.in_flight,
+        predicted_us=predicted, roofline_fraction=roofline / predicted if predicted else 0.0, bound=bound,
+        bound_reason=reason, bank=bank, suggestions=tuple(gains),
+        assumptions=_assumptions(shape, spread, device, traffic, memory, compute.peak, dtype, num_warps, spills,
+                                 local_wavefronts, l2_bytes_per_request),
+        uncertain=uncertain)
 
 
 def loop_costs(trips: list[LoopTrips], matched: list[tuple[int | None, str, tuple[int, int], str]],
