@@ -73,7 +73,7 @@ _TRITON_COMMANDS = {
 
 
 def test_every_compiling_command_takes_triton_after_its_name_as_the_global_option():
-    from irscope.cli import COMMANDS
+    from irscope.cli import COMMANDS, cli
 
     ctx = click.Context(cli)
     takes = sorted(name for name in COMMANDS if any("--triton" in p.opts for p in cli.get_command(ctx, name).params))
