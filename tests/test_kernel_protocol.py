@@ -98,6 +98,7 @@ def test_every_kind_has_one_adapter_and_the_compile_registry_knows_the_compilabl
     assert set(ADAPTERS) == set(KINDS) | {StoredKernel.kind} == {"module", "function", "recorded", "stored"}
 
 
+@pytest.mark.compile
 def test_a_bundled_kernel_module_answers_from_its_own_declarations(captures, tmp_path):
     request = make_request("vector_add", "sm90")
     module = read_kernel(bundled_dir() / "vector_add.py", bundled=True)
@@ -213,6 +214,7 @@ def test_a_job_of_each_kind_comes_back_from_its_json_form_with_its_key(program_s
         CaptureJob.from_data({**data, "kernel": {"kind": "stored"}})
 
 
+@pytest.mark.compile
 def test_a_stored_capture_is_compiled_again_through_the_request_it_names(captures):
     capture = captures("vector_add", "sm90")
     request = make_request(capture.manifest.key, store_dir=str(captures.store))

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from irscope.analysis.layouts.to_linear import UnsupportedLayout, to_linear_layout
@@ -175,6 +175,8 @@ def _mutated_bases(mutations: list[tuple[str, str, int, int]]) -> dict[str, str]
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutations=_MUTATIONS)
+# A warp basis repeated, then one dropped: the layout fits [4, 64] only if both copies of the row past it go.
+@example(mutations=[("double", "warp", 0, 0), ("drop", "warp", 3, 0)])
 def test_linear_layouts_in_a_real_module_are_refused_or_drawn(mutations: list[tuple[str, str, int, int]]) -> None:
     """A mutated `#ttg.linear` in the 8-warp module: one problem line naming why, or a map where every element
     has a holder (the old parser accepted layouts whose map then failed with an IndexError)."""

@@ -46,7 +46,7 @@ def test_map_and_svg_image(tmp_path: Path) -> None:
 
 def test_a_piped_map_names_the_warp() -> None:
     """Issue 28 item 12: piped (no colour), each cell names its warp: rows 0 and 127 differ only in the warp."""
-    result = invoke("--file", SM80, "--map", "blocked1")
+    result = invoke("layouts", "--file", SM80, "--map", "blocked1")
     assert result.exit_code == 0, result.output
     rows = {line.split()[0]: line.split()[1:] for line in result.output.splitlines() if line.split()[:1]
             and line.split()[0].isdigit()}
@@ -132,9 +132,9 @@ def test_a_misspelled_linear_key_is_refused_in_one_line(tmp_path: Path, key: str
     linear = ", ".join(f"{k}{'s' if k == key else ''} = {v}" for k, v in bases.items())
     path = tmp_path / "linear.ttgir"
     path.write_text(Path(SM80).read_text().replace(blocked1, f"#blocked1 = #ttg.linear<{{{linear}}}>"))
-    report = invoke("--file", str(path))
+    report = invoke("layouts", "--file", str(path))
     assert report.exit_code == 0 and "problem: #blocked1: cannot read ttg.linear: missing " + key in report.output
-    result = invoke("--file", str(path), "--map", "blocked1")
+    result = invoke("layouts", "--file", str(path), "--map", "blocked1")
     assert result.exit_code == 2, result.output
     assert result.output.strip().splitlines() == [f"irscope: error: {message}"]
 

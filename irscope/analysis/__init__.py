@@ -1,0 +1,1 @@
+"""Facts from captures: layouts, passes, loops, source maps, resources, verify, and the performance model."""

@@ -1,1 +1,1 @@
-"""What irscope talks about, as plain data: kernels and kernel references, targets, stages, GPUs, compile jobs."""
+"""What irscope talks about, as plain data: kernels and kernel references, targets, stages, GPUs, launches."""

@@ -253,15 +253,16 @@ def ensure_not_larger(
             for b in range(len(rows[in_name]))
             if rows[in_name][b][index] != 0
         ]
-        candidates.sort(key=lambda c: -c[0])  # stable: ties keep input-dim and bit order
-        for _, in_name, b in candidates:
-            if size <= want:
-                break
+        # Every basis that reaches past the shape goes: with distinct power-of-two bases these are the
+        # log2(size / want) largest (as Triton zeroes them); a basis repeated (a linear layout may repeat
+        # one) goes with its twin, or the twin would point past the shape.
+        for value, in_name, b in candidates:
+            if value < want:
+                continue
             if not broadcast_registers and in_name == "register":
                 dropped.add(b)
             else:
                 rows[in_name][b][index] = 0
-            size >>= 1
     new = []
     for name, _ in layout.bases:
         kept = [tuple(r) for b, r in enumerate(rows[name]) if not (name == "register" and b in dropped)]
