@@ -13,3 +13,10 @@ def capture(kernel: Any, *args: Any, target: str = "sm90", config: int = 0, stor
     from irscope.api import capture as _capture
 
     return _capture(kernel, *args, target=target, config=config, store=store, **kwargs)
+
+
+def read_stage(capture: Any, stage: str) -> str:
+    """The text of one stage of a capture, SASS made from the cubin included; see :func:`irscope.toolchain.stages.read_stage`."""
+    from irscope.toolchain.stages import read_stage as _read_stage
+
+    return _read_stage(capture, stage)

@@ -55,6 +55,9 @@ def test_a_user_kernel_object_end_to_end(tmp_path):
     assert_pipelined(cap, stages=3)
     assert_pass_ran(cap, "tritongpu-pipeline", changed=True)
     assert_no_spills(cap)
+    # Every stage reads through the package's face, SASS too (made from the cubin: the store keeps no .sass).
+    assert "mma.sync.aligned" in irscope.read_stage(cap, "ptx") and "sass" not in cap.manifest.files
+    assert "HMMA" in irscope.read_stage(cap, "sass")
     # Odd strides lose the 16-byte divisibility, the loads become too narrow for async copies,
     # and the loop is no longer pipelined: exactly the regression these helpers exist to catch.
     odd = irscope.capture(module.scaled_matmul, a, a, a, 512, 512, 512, 257, 513, 513, 0.5, **options)
