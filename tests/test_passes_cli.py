@@ -37,9 +37,9 @@ def test_which_pass_made_the_tensor_core_layout_and_pipelined_the_loop(
     assert pipelined["name"] == pipeliner
     shown = run(shared_store, "diff", "matmul", "--target", target, "--pass", pipeliner)
     assert shown.exit_code == 0
-    plus = [ln for ln in shown.output.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    plus = [ln for ln in shown.stdout.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
     assert any(added in ln for ln in plus)
-    assert shown.output.startswith(f"--- before {pipeliner} (pass {pipelined['index']}, ttgir)\n")
+    assert shown.stdout.startswith(f"--- before {pipeliner} (pass {pipelined['index']}, ttgir)\n")
 
 
 def test_passes_table_folds_unchanged_passes(pass_dumps: PassDumps, shared_store: Path) -> None:
@@ -56,8 +56,16 @@ def test_passes_table_folds_unchanged_passes(pass_dumps: PassDumps, shared_store
 
 def test_diff_noise_controls_and_layouts(pass_dumps: PassDumps, shared_store: Path) -> None:
     pass_dumps("matmul", "sm90")
-    raw = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline")
+    raw = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--no-normalize-ssa")
     ssa = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--normalize-ssa")
+    # By default the pipeliner's diff hides its renumbering (most of it), says so, and keeps the printed names.
+    auto = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline")
+    assert auto.stdout == ssa.stdout and "SSA renumbering ignored" in auto.stdout.splitlines()[-1]
+    assert "irscope: SSA renumbering ignored: " in auto.stderr and "--no-normalize-ssa" in auto.stderr
+    assert "+    %a_47 = ttg.memdesc_index %a[%c0_i32]" in auto.stdout  # names as printed, not %a or %#
+    assert len(auto.stdout.splitlines()) * 2 < len(raw.stdout.splitlines())
+    assert json.loads(run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline",
+                          "--json").stdout)["options"]["normalize_ssa"] is False  # --json: as asked
     locs = run(shared_store, "diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--keep-locs")
     count = [int(r.output.splitlines()[-1].split()[0]) for r in (raw, ssa)]
     assert count[1] < count[0]
