@@ -53,7 +53,7 @@ def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_targe
 @json_option
 @click.option("--color/--no-color", default=None,
               help="force or disable colours (default: on a terminal, unless NO_COLOR is set)")
-@click.option("--pager/--no-pager", default=None, help="page long output (default: on a terminal)")
+@click.option("--pager/--no-pager", default=None, help="page on a terminal (default: output taller than the screen)")
 def diff(asked: Asked, request: Request, capture: Capture, start: str | None, end: str | None, one_pass: str | None,
          vs_target: str | None, vs_config: int | None, stage: str, side_by_side: bool, keep_locs: bool,
          normalize_ssa: bool | None, context: int, llvm: bool, as_json: bool, color: bool | None,

@@ -1,7 +1,7 @@
 """How every command writes a report: colours (--color, NO_COLOR, --theme) and the pager on a terminal.
 
 On a terminal a report is coloured (unless ``--no-color`` or ``NO_COLOR``) and paged when it is taller
-than the screen; piped, it is exactly the text, unpaged and without escape codes.
+than the screen; piped, it is exactly the text, unpaged and (unless --color) without escape codes.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from irscope.views.highlight import DEFAULT_THEME, THEMES
 
 F = TypeVar("F", bound=Callable[..., Any])
 THEME_ENV = "IRSCOPE_THEME"
-THEME_HELP = f"colours for a dark or a light terminal: {', '.join(THEMES)} (default: {DEFAULT_THEME}; env {THEME_ENV})"
+THEME_HELP = f"colours of highlighted IR, for a dark or a light terminal (default: {DEFAULT_THEME}; env {THEME_ENV})"
 _THEME_KEY = "irscope.theme"
 _WIDEST = 1000
 
@@ -55,10 +55,10 @@ def wants_colour(color: bool | None) -> bool:
 
 
 def _pages(text: str, pager: bool | None) -> bool:
-    """Page: only on a terminal, unless --no-pager, and only text taller than the screen."""
+    """Page: only on a terminal; with --pager always, by default text taller than the screen."""
     if not sys.stdout.isatty() or pager is False:
         return False
-    return text.count("\n") >= shutil.get_terminal_size().lines
+    return pager is True or text.count("\n") >= shutil.get_terminal_size().lines
 
 
 def write(text: str, *, color: bool | None = None, pager: bool | None = None, lexer: str | None = None,

@@ -34,7 +34,7 @@ def emit(text: str, lexer: str, color: bool | None, pager: bool | None, locs: bo
 @click.option("--color/--no-color", default=None,
               help="force or disable syntax colours (default: on a terminal, unless NO_COLOR is set)")
 @theme_option
-@click.option("--pager/--no-pager", default=None, help="page long output (default: on a terminal)")
+@click.option("--pager/--no-pager", default=None, help="page on a terminal (default: output taller than the screen)")
 def show(asked: Asked, request: Request, stage: str, as_json: bool, recapture: bool, locs: bool | None,
          color: bool | None, pager: bool | None) -> None:
     """Print one stage (source, ttir, ttgir, llir, ptx, sass, amdgcn) of KERNEL's compilation.
