@@ -42,6 +42,26 @@ def test_ssa_renumbering_does_not_flood() -> None:
     assert "identical after normalisation" in plain(render_unified(same))
 
 
+def test_ignoring_renumbering_keeps_names_readable_and_values_distinct() -> None:
+    """A diff without SSA numbers shows its lines as printed (not ``%c_ptrs = arith.muli %c_ptrs, %c_ptrs``), and
+    a line that uses one value where another used two is a change, not renumbering."""
+    a = "%x_12 = arith.addi %a_3, %c1_i32_0 : i32\n%y = arith.muli %x_12, %x_12 : i32\n"
+    b = "%x_13 = arith.addi %a_4, %c1_i32_1 : i32\n%y = arith.muli %x_13, %x_14 : i32\n"
+    diff = diff_texts(a, b, "a", "b", options=DiffOptions(normalize_ssa=True))
+    assert (diff.added, diff.removed) == (1, 1)
+    lines = [line for hunk in diff.hunks for line in hunk.lines]
+    assert [(line.tag, line.text) for line in lines] == [
+        (" ", "%x_13 = arith.addi %a_4, %c1_i32_1 : i32"),  # as the right side prints it
+        ("-", "%y = arith.muli %x_12, %x_12 : i32"),
+        ("+", "%y = arith.muli %x_13, %x_14 : i32"),
+    ]
+    swapped = diff_texts("op %p_1, %p_2, %p_1\n", "op %p_7, %p_5, %p_7\n", "a", "b",
+                         options=DiffOptions(normalize_ssa=True))
+    assert not swapped.changed  # one value for another, consistently: renumbering
+    blocks = diff_texts("cf.br ^bb1, ^bb2\n", "cf.br ^bb3, ^bb3\n", "a", "b", options=DiffOptions(normalize_ssa=True))
+    assert blocks.changed
+
+
 def test_aliases_inline_for_dumps_printed_without_them() -> None:
     text = "#mma = #ttg.nvidia_mma<{versionMajor = 3}>\n#d = #ttg.dot_op<{opIdx = 0, parent = #mma}>\n" \
            "%0 = x : tensor<4xf16, #d>, tensor<4xf32, #mma1>"

@@ -78,7 +78,7 @@ def test_show_gives_less_the_r_flag_even_without_a_system_less(captures, shared_
                     f"open({str(record)!r}, 'wb').write(os.environ.get('LESS', '<unset>').encode() + b'\\n' + data)\n")
     fake.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k not in ("LESS", "PAGER", "MANPAGER")}
-    env.update({"TERM": "xterm-256color", "IRSCOPE_HOME": str(shared_store),
+    env.update({"TERM": "xterm-256color", "LINES": "20", "IRSCOPE_HOME": str(shared_store),
                 "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"})
     _page(["show", "vector_add", "--stage", "ttgir", "--target", "sm90"], env, seconds=30)
     less_env, _, shown = record.read_bytes().partition(b"\n")

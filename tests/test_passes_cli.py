@@ -34,9 +34,9 @@ def test_which_pass_made_the_tensor_core_layout_and_pipelined_the_loop(
     assert pipelined["name"] == pipeliner
     shown = invoke("diff", "matmul", "--target", target, "--pass", pipeliner, "--no-color", store=shared_store)
     assert shown.exit_code == 0
-    plus = [ln for ln in shown.output.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    plus = [ln for ln in shown.stdout.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
     assert any(added in ln for ln in plus)
-    assert shown.output.startswith(f"--- before {pipeliner} (pass {pipelined['index']}, ttgir)\n")
+    assert shown.stdout.startswith(f"--- before {pipeliner} (pass {pipelined['index']}, ttgir)\n")
 
 
 def test_passes_table_folds_unchanged_passes(pass_dumps: PassDumps, shared_store: Path) -> None:
@@ -53,9 +53,17 @@ def test_passes_table_folds_unchanged_passes(pass_dumps: PassDumps, shared_store
 
 def test_diff_noise_controls_and_layouts(pass_dumps: PassDumps, shared_store: Path) -> None:
     pass_dumps("matmul", "sm90")
-    raw = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--no-color", store=shared_store)
-    ssa = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--normalize-ssa", "--no-color", store=shared_store)
-    locs = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--keep-locs", "--no-color", store=shared_store)
+    raw = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--no-normalize-ssa", store=shared_store)
+    ssa = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--normalize-ssa", store=shared_store)
+    # By default the pipeliner's diff hides its renumbering (most of it), says so, and keeps the printed names.
+    auto = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", store=shared_store)
+    assert auto.stdout == ssa.stdout and "SSA renumbering ignored" in auto.stdout.splitlines()[-1]
+    assert "irscope: SSA renumbering ignored: " in auto.stderr and "--no-normalize-ssa" in auto.stderr
+    assert "+    %a_47 = ttg.memdesc_index %a[%c0_i32]" in auto.stdout  # names as printed, not %a or %#
+    assert len(auto.stdout.splitlines()) * 2 < len(raw.stdout.splitlines())
+    assert json.loads(invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline",
+                          "--json", store=shared_store).stdout)["options"]["normalize_ssa"] is False  # --json: as asked
+    locs = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--keep-locs", store=shared_store)
     count = [int(r.output.splitlines()[-1].split()[0]) for r in (raw, ssa)]
     assert count[1] < count[0]
     assert " loc(" not in raw.output and " loc(" in locs.output

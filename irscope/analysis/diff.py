@@ -11,7 +11,7 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 # Example: %a_64 = tt.load %a_ptrs_58 loc(#loc42)   /   loc("k.py":12:5)   /   loc(callsite(#loc3 at #loc9))
@@ -41,6 +41,8 @@ _MIR_DEBUG_LOC = re.compile(r",? debug-location ![0-9]+(?:; [^\n]*)?")
 _SMALL_GAP = 2_000_000  # a gap of len(a) * len(b) cells or fewer is aligned by difflib; larger ones are replaced
 # Example: %accumulator_42   %c0_i32_3   %12   (an SSA value with the printer's uniquing number)
 _SSA_NUMBERED = re.compile(r"%([A-Za-z_$.][\w$.]*?)_\d+\b|%\d+\b")
+# Example: %accumulator_42 -> accumulator   %c0_i32 -> c0_i32   %12 -> ""   ^bb3 -> ^bb  (a value's name without its number)
+_SSA_OR_BLOCK = re.compile(r"%(?:([A-Za-z_$.][\w$.]*?)(?:_\d+)?|\d+)\b|(\^bb)\d+\b")
 # Example: %a_ptrs_58   %arg3   %12#1   (any SSA value, for structural comparisons)
 _SSA_ANY = re.compile(r"%[\w$.-]+")
 # Example: ^bb12
@@ -57,7 +59,9 @@ class DiffOptions:
 
     Attributes:
         keep_locs: keep location attributes and ``#loc`` lines (stripped by default).
-        normalize_ssa: drop SSA uniquing numbers (``%x_12`` -> ``%x``, ``%12`` -> ``%#``).
+        normalize_ssa: ignore SSA renumbering: lines are compared with each value's number replaced by its
+            place among the line's values of that name (``%x_12 = op %x_9, %x_9`` and ``%x_13 = op %x_10,
+            %x_10`` match, ``op %x_9, %x_10`` does not); a diff still shows the lines as printed.
         inline_aliases: replace ``#blocked1``-style aliases by their definitions.
         erase_ssa: drop SSA names altogether, comparing only structure (for IR printed two ways:
             a pass's internal steps print no aliases and generic names).
@@ -113,7 +117,9 @@ class Hunk:
         out: list[DiffLine] = []
         for tag, i1, i2, j1, j2 in self.ops:
             if tag == "equal":
-                out.extend(DiffLine(" ", i1 + k + 1, j1 + k + 1, a[i1 + k]) for k in range(i2 - i1))
+                # Equal lines read as the right side prints them (the same unless SSA numbers are ignored,
+                # where the added lines around them use the right side's numbers too).
+                out.extend(DiffLine(" ", i1 + k + 1, j1 + k + 1, b[j1 + k]) for k in range(i2 - i1))
                 continue
             out.extend(DiffLine("-", i + 1, None, a[i]) for i in range(i1, i2))
             out.extend(DiffLine("+", None, j + 1, b[j]) for j in range(j1, j2))
@@ -186,11 +192,39 @@ def strip_pass_manager_noise(text: str) -> str:
     return drop_lines(text, _LLVM_COMMENT_AFTER_NL) if "\n;" in text or text.startswith(";") else text
 
 
+def hide_locations(text: str) -> str:
+    """MLIR text without its location attributes (`` loc(...)``) and ``#loc`` definition lines, else as it was."""
+    if "loc" not in text:
+        return text
+    if " loc(" in text:
+        text = _LOC_SIMPLE.sub("", text)
+    return "".join(_LOC_REF.sub("", line) if " loc(" in line else line
+                   for line in text.splitlines(keepends=True) if not line.startswith("#loc"))
+
+
 def renumber_ssa(lines: list[str]) -> list[str]:
     """Lines with SSA uniquing numbers and block numbers dropped."""
     text = _BLOCK_NUMBERED.sub("^bb", _SSA_NUMBERED.sub(lambda m: f"%{m.group(1)}" if m.group(1) else "%#",
                                                           "\n".join(lines)))
     return text.split("\n")
+
+
+def _ssa_key(line: str) -> str:
+    """A line with each SSA value and block numbered by its first place among the line's values of the same name.
+
+    Renumbering maps values one to one, so it keeps a line's key; a line that uses one value where another used
+    two (``%x_9, %x_9`` against ``%x_9, %x_10``) keeps a different key.
+    """
+    if "%" not in line and "^bb" not in line:
+        return line
+    seen: dict[str, dict[str, int]] = {}
+
+    def place(m: re.Match[str]) -> str:
+        base = m.group(2) or f"%{m.group(1) or ''}"
+        of_base = seen.setdefault(base, {})
+        return f"{base}#{of_base.setdefault(m.group(0), len(of_base) + 1)}"
+
+    return _SSA_OR_BLOCK.sub(place, line)
 
 
 def normalize(text: str, ir: str = "mlir", options: DiffOptions | None = None) -> list[str]:
@@ -212,8 +246,7 @@ def normalize(text: str, ir: str = "mlir", options: DiffOptions | None = None) -
     if options.erase_ssa:
         text = _BLOCK_NUMBERED.sub("^bb", _SSA_ANY.sub("%", text))
     elif options.normalize_ssa:
-        text = _SSA_NUMBERED.sub(lambda m: f"%{m.group(1)}" if m.group(1) else "%#", text)
-        text = _BLOCK_NUMBERED.sub("^bb", text)
+        text = "\n".join(map(_ssa_key, text.split("\n")))
         if ir != "mlir":
             text = _LLVM_META_NUMBERED.sub("!#", text)
     if not text.strip():
@@ -372,7 +405,13 @@ def diff_texts(a: str, b: str, left: str, right: str, ir: str = "mlir",
         return TextDiff(left=left, right=right, hunks=(), added=0, removed=0, identical_raw=True, options=options)
     la, lb = normalize(a, ir, options), normalize(b, ir, options)
     ops = _opcodes(la, lb)
-    hunks = _hunks(la, lb, max(0, options.context), ops)
+    shown_a, shown_b = la, lb
+    if options.normalize_ssa:  # compared without SSA numbers, shown as printed (the same lines, one for one)
+        printed = replace(options, normalize_ssa=False)
+        pa, pb = normalize(a, ir, printed), normalize(b, ir, printed)
+        if len(pa) == len(la) and len(pb) == len(lb):
+            shown_a, shown_b = pa, pb
+    hunks = _hunks(shown_a, shown_b, max(0, options.context), ops)
     added = sum(j2 - j1 for tag, _, _, j1, j2 in ops if tag != "equal")
     removed = sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag != "equal")
     return TextDiff(left=left, right=right, hunks=tuple(hunks), added=added, removed=removed,

@@ -11,6 +11,7 @@ import click
 from irscope import __version__
 from irscope.cli.crash import describe_os_error, one_line, quiet_stdout, report_crash
 from irscope.cli.options import TRITON_HELP, choose_triton
+from irscope.cli.output import theme_option
 from irscope.errors import CompileError, IrscopeError
 
 # command name -> "module:attribute"; each module holds one command.
@@ -89,6 +90,7 @@ class IrscopeGroup(click.Group):
              context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="irscope")
 @click.option("--triton", "triton_spec", metavar="VERSION|PYTHON", default=None, help=TRITON_HELP)
+@theme_option
 @click.pass_context
 def cli(ctx: click.Context, triton_spec: str | None) -> None:
     """See what the Triton compiler does to a GPU kernel, offline, for any NVIDIA or AMD target.

@@ -15,6 +15,7 @@ from irscope.cli.options import (
     store_option,
     target_value,
 )
+from irscope.cli.output import render_rich, write
 from irscope.cli.requests import Asked
 from irscope.errors import UsageError
 from irscope.request.captures import LaunchSpec
@@ -103,7 +104,7 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
         return
     from irscope.views.facts_text import render_comparison
 
-    click.echo(render_comparison(a, b, deltas, show_all))
+    report = render_comparison(a, b, deltas, show_all) + "\n"
     if stage is not None:
         from irscope.analysis.diff import DiffOptions
         from irscope.request.compare import diff_points, stage_point
@@ -111,13 +112,8 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
 
         result = diff_points(stage_point(left, stage, f"{stage} of A"), stage_point(right, stage, f"{stage} of B"),
                              DiffOptions())
-        from rich.console import Console
-
-        console = Console(no_color=True, highlight=False, width=200, soft_wrap=True)
-        with console.capture() as captured:
-            console.print(render_unified(result), end="")
-        click.echo("")
-        click.echo(captured.get(), nl=False)
+        report += "\n" + render_rich(render_unified(result), color=False, width=200, soft_wrap=True, end="")
+    write(report, newline=False)
 
 
 def _compile_both(store: Any, sides: list[tuple[str, str, int, LaunchSpec, Any]]) -> None:

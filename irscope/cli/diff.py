@@ -5,16 +5,22 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, replace
+from typing import TYPE_CHECKING
 
 import click
 
 from irscope.cli.options import json_option, not_empty, target_value
+from irscope.cli.output import write_rich
 from irscope.cli.requests import Asked, dump_notice, kernel_request
 from irscope.errors import UsageError
 from irscope.model.stages import get_stage
 from irscope.request.captures import Request
 from irscope.store.store import Capture
+
+if TYPE_CHECKING:
+    from irscope.analysis.diff import TextDiff
 
 
 def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_target: str | None, vs_config: int | None,
@@ -38,22 +44,28 @@ def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_targe
               help="the stage compared with --vs-target / --vs-config")
 @click.option("--side-by-side", "-y", is_flag=True, help="two columns instead of a unified diff")
 @click.option("--keep-locs", is_flag=True, help="keep location attributes and #loc lines (stripped by default)")
-@click.option("--normalize-ssa", is_flag=True, help="ignore SSA renumbering (%x_12 vs %x_13)")
+@click.option("--normalize-ssa/--no-normalize-ssa", default=None,
+              help="ignore SSA renumbering (%x_12 vs %x_13), or show it (default: ignored when it is most of the "
+                   "diff; --json: shown)")
 @click.option("--context", "-U", "context", type=click.IntRange(0, 100_000), default=3, show_default=True, help="lines of context")
 @click.option("--llvm", is_flag=True, help="look passes up in the dump that includes LLVM's own passes")
 @kernel_request(check=_check)
 @json_option
-@click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
-@click.option("--pager/--no-pager", default=None, help="page long output (default: on a terminal)")
+@click.option("--color/--no-color", default=None,
+              help="force or disable colours (default: on a terminal, unless NO_COLOR is set)")
+@click.option("--pager/--no-pager", default=None, help="page on a terminal (default: output taller than the screen)")
 def diff(asked: Asked, request: Request, capture: Capture, start: str | None, end: str | None, one_pass: str | None,
          vs_target: str | None, vs_config: int | None, stage: str, side_by_side: bool, keep_locs: bool,
-         normalize_ssa: bool, context: int, llvm: bool, as_json: bool, color: bool | None, pager: bool | None) -> None:
+         normalize_ssa: bool | None, context: int, llvm: bool, as_json: bool, color: bool | None,
+         pager: bool | None) -> None:
     """Show what changed in KERNEL's IR between two stages or passes, or across targets or configs.
 
     A and B are stages (ttir, ttgir, llir, ...) or passes (see 'irscope passes KERNEL'). From a
     pass means the IR it received, to a pass the IR it produced, so --pass P is --from P --to P.
     A pass that runs several times is picked by index or as name:N. Locations are stripped unless
-    --keep-locs; --normalize-ssa hides SSA renumbering.
+    --keep-locs. When most changed lines only renumber SSA values (a pass that adds ops makes the
+    printer renumber every value after them), the renumbering is ignored and the lines are shown
+    as printed; --no-normalize-ssa shows the diff as printed, --normalize-ssa always ignores it.
 
     Example:
 
@@ -66,7 +78,7 @@ def diff(asked: Asked, request: Request, capture: Capture, start: str | None, en
     from irscope.analysis.diff import DiffOptions
     from irscope.request.compare import diff_points, resolve_points, stage_point
 
-    options = DiffOptions(keep_locs=keep_locs, normalize_ssa=normalize_ssa, context=context)
+    options = DiffOptions(keep_locs=keep_locs, normalize_ssa=bool(normalize_ssa), context=context)
     if vs_target is not None or vs_config is not None:
         other_asked = replace(asked, target=vs_target or asked.target,
                               config=asked.config if vs_config is None else vs_config)
@@ -85,6 +97,8 @@ def diff(asked: Asked, request: Request, capture: Capture, start: str | None, en
 
         left, right = resolve_points(capture, start, end, dump)  # type: ignore[arg-type]
     result = diff_points(left, right, options)
+    if normalize_ssa is None and not as_json:
+        result = _ignore_renumbering(result, lambda: diff_points(left, right, replace(options, normalize_ssa=True)))
     if as_json:
         click.echo(json.dumps({"left": result.left, "right": result.right, "added": result.added,
                                "removed": result.removed, "identical": not result.changed,
@@ -93,25 +107,27 @@ def diff(asked: Asked, request: Request, capture: Capture, start: str | None, en
     _emit(result, side_by_side, color, pager)
 
 
+def _ignore_renumbering(printed: TextDiff, normalised: Callable[[], TextDiff]) -> TextDiff:
+    """The diff without SSA renumbering when that leaves at most half of the changed lines (the TUI's rule), with
+    a note on stderr; else the diff as printed."""
+    changed = printed.added + printed.removed
+    if not changed or 4 * min(printed.added, printed.removed) < changed:  # renumbering cannot be half of it
+        return printed
+    other = normalised()
+    left = other.added + other.removed
+    if 2 * left > changed:
+        return printed
+    click.echo(f"irscope: SSA renumbering ignored: {changed - left} of {changed} changed lines only renumber values "
+               "(--no-normalize-ssa shows them)", err=True)
+    return other
+
+
 def _emit(result: object, side_by_side: bool, color: bool | None, pager: bool | None) -> None:
     """Write the diff: coloured and paged on a terminal, plain when piped."""
-    from rich.console import Console
-
     from irscope.analysis.diff import TextDiff
     from irscope.views.diff import render_side_by_side, render_unified
 
     assert isinstance(result, TextDiff)
-    tty = sys.stdout.isatty()
-    use_color = tty if color is None else color
-    width = shutil.get_terminal_size((160, 40)).columns if tty else 200
+    width = shutil.get_terminal_size((160, 40)).columns if sys.stdout.isatty() else 200
     text = render_side_by_side(result, width) if side_by_side else render_unified(result)
-    console = Console(force_terminal=use_color, no_color=not use_color, highlight=False, width=width, soft_wrap=True)
-    with console.capture() as captured:
-        console.print(text, end="")
-    out = captured.get()
-    if (tty if pager is None else pager) and tty and out.count("\n") > shutil.get_terminal_size().lines:
-        from irscope.views.highlight import page
-
-        page(out, use_color)
-    else:
-        click.echo(out, nl=False, color=use_color)
+    write_rich(text, color=color, pager=pager, width=width, soft_wrap=True, end="")

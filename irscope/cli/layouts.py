@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 
 from irscope.cli.crash import short_path
 from irscope.cli.options import json_option, not_empty, output_file, stage_option
+from irscope.cli.output import render_rich, wants_colour, write, write_rich
 from irscope.cli.requests import dump_notice, kernel_request
 from irscope.errors import UsageError, unknown
 
@@ -158,13 +158,17 @@ def layouts(request: Request | None, capture: Capture | None, stage: str, as_jso
             data = [layout_report_data(r) for r in reports]
             click.echo(json.dumps({"source": source, "modules": data}, indent=2))
             return
+        from rich.text import Text
+
         from irscope.views.layout_report import render_layout_report
 
-        console = Console(width=100, highlight=False, soft_wrap=True)  # the report wraps its own paragraphs
+        parts = []  # the report wraps its own paragraphs
         for i, report in enumerate(reports, start=1):
             if len(reports) > 1:
-                console.print(f"== module {i} of {len(reports)} ==", style="bold")
-            console.print(render_layout_report(report), end="")
+                parts.append(render_rich(Text(f"== module {i} of {len(reports)} ==", style="bold"), width=100,
+                                         soft_wrap=True))
+            parts.append(render_rich(render_layout_report(report), width=100, soft_wrap=True, end=""))
+        write("".join(parts), newline=False)
         return
     if not 1 <= module_index <= len(reports):
         raise UsageError(f"--module {module_index}: the file has {len(reports)} module(s)")
@@ -198,9 +202,8 @@ def layouts(request: Request | None, capture: Capture | None, stage: str, as_jso
             click.echo(json.dumps({"label": label, "shape": list(dims), "view": view, "explanation": info.explanation,
                                    "text": dump(linear, dims)}, indent=2))
         else:
-            console = Console(width=100, highlight=False)
-            plain = console.color_system is None or console.no_color  # piped or NO_COLOR: no colour tells warps apart
-            console.print(render_layout_map(linear, dims, view, warp=warp, label=label, plain=plain), end="")
+            plain = not wants_colour(None)  # piped or NO_COLOR: no colour tells the warps apart, so cells name them
+            write_rich(render_layout_map(linear, dims, view, warp=warp, label=label, plain=plain), width=100, end="")
         if image:
             Path(image).write_text(render_layout_svg(linear, dims, view, warp=warp, label=label))
             click.echo(f"wrote {image}", err=True)

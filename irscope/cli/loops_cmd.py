@@ -7,6 +7,7 @@ import json
 import click
 
 from irscope.cli.options import json_option
+from irscope.cli.output import write
 from irscope.cli.requests import kernel_request
 from irscope.store.store import Capture
 
@@ -38,4 +39,4 @@ def loops(capture: Capture, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(loops_json(found, missing), indent=2))
         return
-    click.echo(render_loops(found, capture_title(capture), missing), nl=False)
+    write(render_loops(found, capture_title(capture), missing), newline=False)

@@ -8,6 +8,7 @@ import shutil
 import click
 
 from irscope.cli.options import F, json_option, not_empty
+from irscope.cli.output import write
 from irscope.cli.requests import kernel_request
 from irscope.errors import UsageError
 from irscope.store.store import Capture
@@ -57,7 +58,7 @@ def map_cmd(capture: Capture, line: int, stages: tuple[str, ...], limit: int, fu
     if as_json:
         click.echo(json.dumps(map_json(smap, line), indent=2))
         return
-    click.echo(render_map(smap, line, limit=limit, width=_width(full)), nl=False)
+    write(render_map(smap, line, limit=limit, width=_width(full)), newline=False)
 
 
 @click.command("annotate")
@@ -83,4 +84,4 @@ def annotate(capture: Capture, stages: tuple[str, ...], full: bool, as_json: boo
     if as_json:
         click.echo(json.dumps(annotate_json(smap), indent=2))
         return
-    click.echo(render_annotate(smap, focus=chosen[-1] if chosen else None, width=_width(full)), nl=False)
+    write(render_annotate(smap, focus=chosen[-1] if chosen else None, width=_width(full)), newline=False)

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import asdict
 
 import click
 
 from irscope.cli.options import json_option
+from irscope.cli.output import write_rich
 from irscope.cli.requests import Asked, dump_notice, kernel_request
 from irscope.request.captures import Request
 from irscope.request.kinds import kind_of
-
-_WIDEST = 1000
 
 
 @click.command("passes")
@@ -24,7 +22,7 @@ _WIDEST = 1000
               help="also dump LLVM's own passes (optimizer and code generator); large and slow to capture")
 @click.option("--recapture", is_flag=True,
               help="compile again even when the store has the dump (a recorded kernel: its per-pass dump only)")
-@click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
+@click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal, unless NO_COLOR is set)")
 def passes(asked: Asked, request: Request, as_json: bool, show_all: bool, llvm: bool, recapture: bool,
            color: bool | None) -> None:
     """List the passes Triton ran on KERNEL, in order, with lines added and removed and what changed.
@@ -62,21 +60,4 @@ def passes(asked: Asked, request: Request, as_json: bool, show_all: bool, llvm: 
 
     title = TableTitle(kernel=m.kernel, target=m.target, config=m.config_index,
                        triton_version=dump.info.triton_version or m.triton_version)
-    print_rich(render_pass_table(table, title, show_all=show_all), color)
-
-
-def print_rich(renderable: object, color: bool | None) -> None:
-    """Print a rich renderable: fitted to the terminal on a tty, one unwrapped line per row when piped."""
-    from rich.console import Console
-
-    tty = sys.stdout.isatty()
-    use_color = tty if color is None else color
-    if tty:
-        Console(force_terminal=use_color, no_color=not use_color, highlight=False).print(renderable)
-        return
-    width = Console(width=_WIDEST, highlight=False).measure(renderable).maximum  # type: ignore[arg-type]
-    console = Console(width=max(40, min(width, _WIDEST)), force_terminal=use_color, no_color=not use_color,
-                      highlight=False)
-    with console.capture() as captured:
-        console.print(renderable)
-    click.echo("\n".join(line.rstrip() for line in captured.get().splitlines()), color=use_color)
+    write_rich(render_pass_table(table, title, show_all=show_all), color=color)

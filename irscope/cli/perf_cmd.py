@@ -9,6 +9,7 @@ import click
 
 from irscope.cli.loops_cmd import capture_title
 from irscope.cli.options import json_option
+from irscope.cli.output import write
 from irscope.cli.requests import Asked, kernel_request
 from irscope.errors import UsageError
 from irscope.request.captures import Request
@@ -22,7 +23,7 @@ def _gpu_table(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
         from irscope.views.perf_text import render_gpu_table
 
-        click.echo(render_gpu_table(), nl=False)
+        write(render_gpu_table(), newline=False)
         ctx.exit()
 
 
@@ -80,4 +81,4 @@ def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple
     if as_json:
         click.echo(json.dumps(perf_json(report), indent=2))
     else:
-        click.echo(render_perf(report, capture_title(capture)), nl=False)
+        write(render_perf(report, capture_title(capture)), newline=False)

@@ -10,6 +10,7 @@ import click
 from irscope.analysis.resources import Resources
 from irscope.cli.loops_cmd import capture_title
 from irscope.cli.options import jobs_option, json_option
+from irscope.cli.output import write
 from irscope.cli.requests import Asked, kernel_request
 from irscope.errors import IrscopeError, UsageError
 from irscope.model.paths import store_root
@@ -81,7 +82,7 @@ def resources(asked: Asked, request: Request, all_configs: bool, jobs: int | Non
         if as_json:
             click.echo(json.dumps(resources_json([found])[0], indent=2))
         else:
-            click.echo(render_resources(found, capture_title(capture)), nl=False)
+            write(render_resources(found, capture_title(capture)), newline=False)
         _fail_unlaunchable([found])
         return
     from irscope.request.factsfile import default_workers
@@ -92,7 +93,7 @@ def resources(asked: Asked, request: Request, all_configs: bool, jobs: int | Non
     else:
         title = (f"{rows[0].kernel} on {request.target.name}: {len(rows)} configs"
                  + (f" ({rows[0].occupancy.gpu} limits)" if rows and rows[0].occupancy else ""))
-        click.echo(render_resource_table(rows, title), nl=False)
+        write(render_resource_table(rows, title), newline=False)
     _fail_unlaunchable(rows)
 
 

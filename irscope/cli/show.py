@@ -9,40 +9,41 @@ import time
 import click
 
 from irscope.cli.options import json_option
+from irscope.cli.output import theme_option, write
 from irscope.cli.requests import Asked, kernel_request
 from irscope.request.captures import Request, stage_text
 
 
-def emit(text: str, lexer: str, color: bool | None, pager: bool | None) -> None:
-    """Write stage text: highlighted and paged on a terminal, plain when piped."""
-    tty = sys.stdout.isatty()
-    use_color = tty if color is None else color
-    if use_color:
-        from irscope.views.highlight import highlight_ansi
+def emit(text: str, lexer: str, color: bool | None, pager: bool | None, locs: bool | None = True) -> None:
+    """Write stage text: highlighted and paged on a terminal, plain when piped; MLIR locations hidden
+    when ``locs`` is False (None: hidden on a terminal, kept when piped)."""
+    hide = sys.stdout.isatty() if locs is None else not locs
+    if hide and lexer == "mlir":
+        from irscope.analysis.diff import hide_locations
 
-        text = highlight_ansi(text, lexer)
-    if (tty if pager is None else pager) and tty:
-        from irscope.views.highlight import page
-
-        page(text, use_color)
-    else:
-        click.echo(text, nl=not text.endswith("\n"), color=use_color)
+        text = hide_locations(text)
+    write(text, color=color, pager=pager, lexer=lexer)
 
 
 @click.command("show")
 @kernel_request(stage="ttgir")
 @json_option
 @click.option("--recapture", is_flag=True, help="compile again even when the store has this capture")
-@click.option("--color/--no-color", default=None, help="force or disable syntax colours (default: on a terminal)")
-@click.option("--pager/--no-pager", default=None, help="page long output (default: on a terminal)")
-def show(asked: Asked, request: Request, stage: str, as_json: bool, recapture: bool, color: bool | None,
-         pager: bool | None) -> None:
+@click.option("--locs/--no-locs", default=None,
+              help="show or hide MLIR locations (loc(...) and #loc lines; default: hidden on a terminal, kept piped)")
+@click.option("--color/--no-color", default=None,
+              help="force or disable syntax colours (default: on a terminal, unless NO_COLOR is set)")
+@theme_option
+@click.option("--pager/--no-pager", default=None, help="page on a terminal (default: output taller than the screen)")
+def show(asked: Asked, request: Request, stage: str, as_json: bool, recapture: bool, locs: bool | None,
+         color: bool | None, pager: bool | None) -> None:
     """Print one stage (source, ttir, ttgir, llir, ptx, sass, amdgcn) of KERNEL's compilation.
 
     KERNEL is a bundled kernel (vector_add, softmax, matmul, matmul_tma), a kernel-module path, FILE.py:FUNCTION
     or package.module:FUNCTION (with --signature or --args), or a kernel recorded by 'irscope
     capture'. The first request compiles offline with the JIT's specialization and stores the
-    capture; later ones read the store without importing Triton.
+    capture; later ones read the store without importing Triton. On a terminal the TTIR/TTGIR's
+    locations are hidden (--locs shows them); piped, the text is exactly the stored file.
 
     Example:
 
@@ -64,4 +65,4 @@ def show(asked: Asked, request: Request, stage: str, as_json: bool, recapture: b
             "options": m.options, "elapsed_seconds": round(time.perf_counter() - start, 4), "text": text,
         }, indent=2))
         return
-    emit(text, st.lexer, color, pager)
+    emit(text, st.lexer, color, pager, locs)

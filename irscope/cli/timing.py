@@ -8,7 +8,7 @@ from dataclasses import asdict
 import click
 
 from irscope.cli.options import json_option
-from irscope.cli.passes import print_rich
+from irscope.cli.output import write_rich
 from irscope.cli.requests import dump_notice, kernel_request
 from irscope.request.captures import Request
 from irscope.store.store import Capture
@@ -20,7 +20,7 @@ from irscope.store.store import Capture
 @click.option("--repeat", "-r", type=click.IntRange(1, 20), default=3, show_default=True,
               help="compiles to time (medians are shown)")
 @click.option("--all", "show_all", is_flag=True, help="list every MLIR pass, not just the slowest")
-@click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal)")
+@click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal, unless NO_COLOR is set)")
 def timing(request: Request, capture: Capture, as_json: bool, repeat: int, show_all: bool,
            color: bool | None) -> None:
     """Time KERNEL's compile per phase, stage and MLIR pass, and weigh Triton's MLIR pipeline against ptxas.
@@ -58,4 +58,4 @@ def timing(request: Request, capture: Capture, as_json: bool, repeat: int, show_
     from irscope.views.timing import render_timing
 
     title = f"{m.kernel} on {m.target}, config {m.config_index}: compile time (Triton {result.triton_version})"
-    print_rich(render_timing(result.timing, title, show_all=show_all), color)
+    write_rich(render_timing(result.timing, title, show_all=show_all), color=color)

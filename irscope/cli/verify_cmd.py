@@ -8,6 +8,7 @@ from dataclasses import asdict, replace
 import click
 
 from irscope.cli.options import json_option, target_value
+from irscope.cli.output import write
 from irscope.cli.requests import Asked, compile_options
 from irscope.errors import UsageError
 from irscope.model.paths import store_root
@@ -68,12 +69,13 @@ def verify(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | Non
     if as_json:
         click.echo(json.dumps([{**asdict(r), "disagreements": len(r.disagreements)} for r in results], indent=2))
     else:
+        lines = []
         for r in results:
             agree = sum(1 for f in r.findings if f.status == "agree")
-            click.echo(f"{r.kernel} on {r.target}, config {r.config_index} ({r.key}): {agree} agree, "
-                       f"{len(r.disagreements)} disagree, {len(r.unchecked)} unchecked")
-            for f in r.findings:
-                if f.status == "disagree" or verbose:
-                    click.echo(f"  {f.status:<9} {f.topic:<9} {f.claim}\n  {'':<19} {f.evidence}")
+            lines.append(f"{r.kernel} on {r.target}, config {r.config_index} ({r.key}): {agree} agree, "
+                         f"{len(r.disagreements)} disagree, {len(r.unchecked)} unchecked\n")
+            lines.extend(f"  {f.status:<9} {f.topic:<9} {f.claim}\n  {'':<19} {f.evidence}\n"
+                         for f in r.findings if f.status == "disagree" or verbose)
+        write("".join(lines), newline=False)
     if any(r.disagreements for r in results):
         raise SystemExit(1)

@@ -16,7 +16,7 @@ def _summary(diff: TextDiff) -> str:
     if not diff.options.keep_locs:
         notes.append("locations stripped")
     if diff.options.normalize_ssa:
-        notes.append("SSA numbers dropped")
+        notes.append("SSA renumbering ignored")
     if diff.options.inline_aliases:
         notes.append("aliases inlined")
     if diff.options.erase_ssa:
