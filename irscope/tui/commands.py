@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import DiscoveryHit, Hit, Hits, Provider, SimpleCommand
 
 from irscope.tui.catalog import CaptureId
 from irscope.tui.documents import DocRef
@@ -39,6 +39,7 @@ _ACTIONS: tuple[tuple[str, str, str], ...] = (
     ("Next change", "change(1)", "jump to the next change of the diff (])"),
     ("Previous change", "change(-1)", "jump to the previous change of the diff ([)"),
     ("Search", "search", "find a regular expression in the text (/), then n and N"),
+    ("Go to pass", "go_to_pass", "jump to a pass of the capture on screen by typing part of its name (p)"),
     ("Next match", "match(1)", "the next search match (n)"),
     ("Previous match", "match(-1)", "the previous search match (N)"),
     ("Go to line", "goto", "jump to a line number (g)"),
@@ -75,13 +76,31 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         for stage in docs.stages(current.key):
             out.append(Command(f"Show stage {stage.name}", stage.display,
                                partial(screen.reveal_ref, DocRef(current.key, stage.name))))
-            effects = docs.effects(current.key) or {}
-            for snap in docs.passes(current.key, stage.name):
-                effect = effects.get((snap.index, ""))
-                out.append(Command(f"Show pass {snap.index} {snap.name}",
-                                   (effect.summary if effect is not None and effect.summary else stage.name),
-                                   partial(screen.reveal_ref, DocRef(current.key, stage.name, snap.index))))
+            out.extend(_passes(screen, current.key, stage.name, "Show pass "))
     return out
+
+
+def _passes(screen: MainScreen, key: str, stage: str, prefix: str) -> list[Command]:
+    """A command per pass of one stage of a capture: its number and name, and what it changed."""
+    docs = screen.state.documents
+    effects = docs.effects(key) or {}
+    out = []
+    for snap in docs.passes(key, stage):
+        effect = effects.get((snap.index, ""))
+        out.append(Command(f"{prefix}{snap.index} {snap.name}",
+                           (effect.summary if effect is not None and effect.summary else stage),
+                           partial(screen.reveal_ref, DocRef(key, stage, snap.index))))
+    return out
+
+
+def pass_commands(screen: MainScreen) -> list[SimpleCommand]:
+    """Every pass of the capture on screen, in pipeline order, for ``p`` (go to a pass by name)."""
+    current = screen.current
+    docs = screen.state.documents
+    if current is None or current.key not in docs.captures:
+        return []
+    return [SimpleCommand(c.title, c.run, c.help if c.help == stage.name else f"{stage.name}: {c.help}")
+            for stage in docs.stages(current.key) for c in _passes(screen, current.key, stage.name, "")]
 
 
 class IrscopeCommands(Provider):
