@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider, SimpleCommand
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from irscope.tui.catalog import CaptureId
 from irscope.tui.documents import DocRef
+from irscope.tui.pass_commands import stage_pass_commands
 
 if TYPE_CHECKING:
     from irscope.tui.screens.main import MainScreen
@@ -76,31 +77,9 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         for stage in docs.stages(current.key):
             out.append(Command(f"Show stage {stage.name}", stage.display,
                                partial(screen.reveal_ref, DocRef(current.key, stage.name))))
-            out.extend(_passes(screen, current.key, stage.name, "Show pass "))
+            out.extend(Command(c.name, c.help_text or "", c.callback)
+                       for c in stage_pass_commands(docs, current.key, stage.name, screen.reveal_ref, "Show pass "))
     return out
-
-
-def _passes(screen: MainScreen, key: str, stage: str, prefix: str) -> list[Command]:
-    """A command per pass of one stage of a capture: its number and name, and what it changed."""
-    docs = screen.state.documents
-    effects = docs.effects(key) or {}
-    out = []
-    for snap in docs.passes(key, stage):
-        effect = effects.get((snap.index, ""))
-        out.append(Command(f"{prefix}{snap.index} {snap.name}",
-                           (effect.summary if effect is not None and effect.summary else stage),
-                           partial(screen.reveal_ref, DocRef(key, stage, snap.index))))
-    return out
-
-
-def pass_commands(screen: MainScreen) -> list[SimpleCommand]:
-    """Every pass of the capture on screen, in pipeline order, for ``p`` (go to a pass by name)."""
-    current = screen.current
-    docs = screen.state.documents
-    if current is None or current.key not in docs.captures:
-        return []
-    return [SimpleCommand(c.title, c.run, c.help if c.help == stage.name else f"{stage.name}: {c.help}")
-            for stage in docs.stages(current.key) for c in _passes(screen, current.key, stage.name, "")]
 
 
 class IrscopeCommands(Provider):

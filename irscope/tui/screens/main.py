@@ -333,9 +333,11 @@ class MainScreen(Screen[None]):
 
     def action_go_to_pass(self) -> None:
         """Choose a pass of the capture on screen by typing part of its name (Textual's command palette)."""
-        from irscope.tui.commands import pass_commands
+        from irscope.tui.pass_commands import pass_commands
 
-        commands = pass_commands(self)
+        current = self.current
+        docs = self.state.documents
+        commands = pass_commands(docs, current.key, self.reveal_ref) if current and current.key in docs.captures else []
         if not commands:
             self.notify("Open a capture whose passes are recorded first: p then jumps to one by name.", timeout=3)
             return
