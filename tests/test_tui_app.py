@@ -381,6 +381,54 @@ def test_help_screen_and_command_palette(store: str) -> None:
     drive(store, steps)
 
 
+def test_pass_names_fit_the_tree_and_p_goes_to_a_pass_by_name(store: str) -> None:
+    """Long pass names keep both ends in the tree (it never scrolls sideways); p, part of a name and Enter open
+    that pass; the header the pipeliner's summary made tall is two lines again for a stage; ? tells how to
+    scroll sideways and the footer names the compare keys."""
+    from irscope.tui.widgets.navigator import elide_middle
+
+    assert elide_middle("tritongpu-remove-layout-conversions", 22) == "tritongpu-…conversions"
+
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        nav = screen.query_one(Navigator)
+        dump = app.documents.dump(screen.current.key)  # type: ignore[union-attr]
+        assert dump is not None
+        pipeline = next(p for p in dump.index.passes if p.name == "tritongpu-pipeline")
+        await pilot.press("p")
+        await pilot.press(*"pipeli")
+        await until(pilot, lambda: f"{pipeline.index} tritongpu-pipeline" in screen_text(app), what="the pass")
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.current is not None and screen.current.pass_index == pipeline.index,
+                    what="the pipelining pass")
+        await pilot.pause()
+        info = screen.query_one(DocInfo)
+        assert "after tritongpu-pipeline" in info.plain and info.size.height > 2  # its summary wraps
+        node = nav.cursor_node
+        assert node is not None and node.data is not None and node.data.ref == screen.current
+
+        text = screen_text(app)
+        rows = [row.split("▕", 1)[0] for row in text.splitlines()]
+        long = next(p for p in dump.index.passes if p.name == "tritongpu-remove-layout-conversions")
+        row = next(r for r in rows if f" {long.index} tritongpu-" in r)
+        assert "…" in row and "conversions" in row, row  # both ends of the name
+        assert nav.virtual_size.width <= nav.size.width  # nothing in the tree needs sideways scrolling
+        assert "c C Compare" in text.splitlines()[-1] and "p Pass" in text.splitlines()[-1]
+
+        await walk_to(pilot, nav, "llir")  # a stage: the header takes two lines again
+        await pilot.pause()
+        assert "LLVM IR (llir)" in info.plain and info.size.height == 2
+
+        view = screen.query_one(TextView)
+        view.focus()
+        await pilot.press("right", "right")
+        assert view.scroll_x == 2  # → scrolls the text sideways, as ? says
+        await pilot.press("question_mark")
+        help_text = screen_text(app)
+        assert "scroll sideways" in help_text and "go to a pass by name" in help_text
+
+    drive(store, steps)
+
+
 def test_capture_runs_in_the_background_and_opens(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app("vector_add", "sm80", 0, str(tmp_path / "store"), record_passes=False)

@@ -186,3 +186,33 @@ def test_a_ptx_diff_leaves_no_stale_cells(term: Terminal, store: str) -> None:
     term.keys("Enter")
     term.wait_for("match 1/")
     term.wait_for("+        .reg .pred      %p<41>;")
+
+
+def test_go_to_a_pass_by_name_and_the_header_shrinks_after_it(term: Terminal, store: str) -> None:
+    """At 100x30: p then part of a pass's name opens that pass; the tree keeps both ends of a long pass name, the
+    footer names the compare keys, and the stage after the pipeliner's tall summary gets a two-line header back."""
+    term.start(_command(f"tui matmul --target sm90 --store {shlex.quote(store)} --no-passes", store),
+               width=100, height=30)
+    term.wait_for("matmul · sm90 · config 0 · TritonGPU IR (ttgir)")
+    term.wait_for("c C Compare")
+    term.wait_for("p Pass")
+    term.keys("p")
+    term.wait_for("Go to pass")
+    term.keys("pipeline")
+    term.wait_for("tritongpu-pipeline")
+    term.keys("Enter")
+    screen = term.wait_for("after tritongpu-pipeline")
+    term.wait_for("▶ ● 36 tritongpu-pipeline")  # the tree's cursor went there too
+    screen = term.wait_for("● 17 tritongpu-…")  # tritongpu-remove-layout-conversions: both ends kept
+    rows = screen.splitlines()
+    assert any("● 17 tritongpu-…" in row and "versions  ▕" in row for row in rows), screen
+    assert "╭─" not in rows[2] and "╭─" not in rows[3], screen  # the pipeliner's summary is tall
+    for _ in range(12):  # down the tree to the LLVM IR stage
+        if "LLVM IR (llir)   " in term.screen():
+            break
+        term.keys("Down")
+        time.sleep(0.4)
+    screen = term.wait_for("LLVM IR (llir)   ")
+    time.sleep(0.5)
+    rows = term.screen().splitlines()
+    assert "╭─ LLVM IR (llir)" in rows[2], "\n".join(rows)  # a stage's header: two lines again

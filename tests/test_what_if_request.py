@@ -4,6 +4,7 @@ warm worker, the store hit the second time, and the diff of a stage against the 
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,67 @@ def test_a_variant_triton_refuses_is_one_line(captures: object) -> None:
     base = captures("vector_add", "sm80")  # type: ignore[operator]
     made = what_if.compile_variant(what_if.variant_of(base, {"num_warps": 3}), str(base.path.parent.parent))
     assert made.key == "" and "num_warps" in made.error and "\n" not in made.error
+
+
+def _locations_file(capture: object) -> str:
+    """The file the first ``loc("FILE":LINE:COL)`` of a capture's TTGIR names."""
+    import re
+
+    found = re.search(r'loc\("([^"]+)":\d+:\d+\)', capture.read("ttgir"))  # type: ignore[attr-defined]
+    assert found is not None
+    return found.group(1)
+
+
+def _irscope(store: Path, *args: str) -> None:
+    """``python -m irscope ARGS`` on ``store``, in a process of its own (as the TUI finds its base: in the store)."""
+    import os
+    import subprocess
+
+    from tests.conftest import repo_path
+
+    env = {**os.environ, "PYTHONPATH": repo_path(), "IRSCOPE_HOME": str(store)}
+    subprocess.run([sys.executable, "-m", "irscope", *args], check=True, capture_output=True, env=env,
+                   cwd=store.parent, timeout=600)
+
+
+def test_a_variant_of_a_function_kernel_keeps_its_source_lines(tmp_path: Path) -> None:
+    """The what-if of a FILE:FUNCTION capture names the file its locations name, so its loops keep their lines."""
+    from irscope.analysis.facts import capture_facts
+    from tests.conftest import DATA
+
+    path = DATA / "kernels" / "loops_demo.py"
+    store = str(tmp_path / "store")
+    _irscope(tmp_path / "store", "show", f"{path}:loops_kernel", "--target", "sm90", "--stage", "ttgir", "--args",
+             "fp16[6400], fp16[6400], fp32[4096], 100, 100, 64", "--constexpr", "BLOCK=64", "--constexpr", "BLOCK_K=32")
+    base, = Store(Path(store)).captures()
+    loop_line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "for k in tl.range(0, K" in text)
+    assert capture_facts(base, quick=True).values["loop1.line"] == loop_line
+
+    made = what_if.compile_variant(what_if.variant_of(base, {"num_warps": 2}), store)
+    assert made.error == ""
+    variant = Store(Path(store)).get(made.key)
+    assert variant is not None and variant.manifest.settings == {"num_warps": 2}
+    assert variant.manifest.kernel_path == base.manifest.kernel_path == _locations_file(variant)
+    assert (variant.path / "source.py").read_bytes() == path.read_bytes()
+    facts = capture_facts(variant, quick=True).values
+    assert facts["loop1.line"] == loop_line and facts["loop2.line"] is not None
+
+
+def test_a_variant_of_a_recorded_kernel_keeps_its_source_lines(tmp_path: Path) -> None:
+    """The what-if of a kernel ``irscope capture`` recorded names the program's file, as the recorded capture does."""
+    from irscope.analysis.sourcemap import map_stage
+    from tests.conftest import DATA
+
+    store = tmp_path / "store"
+    program = DATA / "programs" / "two_kernels.py"
+    _irscope(store, "capture", "--target", "sm90", "--", sys.executable, str(program))
+    base = next(c for c in Store(store).captures() if c.manifest.kernel == "add_kernel")
+    assert base.manifest.kernel_path == str(program) == _locations_file(base)
+
+    made = what_if.compile_variant(what_if.variant_of(base, {"num_warps": 2}), str(store))
+    assert made.error == ""
+    variant = Store(store).get(made.key)
+    assert variant is not None
+    assert variant.manifest.kernel_path == str(program) == _locations_file(variant)
+    store_line = next(i for i, text in enumerate(program.read_text().splitlines(), 1) if "tl.store(out_ptr" in text)
+    assert map_stage(variant, "ttgir").for_line(store_line)  # the store's ops map to its line

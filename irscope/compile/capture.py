@@ -188,7 +188,8 @@ def capture(kernel: KernelInfo | FunctionKernel | RecordedKernel, target: Target
             compiled, seconds, stage_seconds = compile_job(job)
         files = _collect(cache, dump, staging)
         source, function = defining_file(kernel, job)
-        (staging / "source.py").write_bytes(source.read_bytes())
+        # The text the compile read (a recorded kernel's stored copy, whose locations name its recorded file).
+        (staging / "source.py").write_bytes(kernel.source_file(str(source)).read_bytes())
         files["source"] = "source.py"
         if (staging / "compile.log").stat().st_size:
             files["log"] = "compile.log"

@@ -484,8 +484,14 @@ class RecordedKernel:
         return self.path
 
     def defining_file(self, fn: Any) -> tuple[Path, str]:
-        """The stored copy of its source and the function's name there."""
-        return Path(self.path), self.function
+        """The file the IR's locations name (the recorded file; the stored copy when none was recorded) and the
+        function's name there.
+
+        A compile of it reads the stored copy (``source_file``) under the recorded file's name
+        (``irscope.compile.replay.load_replayed``), so a variant's locations name the file its base's do.
+        """
+        recorded = str(self.replay.get("file", ""))
+        return (Path(recorded) if recorded else Path(self.path)), self.function
 
     def to_data(self) -> dict[str, Any]:
         """Its JSON form."""

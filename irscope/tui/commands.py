@@ -11,6 +11,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from irscope.tui.catalog import CaptureId
 from irscope.tui.documents import DocRef
+from irscope.tui.pass_commands import stage_pass_commands
 
 if TYPE_CHECKING:
     from irscope.tui.screens.main import MainScreen
@@ -39,6 +40,7 @@ _ACTIONS: tuple[tuple[str, str, str], ...] = (
     ("Next change", "change(1)", "jump to the next change of the diff (])"),
     ("Previous change", "change(-1)", "jump to the previous change of the diff ([)"),
     ("Search", "search", "find a regular expression in the text (/), then n and N"),
+    ("Go to pass", "go_to_pass", "jump to a pass of the capture on screen by typing part of its name (p)"),
     ("Next match", "match(1)", "the next search match (n)"),
     ("Previous match", "match(-1)", "the previous search match (N)"),
     ("Go to line", "goto", "jump to a line number (g)"),
@@ -75,12 +77,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         for stage in docs.stages(current.key):
             out.append(Command(f"Show stage {stage.name}", stage.display,
                                partial(screen.reveal_ref, DocRef(current.key, stage.name))))
-            effects = docs.effects(current.key) or {}
-            for snap in docs.passes(current.key, stage.name):
-                effect = effects.get((snap.index, ""))
-                out.append(Command(f"Show pass {snap.index} {snap.name}",
-                                   (effect.summary if effect is not None and effect.summary else stage.name),
-                                   partial(screen.reveal_ref, DocRef(current.key, stage.name, snap.index))))
+            out.extend(Command(c.name, c.help_text or "", c.callback)
+                       for c in stage_pass_commands(docs, current.key, stage.name, screen.reveal_ref, "Show pass "))
     return out
 
 

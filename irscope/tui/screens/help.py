@@ -18,6 +18,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("↑ ↓  j k", "move; the middle shows the stage or pass under the cursor"),
         ("→ ←", "unfold / fold (configs hold stages, stages hold their passes)"),
         ("Enter", "on a config marked ○: compile it in the background; ✓: open it"),
+        ("p", "go to a pass by name: type part of it (pipeline, coalesce...), ↓ ↑ to choose, Enter"),
         ("", "● a pass that changed the IR (+added -removed lines); ┄ a run of passes that changed nothing"),
     )),
     ("Text (middle)", (
@@ -29,6 +30,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("g  :", "go to a line number"),
         ("y  Y", "copy the cursor line / the whole text"),
         ("↑ ↓ PgUp PgDn Home End", "move the cursor; the source pane follows it"),
+        ("← →  Ctrl+PgUp Ctrl+PgDn", "scroll sideways through long lines (a column, a page); Shift+wheel too"),
         ("m  M", "next / previous line tinted for the current kernel line"),
     )),
     ("Side panel (below the text when narrow)", (
@@ -42,7 +44,8 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("Everywhere", (
         ("Tab  Shift+Tab", "move the focus between tree, text and side panel (t: tree, e: text)"),
         ("Ctrl+P", "command palette: every action, and open any kernel, target, config, stage or pass"),
-        ("c  C", "compare: mark the capture on screen, then C shows its facts against the capture on screen"),
+        ("c  C", "compare: c marks the capture on screen (A in the tree), then on another one C shows the "
+                 "facts of both side by side"),
         ("x", "what if: change num_stages, num_warps, a block size...; the variant against this capture"),
         ("?  F1", "this help"),
         ("q  Ctrl+Q", "quit"),

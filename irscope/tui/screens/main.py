@@ -59,6 +59,7 @@ class MainScreen(Screen[None]):
         Binding("left_square_bracket", "change(-1)", "Prev change", key_display="[", show=False),
         Binding("r", "toggle_ssa", "Ignore renumbering", show=False),
         Binding("slash", "search", "Search", key_display="/"),
+        Binding("p", "go_to_pass", "Pass"),
         Binding("n", "match(1)", "Next match", show=False),
         Binding("N", "match(-1)", "Previous match", show=False),
         Binding("g,colon", "goto", "Go to line", show=False),
@@ -77,7 +78,7 @@ class MainScreen(Screen[None]):
         Binding("t", "focus_tree", "Tree", show=False),
         Binding("e", "focus_text", "Text", show=False),
         Binding("x", "what_if", "What if", show=False),
-        Binding("c", "mark_compare", "Mark for compare", show=False),
+        Binding("c", "mark_compare", "Compare", key_display="c C"),
         Binding("C", "compare", "Compare with marked", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -329,6 +330,18 @@ class MainScreen(Screen[None]):
         self.app.copy_to_clipboard(text)
         lines = text.count("\n") + 1 if text else 0
         self.notify(f"Copied {lines} line{'s' if lines != 1 else ''} to the clipboard.", timeout=2)
+
+    def action_go_to_pass(self) -> None:
+        """Choose a pass of the capture on screen by typing part of its name (Textual's command palette)."""
+        from irscope.tui.pass_commands import pass_commands
+
+        current = self.current
+        docs = self.state.documents
+        commands = pass_commands(docs, current.key, self.reveal_ref) if current and current.key in docs.captures else []
+        if not commands:
+            self.notify("Open a capture whose passes are recorded first: p then jumps to one by name.", timeout=3)
+            return
+        self.app.search_commands(commands, placeholder="Go to pass: type part of its name, then Enter…")
 
     def action_focus_tree(self) -> None:
         """Focus the navigator."""

@@ -14,10 +14,11 @@ MAX_DETAIL_LINES = 4
 class DocInfo(Widget):
     """A header: the title on one line, the detail (a pass's summary) wrapped below it.
 
-    The header grows to the lines the detail needs (up to MAX_DETAIL_LINES) and does not shrink again until
-    the terminal is resized: walking the passes with the header changing height would make the text under
-    it jump, and each change of height costs a layout of the whole screen; a text that fits repaints
-    only the header.
+    The header grows to the lines the detail needs (up to MAX_DETAIL_LINES) and does not shrink again while
+    the texts shown belong together (a stage and its passes) or until the terminal is resized: walking the
+    passes with the header changing height would make the text under it jump, and each change of height
+    costs a layout of the whole screen; a text that fits repaints only the header. A text of another group
+    (another stage or its passes, a notice) takes only the lines it needs.
     """
 
     DEFAULT_CSS = """
@@ -29,6 +30,8 @@ class DocInfo(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._fitted_width = -1
+        self._group = ""
+        self._regrouped = False
 
     def _lines(self, width: int) -> list[Text]:
         """The title cut to one line, then the detail wrapped (the last line cut with an ellipsis)."""
@@ -59,9 +62,9 @@ class DocInfo(Widget):
             self.styles.height = height
 
     def watch_info(self) -> None:
-        """A new text may need another number of lines."""
+        """A new text may need more lines (another group's: fewer too)."""
         if self.is_mounted:
-            self._fit()
+            self._fit(shrink=self._regrouped)
 
     def on_resize(self, event: events.Resize) -> None:
         """Wrap again for the new width, taking only the lines the text on screen needs."""
@@ -69,8 +72,13 @@ class DocInfo(Widget):
             self._fitted_width = event.size.width
             self._fit(shrink=True)
 
-    def show_info(self, title: Text, detail: Text) -> None:
-        """Set the first line (what is shown) and the rest (what the pass did, or a hint)."""
+    def show_info(self, title: Text, detail: Text, group: str = "") -> None:
+        """Set the first line (what is shown) and the rest (what the pass did, or a hint).
+
+        ``group``: which texts the one shown belongs with (the header keeps its height within a group).
+        """
+        self._regrouped = group != self._group
+        self._group = group
         self.info = Text.assemble(title, "\n", detail)
 
     @property

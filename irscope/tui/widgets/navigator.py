@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.scroll_view import ScrollView
@@ -33,11 +34,13 @@ class NavItem:
         kind: ``kernel``, ``target``, ``config``, ``stage``, ``pass``, ``step``, ``fold`` or ``note``.
         cid: the capture id (kernel, target, config) the node belongs to.
         ref: for stage, pass and step nodes, what to show.
+        name: for pass and step nodes, the name in the label (elided in its middle when the tree is narrow).
     """
 
     kind: str
     cid: CaptureId
     ref: DocRef | None = None
+    name: str = ""
 
 
 Node = TreeNode[NavItem]
@@ -65,6 +68,50 @@ def pass_label(snap: PassSnapshot, effect: PassEffect | None) -> Text:
     if effect is not None and not quiet and (effect.added or effect.removed):
         text.append(f" +{effect.added} -{effect.removed}", style="dim")
     return text
+
+
+def _elision(name: str, width: int) -> tuple[int, int]:
+    """Where to cut ``name`` to show it in ``width`` cells: keep ``name[:head]``, ``…``, then ``name[start:]``."""
+    keep = width - 1
+    head = keep // 2
+    cut = name.rfind("-", 0, head + 1)
+    if cut >= max(1, head - 5):  # the start ends after a whole word
+        head = cut + 1
+    start = len(name) - (keep - head)
+    if name[start - 1] != "-":  # the end begins with a whole word
+        nxt = name.find("-", start)
+        if 0 <= nxt - start < 5 and nxt + 1 < len(name):
+            start = nxt + 1
+    return head, start
+
+
+def elide_middle(name: str, width: int) -> str:
+    """``name`` in ``width`` cells: its start and its end with ``…`` between (``tritongpu-…conversions``)."""
+    if len(name) <= width:
+        return name
+    head, start = _elision(name, width)
+    return f"{name[:head]}…{name[start:]}"
+
+
+def fit_label(label: Text, name: str, width: int) -> Text:
+    """A tree label in ``width`` cells: a pass's line counts dropped, then its ``name`` elided in the middle
+    (a label without a name, or with too little room for both ends of it, is cut at the end with ``…``)."""
+    excess = label.cell_len - width
+    if excess <= 0:
+        return label
+    at = label.plain.find(name) if name else -1
+    if at >= 0:
+        end = at + len(name)
+        label, excess = label[:end], excess - label[end:].cell_len  # the name before its +added -removed
+        if excess <= 0:
+            return label
+    if at < 0 or len(name) - excess < 8:
+        label = label.copy()
+        label.truncate(max(1, width), overflow="ellipsis")
+        return label
+    head, start = _elision(name, len(name) - excess)
+    piece = label[at:]
+    return Text.assemble(label[:at], piece[:head], Text("…", style="dim"), piece[start:])
 
 
 def fold_runs(passes: Sequence[PassSnapshot], effects: dict[tuple[int, str], PassEffect]) -> Iterator[
@@ -126,6 +173,24 @@ class Navigator(Tree[NavItem]):
         ScrollView.notify_style_update(self)
         clear()
         self.refresh()
+
+    def render_label(self, node: Node, base_style: Style, style: Style) -> Text:
+        """A label fitted to the tree's width: a pass's name elided in the middle, other labels cut at the end.
+
+        The tree never scrolls sideways, and a pass name keeps both ends (``tritongpu-…conversions``); the
+        header above the text names the pass in full.
+        """
+        label = super().render_label(node, base_style, style)
+        data = node.data
+        if data is None:
+            return label
+        width = self.size.width - self.styles.scrollbar_size_vertical
+        if width <= 0:
+            return label
+        depth, parent = 0, node.parent
+        while parent is not None and parent is not self.root:
+            depth, parent = depth + 1, parent.parent
+        return fit_label(label, data.name, width - depth * self.guide_depth)
 
     # Building -------------------------------------------------------------------------------------
 
@@ -295,10 +360,12 @@ class Navigator(Tree[NavItem]):
         ref = DocRef(key, snap.stage, snap.index)
         children = steps.get(snap.index, ())
         effect = effects.get((snap.index, ""))
-        pass_node = parent.add(pass_label(snap, effect), NavItem("pass", cid, ref), allow_expand=bool(children))
+        pass_node = parent.add(pass_label(snap, effect), NavItem("pass", cid, ref, snap.step or snap.name),
+                               allow_expand=bool(children))
         for step in children:
             label = Text.assemble(("↳ ", "dim"), pass_label(step, effects.get((snap.index, step.step))))
-            pass_node.add_leaf(label, NavItem("step", cid, DocRef(key, snap.stage, snap.index, step.step)))
+            pass_node.add_leaf(label, NavItem("step", cid, DocRef(key, snap.stage, snap.index, step.step),
+                                              step.step or step.name))
 
     def _walk(self, node: Node) -> Iterator[Node]:
         yield node

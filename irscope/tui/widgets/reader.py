@@ -67,7 +67,7 @@ class Reader(Vertical):
         """Show a notice instead of IR."""
         self.query_one(NoticeView).show_notice(title, body, error)
         self.query_one("#views", ContentSwitcher).current = "notice"
-        self.query_one(DocInfo).show_info(Text(title, style="bold red" if error else "bold"), Text())
+        self.query_one(DocInfo).show_info(Text(title, style="bold red" if error else "bold"), Text(), "notice")
 
     # Showing documents -------------------------------------------------------------------------------
 
@@ -113,7 +113,8 @@ class Reader(Vertical):
                 detail.append(f"{snap.pass_class}" + (f" {{{snap.options}}}" if snap.options else ""), style="dim")
         elif ref.stage != "source":
             detail.append("d: diff with the stage before   →: the passes that made it", style="dim")
-        self.query_one(DocInfo).show_info(title, detail)
+        # A stage and its passes keep the header's height (walking them, the text does not jump); others reset it.
+        self.query_one(DocInfo).show_info(title, detail, f"{ref.key} {ref.stage}")
 
     # Diff -----------------------------------------------------------------------------------------------
 
