@@ -230,12 +230,18 @@ def parse_args(text: str) -> list[ArgSpec]:
 
 
 def parse_constexprs(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
-    """``("BLOCK=1024", "ACT='relu'")`` -> ``{"BLOCK": 1024, "ACT": "relu"}``."""
+    """``("BLOCK=1024", "ACT='relu'", "ACT=")`` -> ``{"BLOCK": 1024, "ACT": "relu"}``, ``{"ACT": ""}``.
+
+    ``NAME=`` is the empty string: what the shell passes for ``--constexpr NAME=""``.
+    """
     out: dict[str, Any] = {}
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()):
             raise UsageError(f"--constexpr {item!r}: expected NAME=VALUE, e.g. --constexpr BLOCK_SIZE=1024")
+        if not value:
+            out[name.strip()] = ""
+            continue
         spec = parse_arg_value(name.strip(), value.strip())
         if spec.kind == "tensor":
             raise UsageError(f"--constexpr {item!r}: a constexpr cannot be a tensor")
