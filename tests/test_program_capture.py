@@ -64,6 +64,25 @@ def test_offline_capture_records_both_kernels_and_every_autotune_config(tmp_path
     assert "are identical after normalisation" in diff.stdout  # locations included: same file, lines, columns
 
 
+def test_without_a_gpu_or_target_capture_compiles_for_sm90_and_says_so(tmp_path, monkeypatch):
+    """Every command falls back to sm90 on a machine with no GPU; capture too, rather than run on a GPU not there."""
+    from click.testing import CliRunner
+
+    from irscope.cli import cli
+    from irscope.model import targets
+
+    monkeypatch.setattr(targets, "native_target", lambda: None)
+    monkeypatch.delenv("IRSCOPE_TARGET", raising=False)
+    result = CliRunner().invoke(cli, ["capture", "--store", str(tmp_path), "--", sys.executable, str(SCRIPT)])
+    assert result.exit_code == 0, result.output
+    report = result.stderr.splitlines()[0]
+    assert report.startswith(f"irscope: ran {sys.executable} {SCRIPT} (offline for sm90")
+    assert report.endswith(": no GPU on this machine, so launches compile and do not run; --target chooses another "
+                           "target), exit status 0")
+    assert {(c.manifest.kernel, c.manifest.target) for c in Store(tmp_path).captures()} == {
+        ("add_kernel", "sm90"), ("scale_kernel", "sm90")}
+
+
 def test_a_crashing_program_keeps_the_kernels_compiled_before_the_crash(tmp_path):
     proc = irscope("capture", "--target", "gfx942", "--", sys.executable, str(SCRIPT), "--crash", store=tmp_path)
     assert proc.returncode == 1
