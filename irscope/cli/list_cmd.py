@@ -129,6 +129,7 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
         _list_stored(kernel or "", stored, as_json)
         return
     captures = store.captures()
+    unreadable = [] if kernel else store.unreadable()
     if as_json:
         click.echo(json.dumps({
             "kernels": [{"name": k.name, "path": str(k.path), "function": k.function, "description": k.description,
@@ -139,6 +140,7 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
                           "config": c.manifest.config_index, "config_values": c.manifest.config,
                           "origin": c.manifest.origin, "triton_version": c.manifest.triton_version,
                           "path": str(c.path)} for c in captures],
+            "unreadable": [{"key": key, "why": why} for key, why in unreadable],
         }, indent=2))
         return
     out: list[str] = []
@@ -158,9 +160,11 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
     out.append("  native  the local GPU, when there is one (then the default target; without a GPU the default is sm90)")
     out.append("")
     shown = [c for c in captures if not kernel or c.manifest.kernel == kernels[0].name]
-    out.append(f"Captures in {store.root}: {len(shown)}")
+    out.append(f"Captures in {store.root}: {len(shown)}"
+               + (f" (and {len(unreadable)} that cannot be read)" if unreadable else ""))
     for c in shown:
         m = c.manifest
         out.append(f"  {m.kernel:<14} {m.target:<7} {_how(m)}  Triton {m.triton_version}  "
                    f"{m.compile_seconds:.2f} s  {m.created}  {m.key}")
+    out += [f"  cannot read {key}: {why}" for key, why in unreadable]
     click.echo("\n".join(out))
