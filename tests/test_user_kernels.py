@@ -69,6 +69,11 @@ def test_autotuned_kernel_lists_and_compiles_its_configs(tmp_path, monkeypatch):
     listing = invoke("list", "demo_kernels.activations:gelu_kernel")
     assert listing.exit_code == 0
     assert "0: BLOCK=128 num_warps=4" in listing.output and "1: BLOCK=512 num_warps=8" in listing.output
+    # show's command line with `list` for `show`: the configs, before choosing --config (it was refused).
+    launched = invoke("list", "demo_kernels.activations:gelu_kernel", "--args", "fp32[4096], fp32[4096], 4096")
+    assert launched.exit_code == 0 and launched.output == listing.output
+    bad = invoke("list", "demo_kernels.activations:gelu_kernel", "--args", "fp32[4096, 4096")
+    assert bad.exit_code == 2 and "cannot read argument 'fp32[4096, 4096'" in bad.output
     result = invoke("show", "demo_kernels.activations:gelu_kernel", "--args", "fp32[4096], fp32[4096], 4096",
                     "--config", "1", "--json", "--store", str(tmp_path))
     data = json.loads(result.stdout)
