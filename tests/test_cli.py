@@ -132,6 +132,22 @@ def test_warm_show_imports_neither_triton_nor_torch(shared_store, captures):
     assert "IMPORTED False False" in listing.stderr
 
 
+def test_a_function_the_file_lacks_is_refused_before_triton_is_imported(tmp_path):
+    """`show FILE:nokernel` answered after 5-7 s of importing Triton; the file's source already says it is absent."""
+    kernel = f"{DATA / 'kernels' / 'off_by_one_add.py'}:nokernel"
+    proc = _run_module(["show", kernel, "--args", "1", "--store", str(tmp_path)], {})
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        f"irscope: error: {DATA / 'kernels' / 'off_by_one_add.py'} has no 'nokernel'; its Triton kernels: "
+        "add_kernel", "IMPORTED False False"]
+    # A file that may bind names its text does not write is still asked by importing it.
+    dynamic = tmp_path / "dynamic.py"
+    dynamic.write_text("import triton\nglobals().update(made=1)\n")
+    imported = _run_module(["show", f"{dynamic}:nokernel", "--args", "1", "--store", str(tmp_path)], {})
+    assert imported.returncode == 2 and f"{dynamic} has no 'nokernel'; its Triton kernels: none" in imported.stderr
+    assert "IMPORTED True" in imported.stderr
+
+
 def test_python_dash_m_and_help():
     proc = subprocess.run([sys.executable, "-m", "irscope", "--help"], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": repo_path()}, timeout=60)

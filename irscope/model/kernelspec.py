@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -139,10 +140,44 @@ def _module_file(module: str) -> Path | None:
     return Path(spec.origin).resolve() if spec and spec.origin and spec.origin.endswith(".py") else None
 
 
+# What can bind a module's name without the name's word in its text, or hide what it imports.
+_DYNAMIC_RE = re.compile(r"\bimport\s+\*|__getattr__|\bglobals\s*\(|\bexec\s*\(|\bsetattr\s*\(|\b__dict__\b|"
+                         r"\bvars\s*\(|\bimport_module\b|\b__import__\b")
+
+
+def _kernels_if_missing(file: Path, name: str) -> list[str] | None:
+    """The file's Triton kernels when its source shows, without importing it, that it has no ``name``; else None.
+
+    Certain only for a file that never writes the name, binds nothing dynamically and imports from no module but
+    Triton, torch and the standard library's (then its kernels are its ``@...jit``-decorated functions).
+    """
+    import ast
+
+    try:
+        text = file.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
+    if re.search(rf"\b{re.escape(name.partition('.')[0])}\b", text) or _DYNAMIC_RE.search(text):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0] not in
+                                                 ("triton", "torch", *sys.stdlib_module_names)):
+            return None  # it may bind a kernel it imports
+    return sorted(node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and any("jit" in ast.unparse(d) for d in node.decorator_list))
+
+
 def _located(spec: str, file: Path, module: str | None, name: str) -> FunctionRef:
-    """The reference with the function's defining file and line, when the source says where it is."""
+    """The reference with the function's defining file and line, when the source says where it is.
+
+    A name the file certainly lacks is refused here, before Triton is imported (as ``load_object`` would refuse it).
+    """
     found = find_definition(file, name)
     if found is None:
+        kernels = _kernels_if_missing(file, name)
+        if kernels is not None:
+            raise UsageError(f"{file} has no {name!r}; its Triton kernels: {', '.join(kernels) or 'none'}")
         return FunctionRef(spec=spec, path=file, module=module, qualname=name)
     return FunctionRef(spec=spec, path=found.path, module=module, qualname=name,
                        module_file=None if found.path == file else file,
