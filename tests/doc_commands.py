@@ -16,7 +16,9 @@ The convention the docs follow (and ``collect`` enforces):
 - an ``irscope`` command in any other block kind (```` ``` ````, ```` ```text ````, ```` ```python ````) is an
   error, so no command is silently left out.
 
-docs/cli-reference.md is generated from ``--help`` and holds no shell blocks; its examples are not run here.
+docs/cli-reference.md is generated from ``--help`` and holds no shell blocks; its examples are not run here,
+but ``reference_examples`` reads them so that ``unmarked_needs`` can check them with every other command: one
+that names a Triton other than the installed one (``--triton 3.5.1``), or installs one, must say ``# needs``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ _IRSCOPE = re.compile(r"^(?:\$\s+)?irscope(?:\s|$)")
 _NEEDS = re.compile(r"\s#\s*needs\s+(?P<what>[^:#]+)")
 # Example: irscope graph matmul --out m.svg   # exit 1
 _EXIT = re.compile(r"\s#\s*exit\s+(?P<status>\d+)\b")
+# Example: irscope compare matmul --triton 3.5.1 --vs-triton=3.6.0
+_TRITON_VERSION = re.compile(r"--(?:vs-)?triton(?:=|\s+)(?P<version>\d+(?:\.\d+)+\S*)")
+# Example: irscope triton install 3.5.1
+_TRITON_INSTALL = re.compile(r"\birscope\s+triton\s+install\b")
 
 
 @dataclass(frozen=True)
@@ -194,4 +200,35 @@ def _closest(run: list[str], real: list[str]) -> str | None:
         if not any(_line_matches(shown, r) for r in real):
             close = difflib.get_close_matches(shown.rstrip(), [r.rstrip() for r in real], n=1, cutoff=0.5)
             return close[0] if close else None
+    return None
+
+
+def reference_examples(root: Path, doc: str) -> list[DocCommand]:
+    """The ``irscope`` example lines of a generated reference's ``--help`` blocks (a wrapped line joined again)."""
+    commands: list[DocCommand] = []
+    for block in blocks((root / doc).read_text()):
+        current: tuple[int, str, int] | None = None  # line, text, indent
+        for k, raw in enumerate([*block.lines, ""]):
+            indent = len(raw) - len(raw.lstrip())
+            if current and raw.strip() and indent == current[2] and not _IRSCOPE.match(raw.strip()):
+                current = (current[0], f"{current[1]} {raw.strip()}", indent)  # click wrapped it
+                continue
+            if current:
+                commands.append(_command(doc, current[0], current[1], []))
+                current = None
+            if _IRSCOPE.match(raw.strip()):
+                current = (block.first_line + k, raw.strip(), indent)
+    return commands
+
+
+def unmarked_needs(command: DocCommand, installed: str) -> str | None:
+    """Why a command without ``# needs`` cannot run here as written: it names another Triton, or installs one."""
+    if command.needs:
+        return None
+    text = command.text.split(" #")[0]
+    if _TRITON_INSTALL.search(text):
+        return "it downloads a Triton (irscope triton install): mark it # needs network"
+    other = sorted({m["version"] for m in _TRITON_VERSION.finditer(text)} - {installed})
+    if other:
+        return f"it needs Triton {', '.join(other)} installed, and {installed} is: mark it # needs Triton {other[0]}"
     return None

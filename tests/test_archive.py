@@ -339,6 +339,37 @@ def test_export_skips_files_open_would_refuse(captures, tmp_path):
     store = tmp_path / "store"
     shutil.copytree(cap.path, store / "captures" / cap.manifest.key)
     (store / "captures" / cap.manifest.key / ".passes.mlir.1-2-3.gz.tmp").write_bytes(b"partial")
+    (store / "captures" / cap.manifest.key / "passes.mlir.json").symlink_to("/etc/hostname")
     archive = tmp_path / "out.tar.gz"
-    export([Store(store).get(cap.manifest.key)], archive)  # type: ignore[list-item]
+    done = export([Store(store).get(cap.manifest.key)], archive)  # type: ignore[list-item]
     assert invoke("open", archive, store=tmp_path / "fresh").exit_code == 0
+    assert done.skipped == (f"{cap.manifest.key}/.passes.mlir.1-2-3.gz.tmp: a partial file, left by a write that "
+                            "was interrupted", f"{cap.manifest.key}/passes.mlir.json: a link")
+    with tarfile.open(archive) as tar:
+        assert done.files == len(tar.getmembers()) == len(list(cap.path.iterdir()))
+
+
+def test_export_and_list_say_what_they_leave_out(captures, tmp_path):
+    """A capture whose manifest is damaged was missing from `list` ("0 captures") and from `export --all`, and a
+    file export cannot carry was dropped without a word; each is now named with why."""
+    import shutil
+
+    cap = captures("vector_add", "sm90")
+    store = tmp_path / "store"
+    for source in (cap, captures("vector_add", "gfx942")):
+        shutil.copytree(source.path, store / "captures" / source.manifest.key)
+    (store / "captures" / cap.manifest.key / "manifest.json").write_text("{ damaged")
+    good = captures("vector_add", "gfx942").manifest.key
+    (store / "captures" / good / "passes.mlir.0-0-0.gz").symlink_to("/etc/hostname")
+    listing = CliRunner().invoke(cli, ["list", "--store", str(store)])
+    assert listing.exit_code == 0, listing.output
+    assert f"Captures in {store}: 1 (and 1 that cannot be read)" in listing.stdout
+    assert f"  cannot read {cap.manifest.key}: manifest.json is not valid JSON (" in listing.stdout
+    data = json.loads(CliRunner().invoke(cli, ["list", "--json", "--store", str(store)]).stdout)
+    assert [u["key"] for u in data["unreadable"]] == [cap.manifest.key]
+    exported = CliRunner().invoke(cli, ["export", "--all", "-o", str(tmp_path / "all.tar.gz"), "--store", str(store)])
+    assert exported.exit_code == 0, exported.output
+    assert exported.stderr.splitlines() == [
+        f"irscope: warning: left out {good}/passes.mlir.0-0-0.gz: a link",
+        f"irscope: warning: left out the capture {cap.manifest.key}, which cannot be read: manifest.json is not valid "
+        f"JSON (Expecting property name enclosed in double quotes: line 1 column 3 (char 2))"]

@@ -90,8 +90,21 @@ def test_bad_autotune_mode_and_options_without_target_are_usage_errors(tmp_path:
     assert "'best' is not one of 'pruned', 'first', 'all'" in bad.stderr and "Traceback" not in bad.stderr
     zero = irscope("capture", "--target", "sm90", "-j", "0", "--", sys.executable, str(PRUNED), store=tmp_path)
     assert zero.returncode == 2 and "Traceback" not in zero.stderr
-    online = irscope("capture", "--autotune", "all", "--", sys.executable, str(PRUNED), store=tmp_path)
-    assert online.returncode == 2
+
+
+
+def test_options_of_offline_captures_are_refused_where_the_program_runs_on_a_gpu(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a GPU here and no --target the program runs for real: --autotune cannot apply (without one: sm90)."""
+    from click.testing import CliRunner
+
+    from irscope.cli import cli
+    from irscope.model import targets
+
+    monkeypatch.setattr(targets, "native_target", lambda: targets.TARGETS["sm90"])
+    online = CliRunner().invoke(cli, ["capture", "--autotune", "all", "--store", str(tmp_path), "--",
+                                      sys.executable, str(PRUNED)])
+    assert online.exit_code == 2
     assert online.stderr.strip() == ("irscope: error: --autotune applies to offline captures (--target); on the "
                                      "local GPU the autotuner itself chooses and benchmarks")
 

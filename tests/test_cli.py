@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from irscope.cli import cli
-from tests.conftest import DATA, invoke, repo_path
+from tests.conftest import DATA, REPO, invoke, repo_path
 
 pytestmark = pytest.mark.compile
 
@@ -132,6 +132,31 @@ def test_warm_show_imports_neither_triton_nor_torch(shared_store, captures):
     assert "LAZY []" in proc.stderr
     listing = _run_module(["list", "--store", str(shared_store)], {})
     assert "IMPORTED False False" in listing.stderr
+
+
+def test_a_missing_function_or_constexpr_is_refused_before_triton_is_imported(tmp_path):
+    """`show FILE:nokernel` and a --signature short of a constexpr answered after 5-7 s of importing Triton; the
+    file's source already says so."""
+    kernel = f"{DATA / 'kernels' / 'off_by_one_add.py'}:nokernel"
+    proc = _run_module(["show", kernel, "--args", "1", "--store", str(tmp_path)], {})
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        f"irscope: error: {DATA / 'kernels' / 'off_by_one_add.py'} has no 'nokernel'; its Triton kernels: "
+        "add_kernel", "IMPORTED False False"]
+    # A --signature that misses a constexpr of a plainly @triton.jit function: also told from the source.
+    short = _run_module(["show", f"{REPO / 'kernels' / 'matmul.py'}:matmul_kernel", "--signature",
+                         "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, "
+                         "i32:1, 128, 256, 64, 8", "--store", str(tmp_path)], {})
+    assert short.returncode == 2
+    assert short.stderr.splitlines() == [
+        "irscope: error: --signature has 16 entries but matmul_kernel takes 17 arguments; missing ACTIVATION (give "
+        "constexprs with --constexpr NAME=VALUE)", "IMPORTED False False"]
+    # A file that may bind names its text does not write is still asked by importing it.
+    dynamic = tmp_path / "dynamic.py"
+    dynamic.write_text("import triton\nglobals().update(made=1)\n")
+    imported = _run_module(["show", f"{dynamic}:nokernel", "--args", "1", "--store", str(tmp_path)], {})
+    assert imported.returncode == 2 and f"{dynamic} has no 'nokernel'; its Triton kernels: none" in imported.stderr
+    assert "IMPORTED True" in imported.stderr
 
 
 def test_python_dash_m_and_help():

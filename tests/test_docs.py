@@ -27,6 +27,8 @@ from tests.doc_commands import (
     collect,
     documents,
     mismatch,
+    reference_examples,
+    unmarked_needs,
 )
 
 
@@ -218,3 +220,26 @@ def test_the_collector_and_matcher_catch_drift(tmp_path: Path) -> None:
     assert mismatch(("a", "...", "end"), real) is None
     assert mismatch(("end", "...", "a"), real) is not None  # in order
     assert mismatch(("b   ",), real) is None  # trailing spaces do not count
+
+
+def test_commands_that_need_another_triton_say_so() -> None:
+    """A command of the docs or of a --help example that names a Triton not installed here carries ``# needs``."""
+    installed = _triton_version()
+    commands = [c for doc in documents(REPO) for c in collect(REPO, doc)[0]]
+    examples = [c for doc in GENERATED for c in reference_examples(REPO, doc)]
+    assert len(examples) > 30 and any("--triton" in c.text for c in examples)
+    problems = [f"{c.where}: {c.text}\n  {why}" for c in [*commands, *examples] if (why := unmarked_needs(c, installed))]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_needs_check_reads_wrapped_examples_and_versions(tmp_path: Path) -> None:
+    """A wrapped --help example is read whole; another Triton or an install without ``# needs`` is caught."""
+    (tmp_path / "r.md").write_text(
+        "```\n  Example:\n\n      irscope show k.py:f --args \"x=fp32[4],\n      n=4\" --constexpr B=4\n\n"
+        "      irscope --triton 3.6.0 check facts.json\n\n      irscope compare m --triton=3.9.0 --vs-triton 3.5.1"
+        "   # needs Triton 3.5.1\n\n      irscope triton install 3.9.0\n```\n")
+    show, check, compare, install = reference_examples(tmp_path, "r.md")
+    assert show.text == 'irscope show k.py:f --args "x=fp32[4], n=4" --constexpr B=4' and show.line == 4
+    assert [unmarked_needs(c, "3.9.0") is None for c in (show, check, compare, install)] == [True, False, True, False]
+    assert "Triton 3.6.0" in (unmarked_needs(check, "3.9.0") or "")
+    assert unmarked_needs(check, "3.6.0") is None

@@ -64,6 +64,50 @@ def test_offline_capture_records_both_kernels_and_every_autotune_config(tmp_path
     assert "are identical after normalisation" in diff.stdout  # locations included: same file, lines, columns
 
 
+def test_without_a_gpu_or_target_capture_compiles_for_sm90_and_says_so(tmp_path, monkeypatch):
+    """Every command falls back to sm90 on a machine with no GPU; capture too, rather than run on a GPU not there."""
+    from click.testing import CliRunner
+
+    from irscope.cli import cli
+    from irscope.model import targets
+
+    monkeypatch.setattr(targets, "native_target", lambda: None)
+    monkeypatch.delenv("IRSCOPE_TARGET", raising=False)
+    result = CliRunner().invoke(cli, ["capture", "--store", str(tmp_path), "--", sys.executable, str(SCRIPT)])
+    assert result.exit_code == 0, result.output
+    report = result.stderr.splitlines()[0]
+    assert report.startswith(f"irscope: ran {sys.executable} {SCRIPT} (offline for sm90")
+    assert report.endswith(": no GPU on this machine, so launches compile and do not run; --target chooses another "
+                           "target), exit status 0")
+    assert {(c.manifest.kernel, c.manifest.target) for c in Store(tmp_path).captures()} == {
+        ("add_kernel", "sm90"), ("scale_kernel", "sm90")}
+
+
+def test_recorded_kernels_are_suggested_and_their_captures_told_apart(tmp_path):
+    """`show add_kernl` suggested nothing and named only bundled kernels; `list add_kernel` printed two identical
+    rows for two captures of one target and config, and advised --target/--config, which cannot choose one."""
+    other = tmp_path / "other.py"
+    other.write_text(SCRIPT.read_text().replace("n = 4096", "n = 4100"))  # n no longer divisible by 16
+    store = tmp_path / "store"
+    for program in (SCRIPT, other):
+        assert irscope("capture", "--target", "sm90", "--", sys.executable, str(program), store=store).returncode == 0
+    typo = irscope("show", "add_kernl", store=store)
+    assert typo.returncode == 2
+    assert typo.stderr.strip() == ("irscope: error: unknown kernel 'add_kernl' (did you mean 'add_kernel'?); valid: "
+                                   "matmul, matmul_tma, softmax, vector_add; recorded: add_kernel, scale_kernel")
+    keys = {c.manifest.program.split()[-1]: c.manifest for c in Store(store).captures()
+            if c.manifest.kernel == "add_kernel"}
+    listing = irscope("list", "add_kernel", store=store).stdout.splitlines()
+    assert listing[0] == "add_kernel  (2 captures, program)"
+    for program, specialized in ((SCRIPT, "x_ptr, y_ptr, out_ptr, n"), (other, "x_ptr, y_ptr, out_ptr")):
+        m = keys[str(program)]
+        at = listing.index(f"          {m.key}")
+        assert listing[at - 1] == "  sm90    config 0   BLOCK=1024, num_warps=4, num_stages=3"
+        assert listing[at + 1] == (f"          made {m.created}; from {sys.executable} {program}; "
+                                   f"divisible by 16: {specialized}")
+    assert listing[-1] == "  select one with: irscope show KEY (captures of one target and config differ by key)"
+
+
 def test_a_crashing_program_keeps_the_kernels_compiled_before_the_crash(tmp_path):
     proc = irscope("capture", "--target", "gfx942", "--", sys.executable, str(SCRIPT), "--crash", store=tmp_path)
     assert proc.returncode == 1

@@ -65,6 +65,11 @@ def test_autotuned_kernel_lists_and_compiles_its_configs(tmp_path, monkeypatch):
     listing = invoke("list", "demo_kernels.activations:gelu_kernel")
     assert listing.exit_code == 0
     assert "0: BLOCK=128 num_warps=4" in listing.output and "1: BLOCK=512 num_warps=8" in listing.output
+    # show's command line with `list` for `show`: the configs, before choosing --config (it was refused).
+    launched = invoke("list", "demo_kernels.activations:gelu_kernel", "--args", "fp32[4096], fp32[4096], 4096")
+    assert launched.exit_code == 0 and launched.output == listing.output
+    bad = invoke("list", "demo_kernels.activations:gelu_kernel", "--args", "fp32[4096, 4096")
+    assert bad.exit_code == 2 and "cannot read argument 'fp32[4096, 4096'" in bad.output
     result = invoke("show", "demo_kernels.activations:gelu_kernel", "--args", "fp32[4096], fp32[4096], 4096",
                     "--config", "1", "--json", "--store", str(tmp_path))
     data = json.loads(result.stdout)
@@ -72,10 +77,13 @@ def test_autotuned_kernel_lists_and_compiles_its_configs(tmp_path, monkeypatch):
 
 
 def test_signature_and_example_arguments_give_the_jit_specialization(captures, tmp_path):
-    """Triton's AOT signature syntax, example arguments and the bundled JIT path agree exactly."""
+    """Triton's AOT signature syntax, example arguments and the bundled JIT path agree exactly.
+
+    ``ACTIVATION=`` is what the shell passes for the docs' ``--constexpr ACTIVATION=""``: the empty string.
+    """
     bundled = captures("matmul", "sm90")
     kernel = f"{REPO / 'kernels' / 'matmul.py'}:matmul_kernel"
-    common = ["--constexpr", "ACTIVATION=''", "--num-warps", "8", "--num-stages", "3", "--json", "--store", str(tmp_path)]
+    common = ["--constexpr", "ACTIVATION=", "--num-warps", "8", "--num-stages", "3", "--json", "--store", str(tmp_path)]
     by_sig = invoke("show", kernel, "--signature", "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, "
                     "i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 256, 64, 8", *common)
     by_args = invoke("show", kernel, "--args", "fp16[4096,4096], fp16[4096,4096], fp16[4096,4096], 4096, 4096, 4096, "

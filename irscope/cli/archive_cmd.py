@@ -27,11 +27,16 @@ def export_cmd(selection: tuple[str, ...], output: str, everything: bool, store_
     """
     from irscope.store.archive import export, select
 
-    captures = select(Store(store_root(store_dir)), list(selection), everything)
-    files = export(captures, Path(output))
-    click.echo(f"irscope: wrote {len(captures)} capture(s), {files} files, to {output}")
+    store = Store(store_root(store_dir))
+    captures = select(store, list(selection), everything)
+    done = export(captures, Path(output))
+    click.echo(f"irscope: wrote {len(captures)} capture(s), {done.files} files, to {output}")
     for cap in captures:
         click.echo(f"  {cap.manifest.kernel:<24} {cap.manifest.target:<7} {cap.manifest.key}")
+    for skipped in done.skipped:
+        click.echo(f"irscope: warning: left out {skipped}", err=True)
+    for key, why in store.unreadable() if everything else []:
+        click.echo(f"irscope: warning: left out the capture {key}, which cannot be read: {why}", err=True)
 
 
 @click.command("open")

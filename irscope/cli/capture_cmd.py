@@ -6,13 +6,13 @@ import click
 
 from irscope.cli.options import store_option, target_value
 from irscope.errors import UsageError
-from irscope.model.targets import resolve_target
 
 
 @click.command("capture", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.option("--target", "-t", metavar="TARGET", default=None, callback=target_value,
               help="compile for this target without running anything (no GPU needed), e.g. sm90; "
-                   "without it the program runs for real on the local GPU")
+                   "without it the program runs for real on the local GPU (on a machine without one: "
+                   "$IRSCOPE_TARGET, else sm90, offline)")
 @click.option("--gpu", metavar="GPU", default=None,
               help="with --target: the GPU whose answers the program's device queries get (torch.cuda name, "
                    "capability, properties; Triton's device properties), e.g. h200; default: the target's usual "
@@ -51,13 +51,13 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
                          f"that runs it; run it with that one instead: irscope capture -- {chosen.python} "
                          f"{' '.join(command[1:]) or 'PROGRAM.py'} (it needs the program's own packages there)")
     from irscope.model.gpus import resolve_gpu
-    from irscope.request.programs import capture_program, same_code_note
+    from irscope.request.programs import capture_program, capture_target, same_code_note
 
-    if not target and (autotune or jobs or no_same_code):
+    offline, fallback = capture_target(target)
+    if offline is None and (autotune or jobs or no_same_code):
         flag = "--autotune" if autotune else "-j" if jobs else "--no-same-code"
         raise UsageError(f"{flag} applies to offline captures (--target); on the local GPU the autotuner itself "
                          "chooses and benchmarks")
-    offline = resolve_target(target) if target else None
     if gpu is not None and offline is None:
         raise UsageError(f"--gpu {gpu} needs --target: without it the program runs on the local GPU, which answers "
                          "for itself (e.g. --target sm90 --gpu h200)")
@@ -67,6 +67,7 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
     mode = "on the local GPU"
     if report.offline_target:
         mode = f"offline for {report.offline_target}" + (f" as an {stood_in.product}" if stood_in else "")
+        mode += f": {fallback}" if fallback else ""
     click.echo(f"irscope: ran {report.command} ({mode}), exit status {report.exit_code}", err=True)
     for cap in report.captures:
         m = cap.manifest

@@ -53,7 +53,7 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
 
         irscope compare matmul --config 0 --vs-config 1
 
-        irscope compare matmul --triton 3.5.1 --vs-triton 3.9.0 --target sm90
+        irscope compare matmul --triton 3.5.1 --vs-triton 3.9.0 --target sm90   # needs Triton 3.5.1
 
         irscope compare matmul --set num_stages=2
     """

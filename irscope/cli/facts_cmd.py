@@ -130,7 +130,7 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_
 
     Example:
 
-        irscope --triton 3.6.0 check facts.json --tolerance registers=5%
+        irscope --triton 3.6.0 check facts.json --tolerance registers=5%   # needs Triton 3.6.0
     """
     from irscope.model.paths import require_writable, store_root
     from irscope.request.factsfile import check_snapshot, default_workers

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import click
 
-from irscope.cli.options import json_option, store_option
+from irscope.cli.options import json_option, kernel_options, store_option
 from irscope.errors import UsageError
 from irscope.model.kernels import KernelInfo, bundled_kernels, get_kernel
 from irscope.model.kernelspec import parse_function_ref
@@ -15,6 +17,9 @@ from irscope.model.paths import store_root
 from irscope.model.stages import stages_for
 from irscope.model.targets import TARGETS
 from irscope.store.store import Capture, Manifest, Store
+
+if TYPE_CHECKING:
+    from irscope.request.captures import LaunchSpec
 
 
 def _config_text(config: Mapping[str, object]) -> str:
@@ -30,14 +35,21 @@ def _kernel_detail(info: KernelInfo) -> list[str]:
     return lines
 
 
-def _list_function(spec: str, as_json: bool) -> None:
-    """The configs of a FILE:FUNCTION kernel (its autotune configs, or one default config)."""
-    from irscope.model.kernelspec import FunctionKernel
+def _list_function(spec: str, as_json: bool, launch: LaunchSpec) -> None:
+    """The configs of a FILE:FUNCTION kernel (its autotune configs, or one default config).
+
+    A launch (``--args``/``--signature``/...) copied from the ``show`` that comes next is read and checked, so
+    that the command line which will choose ``--config`` lists the configs first.
+    """
+    from irscope.model.kernelspec import FunctionKernel, function_kernel
     from irscope.request.functions import function_info
 
     ref = parse_function_ref(spec)
     assert ref is not None
-    info = function_info(FunctionKernel(ref=ref), spec)
+    kernel = FunctionKernel(ref=ref)
+    if launch.given():
+        kernel = function_kernel(spec, launch.signature, launch.args, launch.constexprs, launch.options) or kernel
+    info = function_info(kernel, spec)
     if as_json:
         click.echo(json.dumps({"kernel": spec, "path": str(ref.path), "line": ref.line or None,
                                "function": ref.defined_as, "arguments": list(info.arguments),
@@ -84,8 +96,10 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
         return
     first = captures[0].manifest
     lines = [f"{name}  ({len(captures)} capture{'s' if len(captures) != 1 else ''}, {first.origin})"]
-    if first.program:
+    programs = {c.manifest.program for c in captures}
+    if first.program and len(programs) == 1:
         lines.append(f"  recorded from: {first.program}")
+    slots = Counter((c.manifest.target, c.manifest.config_index) for c in captures)
     for c in sorted(captures, key=lambda c: (c.manifest.target, c.manifest.config_index, c.manifest.created)):
         m = c.manifest
         values = m.config_text()
@@ -94,21 +108,41 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
         detail = ", ".join(p for p in (values, opts) if p)
         lines.append(f"  {m.target:<7} config {m.config_index:<3} {detail}")
         lines.append(f"          {m.key}")
+        shared = slots[(m.target, m.config_index)] > 1  # then say what tells it from the others of its slot
+        told = [f"made {m.created}" if shared else "", f"from {m.program}" if len(programs) > 1 else "",
+                _specialized(m) if shared else ""]
+        if any(told):
+            lines.append(f"          {'; '.join(t for t in told if t)}")
         if m.same_code_as:
             lines.append(f"          {_same_code(m, captures)}")
-    lines.append(f"  select one with: irscope show {name} --target TARGET --config N")
+    if any(n > 1 for n in slots.values()):
+        lines.append("  select one with: irscope show KEY (captures of one target and config differ by key)")
+    else:
+        lines.append(f"  select one with: irscope show {name} --target TARGET --config N")
     click.echo("\n".join(lines))
+
+
+def _specialized(m: Manifest) -> str:
+    """``divisible by 16: x_ptr, n``: the arguments the JIT's specialization marked divisible (its ``tt.divisibility``)."""
+    by_attr: dict[str, list[str]] = {}
+    for arg, attrs in m.attrs.items():
+        for attr in attrs if isinstance(attrs, list) else []:
+            if isinstance(attr, list) and len(attr) == 2 and attr[0] == "tt.divisibility":
+                by_attr.setdefault(f"divisible by {attr[1]}", []).append(str(arg))
+    return "; ".join(f"{what}: {', '.join(args)}" for what, args in by_attr.items())
 
 
 @click.command("list")
 @click.argument("kernel", required=False)
+@kernel_options
 @json_option
 @store_option
-def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
+def list_cmd(kernel: str | None, launch: LaunchSpec, as_json: bool, store_dir: str | None) -> None:
     """List kernels, their launch configs, targets, stages and stored captures.
 
     With KERNEL (a bundled name, a kernel-module path or FILE.py:FUNCTION), list that kernel's
-    configs in full; for FILE:FUNCTION these are its @triton.autotune configs. With the name or
+    configs in full; for FILE:FUNCTION these are its @triton.autotune configs (a launch given as
+    to show, --args or --signature, is accepted and checked, so show's command line lists them). With the name or
     key of a stored capture (recorded by 'irscope capture'), list its captures: target, config
     index and the values that tell the configs apart.
 
@@ -116,9 +150,14 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
 
         irscope list matmul
     """
+    if launch.settings:
+        raise UsageError("--set applies to the commands that compile a kernel; list shows what the kernel declares")
     if kernel and parse_function_ref(kernel) is not None:
-        _list_function(kernel, as_json)
+        _list_function(kernel, as_json, launch)
         return
+    if launch.given():
+        raise UsageError("--signature/--args/--constexpr/--num-warps/--num-stages apply to kernels given as "
+                         "FILE.py:FUNCTION or package.module:FUNCTION")
     store = Store(store_root(store_dir))
     try:
         kernels = [get_kernel(kernel)] if kernel else list(bundled_kernels().values())
@@ -129,6 +168,7 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
         _list_stored(kernel or "", stored, as_json)
         return
     captures = store.captures()
+    unreadable = [] if kernel else store.unreadable()
     if as_json:
         click.echo(json.dumps({
             "kernels": [{"name": k.name, "path": str(k.path), "function": k.function, "description": k.description,
@@ -139,6 +179,7 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
                           "config": c.manifest.config_index, "config_values": c.manifest.config,
                           "origin": c.manifest.origin, "triton_version": c.manifest.triton_version,
                           "path": str(c.path)} for c in captures],
+            "unreadable": [{"key": key, "why": why} for key, why in unreadable],
         }, indent=2))
         return
     out: list[str] = []
@@ -158,9 +199,11 @@ def list_cmd(kernel: str | None, as_json: bool, store_dir: str | None) -> None:
     out.append("  native  the local GPU, when there is one (then the default target; without a GPU the default is sm90)")
     out.append("")
     shown = [c for c in captures if not kernel or c.manifest.kernel == kernels[0].name]
-    out.append(f"Captures in {store.root}: {len(shown)}")
+    out.append(f"Captures in {store.root}: {len(shown)}"
+               + (f" (and {len(unreadable)} that cannot be read)" if unreadable else ""))
     for c in shown:
         m = c.manifest
         out.append(f"  {m.kernel:<14} {m.target:<7} {_how(m)}  Triton {m.triton_version}  "
                    f"{m.compile_seconds:.2f} s  {m.created}  {m.key}")
+    out += [f"  cannot read {key}: {why}" for key, why in unreadable]
     click.echo("\n".join(out))

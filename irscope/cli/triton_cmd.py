@@ -23,7 +23,9 @@ def triton() -> None:
 
     Example:
 
-        irscope triton install 3.5.1 && irscope --triton 3.5.1 show matmul --stage ttgir
+        irscope triton install 3.5.1   # needs network: downloads Triton 3.5.1
+
+        irscope --triton 3.5.1 show matmul --stage ttgir   # needs Triton 3.5.1
     """
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -139,10 +140,44 @@ def _module_file(module: str) -> Path | None:
     return Path(spec.origin).resolve() if spec and spec.origin and spec.origin.endswith(".py") else None
 
 
+# What can bind a module's name without the name's word in its text, or hide what it imports.
+_DYNAMIC_RE = re.compile(r"\bimport\s+\*|__getattr__|\bglobals\s*\(|\bexec\s*\(|\bsetattr\s*\(|\b__dict__\b|"
+                         r"\bvars\s*\(|\bimport_module\b|\b__import__\b")
+
+
+def _kernels_if_missing(file: Path, name: str) -> list[str] | None:
+    """The file's Triton kernels when its source shows, without importing it, that it has no ``name``; else None.
+
+    Certain only for a file that never writes the name, binds nothing dynamically and imports from no module but
+    Triton, torch and the standard library's (then its kernels are its ``@...jit``-decorated functions).
+    """
+    import ast
+
+    try:
+        text = file.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
+    if re.search(rf"\b{re.escape(name.partition('.')[0])}\b", text) or _DYNAMIC_RE.search(text):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0] not in
+                                                 ("triton", "torch", *sys.stdlib_module_names)):
+            return None  # it may bind a kernel it imports
+    return sorted(node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and any("jit" in ast.unparse(d) for d in node.decorator_list))
+
+
 def _located(spec: str, file: Path, module: str | None, name: str) -> FunctionRef:
-    """The reference with the function's defining file and line, when the source says where it is."""
+    """The reference with the function's defining file and line, when the source says where it is.
+
+    A name the file certainly lacks is refused here, before Triton is imported (as ``load_object`` would refuse it).
+    """
     found = find_definition(file, name)
     if found is None:
+        kernels = _kernels_if_missing(file, name)
+        if kernels is not None:
+            raise UsageError(f"{file} has no {name!r}; its Triton kernels: {', '.join(kernels) or 'none'}")
         return FunctionRef(spec=spec, path=file, module=module, qualname=name)
     return FunctionRef(spec=spec, path=found.path, module=module, qualname=name,
                        module_file=None if found.path == file else file,
@@ -230,12 +265,18 @@ def parse_args(text: str) -> list[ArgSpec]:
 
 
 def parse_constexprs(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
-    """``("BLOCK=1024", "ACT='relu'")`` -> ``{"BLOCK": 1024, "ACT": "relu"}``."""
+    """``("BLOCK=1024", "ACT='relu'", "ACT=")`` -> ``{"BLOCK": 1024, "ACT": "relu"}``, ``{"ACT": ""}``.
+
+    ``NAME=`` is the empty string: what the shell passes for ``--constexpr NAME=""``.
+    """
     out: dict[str, Any] = {}
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()):
             raise UsageError(f"--constexpr {item!r}: expected NAME=VALUE, e.g. --constexpr BLOCK_SIZE=1024")
+        if not value:
+            out[name.strip()] = ""
+            continue
         spec = parse_arg_value(name.strip(), value.strip())
         if spec.kind == "tensor":
             raise UsageError(f"--constexpr {item!r}: a constexpr cannot be a tensor")
@@ -422,7 +463,7 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
                          "or --args \"x=fp16[4096], n=4096\"")
     _check_source_text(ref.path, ref.path.read_bytes())
     sha = source_digest(ref.path)
-    return FunctionKernel(
+    kernel = FunctionKernel(
         ref=ref,
         signature=tuple(parse_signature(signature)) if signature else (),
         args=tuple(parse_args(args)) if args else (),
@@ -430,6 +471,56 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
         options={k: v for k, v in (options or {}).items() if v is not None},
         source_sha=sha,
     )
+    if kernel.signature:
+        _check_signature_early(kernel)
+    return kernel
+
+
+_PLAIN_JIT_RE = re.compile(r"(?:triton\.)?jit(?:\(.*\))?", re.S)
+
+
+def _plain_parameters(ref: FunctionRef) -> list[tuple[str, bool]] | None:
+    """``(name, has a default)`` per parameter of a function only ``@triton.jit`` decorates, read with ``ast``; else None.
+
+    None too when its decorators may supply values (``@triton.autotune``, ``@triton.heuristics``) or it is not
+    found as a plain ``def``: then only Triton can tell.
+    """
+    import ast
+
+    if not ref.line or "." in ref.defined_as:
+        return None
+    try:
+        tree = ast.parse(ref.path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
+    node = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == ref.defined_as), None)
+    if node is None or not node.decorator_list or not all(_PLAIN_JIT_RE.fullmatch(ast.unparse(d))
+                                                          for d in node.decorator_list):
+        return None
+    a = node.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+        return None
+    first_default = len(a.args) - len(a.defaults)
+    return [(arg.arg, i >= first_default) for i, arg in enumerate(a.args)]
+
+
+def _check_signature_early(kernel: FunctionKernel) -> None:
+    """Refuse a --signature that misses or overruns the parameters before Triton is imported, as compiling would."""
+    params = _plain_parameters(kernel.ref)
+    if params is None:
+        return
+    names = [n for n, _ in params]
+    entries = kernel.signature
+    if len(entries) > len(names):
+        raise UsageError(f"--signature has {len(entries)} entries but {kernel.name} takes {len(names)} "
+                         f"arguments ({', '.join(names)})")
+    given = set(kernel.constexprs) | set(kernel.options)
+    if any(n in given for n in names[:len(entries)]):
+        return  # compiling says which value is given twice
+    uncovered = [n for n, default in params[len(entries):] if n not in given and not default]
+    if uncovered:
+        raise UsageError(f"--signature has {len(entries)} entries but {kernel.name} takes {len(names)} arguments; "
+                         f"missing {', '.join(uncovered)} (give constexprs with --constexpr NAME=VALUE)")
 
 
 @dataclass(frozen=True)

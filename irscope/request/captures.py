@@ -160,6 +160,12 @@ def _make_request(kernel: str, target: str | None, config: int, stage: str | Non
         info = get_kernel(kernel)
     except UsageError:
         stored = _stored(kernel, target, store_dir, config)
+        if stored is None and kernel.isidentifier():  # a name: suggest from the recorded kernels too
+            names = known_kernel_names(store_dir)
+            recorded = [n for n in names if n not in bundled_kernels()]
+            more = f" and {len(recorded) - 10} more (irscope list)" if len(recorded) > 10 else ""
+            valid = ", ".join(bundled_kernels()) + (f"; recorded: {', '.join(recorded[:10])}{more}" if recorded else "")
+            raise UsageError(f"unknown kernel {kernel!r}{closest(kernel, names)}; valid: {valid}") from None
         if stored is None:
             raise
         if stage is not None:

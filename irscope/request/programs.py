@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from irscope.compile.program import ProgramReport
     from irscope.model.targets import Target
 
-__all__ = ["capture_program", "same_code_note"]
+__all__ = ["capture_program", "capture_target", "same_code_note"]
 
 
 def capture_program(command: list[str], store_dir: str | None, offline: Target | None = None, gpu: str | None = None,
@@ -25,6 +25,22 @@ def capture_program(command: list[str], store_dir: str | None, offline: Target |
 
     return run_program(command, Store(store_root(store_dir)), offline, gpu, autotune=autotune, jobs=jobs,
                        same_code=same_code)
+
+
+def capture_target(target: str | None) -> tuple[Target | None, str]:
+    """What ``irscope capture [--target T]`` compiles for offline (None: the program runs on the local GPU), and why.
+
+    Without ``--target`` on a machine with no GPU, as every other command does, the default target
+    ($IRSCOPE_TARGET, else sm90); the reason, else ``""``, says so in the report's line.
+    """
+    from irscope.model import targets
+
+    if target:
+        return targets.resolve_target(target), ""
+    if targets.native_target() is not None:
+        return None, ""
+    chosen = targets.resolve_target(None)
+    return chosen, "no GPU on this machine, so launches compile and do not run; --target chooses another target"
 
 
 def same_code_note(manifest: Manifest, captures: Iterable[Capture]) -> str:

@@ -100,23 +100,52 @@ def select(store: Store, selection: list[str], everything: bool = False) -> list
     return list(chosen.values())
 
 
-def export(captures: list[Capture], out: Path) -> int:
-    """Write the captures into a gzipped tar; return the number of files written."""
+@dataclass(frozen=True)
+class Exported:
+    """What ``export`` wrote: the number of files, and each file it left out (``KEY/NAME: why``)."""
+
+    files: int
+    skipped: tuple[str, ...] = ()
+
+
+def _unexportable(path: Path) -> str:
+    """Why a file of a capture's directory cannot go into an archive (``open`` would refuse it), or ``""``."""
+    if path.name.startswith(".") and path.name.endswith(".tmp"):
+        return "a partial file, left by a write that was interrupted"
+    if path.is_symlink():
+        return "a link"
+    if not path.is_file():
+        return "not a plain file"
+    if not FILE_NAME_RE.match(path.name):
+        return "a name an archive cannot carry"
+    return ""
+
+
+def export(captures: list[Capture], out: Path) -> Exported:
+    """Write the captures into a gzipped tar; the number of files written and those left out, with why."""
     count = 0
+    skipped: list[str] = []
     tmp = out.with_name(out.name + ".tmp")
     with tarfile.open(tmp, "w:gz") as tar:
         for cap in captures:
             for path in sorted(cap.path.iterdir()):
-                if path.is_file() and not path.is_symlink() and FILE_NAME_RE.match(path.name):
-                    info = tar.gettarinfo(str(path), arcname=f"captures/{cap.manifest.key}/{path.name}")
+                if why := _unexportable(path):
+                    skipped.append(f"{cap.manifest.key}/{path.name}: {why}")
+                    continue
+                try:
+                    fh = path.open("rb")
+                except OSError as exc:
+                    skipped.append(f"{cap.manifest.key}/{path.name}: it cannot be read ({exc.strerror or exc})")
+                    continue
+                with fh:
+                    info = tar.gettarinfo(fileobj=fh, arcname=f"captures/{cap.manifest.key}/{path.name}")
                     info.uid = info.gid = 0
                     info.uname = info.gname = ""
                     info.mode = 0o644
-                    with path.open("rb") as fh:
-                        tar.addfile(info, fh)
-                    count += 1
+                    tar.addfile(info, fh)
+                count += 1
     tmp.replace(out)
-    return count
+    return Exported(count, tuple(skipped))
 
 
 class _Capped(io.RawIOBase):

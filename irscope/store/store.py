@@ -239,6 +239,14 @@ class Store:
         found = [c for name in names if (c := self.get(name)) is not None]
         return sorted(found, key=lambda c: (c.manifest.created, c.manifest.config_index, c.manifest.key))
 
+    def unreadable(self) -> list[tuple[str, str]]:
+        """``(key, why)`` for each capture directory that ``captures`` leaves out because it cannot be read."""
+        try:
+            names = sorted(p.name for p in self.captures_dir.iterdir()) if self.captures_dir.is_dir() else []
+        except OSError:
+            return []
+        return [(name, why) for name in names if KEY_RE.match(name) and (why := self.lookup(name)[1])]
+
     def find(self, name: str) -> list[Capture]:
         """Captures whose key is or starts with ``name``, or whose kernel/function is ``name``; oldest first.
 
