@@ -16,7 +16,7 @@ def capture(kernel: Any, *args: Any, target: str = "sm90", config: int = 0, stor
 
 
 def read_stage(capture: Any, stage: str) -> str:
-    """The text of one stage of a capture, SASS made from the cubin included; see :func:`irscope.toolchain.stages.read_stage`."""
-    from irscope.toolchain.stages import read_stage as _read_stage
+    """The text of one stage of a capture, SASS made from the cubin included; see :func:`irscope.api.read_stage`."""
+    from irscope.api import read_stage as _read_stage
 
     return _read_stage(capture, stage)

@@ -80,3 +80,11 @@ def capture(kernel: Any, *args: Any, target: str = "sm90", config: int = 0, stor
     request = Request(kernel=_object_kernel(kernel, args, kwargs), target=resolve_target(target),
                       config_index=config, sizes={})
     return get_capture(request, store)
+
+
+def read_stage(capture: Capture, stage: str) -> str:
+    """The text of one stage of a capture (``ttgir``, ``ptx``, ``sass``, ...): SASS is made from the cubin on first
+    read and kept in the capture, as ``irscope show`` does."""
+    from irscope.toolchain.stages import read_stage as _read_stage
+
+    return _read_stage(capture, stage)

@@ -142,7 +142,7 @@ def test_a_missing_function_or_constexpr_is_refused_before_triton_is_imported(tm
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [
         f"irscope: error: {DATA / 'kernels' / 'off_by_one_add.py'} has no 'nokernel'; its Triton kernels: "
-        "add_kernel", "IMPORTED False False"]
+        "add_kernel", "IMPORTED False False", "LAZY []"]
     # A --signature that misses a constexpr of a plainly @triton.jit function: also told from the source.
     short = _run_module(["show", f"{REPO / 'kernels' / 'matmul.py'}:matmul_kernel", "--signature",
                          "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, "
@@ -150,7 +150,7 @@ def test_a_missing_function_or_constexpr_is_refused_before_triton_is_imported(tm
     assert short.returncode == 2
     assert short.stderr.splitlines() == [
         "irscope: error: --signature has 16 entries but matmul_kernel takes 17 arguments; missing ACTIVATION (give "
-        "constexprs with --constexpr NAME=VALUE)", "IMPORTED False False"]
+        "constexprs with --constexpr NAME=VALUE)", "IMPORTED False False", "LAZY []"]
     # A file that may bind names its text does not write is still asked by importing it.
     dynamic = tmp_path / "dynamic.py"
     dynamic.write_text("import triton\nglobals().update(made=1)\n")
