@@ -204,11 +204,17 @@ def choose_configs(tuner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], mo
     return choice, chosen
 
 
-def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> None:
-    """``Autotuner.run`` without a GPU: choose the configs as ``--autotune`` says, launch (compile) each, bench none."""
+def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> Any:
+    """``Autotuner.run`` without a GPU: choose the configs as ``--autotune`` says, launch (compile) each, bench none.
+
+    As after Triton's own run, ``best_config`` (and the cache, for this tuning key) hold the first config
+    compiled, so code that reads them after a launch (flag-gems' ``LibEntry``) goes on.
+    """
     from irscope.compile import session as hook
+    from irscope.compile.offline_bench import NotLaunched
 
     tuner.nargs = dict(zip(tuner.arg_names, args, strict=False))
+    result: Any = None
     try:
         try:
             key: Any = tuning_key(tuner, args, kwargs)
@@ -223,13 +229,19 @@ def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> None:
             if key is not None:
                 memo[key] = (choice, chosen)
             hook.write_record("tuning", choice.as_record())
+        tuner.__dict__["_irscope_offline_ran"] = True  # a subclass's run that called this one writes no record
         for index, config in chosen:
             hook.set_config((index, hook.config_values(config)), choice.as_record())
             try:
-                tuner.fn.run(*args, **kwargs, **config.all_kwargs())
+                result = tuner.fn.run(*args, **kwargs, **config.all_kwargs())
             except Exception as exc:  # one config that does not compile must not hide the others
                 hook.write_record("failures", {"name": choice.kernel, "error": f"config {index} ({config}): {exc}"})
             finally:
                 hook.set_config(None, None)
+        if chosen:
+            tuner.best_config = chosen[0][1]
+            if key is not None and isinstance(getattr(tuner, "cache", None), dict):
+                tuner.cache.setdefault(key, chosen[0][1])
     finally:
         tuner.nargs = None
+    return NotLaunched(choice.kernel) if result is None else result
