@@ -205,7 +205,11 @@ def install(autotuner: type) -> None:
             cls.run = wrap_run(cls.__dict__["run"])  # type: ignore[attr-defined]
 
     def subclasses(cls: type) -> list[type]:
-        return [sub for direct in cls.__subclasses__() for sub in (direct, *subclasses(direct))]
+        found: list[type] = []
+        direct: type
+        for direct in cls.__subclasses__():
+            found += [direct, *subclasses(direct)]
+        return found
 
     for existing in subclasses(autotuner):
         wrap(existing)
@@ -215,7 +219,7 @@ def install(autotuner: type) -> None:
         if previous is not None:
             previous.__func__(cls, **kwargs)
         else:
-            super(autotuner, cls).__init_subclass__(**kwargs)
+            super(autotuner, cls).__init_subclass__(**kwargs)  # type: ignore[arg-type]
         wrap(cls)
 
     autotuner.__init_subclass__ = classmethod(init_subclass)  # type: ignore[assignment]

@@ -386,4 +386,4 @@ def _install_offline_benchmarks(autotuner: type, session: str) -> None:
         kernel = launch(self, *args, **kwargs)
         return offline_bench.NotLaunched(getattr(self, "__name__", "?")) if kernel is None else kernel
 
-    JITFunction.run = run  # type: ignore[method-assign]
+    JITFunction.run = run

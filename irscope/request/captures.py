@@ -21,7 +21,14 @@ from irscope.model.paths import require_writable, store_root
 from irscope.model.stages import Stage, get_stage
 from irscope.model.targets import TARGETS, Target, default_target_name, resolve_target
 from irscope.request.kinds import KernelSource, StoredKernel, kind_of
-from irscope.store.failed import FailedCompile, failed_compile, forget_failure, now_utc, reason_line, remember_failure
+from irscope.store.failed import (
+    FailedCompile,
+    failed_compile,
+    forget_failure,
+    now_utc,
+    reason_line,
+    remember_failure,
+)
 from irscope.store.store import Capture, Store, require_trusted, triton_version
 
 RETRY_ENV = "IRSCOPE_RETRY"  # set by --retry (global or a command's), so child processes retry too

@@ -32,7 +32,7 @@ class PolicyTuner(Autotuner):
     """Benchmarks the pruned configs through ``_bench``; its policy keeps the fastest."""
 
     def run(self, *args, **kwargs):
-        self.nargs = dict(zip(self.arg_names, args))
+        self.nargs = dict(zip(self.arg_names, args, strict=False))
         key = (args[2], str(args[0].dtype))
         if key not in self.cache:
             timings = {config: self._bench(*args, config=config, **kwargs)[0]
