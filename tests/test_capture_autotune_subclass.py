@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -72,3 +73,18 @@ def test_flag_gems_amax_through_libtuner_and_libentry(tmp_path: Path, monkeypatc
             "AnonymousLibTunerImpl saw made-up timings") in proc.stderr
     # The made-up timings went to a tuned-config database in the capture session, not the user's ~/.flaggems.
     assert not (Path(os.environ["HOME"]) / ".flaggems").exists()
+
+
+def test_a_config_launch_that_raised_offline_names_its_cause() -> None:
+    from triton.compiler.errors import CompilationError
+
+    from irscope.compile.autotune_policy import failure_cause
+    from irscope.compile.program_hook import OfflineDriver
+
+    try:
+        OfflineDriver(SimpleNamespace(backend="cuda")).get_device_properties(0)  # type: ignore[attr-defined]
+    except AttributeError as exc:
+        missing = exc
+    assert failure_cause(missing) == {"cause": "irscope", "missing": "driver.active.get_device_properties"}
+    assert failure_cause(CompilationError("k.py", None, "bad")) == {"cause": "triton"}
+    assert failure_cause(ValueError("Conflicting meta-parameters: BLOCK")) == {"cause": "program"}

@@ -62,6 +62,28 @@ def test_a_rejected_compile_is_answered_from_its_record_until_retry(tmp_path: Pa
         os.environ.pop(RETRY_ENV, None)  # --retry in-process chose it for the rest of the process
 
 
+def test_a_rejected_what_if_of_the_tutorial_matmul_is_remembered(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    args = ("show", "matmul", "--set", "BLOCK_SIZE_K=8", "--target", "sm90")  # Triton's tutorial 03, K tile 8
+    first = invoke(*args, store=tmp_path)
+    assert first.exit_code == 1 and REJECTED in first.stderr and "rejected this compile" not in first.stderr
+    from irscope.compile import remote
+    from irscope.errors import UsageError
+
+    compiled: list[str] = []
+
+    def counted(job: Any, *args: Any, **kwargs: Any) -> Any:
+        compiled.append(job.key())
+        raise UsageError("not compiled in this test")
+
+    monkeypatch.setattr(remote, "compile_job", counted)
+    again = invoke(*args, store=tmp_path)
+    assert again.exit_code == 1 and "rejected this compile on " in again.stderr and REJECTED in again.stderr
+    assert compiled == []
+    invoke("show", "matmul", "--set", "BLOCK_SIZE_K=16", "--target", "sm90", store=tmp_path)
+    assert len(compiled) == 1  # another setting is another compile: it is not answered from the record
+
+
 def test_an_unreadable_record_is_not_trusted(tmp_path: Path) -> None:
     key = "tiny_dot-sm90-c0-0123456789abcdef0123"
     folder = tmp_path / "failed"

@@ -16,6 +16,7 @@ benchmark run; nothing runs offline, so they are not called.
 
 from __future__ import annotations
 
+import re
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,6 +108,24 @@ def _index_of(config: Any, configs: list[Any]) -> int | None:
         if candidate.all_kwargs() == values:
             return index
     return None
+
+
+# Example: 'OfflineDriver' object has no attribute 'get_empty_cache_for_benchmark'
+_LACKED = re.compile(r"^'(\w+)' object has no attribute '(\w+)'")
+
+
+def failure_cause(exc: BaseException) -> dict[str, str]:
+    """The ``cause`` (and ``missing``) of a failure record for a launch that raised offline.
+
+    ``irscope`` when the offline driver lacked what was asked of it, ``triton`` for Triton's own errors,
+    else ``program``.
+    """
+    lacked = _LACKED.match(str(exc)) if isinstance(exc, AttributeError) else None
+    if lacked is not None and lacked.group(1) == "OfflineDriver":
+        return {"cause": "irscope", "missing": f"driver.active.{lacked.group(2)}"}
+    if type(exc).__module__.split(".")[0] == "triton":
+        return {"cause": "triton"}
+    return {"cause": "program"}
 
 
 def _error_line(exc: BaseException) -> str:
@@ -235,7 +254,8 @@ def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 result = tuner.fn.run(*args, **kwargs, **config.all_kwargs())
             except Exception as exc:  # one config that does not compile must not hide the others
-                hook.write_record("failures", {"name": choice.kernel, "error": f"config {index} ({config}): {exc}"})
+                hook.write_record("failures", {"name": choice.kernel, "error": f"config {index} ({config}): {exc}",
+                                               **failure_cause(exc)})
             finally:
                 hook.set_config(None, None)
         if chosen:
