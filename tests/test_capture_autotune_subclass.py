@@ -33,7 +33,8 @@ def test_a_subclass_with_its_own_run_benchmarks_offline_and_says_what_it_compile
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     # early_config_prune drops BLOCK 1024: the policy benchmarks (so compiles) configs 0-2, as on a GPU.
-    assert _configs(tmp_path) == {"_policy_scaled": [0, 1, 2], "_plain_scaled": [0, 1], "_fixed_scaled": [0]}
+    assert _configs(tmp_path) == {"_policy_scaled": [0, 1, 2], "_plain_scaled": [0, 1], "_fixed_scaled": [0],
+                                  "_late_scaled": [1]}
     assert ("  autotune _policy_scaled: 4 configs, 1 not benchmarked by PolicyTuner.run, 3 compiled; benchmarks "
             "do not run offline: PolicyTuner saw made-up timings in the order it benchmarked (1 ms first, 1 ms "
             "more each), so it chose config 0\n") in proc.stderr
@@ -42,6 +43,8 @@ def test_a_subclass_with_its_own_run_benchmarks_offline_and_says_what_it_compile
     assert ("  autotune _fixed_scaled: 4 configs, 3 not launched by FixedTuner.run, 1 compiled; only config 0 of 4 "
             "recorded: FixedTuner overrides Autotuner.run and benchmarked none of them through Autotuner._bench")\
         in proc.stderr
+    assert "  autotune _late_scaled: 4 configs, 3 not launched by LateTuner.run, 1 compiled; only config 1 of 4 " \
+        "recorded: LateTuner overrides Autotuner.run" in proc.stderr  # a run assigned after the class statement
     by_config = {c.manifest.config_index: c for c in Store(tmp_path).captures()
                  if c.manifest.kernel == "_policy_scaled"}
     assert by_config[2].manifest.config == {"BLOCK": 512, "num_warps": 4, "num_ctas": 1, "num_stages": 3}

@@ -197,11 +197,15 @@ def _write_choice(tuner: Any, record: _Run, args: tuple[Any, ...], kwargs: dict[
 
 
 def install(autotuner: type) -> None:
-    """Offline: ``_bench`` compiles instead of timing, and every subclass's own ``run`` is wrapped (now and later)."""
+    """Offline: ``_bench`` compiles instead of timing, and every subclass's own ``run`` is wrapped.
+
+    Subclasses made before (none, normally: this runs first) and after, and a ``run`` assigned to a class
+    after it was made (wrapped when an instance is made).
+    """
     autotuner._bench = offline_bench  # type: ignore[attr-defined]
 
     def wrap(cls: type) -> None:
-        if "run" in cls.__dict__:
+        if "run" in cls.__dict__ and not getattr(cls.__dict__["run"], WRAPPED, False):
             cls.run = wrap_run(cls.__dict__["run"])  # type: ignore[attr-defined]
 
     def subclasses(cls: type) -> list[type]:
@@ -223,3 +227,12 @@ def install(autotuner: type) -> None:
         wrap(cls)
 
     autotuner.__init_subclass__ = classmethod(init_subclass)  # type: ignore[assignment]
+    made = autotuner.__dict__["__init__"]
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        own = next((cls for cls in type(self).__mro__ if "run" in cls.__dict__), autotuner)
+        if own is not autotuner:  # a run assigned to the class after it was made: wrapped now
+            wrap(own)
+
+    autotuner.__init__ = functools.wraps(made)(init)  # type: ignore[misc]

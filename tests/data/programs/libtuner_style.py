@@ -7,6 +7,7 @@
 - ``Entry`` wraps a tuner as flag-gems' ``LibEntry`` does: after the first launch it reads
   ``tuner.best_config`` and keeps the kernel that launch returned, launching it directly on later calls.
 - ``FixedTuner`` overrides ``run`` and launches config 0 without benchmarking anything.
+- ``LateTuner`` gets its ``run`` assigned after the class was made; it launches config 1.
 - ``plain_tuned`` is Triton's own ``@triton.autotune`` under ``Entry`` (flag-gems does this too).
 """
 
@@ -51,6 +52,17 @@ class FixedTuner(Autotuner):
         return self.fn.run(*args, **kwargs, **self.configs[0].all_kwargs())
 
 
+class LateTuner(Autotuner):
+    """Its run is assigned below, after the class statement."""
+
+
+def _late_run(self, *args, **kwargs):
+    return self.fn.run(*args, **kwargs, **self.configs[1].all_kwargs())
+
+
+LateTuner.run = _late_run
+
+
 class Entry:
     """Launches through the tuner once per argument types, then the kernel that launch returned."""
 
@@ -83,6 +95,12 @@ def _fixed_scaled(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 3.0, mask=offs < n)
 
 
+@triton.jit
+def _late_scaled(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 5.0, mask=offs < n)
+
+
 @triton.autotune(configs=_configs()[:2], key=["n"])
 @triton.jit
 def _plain_scaled(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
@@ -93,6 +111,7 @@ def _plain_scaled(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 policy_tuned = Entry(PolicyTuner(_policy_scaled, _policy_scaled.arg_names, _configs(), ["n"], None, None,
                                  prune_configs_by={"early_config_prune": _no_big_blocks}))
 fixed_tuned = FixedTuner(_fixed_scaled, _fixed_scaled.arg_names, _configs(), ["n"], None, None)
+late_tuned = LateTuner(_late_scaled, _late_scaled.arg_names, _configs(), ["n"], None, None)
 plain_tuned = Entry(_plain_scaled)
 
 
@@ -105,6 +124,7 @@ def main() -> int:
         policy_tuned[grid](x, out, n)
         plain_tuned[grid](x, out, n)
     fixed_tuned[grid](x, out, n)
+    late_tuned[grid](x, out, n)
     return 0
 
 
