@@ -58,9 +58,11 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     monkeypatch.delenv("IRSCOPE_TARGET", raising=False)
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     monkeypatch.delenv("IRSCOPE_TRITON", raising=False)
+    monkeypatch.delenv("IRSCOPE_RETRY", raising=False)
     monkeypatch.setenv("IRSCOPE_PRECOMPILE", "0")  # no background neighbour compiles unless a test asks for them
     yield tmp_path
     os.environ.pop("TRITON_INTERPRET", None)
+    os.environ.pop("IRSCOPE_RETRY", None)  # set by --retry in-process
     os.environ.pop("IRSCOPE_TRITON", None)  # set by tritons.select() in a test, after monkeypatch looked
     from irscope.toolchain import tritons
     tritons.reset()  # a test that chose another Triton (--triton in-process) leaves no choice behind

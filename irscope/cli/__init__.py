@@ -10,7 +10,7 @@ import click
 
 from irscope import __version__
 from irscope.cli.crash import describe_os_error, one_line, quiet_stdout, report_crash
-from irscope.cli.options import TRITON_HELP, choose_triton
+from irscope.cli.options import RETRY_HELP, TRITON_HELP, choose_retry, choose_triton
 from irscope.cli.output import theme_option
 from irscope.errors import CompileError, IrscopeError
 
@@ -90,9 +90,10 @@ class IrscopeGroup(click.Group):
              context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="irscope")
 @click.option("--triton", "triton_spec", metavar="VERSION|PYTHON", default=None, help=TRITON_HELP)
+@click.option("--retry", is_flag=True, help=RETRY_HELP)
 @theme_option
 @click.pass_context
-def cli(ctx: click.Context, triton_spec: str | None) -> None:
+def cli(ctx: click.Context, triton_spec: str | None, retry: bool) -> None:
     """See what the Triton compiler does to a GPU kernel, offline, for any NVIDIA or AMD target.
 
     With no command on a terminal, opens the terminal UI (irscope tui).
@@ -102,6 +103,7 @@ def cli(ctx: click.Context, triton_spec: str | None) -> None:
         irscope show matmul --stage ttgir --target sm90
     """
     choose_triton(triton_spec)
+    choose_retry(retry)
     for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 prints escaped, never crashes
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:

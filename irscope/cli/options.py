@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -110,6 +111,27 @@ def triton_option(f: F) -> F:
     """``--triton VERSION|PYTHON``: the Triton this command compiles with (the global ``irscope --triton`` too)."""
     return click.option("--triton", metavar="VERSION|PYTHON", default=None, expose_value=False, callback=triton_value,
                         help=TRITON_HELP)(f)
+
+
+RETRY_HELP = "compile again what Triton rejected before (a rejected compile is remembered, and answered at once)"
+
+
+def choose_retry(value: bool) -> None:
+    """``--retry``: compile again the compiles Triton rejected before (``irscope --retry`` and a command's)."""
+    if value:
+        from irscope.request.captures import RETRY_ENV
+
+        os.environ[RETRY_ENV] = "1"
+
+
+def retry_value(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--retry`` after the command: chosen while the command line is read, as the global option is."""
+    choose_retry(value)
+
+
+def retry_option(f: F) -> F:
+    """``--retry``: compile again what Triton rejected before (the global ``irscope --retry`` too)."""
+    return click.option("--retry", is_flag=True, expose_value=False, callback=retry_value, help=RETRY_HELP)(f)
 
 
 # num_warps: Triton's backends assert a power of two; a CTA holds at most 1024 threads (32 warps of 32).

@@ -20,6 +20,7 @@ import click
 from irscope.cli.options import (
     config_option,
     kernel_options,
+    retry_option,
     stage_option,
     store_option,
     target_option,
@@ -77,8 +78,8 @@ class Asked:
 
 
 def compile_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--triton``, ``--store`` and the FILE:FUNCTION launch options (packed as ``launch``), for any compiling command."""
-    for option in (kernel_options, store_option, triton_option):
+    """``--triton``, ``--retry``, ``--store`` and the FILE:FUNCTION launch options (packed as ``launch``), for any compiling command."""
+    for option in (kernel_options, store_option, triton_option, retry_option):
         f = option(f)
     return f
 

@@ -16,6 +16,7 @@ benchmark run; nothing runs offline, so they are not called.
 
 from __future__ import annotations
 
+import re
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,6 +108,24 @@ def _index_of(config: Any, configs: list[Any]) -> int | None:
         if candidate.all_kwargs() == values:
             return index
     return None
+
+
+# Example: 'OfflineDriver' object has no attribute 'get_empty_cache_for_benchmark'
+_LACKED = re.compile(r"^'(\w+)' object has no attribute '(\w+)'")
+
+
+def failure_cause(exc: BaseException) -> dict[str, str]:
+    """The ``cause`` (and ``missing``) of a failure record for a launch that raised offline.
+
+    ``irscope`` when the offline driver lacked what was asked of it, ``triton`` for Triton's own errors,
+    else ``program``.
+    """
+    lacked = _LACKED.match(str(exc)) if isinstance(exc, AttributeError) else None
+    if lacked is not None and lacked.group(1) == "OfflineDriver":
+        return {"cause": "irscope", "missing": f"driver.active.{lacked.group(2)}"}
+    if type(exc).__module__.split(".")[0] == "triton":
+        return {"cause": "triton"}
+    return {"cause": "program"}
 
 
 def _error_line(exc: BaseException) -> str:
@@ -204,11 +223,17 @@ def choose_configs(tuner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], mo
     return choice, chosen
 
 
-def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> None:
-    """``Autotuner.run`` without a GPU: choose the configs as ``--autotune`` says, launch (compile) each, bench none."""
+def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> Any:
+    """``Autotuner.run`` without a GPU: choose the configs as ``--autotune`` says, launch (compile) each, bench none.
+
+    As after Triton's own run, ``best_config`` (and the cache, for this tuning key) hold the first config
+    compiled, so code that reads them after a launch (flag-gems' ``LibEntry``) goes on.
+    """
     from irscope.compile import session as hook
+    from irscope.compile.offline_bench import NotLaunched
 
     tuner.nargs = dict(zip(tuner.arg_names, args, strict=False))
+    result: Any = None
     try:
         try:
             key: Any = tuning_key(tuner, args, kwargs)
@@ -223,13 +248,20 @@ def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> None:
             if key is not None:
                 memo[key] = (choice, chosen)
             hook.write_record("tuning", choice.as_record())
+        tuner.__dict__["_irscope_offline_ran"] = True  # a subclass's run that called this one writes no record
         for index, config in chosen:
             hook.set_config((index, hook.config_values(config)), choice.as_record())
             try:
-                tuner.fn.run(*args, **kwargs, **config.all_kwargs())
+                result = tuner.fn.run(*args, **kwargs, **config.all_kwargs())
             except Exception as exc:  # one config that does not compile must not hide the others
-                hook.write_record("failures", {"name": choice.kernel, "error": f"config {index} ({config}): {exc}"})
+                hook.write_record("failures", {"name": choice.kernel, "error": f"config {index} ({config}): {exc}",
+                                               **failure_cause(exc)})
             finally:
                 hook.set_config(None, None)
+        if chosen:
+            tuner.best_config = chosen[0][1]
+            if key is not None and isinstance(getattr(tuner, "cache", None), dict):
+                tuner.cache.setdefault(key, chosen[0][1])
     finally:
         tuner.nargs = None
+    return NotLaunched(choice.kernel) if result is None else result

@@ -217,6 +217,21 @@ class OfflineDriver:
 
         return torch.cuda
 
+    def get_benchmarker(self) -> Any:
+        """A benchmark that never runs: it launches (compiles) once and returns a time in call order."""
+        from irscope.compile.offline_bench import OfflineBenchmarker
+
+        return OfflineBenchmarker()
+
+    def get_empty_cache_for_benchmark(self) -> Any:
+        """The buffer ``do_bench`` flushes the L2 cache with: offline, one that holds nothing."""
+        from irscope.compile.offline_bench import EmptyCache
+
+        return EmptyCache()
+
+    def clear_cache(self, cache: Any) -> None:
+        """Nothing to flush: nothing runs."""
+
 
 def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any) -> bool:
     """Hand the launch's specialization to the compile pool, then tell the JIT to skip the launch."""
@@ -349,3 +364,26 @@ def install() -> None:
         atexit.register(_POOL[0].release)
         knobs.runtime.jit_cache_hook = _offline_cache_hook
         Autotuner.run = offline_run
+        _install_offline_benchmarks(Autotuner, settings.session)
+
+
+def _install_offline_benchmarks(autotuner: type, session: str) -> None:
+    """Offline: benchmarks compile and return ordered times, launches return a stand-in, tuning caches stay here."""
+    import os
+
+    import triton.testing
+    from triton.runtime.jit import JITFunction
+
+    from irscope.compile import autotune_subclass, offline_bench
+
+    autotune_subclass.install(autotuner)
+    triton.testing.do_bench = offline_bench.do_bench
+    for name in offline_bench.TUNING_CACHES:  # made-up timings must not reach a database a GPU run trusts
+        os.environ[name] = str(Path(session) / "tuning-caches" / name.lower())
+    launch = JITFunction.run
+
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        kernel = launch(self, *args, **kwargs)
+        return offline_bench.NotLaunched(getattr(self, "__name__", "?")) if kernel is None else kernel
+
+    JITFunction.run = run

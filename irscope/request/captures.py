@@ -7,20 +7,31 @@ of a capture already in the store (one recorded by ``irscope capture`` or opened
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from irscope.compile.job import CaptureJob
-from irscope.errors import DamagedCaptureError, UsageError, closest
+from irscope.errors import CompileError, DamagedCaptureError, UsageError, closest
 from irscope.model.kernels import bundled_kernels, get_kernel
 from irscope.model.kernelspec import RecordedKernel, function_kernel
 from irscope.model.paths import require_writable, store_root
 from irscope.model.stages import Stage, get_stage
 from irscope.model.targets import TARGETS, Target, default_target_name, resolve_target
 from irscope.request.kinds import KernelSource, StoredKernel, kind_of
-from irscope.store.store import Capture, Store, require_trusted
+from irscope.store.failed import (
+    FailedCompile,
+    failed_compile,
+    forget_failure,
+    now_utc,
+    reason_line,
+    remember_failure,
+)
+from irscope.store.store import Capture, Store, require_trusted, triton_version
+
+RETRY_ENV = "IRSCOPE_RETRY"  # set by --retry (global or a command's), so child processes retry too
 
 
 @dataclass(frozen=True)
@@ -202,12 +213,35 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
     if not kind.compiles_on_miss:
         raise UsageError(f"capture {request.key()} is not in {store.root}; recorded kernels are not compiled anew")
     require_writable(store.root)
+    key = request.key()
+    known = None if retrying() else failed_compile(store.root, key)
+    if known is not None:
+        raise CompileError(remembered_failure(known))
     if on_compile is not None:
         on_compile(request)
     # The one way down: the request as plain data, compiled here or by the selected Triton's worker.
     from irscope.compile.remote import compile_job
 
-    return remember(request, compile_job(request.job(), store, force=recapture))
+    try:
+        made = compile_job(request.job(), store, force=recapture)
+    except CompileError as exc:  # Triton rejected it: later commands answer from the record, until --retry
+        remember_failure(store.root, FailedCompile(
+            key=key, kernel=request.kernel.name, target=request.target.name, triton_version=triton_version(),
+            when=now_utc(), reason=reason_line(str(exc)), message=str(exc)))
+        raise
+    forget_failure(store.root, key)
+    return remember(request, made)
+
+
+def retrying() -> bool:
+    """Whether ``--retry`` (``$IRSCOPE_RETRY``) asks to compile again what Triton rejected before."""
+    return os.environ.get(RETRY_ENV, "") not in ("", "0")
+
+
+def remembered_failure(known: FailedCompile) -> str:
+    """What a command says instead of compiling again: who rejected it when, why, and how to compile it again."""
+    return (f"Triton {known.triton_version} rejected this compile on {known.when[:10]} ({known.reason}); "
+            f"--retry compiles it again\n{known.message}")
 
 
 # Requests of captures made in this process (the Python API registers kernel objects here), so a
