@@ -163,9 +163,18 @@ def _shared_line(stream: LoadStream, others: list[LoadStream], claim: str, shown
     (at least one instruction each). With several issued ahead the counts cannot be split.
     """
     where = f"line {stream.line}"
+    if all(s.before_loop * stream.in_loop == stream.before_loop * s.in_loop for s in others):
+        # Issued equally far ahead, the loads' instructions keep the loop's ratio together, whatever each needs.
+        before = sum(s.before_loop for s in (stream, *others))
+        in_loop = sum(s.in_loop for s in (stream, *others))
+        ok = asm_before * in_loop * unroll == asm_in * (before + peeled * in_loop)
+        return Finding("pipeline", claim, shown + f" for all {len(others) + 1} loads of {where} (in different layouts, "
+                       f"each issued {stream.stages - 1} round(s) ahead: together {before} before the loop, {in_loop} "
+                       "per iteration)", AGREE if ok else DISAGREE)
     if any(s.before_loop for s in others):
         return Finding("pipeline", claim, shown + f"; {len(others) + 1} loads of {where} in different layouts are "
-                       "issued ahead, and line info cannot tell their instructions apart", UNCHECKED)
+                       "issued ahead by different numbers of rounds, and line info cannot tell their instructions "
+                       "apart", UNCHECKED)
     rounds = stream.before_loop + peeled * stream.in_loop
     rest = sum(s.in_loop for s in others) * unroll
     per_copy, left = divmod(asm_before, rounds)
