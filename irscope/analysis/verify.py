@@ -4,7 +4,9 @@ What is checked, per capture:
 
 - ``files``: each stored file against the size and sha256 its manifest recorded.
 - ``pipeline``: each pipelined load of a loop (``loops``: S stages = rounds issued ahead + 1) against the
-  copies the PTX / AMDGCN issues from the same source line before the loop and inside it.
+  copies the PTX / AMDGCN issues from the same source line before the loop and inside it. Loads of one
+  line in other layouts mix their instructions with it: then the counts of all of them are compared
+  together, or, when only this one is issued ahead, the instructions before the loop give its count per copy.
 - ``waits``: the loop's TTGIR waits (``ttg.async_wait {num = N}``, ``ttng.warp_group_dot_wait
   {pendings = N}``) against ``cp.async.wait_group N`` / ``wgmma.wait_group N`` in the PTX loop.
 - ``mma``: the matrix instruction the loop's dot layout names (kind and instruction shape) against
@@ -15,7 +17,9 @@ What is checked, per capture:
   attributed to its source line in each lower stage, and no stage names a line past the end of the file.
 - ``widths``: the width each global access's layout allows (``layouts``) never below what the PTX /
   AMDGCN instructions of the same source position move (a wider instruction would mean irscope read
-  the layout wrong); narrower ones are what ``layouts`` reports as such, with the reason.
+  the layout wrong); narrower ones are what ``layouts`` reports as such, with the reason. Accesses
+  sharing a position (one ``tl.load`` used in two layouts) share its instructions: the widest layout
+  among them is the bound.
 
 A check that cannot be made says so (``unchecked``), with why; it never counts as agreement.
 """
