@@ -133,3 +133,27 @@ def test_loops_cli_grid_gives_the_contention(store: Store) -> None:
     assert "96 locks, 96 of them used by the grid's 1151 programs along axis 0: 11 to 12 CTAs contend" in result.output
     bad = invoke("loops", LN_SM90, "--grid", "0", store=store.root)
     assert bad.exit_code != 0 and "--grid" in bad.output and "Traceback" not in bad.output
+
+
+@pytest.mark.parametrize(("how", "number", "grid", "words"), [
+    ("modulo", 96, (1151, 1, 1), "11 to 12 CTAs contend for each"),
+    ("modulo", 96, (1151, 2, 1), "22 to 24 CTAs contend for each"),
+    ("modulo", 96, (64, 1, 1), "each has a lock of its own, none waits"),
+    ("one", 1, (1151, 1, 1), "all 1151 programs contend for it"),
+    ("one", 1, None, "all the launch's programs contend for it"),
+    ("divide", 4, (100, 1, 1), "25 locks: each shared by 4 consecutive values of program_id(0)"),
+    ("divide", 4, None, "how many locks is unknown"),
+    ("each", None, (100, 1, 1), "no two programs share one, none waits"),
+    ("unknown", None, (100, 1, 1), "contention unknown"),
+])
+def test_contention_follows_the_address_and_the_grid(store: Store, how: str, number: int | None,
+                                                     grid: tuple[int, int, int] | None, words: str) -> None:
+    from dataclasses import replace
+
+    from irscope.analysis.spin_locks import contention
+
+    lock = capture_loops(_get(store, LN_SM90))[0][0].lock
+    assert lock is not None
+    other = replace(lock, per_program=how, locks=number if how in ("modulo", "one") else None,
+                    group=number if how == "divide" else None, axis=None if how == "one" else 0)
+    assert words in contention(other, grid)

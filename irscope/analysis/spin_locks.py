@@ -181,17 +181,22 @@ def contention(lock: SpinLock, grid: tuple[int, int, int] | None) -> str:
                 others *= n  # programs along the other axes pick the same lock
     unknown_grid = "the launch's grid is not in the capture (give --grid)"
     if lock.per_program == "one":
-        total = f"all {grid[0] * grid[1] * grid[2]} programs" if grid is not None else "every program of the launch"
+        total = f"all {grid[0] * grid[1] * grid[2]} programs" if grid is not None else "all the launch's programs"
         return f"one lock for the whole launch: {total} contend for it, one at a time"
     if lock.per_program == "each":
+        if grid is None:
+            return (f"a lock per value of program_id({lock.axis}): shared only by programs along the other grid "
+                    f"axes, if any; {unknown_grid}")
         if others > 1:
-            return f"a lock per program_id({lock.axis}): {others} programs (the other grid axes) share each"
-        return f"a lock per program_id({lock.axis}): no two programs share one" + (
-            "" if grid is not None else " along that axis; the programs of the other grid axes are unknown")
+            return f"a lock per value of program_id({lock.axis}): the {others} programs along the other axes share each"
+        return f"a lock per value of program_id({lock.axis}): no two programs share one, none waits"
     if lock.per_program == "modulo" and lock.locks:
         if programs is None:
             return (f"{lock.locks} locks: the programs whose program_id({lock.axis}) agree modulo {lock.locks} take "
                     f"turns on one; how many contend is unknown: {unknown_grid}")
+        if programs <= lock.locks and others == 1:
+            return (f"{lock.locks} locks for the grid's {programs} programs along axis {lock.axis}: each has a lock "
+                    "of its own, none waits")
         used = min(programs, lock.locks)
         most = -(-programs // lock.locks) * others
         least = programs // lock.locks * others

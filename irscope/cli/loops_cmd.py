@@ -36,7 +36,7 @@ def loops(grid_text: str | None, capture: Capture, as_json: bool) -> None:
         irscope loops matmul --target sm90
     """
     from irscope.analysis.loops import capture_loops
-    from irscope.compile.launch_values import parse_grid
+    from irscope.request.perf_launch import parse_grid
     from irscope.views.loops_text import loops_json, render_loops
 
     grid = parse_grid(grid_text) if grid_text is not None else None
