@@ -4,8 +4,8 @@ One table of patterns covers TTGIR ops, PTX, SASS and AMDGCN mnemonics, so every
 same things the same way: ``mma`` (tensor-core / matrix-core math), ``async_copy`` (global to
 shared without registers: cp.async, TMA, LDGSTS), ``wait`` (waiting on those, with a pending
 count), ``shared_load`` (ldmatrix, LDSM, ds_read, local_load), ``global_load``, ``shared_store``,
-``global_store``, ``scalar_load`` (AMD scalar memory loads), ``barrier`` and ``convert`` (a layout
-conversion).
+``global_store``, ``scalar_load`` (AMD scalar memory loads), ``atomic``, ``barrier`` and ``convert`` (a
+layout conversion).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ KINDS: dict[str, str] = {
     "scalar_load": "scalar loads (AMD: s_load, uniform values and descriptors)",
     "shared_store": "register -> shared stores",
     "global_store": "global stores",
+    "atomic": "atomics (read-modify-write, compare-and-swap)",
     "barrier": "barriers",
     "convert": "layout conversions",
 }
@@ -73,6 +74,11 @@ _TABLE: tuple[InstructionKind, ...] = (
     # Example: st.global.v4.b32 | STG.E.128 | buffer_store_dwordx2 | tt.store
     InstructionKind("global_store", re.compile(
         r"^(?:st\.global|STG\b|STG\.|global_store|buffer_store|tt\.store$|amdg\.buffer_store$|tt\.descriptor_store)")),
+    # Example: atom.global.acq_rel.gpu.cas.b32 | red.global.add.f32 | ATOMG.E.CAS.STRONG.GPU | RED.E.ADD.F32.FTZ.RN
+    # | global_atomic_cmpswap | buffer_atomic_add_f32 | tt.atomic_cas | tt.atomic_rmw
+    InstructionKind("atomic", re.compile(
+        r"^(?:atom\.|red\.|ATOM\b|ATOM\.|ATOMG|ATOMS|RED\b|RED\.|global_atomic_|buffer_atomic_|flat_atomic_|"
+        r"tt\.atomic_(?:cas|rmw)$|amdg\.buffer_atomic_\w+$)")),
     # Example: bar.sync 0 | BAR.SYNC.DEFER_BLOCKING 0x0 | s_barrier
     InstructionKind("barrier", re.compile(r"^(?:bar\.sync|barrier\.sync|BAR\.|BAR\b|s_barrier|ttg\.barrier|gpu\.barrier)")),
     # Example: ttg.convert_layout

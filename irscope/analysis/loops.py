@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from irscope.analysis.instructions import access_bytes, canonical_op, classify, pending_count
+from irscope.analysis.spin_locks import SpinLock, spin_lock
 from irscope.errors import StoreError
 from irscope.parse.layouts import AmdMfmaLayout, AmdWmmaLayout, LayoutTable, NvidiaMmaLayout, parse_layouts
 from irscope.parse.lineinfo import AsmLoop, Listing, parse_amdgcn, parse_ptx
@@ -73,6 +74,9 @@ class LoadStream:
         feeds_shared: whether the loaded value is stored to shared memory (a register-staged pipeline).
         depends_on: function arguments its address is computed from.
         peeled: loop iterations the pipeliner moved into the prologue (each consumes one round).
+        layout: the layout of the tensor it loads (``#blocked1``, or the inline attribute): one source
+            line can hold loads in several layouts (a value used in two layouts is loaded twice), each
+            its own stream, pipelined or not on its own.
     """
 
     line: int | None
@@ -84,6 +88,7 @@ class LoadStream:
     feeds_shared: bool
     depends_on: tuple[str, ...] = ()
     peeled: int = 0
+    layout: str = ""
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,7 @@ class Loop:
         evidence: per lower stage, the confirming instructions.
         reasons: why (part of) the loop was not pipelined, when it can be told.
         buffering: why the buffers are as deep as they are, when that differs from the stages, in words.
+        lock: the spin lock the loop acquires (a ``while tl.atomic_cas(...)``), or None.
     """
 
     line: int | None
@@ -151,6 +157,7 @@ class Loop:
     evidence: tuple[Evidence, ...]
     reasons: tuple[str, ...]
     buffering: str = ""
+    lock: SpinLock | None = None
 
     @property
     def pipelined(self) -> bool:
@@ -263,28 +270,37 @@ def _load_kind(op: MlirOp) -> str | None:
     return None
 
 
+def _loaded_layout(op: MlirOp) -> str:
+    """``shape:layout`` of the register tensor a load fills or addresses with (its last tensor type)."""
+    tensors = [t for _, t in parse_types(op.text) if t.kind == "tensor"]
+    return f"{tensors[-1].shape_text}:{tensors[-1].encoding}" if tensors else ""
+
+
 def _streams(module: MlirModule, loop: MlirOp, body: list[MlirOp], kernel_file: str, table: LayoutTable
              ) -> list[LoadStream]:
     users = _users(module)
     args = _func_args(module)
     prologue = _prologue(module, loop)
-    ahead = Counter((_kernel_line(op, kernel_file), _load_kind(op)) for op in prologue if _load_kind(op))
+    # A stream: the loads of one source line in one layout (the prologue's copies have the loop's types).
+    ahead = Counter((_kernel_line(op, kernel_file), kind, _loaded_layout(op))
+                    for op in prologue if (kind := _load_kind(op)))
     peeled = _peeled(prologue, body, kernel_file)
-    streams: dict[tuple[int | None, str], list[MlirOp]] = {}
+    streams: dict[tuple[int | None, str, str], list[MlirOp]] = {}
     for op in body:
         if kind := _load_kind(op):
-            streams.setdefault((_kernel_line(op, kernel_file), kind), []).append(op)
+            streams.setdefault((_kernel_line(op, kernel_file), kind, _loaded_layout(op)), []).append(op)
     found = []
-    for (line, kind), ops in streams.items():
+    for (line, kind, layout), ops in streams.items():
         feeds = kind == "async" or _feeds_shared(module, ops[0], users)
-        before = ahead[(line, kind)]
+        before = ahead[(line, kind, layout)]
         stages = max(1, before // len(ops) - peeled + 1) if before else 1
         width = _async_bytes(ops[0]) if kind == "async" else _register_load_bytes(ops[0], table)
         # The address: the pointer operand (buffer loads: the base pointer and the offsets).
         address = list(ops[0].operands[: 2 if canonical_op(ops[0].name).startswith("amdg.buffer") else 1])
         depends = tuple(sorted(set(module.arguments_feeding(address, args))))
-        found.append(LoadStream(line, kind, len(ops), before, stages, width, feeds, depends, peeled if before else 0))
-    return sorted(found, key=lambda s: (s.line or 0, s.kind))
+        found.append(LoadStream(line, kind, len(ops), before, stages, width, feeds, depends, peeled if before else 0,
+                                layout.partition(":")[2]))
+    return sorted(found, key=lambda s: (s.line or 0, s.kind, -s.stages))
 
 
 def _buffers(module: MlirModule, body: list[MlirOp]) -> tuple[str, ...]:
@@ -377,10 +393,13 @@ def _reasons(loop_requested: int | None, streams: list[LoadStream], args: dict[s
     if not streams:
         return ("the loop has no global loads to issue ahead",)
     reasons = []
+    lines = Counter((s.line, s.kind) for s in streams)
     for s in streams:
         if s.stages > 1:
             continue
         where = f"the load on line {s.line}" if s.line else "a load"
+        if lines[(s.line, s.kind)] > 1 and s.layout:
+            where += f" in {s.layout}"
         if s.kind == "register" and backend == "cuda" and s.bytes_per_thread is not None \
                 and s.bytes_per_thread < _ASYNC_MIN_BYTES:
             plain = [a.lstrip("%") for a in s.depends_on if not args.get(a, True)]
@@ -526,6 +545,7 @@ def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = Non
             evidence=evidence,
             reasons=_reasons(requested, streams, args, backend, _inner_loads(module, op)) if unpipelined else (),
             buffering=_buffering(body, streams, buffers),
+            lock=spin_lock(module, op, body, kernel_file, listings),
         ))
     return loops
 

@@ -4,7 +4,9 @@ What is checked, per capture:
 
 - ``files``: each stored file against the size and sha256 its manifest recorded.
 - ``pipeline``: each pipelined load of a loop (``loops``: S stages = rounds issued ahead + 1) against the
-  copies the PTX / AMDGCN issues from the same source line before the loop and inside it.
+  copies the PTX / AMDGCN issues from the same source line before the loop and inside it. Loads of one
+  line in other layouts mix their instructions with it: then the counts of all of them are compared
+  together, or, when only this one is issued ahead, the instructions before the loop give its count per copy.
 - ``waits``: the loop's TTGIR waits (``ttg.async_wait {num = N}``, ``ttng.warp_group_dot_wait
   {pendings = N}``) against ``cp.async.wait_group N`` / ``wgmma.wait_group N`` in the PTX loop.
 - ``mma``: the matrix instruction the loop's dot layout names (kind and instruction shape) against
@@ -15,7 +17,9 @@ What is checked, per capture:
   attributed to its source line in each lower stage, and no stage names a line past the end of the file.
 - ``widths``: the width each global access's layout allows (``layouts``) never below what the PTX /
   AMDGCN instructions of the same source position move (a wider instruction would mean irscope read
-  the layout wrong); narrower ones are what ``layouts`` reports as such, with the reason.
+  the layout wrong); narrower ones are what ``layouts`` reports as such, with the reason. Accesses
+  sharing a position (one ``tl.load`` used in two layouts) share its instructions: the widest layout
+  among them is the bound.
 
 A check that cannot be made says so (``unchecked``), with why; it never counts as agreement.
 """
@@ -27,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from irscope.analysis.instructions import classify, pending_count
-from irscope.analysis.loops import Loop, capture_loops
+from irscope.analysis.loops import LoadStream, Loop, capture_loops
 from irscope.errors import StoreError
 from irscope.parse.layouts import AmdMfmaLayout, LayoutTable, NvidiaMmaLayout, parse_layouts
 from irscope.parse.lineinfo import Instruction, Listing, parse_amdgcn, parse_ptx
@@ -148,6 +152,43 @@ def _count(insns: list[Instruction], kind: str, line: int | None, kernel_file: s
     return sum(1 for i in insns if classify(i.opcode) == kind and (line is None or _line_of(i.frames, kernel_file) == line))
 
 
+def _siblings(loop: Loop, stream: LoadStream) -> list[LoadStream]:
+    """The loop's other load streams of the same source line and class (loads of it in other layouts)."""
+    return [s for s in loop.loads if s is not stream and s.line == stream.line
+            and _PIPELINE_CLASS[s.kind] == _PIPELINE_CLASS[stream.kind]]
+
+
+def _shared_line(stream: LoadStream, others: list[LoadStream], claim: str, shown: str, asm_before: int,
+                 asm_in: int, unroll: int, peeled: int) -> Finding:
+    """A pipelined load whose source line also holds loads in other layouts: their instructions mix.
+
+    When only this one is issued ahead, the instructions before the loop are its own: they give its
+    instructions per copy, and what the loop has beyond its own copies must cover the other loads
+    (at least one instruction each). With several issued ahead the counts cannot be split.
+    """
+    where = f"line {stream.line}"
+    if all(s.before_loop * stream.in_loop == stream.before_loop * s.in_loop for s in others):
+        # Issued equally far ahead, the loads' instructions keep the loop's ratio together, whatever each needs.
+        before = sum(s.before_loop for s in (stream, *others))
+        in_loop = sum(s.in_loop for s in (stream, *others))
+        ok = asm_before * in_loop * unroll == asm_in * (before + peeled * in_loop)
+        return Finding("pipeline", claim, shown + f" for all {len(others) + 1} loads of {where} (in different layouts, "
+                       f"each issued {stream.stages - 1} round(s) ahead: together {before} before the loop, {in_loop} "
+                       "per iteration)", AGREE if ok else DISAGREE)
+    if any(s.before_loop for s in others):
+        return Finding("pipeline", claim, shown + f"; {len(others) + 1} loads of {where} in different layouts are "
+                       "issued ahead by different numbers of rounds, and line info cannot tell their instructions "
+                       "apart", UNCHECKED)
+    rounds = stream.before_loop + peeled * stream.in_loop
+    rest = sum(s.in_loop for s in others) * unroll
+    per_copy, left = divmod(asm_before, rounds)
+    mine = per_copy * stream.in_loop * unroll
+    shown += (f"; the {asm_before} before the loop are this load's alone ({rounds} copies of {per_copy}), so {mine} "
+              f"in the loop are its own and the other {asm_in - mine} belong to the {rest} load(s) of {where} in "
+              "other layouts, not issued ahead")
+    return Finding("pipeline", claim, shown, AGREE if not left and per_copy and asm_in - mine >= rest else DISAGREE)
+
+
 def _check_pipeline(loop: Loop, listing: Listing, kernel_file: str, unroll: int = 1, peeled: int = 0
                     ) -> list[Finding]:
     out: list[Finding] = []
@@ -167,8 +208,9 @@ def _check_pipeline(loop: Loop, listing: Listing, kernel_file: str, unroll: int 
         kind = _PIPELINE_CLASS[stream.kind]
         asm_in = _count(inside, kind, stream.line, kernel_file)
         asm_before = _count(before, kind, stream.line, kernel_file)
-        claim = (f"{name}: the {stream.kind} load of line {stream.line} is issued {stream.before_loop} time(s) "
-                 f"before the loop and {stream.in_loop} time(s) per iteration ({stream.stages} stages)")
+        layout = f" in {stream.layout}" if stream.layout and _siblings(loop, stream) else ""
+        claim = (f"{name}: the {stream.kind} load of line {stream.line}{layout} is issued {stream.before_loop} "
+                 f"time(s) before the loop and {stream.in_loop} time(s) per iteration ({stream.stages} stages)")
         shown = f"{listing.stage}: {asm_before} {kind} instruction(s) before the loop, {asm_in} in it"
         if unroll > 1:
             shown += f" (the {listing.stage} loop holds {unroll} iterations: LLVM unrolled it)"
@@ -178,6 +220,9 @@ def _check_pipeline(loop: Loop, listing: Listing, kernel_file: str, unroll: int 
             out.append(Finding("pipeline", claim, shown + _AT_LINE_0.format(n=nowhere), UNCHECKED))
         elif asm_in == 0:
             out.append(Finding("pipeline", claim, shown, DISAGREE))
+        elif others := _siblings(loop, stream):
+            out.append(_shared_line(stream, others, claim, shown, asm_before, asm_in,
+                                    unroll, peeled))
         elif asm_before * stream.in_loop * unroll != asm_in * (stream.before_loop + peeled * stream.in_loop):
             out.append(Finding("pipeline", claim, shown + f" (ratio {asm_before / asm_in:g}, TTGIR "
                                f"{stream.before_loop / stream.in_loop:g})", DISAGREE))
@@ -444,7 +489,12 @@ def _check_widths(capture: Capture, listings: list[Listing]) -> list[Finding]:
         shown = f"{access.stage}: widest {widest} bytes ({opcodes})"
         if widest < access.allowed_bytes:
             shown += " — narrower, as `layouts` says"
-        out.append(Finding("widths", claim, shown, AGREE if widest <= access.allowed_bytes else DISAGREE))
+        elif access.mixed_position and widest > access.allowed_bytes:
+            # Line info names a source position, not an op: the instructions of every access there are
+            # together, so the bound is the widest any of their layouts allows.
+            shown += (f", the instructions of all {access.same_position} {_PLURAL.get(access.kind, access.kind)} at "
+                      f"this source position, whose layouts allow up to {access.bound_bytes} bytes")
+        out.append(Finding("widths", claim, shown, AGREE if widest <= access.bound_bytes else DISAGREE))
     return out
 
 

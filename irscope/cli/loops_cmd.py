@@ -20,23 +20,28 @@ def capture_title(capture: Capture) -> str:
 
 
 @click.command("loops")
+@click.option("--grid", "grid_text", metavar="X[,Y[,Z]]",
+              help="programs launched, for how many contend for a spin loop's lock (a capture does not record it)")
 @kernel_request()
 @json_option
-def loops(capture: Capture, as_json: bool) -> None:
+def loops(grid_text: str | None, capture: Capture, as_json: bool) -> None:
     """Show each loop of KERNEL: source line, asked and achieved pipeline stages, async copies before
     and in the loop, waits with their pending counts, the matrix instruction (mma.sync, wgmma,
     mfma), how its operands reach it, and the PTX/SASS or AMDGCN instructions that confirm it.
-    For a loop left unpipelined it says why, when the IR tells.
+    For a loop left unpipelined it says why, when the IR tells. A loop spinning on an atomic
+    compare-and-swap is shown as a spin lock: its release and how many programs share each lock.
 
     Example:
 
         irscope loops matmul --target sm90
     """
     from irscope.analysis.loops import capture_loops
+    from irscope.request.perf_launch import parse_grid
     from irscope.views.loops_text import loops_json, render_loops
 
+    grid = parse_grid(grid_text) if grid_text is not None else None
     found, missing = capture_loops(capture)
     if as_json:
-        click.echo(json.dumps(loops_json(found, missing), indent=2))
+        click.echo(json.dumps(loops_json(found, missing, grid), indent=2))
         return
-    write(render_loops(found, capture_title(capture), missing), newline=False)
+    write(render_loops(found, capture_title(capture), missing, grid), newline=False)

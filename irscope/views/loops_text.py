@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict
 from typing import Any
 
 from irscope.analysis.instructions import KINDS
 from irscope.analysis.loops import Evidence, LoadStream, Loop
+from irscope.analysis.spin_locks import SpinLock, contention
 
 __all__ = ["loops_json", "render_loops"]
 
 _ASYNC_WORDS = {"async": "async copy (global -> shared, no registers)", "register": "load into registers"}
 
 
-def _load_line(s: LoadStream) -> str:
+def _load_line(s: LoadStream, shared_line: bool = False) -> str:
     where = f"line {s.line}" if s.line else "a load"
+    if shared_line and s.layout:
+        where += f" (in {s.layout})"
     width = f", {s.bytes_per_thread} B per thread" if s.bytes_per_thread else ""
     staged = "" if s.kind == "async" or not s.feeds_shared else ", then stored to shared memory"
     if s.stages > 1:
@@ -30,7 +34,7 @@ def _evidence_line(e: Evidence) -> list[str]:
     if not e.label:
         return [f"  {e.stage}: no loop here matches it (unrolled or merged by the backend)"]
     parts = []
-    for kind in ("mma", "async_copy", "global_load", "shared_load", "shared_store", "barrier"):
+    for kind in ("mma", "async_copy", "global_load", "atomic", "shared_load", "shared_store", "barrier"):
         n = e.in_loop.get(kind, 0)
         if n:
             names = ", ".join(e.opcodes.get(kind, ()))
@@ -63,7 +67,21 @@ def _wait_words(loop: Loop) -> str:
     return "; ".join(dict.fromkeys(words))
 
 
-def render_loop(loop: Loop, number: int) -> str:
+def _lock_lines(lock: SpinLock, grid: tuple[int, int, int] | None) -> list[str]:
+    where = f"line {lock.line}" if lock.line else "the loop"
+    out = [f"  spin lock: {lock.acquire} at {where} retried until it wins"
+           + (f", on {lock.address}" if lock.address else "")]
+    if lock.release:
+        at = f" at line {lock.release_line}" if lock.release_line else ""
+        machine = "; ".join(f"{stage}: {', '.join(ops)}" for stage, ops in lock.release_machine)
+        out.append(f"    released by {lock.release}{at} after the loop" + (f" ({machine})" if machine else ""))
+    else:
+        out.append("    no atomic exchange on the same address after the loop was found (the release)")
+    out.append(f"    contention: {contention(lock, grid)}")
+    return out
+
+
+def render_loop(loop: Loop, number: int, grid: tuple[int, int, int] | None = None) -> str:
     """One loop as a paragraph."""
     where = f"line {loop.line}" if loop.line else "unknown line"
     indent = "  " * loop.depth
@@ -77,7 +95,8 @@ def render_loop(loop: Loop, number: int) -> str:
         out.append(f"  not pipelined; {asked}")
     if loop.loads:
         out.append("  global loads:")
-        out += [_load_line(s) for s in loop.loads]
+        lines = Counter((s.line, s.kind) for s in loop.loads)
+        out += [_load_line(s, lines[(s.line, s.kind)] > 1) for s in loop.loads]
     if loop.buffers:
         out.append(f"  shared-memory buffers filled by its copies: {', '.join(loop.buffers)}")
         if loop.buffering:
@@ -87,6 +106,8 @@ def render_loop(loop: Loop, number: int) -> str:
     if loop.mma:
         out.append(f"  matrix instructions: {loop.mma}; {loop.mma_ops} dot op{'s' if loop.mma_ops != 1 else ''}")
         out.append(f"  operands: {loop.operands}")
+    if loop.lock is not None:
+        out += _lock_lines(loop.lock, grid)
     for reason in loop.reasons:
         out.append(f"  why not (fully) pipelined: {reason}")
     for e in loop.evidence:
@@ -94,18 +115,26 @@ def render_loop(loop: Loop, number: int) -> str:
     return "\n".join(indent + line if i else line for i, line in enumerate(out))
 
 
-def render_loops(loops: list[Loop], title: str, missing: tuple[str, ...] = ()) -> str:
-    """Every loop, one paragraph each, under a title line."""
+def render_loops(loops: list[Loop], title: str, missing: tuple[str, ...] = (),
+                 grid: tuple[int, int, int] | None = None) -> str:
+    """Every loop, one paragraph each, under a title line (``grid``: the launch's, for lock contention)."""
     count = f"{len(loops)} loop{'s' if len(loops) != 1 else ''}"
     out = [f"{title}: {count}" if loops else f"{title}: no loops (nothing to pipeline)"]
     for i, loop in enumerate(loops, start=1):
         out.append("")
-        out.append(render_loop(loop, i))
+        out.append(render_loop(loop, i, grid))
     for why in missing:
         out.append(f"\nnot shown: {why}")
     return "\n".join(out) + "\n"
 
 
-def loops_json(loops: list[Loop], missing: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The loops as JSON-ready dicts."""
-    return {"loops": [{**asdict(loop), "pipelined": loop.pipelined} for loop in loops], "missing": list(missing)}
+def loops_json(loops: list[Loop], missing: tuple[str, ...] = (), grid: tuple[int, int, int] | None = None
+               ) -> dict[str, Any]:
+    """The loops as JSON-ready dicts (a spin lock with its contention in words)."""
+    found = []
+    for loop in loops:
+        item = {**asdict(loop), "pipelined": loop.pipelined}
+        if loop.lock is not None:
+            item["lock"] = {**asdict(loop.lock), "contention": contention(loop.lock, grid)}
+        found.append(item)
+    return {"loops": found, "missing": list(missing), "grid": list(grid) if grid else None}

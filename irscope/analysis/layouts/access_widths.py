@@ -83,7 +83,11 @@ class AccessWidth:
         stage: `ptx` or `amdgcn` when machine code was read, else "".
         machine: the stage's global memory instructions of the same kind at the same source position.
         same_position: how many accesses of this kind share the source position (a pipelined load's
-            prologue and loop copies do); `machine` then holds the instructions of all of them.
+            prologue and loop copies do; so do two loads of one line in different layouts, which the
+            compiler makes of one `tl.load` whose value is used in two layouts); `machine` then holds the
+            instructions of all of them, which line info cannot tell apart.
+        position_bytes: the widest access any of the accesses at that source position allows (the bound
+            on `machine`); 0 until the machine code is matched.
     """
 
     op: str
@@ -101,6 +105,7 @@ class AccessWidth:
     stage: str = ""
     machine: tuple[MachineAccess, ...] = ()
     same_position: int = 1
+    position_bytes: int = 0
 
     @property
     def machine_bytes(self) -> int | None:
@@ -108,10 +113,26 @@ class AccessWidth:
         return max((m.nbytes for m in self.machine), default=None)
 
     @property
+    def bound_bytes(self) -> int:
+        """The widest instruction the layouts of the accesses at this source position allow."""
+        return max(self.allowed_bytes, self.position_bytes)
+
+    @property
+    def mixed_position(self) -> bool:
+        """Whether accesses allowing different widths share this source position (their instructions mix)."""
+        return self.same_position > 1 and self.position_bytes != self.allowed_bytes
+
+    @property
     def agrees(self) -> bool | None:
-        """Whether the machine code uses the width the layout allows (None when unknown)."""
+        """Whether the machine code uses the width the layout allows (None when unknown).
+
+        Unknown too when wider instructions at the source position may belong to another access there
+        that allows them (line info names a position, not an op).
+        """
         widest = self.machine_bytes
-        return None if widest is None else widest == self.allowed_bytes
+        if widest is None or (self.mixed_position and self.allowed_bytes < widest <= self.bound_bytes):
+            return None
+        return widest == self.allowed_bytes
 
 
 def _contiguous(ll_bases: list[tuple[int, ...]]) -> int:
@@ -210,20 +231,23 @@ def match_accesses(accesses: list[AccessWidth], listing: Listing, kernel_file: s
             continue
         by_position.setdefault((kind, own.line, own.col), []).append(MachineAccess(insn.number, insn.opcode, nbytes))
     seen: dict[tuple[str, int, int], int] = {}
+    widest: dict[tuple[str, int, int], int] = {}
     for access in accesses:
         if access.loc is not None:
             key = (access.kind, access.loc.line, access.loc.col)
             seen[key] = seen.get(key, 0) + 1
+            widest[key] = max(widest.get(key, 0), access.allowed_bytes)
     out = []
     for access in accesses:
         machine: list[MachineAccess] = []
-        same = 1
+        same, bound = 1, access.allowed_bytes
         if access.loc is not None:
             for kind in _MACHINE_KINDS[access.kind]:
                 machine += by_position.get((kind, access.loc.line, access.loc.col), [])
             same = seen[(access.kind, access.loc.line, access.loc.col)]
+            bound = widest[(access.kind, access.loc.line, access.loc.col)]
         out.append(AccessWidth(**{**access.__dict__, "stage": listing.stage, "machine": tuple(machine),
-                                  "same_position": same}))
+                                  "same_position": same, "position_bytes": bound}))
     return out
 
 
@@ -280,6 +304,10 @@ def describe_access(access: AccessWidth, allowed: bool = True, count: int = 1) -
     widest = access.machine_bytes or 0
     if widest == access.allowed_bytes:
         return head + (f"{claim}; {used}" if allowed else used)
+    if access.mixed_position and access.allowed_bytes < widest <= access.bound_bytes:
+        return head + (f"{claim}; {used}; the layouts of the {verb} at this position allow up to "
+                       f"{access.bound_bytes} bytes, and line info names a position, not an op, so which "
+                       "instruction is this one's cannot be told")
     if widest > access.allowed_bytes:
         return head + f"{claim}, but {used}, wider than the layout's run"
     return head + f"{claim}, but {used}: {_why_narrower(access)}"
