@@ -309,6 +309,10 @@ def _decode(value: Any) -> Any:
         return tl.dtype(payload)
     if kind == "tuple":
         return tuple(_decode(v) for v in payload)
+    if kind == "layout":  # a @gluon.jit kernel's layout constexpr
+        from irscope.compile.gluon_layouts import decode_layout
+
+        return decode_layout(payload)
     raise UsageError(f"a recorded constexpr cannot be rebuilt ({payload}); this kernel cannot be compiled again")
 
 

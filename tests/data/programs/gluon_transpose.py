@@ -1,0 +1,53 @@
+"""A Gluon kernel in the style of Triton's Gluon tutorials: the layouts are constexpr arguments.
+
+Each program reads a tile of a row-major matrix with one blocked layout (threads along the
+columns, so reads are coalesced), moves it to a second layout with ``gl.convert_layout``
+(threads along the rows) and writes the transposed tile, so the writes are coalesced too.
+Run offline: ``irscope capture --target sm90 -- python gluon_transpose.py``.
+"""
+
+import sys
+
+import torch
+import triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+@gluon.jit
+def transpose_kernel(in_ptr, out_ptr, M, N, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
+                     read_layout: gl.constexpr, write_layout: gl.constexpr):
+    pid_m = gl.program_id(0)
+    pid_n = gl.program_id(1)
+    rows = pid_m * BLOCK_M + gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, read_layout))
+    cols = pid_n * BLOCK_N + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, read_layout))
+    mask = (rows[:, None] < M) & (cols[None, :] < N)
+    tile = gl.load(in_ptr + rows[:, None] * N + cols[None, :], mask=mask)
+    tile = gl.convert_layout(tile, write_layout)
+    out_rows = pid_m * BLOCK_M + gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, write_layout))
+    out_cols = pid_n * BLOCK_N + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, write_layout))
+    out_mask = (out_rows[:, None] < M) & (out_cols[None, :] < N)
+    gl.store(out_ptr + out_cols[None, :] * M + out_rows[:, None], tile, mask=out_mask)
+
+
+def transpose(x: torch.Tensor, num_warps: int = 4) -> torch.Tensor:
+    """``x.T`` (contiguous) through the Gluon kernel."""
+    M, N = x.shape
+    out = torch.empty((N, M), device=x.device, dtype=x.dtype)
+    read_layout = gl.BlockedLayout([1, 4], [4, 8], [num_warps, 1], [1, 0])
+    write_layout = gl.BlockedLayout([4, 1], [8, 4], [1, num_warps], [0, 1])
+    grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))
+    transpose_kernel[grid](x, out, M, N, 64, 64, read_layout, write_layout, num_warps=num_warps)
+    return out
+
+
+def main() -> int:
+    x = torch.randn(512, 256, device=DEVICE, dtype=torch.float16)
+    transpose(x)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
