@@ -70,7 +70,7 @@ def _decode(value: Any) -> Any:
     return value
 
 
-def build_layout(call: LayoutCall, text: str = "") -> Any:
+def build_layout(call: LayoutCall, text: str = "", what: str = "layout") -> Any:
     """The layout object of a parsed constructor call (nested layouts built first); a bad argument: UsageError."""
     cls = getattr(importlib.import_module(LAYOUT_MODULES[call.name]), call.name, None)
     if cls is None:
@@ -78,7 +78,7 @@ def build_layout(call: LayoutCall, text: str = "") -> Any:
 
     def built(value: Any) -> Any:
         if isinstance(value, LayoutCall):
-            return build_layout(value, text)
+            return build_layout(value, text, what)
         if isinstance(value, list):
             return [built(v) for v in value]
         if isinstance(value, tuple):
@@ -89,13 +89,13 @@ def build_layout(call: LayoutCall, text: str = "") -> Any:
         return cls(*[built(a) for a in call.args], **{k: built(v) for k, v in call.kwargs})
     except (TypeError, ValueError, AssertionError) as exc:
         fields = ", ".join(f.name for f in dataclasses.fields(cls) if f.init)
-        why = str(exc).split("\n")[0] or "its arguments do not satisfy Gluon's checks"
-        raise UsageError(f"layout {text or call.text()!r}: {call.name}({fields}) refused it: {why}") from None
+        why = str(exc).split("\n")[0] or "an argument failed Gluon's checks (list lengths must equal the rank)"
+        raise UsageError(f"{what} {text or call.text()!r}: {call.name}({fields}) refused it: {why}") from None
 
 
 def layout_from_text(text: str, what: str = "layout") -> Any:
     """The layout object of constructor text such as ``gl.BlockedLayout([1, 4], [32, 1], [4, 1], [1, 0])``."""
-    return build_layout(parse_layout(text, what), text)
+    return build_layout(parse_layout(text, what), text, what)
 
 
 def install() -> None:

@@ -28,7 +28,7 @@ LAYOUT_MODULES: dict[str, str] = {
     "AMDWMMALayout": f"{_GLUON}.amd",
 }
 # Example: gl.BlockedLayout([1, 4], [32, 1], [4, 1], [1, 0])  (a qualified or bare class name, then a call)
-_LOOKS_LIKE_CALL = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\(.*\)\s*$", re.DOTALL)
+_LOOKS_LIKE_CALL = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\(")
 
 
 @dataclass(frozen=True)
