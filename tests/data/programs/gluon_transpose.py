@@ -1,8 +1,10 @@
-"""A Gluon kernel in the style of Triton's Gluon tutorials: the layouts are constexpr arguments.
+"""Gluon kernels in the style of Triton's Gluon tutorials: the layouts are constexpr arguments.
 
-Each program reads a tile of a row-major matrix with one blocked layout (threads along the
-columns, so reads are coalesced), moves it to a second layout with ``gl.convert_layout``
-(threads along the rows) and writes the transposed tile, so the writes are coalesced too.
+``transpose_kernel`` reads a tile of a row-major matrix with one blocked layout (threads along the
+columns, so reads are coalesced), moves it to a second layout with ``gl.convert_layout`` (threads
+along the rows) and writes the transposed tile, so the writes are coalesced too.
+``double_rows_kernel`` reads a row with ``gl.CoalescedLayout()``, leaving the layout to the compiler,
+and converts it to the layout it was given for the store.
 Run offline: ``irscope capture --target sm90 -- python gluon_transpose.py``.
 """
 
@@ -32,6 +34,16 @@ def transpose_kernel(in_ptr, out_ptr, M, N, BLOCK_M: gl.constexpr, BLOCK_N: gl.c
     gl.store(out_ptr + out_cols[None, :] * M + out_rows[:, None], tile, mask=out_mask)
 
 
+@gluon.jit
+def double_rows_kernel(x_ptr, out_ptr, n_cols, BLOCK: gl.constexpr, layout: gl.constexpr):
+    row = gl.program_id(0)
+    cols = gl.arange(0, BLOCK, layout=gl.CoalescedLayout())
+    x = gl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols)
+    y = gl.convert_layout(x, layout) * 2
+    out_cols = gl.arange(0, BLOCK, layout=layout)
+    gl.store(out_ptr + row * n_cols + out_cols, y, mask=out_cols < n_cols)
+
+
 def transpose(x: torch.Tensor, num_warps: int = 4) -> torch.Tensor:
     """``x.T`` (contiguous) through the Gluon kernel."""
     M, N = x.shape
@@ -46,6 +58,9 @@ def transpose(x: torch.Tensor, num_warps: int = 4) -> torch.Tensor:
 def main() -> int:
     x = torch.randn(512, 256, device=DEVICE, dtype=torch.float16)
     transpose(x)
+    rows = torch.randn(64, 1024, device=DEVICE)
+    doubled = torch.empty_like(rows)
+    double_rows_kernel[(64,)](rows, doubled, 1024, 1024, gl.BlockedLayout([1], [32], [4], [0]), num_warps=4)
     return 0
 
 
