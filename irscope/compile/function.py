@@ -168,17 +168,17 @@ def _launch_keywords(kernel: FunctionKernel, config: dict[str, Any]) -> dict[str
                 raise UsageError(f"{kernel.name}: {name} is given twice ({given[name][0]} {name}={given[name][1]!r}, "
                                  f"{where} {name}={plain!r}); a launch keyword has one value")
             given[name] = (where, plain)
-            launch[name] = _mock(plain) if isinstance(plain, ArgSpec) else _constexpr_object(name, plain)
-    launch.update(kernel.settings)  # --set: on top of everything, the autotune config included
+            launch[name] = _mock(plain) if isinstance(plain, ArgSpec) else constexpr_object(f"--constexpr {name}", plain)
+    launch.update({k: constexpr_object(f"--set {k}", v) for k, v in kernel.settings.items()})  # --set: on top of everything
     return launch
 
 
-def _constexpr_object(name: str, value: Any) -> Any:
-    """A --constexpr value as the kernel receives it: a Gluon layout's text (``{"layout": TEXT}``) built."""
+def constexpr_object(what: str, value: Any) -> Any:
+    """A --constexpr / --set value as the kernel receives it: a Gluon layout's text (``{"layout": TEXT}``) built."""
     if isinstance(value, dict) and set(value) == {"layout"}:
         from irscope.compile.gluon_layouts import layout_from_text
 
-        return layout_from_text(str(value["layout"]), f"--constexpr {name}")
+        return layout_from_text(str(value["layout"]), what)
     return value
 
 

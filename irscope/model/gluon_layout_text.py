@@ -120,3 +120,28 @@ def _literal_text(value: Any) -> str:
     if isinstance(value, tuple):
         return "(" + ", ".join(_literal_text(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     return repr(value)
+
+
+def encoded_layout_text(data: Any) -> str:
+    """The constructor text of a layout as irscope records it (``{"class": ..., "fields": {...}}``), keywords named."""
+    def value(v: Any) -> Any:
+        if isinstance(v, dict) and "layout" in v:
+            return _RecordedCall(encoded_layout_text(v["layout"]))
+        if isinstance(v, dict) and "tuple" in v:
+            return tuple(value(x) for x in v["tuple"])
+        if isinstance(v, list):
+            return [value(x) for x in v]
+        return v
+
+    if not isinstance(data, dict):
+        return "?"
+    fields = data.get("fields", {})
+    parts = [f"{k}={_literal_text(value(v))}" for k, v in (fields.items() if isinstance(fields, dict) else ())]
+    return f"{data.get('class', '?')}({', '.join(parts)})"
+
+
+class _RecordedCall(str):
+    """A nested layout's text, printed as it is."""
+
+    def __repr__(self) -> str:
+        return str(self)
