@@ -54,10 +54,17 @@ def decode_layout(data: dict[str, Any]) -> Any:
     module, name = str(data.get("module", "")), str(data.get("class", ""))
     if not module.startswith(_PACKAGE):
         raise UsageError(f"a recorded layout names {module}.{name}, which is not a Gluon layout class")
-    cls = getattr(importlib.import_module(module), name, None)
-    if cls is None or not dataclasses.is_dataclass(cls):
+    try:
+        cls: Any = getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        cls = None
+    if not isinstance(cls, type) or not dataclasses.is_dataclass(cls):
         raise UsageError(f"the installed Triton has no Gluon layout {module}.{name}; this kernel cannot be rebuilt")
-    return cls(**{k: _decode(v) for k, v in dict(data.get("fields", {})).items()})
+    fields = data.get("fields", {})
+    try:
+        return cls(**{str(k): _decode(v) for k, v in (fields.items() if isinstance(fields, dict) else ())})
+    except (TypeError, ValueError, AssertionError) as exc:
+        raise UsageError(f"a recorded {name} cannot be rebuilt with this Triton's Gluon ({exc or 'refused'})") from None
 
 
 def _decode(value: Any) -> Any:

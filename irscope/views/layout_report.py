@@ -115,10 +115,10 @@ def _provenance_lines(origin: Provenance) -> list[str]:
     inserted = sum(not a for a in origin.authored)
     if origin.stage == "ttir":
         return [f"layouts: all {len(origin.chosen)} chosen by the compiler (a Triton kernel's TTIR has none); "
-                f"convert_layout ops it inserted: {inserted}"]
+                f"conversions it inserted: {inserted}"]
     lines = [f"layouts the author wrote (in the Gluon IR before any pass): {', '.join(origin.written) or 'none'}",
              f"layouts the compiler chose: {', '.join(origin.chosen) or 'none'}"]
-    lines.append(f"convert_layout ops: {len(origin.authored) - inserted} written by the author (gl.convert_layout), "
+    lines.append(f"conversions: {len(origin.authored) - inserted} written by the author (gl.convert_layout), "
                  f"{inserted} inserted by the compiler")
     return lines
 
