@@ -13,6 +13,7 @@ import pytest
 
 from irscope.store.store import Store
 from tests.conftest import DATA, invoke, repo_path
+from tests.test_repro import run_script, same_ir
 
 PROGRAM = DATA / "programs" / "gluon_transpose.py"
 READ = "gl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])"
@@ -79,8 +80,14 @@ def test_a_program_launching_gluon_kernels_with_layout_constexprs_is_captured_an
 
 
 @pytest.mark.compile
-def test_passes_of_a_recorded_gluon_kernel_run_gluons_pipeline_not_the_triton_one(tmp_path):
+def test_passes_and_repro_of_a_recorded_gluon_kernel_run_gluons_pipeline_not_the_triton_one(tmp_path):
     assert _capture_program(tmp_path, "sm90").returncode == 0
+    capture = next(c for c in Store(tmp_path).captures() if c.manifest.kernel == "transpose_kernel")
+    script = tmp_path / "repro.py"
+    assert invoke("repro", "transpose_kernel", "-o", script, store=tmp_path).exit_code == 0
+    out = run_script(script, "--stage", "ttgir")  # Triton alone rebuilds the layouts and compiles it as Gluon
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert same_ir(out.stdout, capture.read("ttgir"))
     result = invoke("passes", "transpose_kernel", "--json", store=tmp_path)
     assert result.exit_code == 0, result.output
     names = [row["name"].split("{")[0] for row in json.loads(result.stdout)["passes"]]
