@@ -45,7 +45,7 @@ def test_a_program_launching_gluon_kernels_with_layout_constexprs_is_captured_an
     assert proc.returncode == 0, proc.stderr
     assert "NOT captured" not in proc.stderr and "not JSON serializable" not in proc.stderr, proc.stderr
     captures = {c.manifest.kernel: c for c in Store(tmp_path).captures()}
-    assert sorted(captures) == ["double_rows_kernel", "transpose_kernel"]
+    assert sorted(captures) == ["double_rows_kernel", "staged_copy_kernel", "transpose_kernel"]
     transpose = captures["transpose_kernel"]
     assert transpose.manifest.target == target
     # The layouts the program passed, as their constructors, and recorded so a replay rebuilds the same objects.
@@ -74,6 +74,13 @@ def test_a_program_launching_gluon_kernels_with_layout_constexprs_is_captured_an
     (conv,) = rows["conversions"]
     assert conv["source"] == chosen[0] and conv["authored"] is True
     assert conv["cost"]["mechanism"] == "shared memory" and conv["cost"]["machine"]["shared_stores"] > 0
+    # A shared-memory layout constexpr: recorded, and the buffer laid out as it says.
+    staged = captures["staged_copy_kernel"]
+    constants = {tuple(path): value for path, value in staged.manifest.replay["constants"]}
+    assert constants[(5,)]["layout"]["class"] == "NVMMASharedLayout"
+    assert "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>" \
+        in staged.read("ttgir")
+    assert "#shared" in _layouts("staged_copy_kernel", tmp_path)["provenance"]["written"]
     text = invoke("layouts", "transpose_kernel", store=tmp_path).output
     assert "layouts the author wrote (in the Gluon IR before any pass): #blocked, #blocked1" in text
     assert "written by the author: a gl.convert_layout at this source line" in text

@@ -4,7 +4,8 @@
 columns, so reads are coalesced), moves it to a second layout with ``gl.convert_layout`` (threads
 along the rows) and writes the transposed tile, so the writes are coalesced too.
 ``double_rows_kernel`` reads a row with ``gl.CoalescedLayout()``, leaving the layout to the compiler,
-and converts it to the layout it was given for the store.
+and converts it to the layout it was given for the store. ``staged_copy_kernel`` passes a tile through
+shared memory laid out as its ``gl.NVMMASharedLayout`` constexpr says.
 Run offline: ``irscope capture --target sm90 -- python gluon_transpose.py``.
 """
 
@@ -44,6 +45,17 @@ def double_rows_kernel(x_ptr, out_ptr, n_cols, BLOCK: gl.constexpr, layout: gl.c
     gl.store(out_ptr + row * n_cols + out_cols, y, mask=out_cols < n_cols)
 
 
+@gluon.jit
+def staged_copy_kernel(in_ptr, out_ptr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, layout: gl.constexpr,
+                       smem_layout: gl.constexpr):
+    rows = gl.program_id(0) * BLOCK_M + gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, layout))
+    cols = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, layout))
+    offsets = rows[:, None] * BLOCK_N + cols[None, :]
+    staged = gl.allocate_shared_memory(gl.float16, [BLOCK_M, BLOCK_N], smem_layout)
+    staged.store(gl.load(in_ptr + offsets))
+    gl.store(out_ptr + offsets, staged.load(layout))
+
+
 def transpose(x: torch.Tensor, num_warps: int = 4) -> torch.Tensor:
     """``x.T`` (contiguous) through the Gluon kernel."""
     M, N = x.shape
@@ -61,6 +73,10 @@ def main() -> int:
     rows = torch.randn(64, 1024, device=DEVICE)
     doubled = torch.empty_like(rows)
     double_rows_kernel[(64,)](rows, doubled, 1024, 1024, gl.BlockedLayout([1], [32], [4], [0]), num_warps=4)
+    copied = torch.empty_like(x)
+    smem_layout = gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2)
+    staged_copy_kernel[(512 // 64,)](x, copied, 64, 256, gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0]),
+                                     smem_layout, num_warps=4)
     return 0
 
 
