@@ -113,6 +113,8 @@ def test_file_function_takes_gluon_layouts_as_constructor_text(tmp_path, target)
         in shown.output
     glir = invoke("show", *TRANSPOSE, "--target", target, "--stage", "glir", store=tmp_path)
     assert glir.exit_code == 0 and f"#blocked1 = {BLOCKED_T}" in glir.output
+    ttir = invoke("show", *TRANSPOSE, "--target", target, "--stage", "ttir", store=tmp_path)
+    assert ttir.exit_code != 0 and "a Gluon kernel's first IR is its glir (--stage glir)" in ttir.output
     report = _layouts(TRANSPOSE[0], tmp_path, *TRANSPOSE[1:], "--target", target)
     assert report["provenance"]["written"][:2] == ["#blocked", "#blocked1"]
     assert [c["cost"]["mechanism"] for c in report["conversions"]] == ["shared memory"]
@@ -139,6 +141,8 @@ def test_the_triton_matmuls_conversion_is_one_the_compiler_inserted(captures, tm
     assert module["provenance"]["stage"] == "ttir" and module["provenance"]["written"] == []
     (conv,) = module["conversions"]
     assert conv["authored"] is False and conv["cost"]["mechanism"] == "shared memory"
+    glir = invoke("show", "matmul", "--target", "sm90", "--stage", "glir", store=capture.path.parent.parent)
+    assert glir.exit_code != 0 and "only a Gluon kernel (@gluon.jit) has a glir" in glir.output
 
 
 @pytest.mark.parametrize(("text", "needle"), [
