@@ -30,7 +30,9 @@ from irscope.store.store import Capture
 
 __all__ = ["MappedLine", "SourceMap", "StageMap", "build_source_map", "map_listing", "map_mlir"]
 
-_MLIR_STAGES = ("ttir", "ttgir")
+_MLIR_STAGES = ("glir", "ttir", "ttgir")
+# A kernel has one first IR: a Gluon kernel the glir, a Triton kernel the ttir.
+_FIRST_IRS = ("glir", "ttir")
 _SKIP_OPS = frozenset({"module", "tt.func", "tt.return", "scf.yield"})
 
 
@@ -258,7 +260,7 @@ def mappable_stages(backend: str) -> tuple[str, ...]:
 def build_source_map(capture: Capture, stages: tuple[str, ...] | None = None) -> SourceMap:
     """Map the kernel's source through the given stages (default: every stage with positions)."""
     backend = capture.manifest.backend
-    chosen = stages or mappable_stages(backend)
+    chosen = stages or tuple(s for s in mappable_stages(backend) if s not in _FIRST_IRS or s in capture.manifest.files)
     for name in chosen:
         get_stage(name, backend)
     try:

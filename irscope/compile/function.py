@@ -168,9 +168,18 @@ def _launch_keywords(kernel: FunctionKernel, config: dict[str, Any]) -> dict[str
                 raise UsageError(f"{kernel.name}: {name} is given twice ({given[name][0]} {name}={given[name][1]!r}, "
                                  f"{where} {name}={plain!r}); a launch keyword has one value")
             given[name] = (where, plain)
-            launch[name] = _mock(plain) if isinstance(plain, ArgSpec) else plain
-    launch.update(kernel.settings)  # --set: on top of everything, the autotune config included
+            launch[name] = _mock(plain) if isinstance(plain, ArgSpec) else constexpr_object(f"--constexpr {name}", plain)
+    launch.update({k: constexpr_object(f"--set {k}", v) for k, v in kernel.settings.items()})  # --set: on top of everything
     return launch
+
+
+def constexpr_object(what: str, value: Any) -> Any:
+    """A --constexpr / --set value as the kernel receives it: a Gluon layout's text (``{"layout": TEXT}``) built."""
+    if isinstance(value, dict) and set(value) == {"layout"}:
+        from irscope.compile.gluon_layouts import layout_from_text
+
+        return layout_from_text(str(value["layout"]), what)
+    return value
 
 
 def function_job(kernel: FunctionKernel, target: Target, config_index: int) -> tuple[CompileJob, dict[str, Any]]:
@@ -309,6 +318,10 @@ def _decode(value: Any) -> Any:
         return tl.dtype(payload)
     if kind == "tuple":
         return tuple(_decode(v) for v in payload)
+    if kind == "layout":  # a @gluon.jit kernel's layout constexpr
+        from irscope.compile.gluon_layouts import decode_layout
+
+        return decode_layout(payload)
     raise UsageError(f"a recorded constexpr cannot be rebuilt ({payload}); this kernel cannot be compiled again")
 
 

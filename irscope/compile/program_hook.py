@@ -51,6 +51,10 @@ def encode_constant(value: Any) -> Any:
         return {"dtype": str(value)}
     if isinstance(value, (tuple, list)):
         return {"tuple": [encode_constant(v) for v in value]}
+    from irscope.compile.gluon_layouts import encode_layout, is_layout
+
+    if is_layout(value):  # a @gluon.jit kernel's layout constexpr
+        return {"layout": encode_layout(value)}
     return {"unsupported": repr(value)}
 
 
@@ -250,7 +254,7 @@ def _preload(jit: Any, job: Any) -> None:
     """Compile one job through the JIT's own preload path (its record is written by the listener)."""
     from triton.runtime import driver
 
-    from irscope.compile import same_code
+    from irscope.compile import gluon_layouts, same_code
 
     outer = (getattr(_STATE, "config", None), getattr(_STATE, "autotune", None))
     _STATE.inside = True
@@ -263,7 +267,8 @@ def _preload(jit: Any, job: Any) -> None:
             jit.compile = _naming_source(compile_fn)
         _STATE.may_stop = compile_fn is not None
         same_code.mark_compile_start()
-        jit.preload(job.specialization)
+        with gluon_layouts.decoding_preload(jit):  # a Gluon kernel's layout constexprs, as objects again
+            jit.preload(job.specialization)
     except same_code.SameCode as same:  # stopped after TTGIR: another compile makes the same code
         _write_alias(same)
     except Exception as exc:  # reported as not captured; the program goes on
@@ -350,6 +355,9 @@ def install() -> None:
 
         for backend in backends.values():  # the one whose compiler supports the target compiles
             same_code.install(backend.compiler)
+        from irscope.compile import gluon_layouts
+
+        gluon_layouts.install()  # a launch's layout constexprs reach the cache hook as JSON
         device_standin.install(offline, target)  # device queries answered as the target's GPU would
         import atexit
 

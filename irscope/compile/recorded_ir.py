@@ -45,6 +45,8 @@ class RecordedIRJob:
         constexprs: argument path -> value.
         attrs: argument path -> attributes.
         options: backend options.
+        gluon: whether the module is Gluon IR (a ``@gluon.jit`` kernel's: the capture keeps a ``.glir`` beside it),
+            so Triton runs Gluon's stages on it, not the TTIR passes.
     """
 
     path: Path
@@ -54,6 +56,7 @@ class RecordedIRJob:
     constexprs: dict[tuple[int, ...], Any]
     attrs: dict[tuple[int, ...], Any]
     options: dict[str, Any]
+    gluon: bool = False
 
     def source(self) -> Any:
         """An ASTSource whose IR is the recorded module (so every stage, TTIR's included, runs on it)."""
@@ -72,7 +75,7 @@ def recorded_ir_job(kernel: RecordedKernel, target: Target, path: str) -> Record
     return RecordedIRJob(path=Path(path), name=kernel.name, gpu_target=tgt, signature=dict(replay["signature"]),
                          constexprs=recorded_constexprs(replay),
                          attrs={tuple(p): value for p, value in replay.get("attrs", [])},
-                         options=recorded_options(replay, tgt))
+                         options=recorded_options(replay, tgt), gluon=Path(path).with_suffix(".glir").is_file())
 
 
 def _source_class() -> type:
@@ -88,6 +91,10 @@ def _source_class() -> type:
             # constexprs keyed by name; recorded ones are keyed by position).
             fn = SimpleNamespace(__name__=job.name, arg_names=list(job.signature))
             super().__init__(fn, dict(job.signature), dict(job.constexprs), dict(job.attrs))
+            if job.gluon:  # as GluonASTSource: Gluon's pipeline, from Gluon IR
+                from triton.backends.compiler import Language
+
+                self.language, self.ext = Language.GLUON, "glir"
             self.recorded = job.path
             try:
                 self.text = job.path.read_text(encoding="utf-8")

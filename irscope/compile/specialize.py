@@ -76,9 +76,14 @@ class CompileJob:
     options: dict[str, Any]
 
     def source(self) -> Any:
-        """Triton's ASTSource for this job."""
+        """Triton's ASTSource for this job (Gluon's, for a ``@gluon.jit`` kernel: its IR starts as Gluon IR)."""
         from triton.compiler import ASTSource
 
+        is_gluon = getattr(self.fn, "is_gluon", None)
+        if callable(is_gluon) and is_gluon():
+            from triton.experimental.gluon._runtime import GluonASTSource
+
+            return GluonASTSource(self.fn, self.signature, self.constexprs, self.attrs)
         return ASTSource(self.fn, self.signature, self.constexprs, self.attrs)
 
     def described(self) -> tuple[dict[str, Any], dict[str, Any]]:

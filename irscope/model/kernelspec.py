@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from irscope.errors import UsageError
 from irscope.model.definition import find_definition, module_file, source_digest
+from irscope.model.gluon_layout_text import looks_like_layout, parse_layout
 
 # Example: kernels/matmul.py:matmul_kernel   or   my_pkg.ops.attention:_attn_fwd
 _REF_RE = re.compile(r"^(?P<target>[^:]+):(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$")
@@ -267,6 +268,8 @@ def parse_args(text: str) -> list[ArgSpec]:
 def parse_constexprs(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
     """``("BLOCK=1024", "ACT='relu'", "ACT=")`` -> ``{"BLOCK": 1024, "ACT": "relu"}``, ``{"ACT": ""}``.
 
+    A Gluon layout (``layout=gl.BlockedLayout([1, 4], [32, 1], [4, 1], [1, 0])``) becomes ``{"layout": TEXT}``.
+
     ``NAME=`` is the empty string: what the shell passes for ``--constexpr NAME=""``.
     """
     out: dict[str, Any] = {}
@@ -276,6 +279,9 @@ def parse_constexprs(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
             raise UsageError(f"--constexpr {item!r}: expected NAME=VALUE, e.g. --constexpr BLOCK_SIZE=1024")
         if not value:
             out[name.strip()] = ""
+            continue
+        if looks_like_layout(value):  # a Gluon layout's constructor text, checked here, built where it compiles
+            out[name.strip()] = {"layout": parse_layout(value, f"--constexpr {name.strip()}").text()}
             continue
         spec = parse_arg_value(name.strip(), value.strip())
         if spec.kind == "tensor":

@@ -34,6 +34,9 @@ class Stage:
 
 STAGES: tuple[Stage, ...] = (
     Stage(name="source", ext="py", display="Python source", order=0, lexer="python"),
+    # A @gluon.jit kernel's first IR, before any pass (Triton's code generator wrote its layouts as the author did);
+    # such a kernel has no ttir. Triton 3.9 names it ``glir`` in CompiledKernel.asm and in its cache.
+    Stage(name="glir", ext="glir", display="Gluon IR", order=1, lexer="mlir"),
     Stage(name="ttir", ext="ttir", display="Triton IR", order=1, lexer="mlir"),
     Stage(name="ttgir", ext="ttgir", display="TritonGPU IR", order=2, lexer="mlir"),
     Stage(name="llir", ext="llir", display="LLVM IR", order=3, lexer="llvm"),

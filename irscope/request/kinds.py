@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol
 
 from irscope.compile.job import CaptureJob, CompilableKernel
 from irscope.errors import UsageError
+from irscope.model.gluon_layout_text import encoded_layout_text
 from irscope.model.kernels import KernelInfo, bundled_kernels
 from irscope.model.kernelspec import FunctionKernel, RecordedKernel
 from irscope.model.launch import LaunchShape
@@ -248,13 +249,15 @@ class RecordedKind(_FromSource):
         values = {}
         for path, encoded in replay.get("constants", []):
             if len(path) == 1 and path[0] < len(names) and replay["signature"][names[path[0]]] == "constexpr":
-                (_, plain), = encoded.items()
-                values[names[path[0]]] = plain if not isinstance(plain, dict) else "?"
+                (kind, plain), = encoded.items()
+                values[names[path[0]]] = (encoded_layout_text(plain) if kind == "layout"
+                                          else plain if not isinstance(plain, dict) else "?")
         return values, dict(replay.get("options", {}))
 
     def with_settings(self, settings: dict[str, Any], target: Target, config_index: int,
                       options: tuple[str, ...]) -> KernelSource:
         """The recorded specialization with ``settings`` in it, under a key of its own."""
+        from irscope.compile.function import constexpr_object
         from irscope.compile.program_hook import encode_constant
 
         kernel = self.kernel
@@ -267,6 +270,7 @@ class RecordedKind(_FromSource):
                 launch[name] = value
                 continue
             index = names.index(name)
+            value = constexpr_object(f"--set {name}", value)  # a Gluon layout's text: the layout itself
             constants = [c for c in constants if c[0] != [index]] + [[[index], encode_constant(value)]]
         replay.update(constants=constants, options=launch)
         base_key = kernel.settings_of or kernel.key

@@ -143,7 +143,27 @@ def decode(value):
         return tl.dtype(payload)
     if kind == "tuple":
         return tuple(decode(v) for v in payload)
+    if kind == "layout":
+        return gluon_layout(payload)
     raise SystemExit(f"cannot rebuild the constexpr {payload}")
+
+
+def gluon_layout(data):
+    """A Gluon kernel's layout constexpr, from its class and constructor fields."""
+    import importlib
+
+    if not data["module"].startswith("triton.experimental.gluon."):
+        raise SystemExit(f"{data['module']}.{data['class']} is not a Gluon layout")
+
+    def field(value):
+        if isinstance(value, dict) and "layout" in value:
+            return gluon_layout(value["layout"])
+        if isinstance(value, dict) and "tuple" in value:
+            return tuple(field(v) for v in value["tuple"])
+        return [field(v) for v in value] if isinstance(value, list) else value
+
+    cls = getattr(importlib.import_module(data["module"]), data["class"])
+    return cls(**{name: field(value) for name, value in data["fields"].items()})
 
 
 def compile_kernel(target_name):
@@ -159,6 +179,8 @@ def compile_kernel(target_name):
     target = GPUTarget(*TARGETS[target_name])
     fields = {f.name for f in dataclasses.fields(make_backend(target).parse_options({}))}
     options = {k: tuple(v) if isinstance(v, list) else v for k, v in OPTIONS.items() if k in fields}
+    if getattr(fn, "is_gluon", lambda: False)():  # a @gluon.jit kernel: its IR starts as Gluon IR
+        from triton.experimental.gluon._runtime import GluonASTSource as ASTSource
     source = ASTSource(fn, dict(SIGNATURE), {tuple(p): decode(v) for p, v in CONSTANTS},
                        {tuple(p): v for p, v in ATTRS})
     return triton.compile(source, target=target, options=options)

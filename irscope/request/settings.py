@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from irscope.errors import UsageError
+from irscope.model.gluon_layout_text import looks_like_layout, parse_layout
 from irscope.request.kinds import kind_of
 
 # Launch options per backend; every other name must be a constexpr of the kernel.
@@ -40,6 +41,8 @@ def parse_settings(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
         if name in out:
             raise UsageError(f"--set {name} is given twice")
         out[name] = _value(text)
+        if looks_like_layout(text):  # a Gluon layout constexpr, as its constructor: checked, built where it compiles
+            out[name] = {"layout": parse_layout(text, f"--set {name}").text()}
     return out
 
 

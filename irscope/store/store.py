@@ -102,7 +102,11 @@ class Capture:
         """The file holding an artifact (a stage, the cubin, ...), its size checked; StoreError when there is none."""
         file = self.manifest.files.get(name)
         if file is None:
-            raise StoreError(f"capture {self.manifest.key} has no {name} file")
+            first = {"ttir": ("glir", "a Gluon kernel's first IR is its glir"),
+                     "glir": ("ttir", "only a Gluon kernel (@gluon.jit) has a glir; this one's first IR is its ttir")}
+            other, why = first.get(name, ("", ""))
+            hint = f"; {why} (--stage {other})" if other in self.manifest.files else ""
+            raise StoreError(f"capture {self.manifest.key} has no {name} file{hint}")
         return self._check_file(file)
 
     def _stored(self, stage: Stage | str) -> Stage:

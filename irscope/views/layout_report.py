@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.text import Text
 
+from irscope.analysis.layouts.conversions import Provenance
 from irscope.analysis.layouts.explain import LayoutInfo, LayoutReport, RegisterUse
 from irscope.parse.layouts import Layout
 
@@ -85,18 +86,48 @@ def render_layout_report(report: LayoutReport, width: int = 100) -> Text:
         for line in _registers_lines(info):
             para(line, "green")
         out.append("\n")
+    origin = report.provenance
+    if origin is not None:
+        for line in _provenance_lines(origin):
+            para(line, "bold", indent="")
+        out.append("\n")
     if report.conversions:
         out.append(f"convert_layout ops: {len(report.conversions)}\n", style="bold")
-        for conv in report.conversions:
+        for i, conv in enumerate(report.conversions):
             shape = "x".join(str(s) for s in conv.shape)
             where = f" ({conv.loc})" if conv.loc else ""
             # One line, never wrapped: where it came from is a path to copy, however long the checkout's path.
             out.append(f"  line {conv.line}: {conv.result} {shape}x{conv.element}  {conv.source} -> {conv.dest}{where}\n")
+            if origin is not None and i < len(origin.authored):
+                para(_conversion_origin(origin, i), "dim", indent="    ")
+            if conv.cost is not None:
+                para(f"cost: {conv.cost.sentence()}", "yellow" if conv.cost.mechanism == "shared memory" else "",
+                     indent="    ")
     else:
         out.append("no convert_layout ops\n", style="bold")
     for problem in report.problems:
         para(f"problem: {problem}", "yellow", indent="")
     return out
+
+
+def _provenance_lines(origin: Provenance) -> list[str]:
+    """Which layouts the first IR already had and which the compiler chose, and how many conversions it inserted."""
+    inserted = sum(not a for a in origin.authored)
+    if origin.stage == "ttir":
+        return [f"layouts: all {len(origin.chosen)} chosen by the compiler (a Triton kernel's TTIR has none); "
+                f"conversions it inserted: {inserted}"]
+    lines = [f"layouts the author wrote (in the Gluon IR before any pass): {', '.join(origin.written) or 'none'}",
+             f"layouts the compiler chose: {', '.join(origin.chosen) or 'none'}"]
+    lines.append(f"conversions: {len(origin.authored) - inserted} written by the author (gl.convert_layout), "
+                 f"{inserted} inserted by the compiler")
+    return lines
+
+
+def _conversion_origin(origin: Provenance, index: int) -> str:
+    if origin.authored[index]:
+        return "written by the author: a gl.convert_layout at this source line in the Gluon IR"
+    return "inserted by the compiler: the first IR has no such conversion" + (
+        " (a Triton kernel's TTIR has no layouts)" if origin.stage == "ttir" else "")
 
 
 def _plain(value: Any) -> Any:
@@ -143,8 +174,10 @@ def layout_report_data(report: LayoutReport) -> dict[str, Any]:
         ],
         "conversions": [
             {"result": c.result, "source": c.source, "dest": c.dest, "shape": list(c.shape), "element": c.element,
-             "line": c.line, "loc": str(c.loc) if c.loc else None}
-            for c in report.conversions
+             "line": c.line, "loc": str(c.loc) if c.loc else None, "cost": _plain(c.cost),
+             "authored": report.provenance.authored[i] if report.provenance is not None else None}
+            for i, c in enumerate(report.conversions)
         ],
+        "provenance": _plain(report.provenance),
         "problems": list(report.problems),
     }

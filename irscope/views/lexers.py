@@ -22,7 +22,7 @@ class TritonMLIRLexer(RegexLexer):
     """Triton's MLIR dialects as printed in .ttir / .ttgir files and pass dumps."""
 
     name = "Triton MLIR"
-    aliases: ClassVar[list[str]] = ["ttir", "ttgir", "mlir"]
+    aliases: ClassVar[list[str]] = ["ttir", "ttgir", "glir", "mlir"]
     filenames: ClassVar[list[str]] = ["*.ttir", "*.ttgir", "*.mlir"]
 
     tokens: ClassVar[dict[str, list[Any]]] = {

@@ -10,7 +10,7 @@ from irscope.analysis.sourcemap import MappedLine, SourceMap, StageMap
 
 __all__ = ["annotate_json", "map_json", "render_annotate", "render_map"]
 
-_UNIT = {"ttir": "op", "ttgir": "op"}
+_UNIT = {"glir": "op", "ttir": "op", "ttgir": "op"}
 _BAR = 12
 
 

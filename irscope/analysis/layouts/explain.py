@@ -13,6 +13,7 @@ from irscope.analysis.layouts.access_widths import (
     global_accesses,
     vector_phrase,
 )
+from irscope.analysis.layouts.conversions import ConversionCost, Provenance, conversion_cost, machine_evidence
 from irscope.analysis.layouts.linear import LinearLayout, matrix_order
 from irscope.analysis.layouts.to_linear import UnsupportedLayout, mma_operand_tile, to_linear_layout
 from irscope.parse.layouts import (
@@ -38,6 +39,7 @@ from irscope.parse.layouts import (
     parse_layouts,
     split_modules,
 )
+from irscope.parse.lineinfo import Listing
 from irscope.parse.ttgir_ops import (
     ModuleInfo,
     SourceLoc,
@@ -148,6 +150,7 @@ class Conversion:
         element: the element type.
         line: 1-based line in the module text.
         loc: the source position, when resolvable.
+        cost: how it is carried out (registers, shuffles, shared memory) and what it moves.
     """
 
     result: str
@@ -157,6 +160,7 @@ class Conversion:
     element: str
     line: int
     loc: SourceLoc | None
+    cost: ConversionCost | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,8 @@ class LayoutReport:
         conversions: every convert_layout op in text order.
         problems: what could not be read or modelled, one sentence each.
         accesses: the global loads and stores checked against the machine code, when it was given.
+        provenance: which layouts and conversions the kernel's first IR already had (irscope.analysis.layouts
+            .provenance), when it was compared.
     """
 
     module: ModuleInfo
@@ -176,6 +182,7 @@ class LayoutReport:
     conversions: list[Conversion]
     problems: list[str]
     accesses: list[AccessWidth] = field(default_factory=list)
+    provenance: Provenance | None = None
 
     def get(self, label: str) -> LayoutInfo | None:
         """The layout with this label (`#mma` or `mma`), or None."""
@@ -501,13 +508,15 @@ def _main_element(uses: Sequence[LayoutUse]) -> str | None:
 
 
 def analyze_layouts(
-    text: str, table: LayoutTable | None = None, first_line: int = 1, accesses: Sequence[AccessWidth] = ()
+    text: str, table: LayoutTable | None = None, first_line: int = 1, accesses: Sequence[AccessWidth] = (),
+    listing: Listing | None = None,
 ) -> LayoutReport:
     """Explain every layout of one TTGIR module: meaning, uses, register cost and conversions.
 
     `first_line` is the line number of the module's first line in its file (for multi-module files).
     `accesses` (from irscope.analysis.layouts.access_widths) add what the machine code does for each global
-    access to the explanation of its layout.
+    access to the explanation of its layout; `listing` (the capture's PTX) adds to each conversion's cost the
+    instructions that carry its source position.
     """
     table = table or parse_layouts(text)
     problems = list(table.problems)
@@ -525,13 +534,22 @@ def analyze_layouts(
                     info.uses.append(LayoutUse(op.op, op.results, role, typ, op.line, op.loc))
         if op.op.endswith(".convert_layout") and op.operand_types and op.result_types:
             src, dst = op.operand_types[0], op.result_types[0]
+            cost = _conversion_cost(by_label.get(src.encoding), by_label.get(dst.encoding), src.shape, src.element)
+            if cost is not None and listing is not None:
+                cost = replace(cost, machine=machine_evidence(listing, op.loc))
             conversions.append(
                 Conversion(op.results[0] if op.results else "", src.encoding, dst.encoding, src.shape, src.element,
-                           op.line, op.loc)
+                           op.line, op.loc, cost)
             )
     layouts = [_finish(info, problems, accesses) for info in by_label.values()]
     return LayoutReport(module=module, layouts=layouts, conversions=conversions, problems=problems,
                         accesses=list(accesses))
+
+
+def _conversion_cost(src: LayoutInfo | None, dst: LayoutInfo | None, shape: tuple[int, ...],
+                     element: str) -> ConversionCost | None:
+    """The cost of one conversion, when both its layouts are known."""
+    return conversion_cost(src.layout, dst.layout, shape, element) if src and dst else None
 
 
 def _info_for(
