@@ -16,6 +16,7 @@ from irscope.analysis.perf.predict import (
     loop_costs,
     predict,
 )
+from irscope.analysis.perf.roles import with_ir_roles
 from irscope.analysis.perf.work import (
     Mix,
     dot_flops,
@@ -147,6 +148,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     once = mix_of(once_insns, num_warps, warp, amd)
     mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd) for label, insns in inside.items()}
     ttgir = capture.read("ttgir")
+    shape, roles_note = with_ir_roles(shape, ttgir)
     _unrolled(ttgir, loops, mixes, uncertain)
     trips = evaluate_trips(ttgir, shape.values, shape.grid)
     accesses = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
@@ -183,7 +185,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
                    shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
                    dram_efficiency=efficiency, gather_note=gather_note,
-                   uncertain=tuple(uncertain))
+                   notes=(roles_note,) if roles_note else (), uncertain=tuple(uncertain))
 
 
 def _unrolled(ttgir: str, loops: list[Any], mixes: dict[str, Mix], uncertain: list[str]) -> None:
