@@ -298,7 +298,8 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
     if not found:
         top = max(report_terms, key=lambda k: report_terms[k])
         what = {"compute": "compute", "dram": "DRAM bandwidth", "l2": "L2 bandwidth", "latency": "DRAM latency",
-                "shared": "shared-memory bandwidth"}[top]
+                "shared": "shared-memory bandwidth", "spill": "spill traffic",
+                "serial": "loads not pipelined, waited for in series"}[top]
         found.append(Suggestion(0.0, f"nothing stands out: the launch is limited by {what} as the model sees it; "
                                      "only less work (fewer bytes or FLOPs) or a different algorithm would help"))
     return sorted(found, key=lambda s: -s.gain)[:3]
@@ -380,10 +381,19 @@ class _Traffic:
 
 
 def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: DeviceModel, num_warps: int, spills: int,
-             local_wavefronts: float, shared_per_cta: int, coalescing_factor: float, gather_note: str) -> _Traffic:
-    """Requested and DRAM bytes of the launch, uncoalesced accesses and spills included."""
+             local_wavefronts: float, shared_per_cta: int, coalescing_factor: float, gather_note: str,
+             rounds: float = 1.0) -> _Traffic:
+    """Requested and DRAM bytes of the launch, uncoalesced accesses and spills included.
+
+    ``rounds``: how many times each CTA writes a part of the output (a persistent grid's tiles): the inputs pass
+    through the L2 in ``waves x rounds`` generations, not ``waves``.
+    """
     ctas = spread.ctas
-    compulsory, reread, dram, why = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes), spread.waves)
+    generations = max(1, round(spread.waves * rounds))
+    compulsory, reread, dram, why = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes), generations)
+    if generations > spread.waves:
+        why += (f" (the {spread.waves} wave(s) of CTAs write their output in {rounds:.0f} rounds each: "
+                f"{generations} generations of tiles)")
     if coalescing_factor > 1.0:
         dram *= coalescing_factor
         why += f"; scaled by {coalescing_factor:.1f}x for uncoalesced accesses (sectors fetched per useful byte)"
@@ -493,6 +503,20 @@ def _verdict(terms: dict[str, float], spread: _Spread, compute: _Compute, memory
     return "memory", f"DRAM time {dram_us:.1f} us exceeds compute time {terms['compute']:.1f} us"
 
 
+def _serial_us(serial: tuple[tuple[float, float, str], ...], spread: _Spread, compute: _Compute) -> tuple[float, str]:
+    """One resident CTA per SM and a loop whose MMAs wait on a load not issued ahead: nothing overlaps the wait, so
+    each iteration costs a DRAM round trip plus its MMAs (the busiest SM's CTAs in turn)."""
+    if spread.resident != 1 or not serial or not compute.per_sm_tensor:
+        return 0.0, ""
+    per_cta = sum(runs * (DRAM_LATENCY_NS * 1e-9 + flops / compute.per_sm_tensor) for runs, flops, _ in serial)
+    runs, flops, where = max(serial, key=lambda s: s[0])
+    us = spread.busiest * per_cta * 1e6
+    return us, (f"one CTA per SM, and each of its {runs:.0f} loop iterations waits on the load at {where}, which is "
+                f"not pipelined (into registers, one stage): a {DRAM_LATENCY_NS:.0f} ns round trip plus "
+                f"{flops / compute.per_sm_tensor * 1e9:.0f} ns of MMAs per iteration, in series ({us:.1f} us); "
+                "pipelining that load (a shared-memory operand, num_stages) or more CTAs per SM would overlap them")
+
+
 def _assumptions(shape: LaunchShape, spread: _Spread, device: DeviceModel, traffic: _Traffic, memory: _Memory,
                  peak: float, dtype: str, num_warps: int, spills: int, local_wavefronts: float,
                  l2_bytes_per_request: float) -> tuple[str, ...]:
@@ -526,7 +550,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             prologue_iterations: dict[str, float], bank: BankSummary, spills: int = 0,
             coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
             shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, dram_efficiency: float = 1.0,
-            gather_note: str = "", notes: tuple[str, ...] = (),
+            gather_note: str = "", notes: tuple[str, ...] = (), rounds: float = 1.0,
+            serial: tuple[tuple[float, float, str], ...] = (),
             uncertain: tuple[str, ...] = ()) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``)."""
     spread = _spread(shape, device.sm_count, occupancy)
@@ -537,16 +562,20 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
     compute = _compute(device, totals, dtype, spread)
     traffic = _traffic(totals, spread, shape, device, num_warps, spills, local_wavefronts, shared_per_cta,
-                       coalescing_factor, gather_note)
+                       coalescing_factor, gather_note, rounds)
     memory = _memory(device, totals, traffic, spread, compute, bank, coalescing_factor, local_wavefronts,
                      l2_bytes_per_request, dram_efficiency)
     shared_per_sm_us = memory.shared_us * ctas / (spread.busiest * spread.sms) if ctas else 0.0
     roofline = max(compute.plain_us, memory.dram_us, memory.l2_us, shared_per_sm_us)
+    serial_us, serial_what = _serial_us(serial, spread, compute)
     terms = {"compute": compute.compute_us + compute.vector_us, "dram": memory.dram_us, "l2": memory.l2_us,
-             "latency": memory.latency_us, "shared": memory.shared_us, "spill": memory.spill_us}
+             "latency": memory.latency_us, "shared": memory.shared_us, "spill": memory.spill_us,
+             "serial": serial_us}
     predicted = max(terms.values()) + LAUNCH_US
     bound, reason = _verdict(terms, spread, compute, memory, device, dram_efficiency, totals.tensor_flops, flops,
                              traffic.dram)
+    if serial_us and max(terms, key=lambda k: terms[k]) == "serial":
+        bound, reason = "latency", serial_what
     fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
         compute.vector_us > 0.3 * (predicted - LAUNCH_US)
     gains = _suggestions(terms, bank, limit, ctas, spread.sms, spread.per_sm, spread.tail, spread.waves, dtype,

@@ -1,0 +1,95 @@
+"""Control flow the launch decides: ``scf.if`` regions that cannot run for its integer arguments, conditional stores.
+
+An ``scf.if`` on a scalar ``arith.cmpi`` of values known at launch (``k_tiles == 0`` in the persistent matmul) runs
+one of its regions only; loops in the other do no work. A ``tt.store`` under an ``scf.if`` inside a loop (the
+epilogue ``flatten=True`` moves into the flattened loop) runs on some iterations only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Region", "conditional_store_loops", "dead_regions"]
+
+# Example: %accumulator = arith.cmpi eq, %k_tiles_7, %c0_i32 : i32 loc(#loc94)
+_CMPI = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.cmpi\s+(?P<pred>\w+),\s*(?P<a>%[\w$.-]+),\s*(?P<b>%[\w$.-]+)"
+                   r"\s*:\s*(?:i\d+|index)\b")
+# Example: scf.if %accumulator {   /   %tile_id_c_140 = scf.if %tile_id_c_138 -> (i32) {
+_IF = re.compile(r"scf\.if\s+(?P<cond>%[\w$.-]+)")
+_PREDICATES = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "slt": lambda a, b: a < b,
+               "sle": lambda a, b: a <= b, "sgt": lambda a, b: a > b, "sge": lambda a, b: a >= b,
+               "ult": lambda a, b: a < b, "ule": lambda a, b: a <= b, "ugt": lambda a, b: a > b,
+               "uge": lambda a, b: a >= b}
+
+
+@dataclass(frozen=True)
+class Region:
+    """TTGIR lines ``start``..``end`` that do not run for this launch, and why in words."""
+
+    start: int
+    end: int
+    why: str
+
+
+def _conditions(lines: list[str], scalars: dict[str, int]) -> dict[str, bool]:
+    found: dict[str, bool] = {}
+    for line in lines:
+        if (m := _CMPI.match(line)) and m["a"] in scalars and m["b"] in scalars and m["pred"] in _PREDICATES:
+            found[m["res"]] = bool(_PREDICATES[m["pred"]](scalars[m["a"]], scalars[m["b"]]))
+    return found
+
+
+def _ifs(lines: list[str]) -> list[tuple[int, str, int, int | None]]:
+    """Every ``scf.if``: (its line, its condition, its last line, the ``} else {`` line or None), 1-based."""
+    found = []
+    for i, line in enumerate(lines):
+        match = _IF.search(line)
+        if match is None or not line.rstrip().endswith("{"):
+            continue
+        depth, split, end = 0, None, None
+        for j in range(i, len(lines)):
+            text = re.sub(r"\{[^{}]*\}", "", lines[j]) if j != i else lines[j].split("scf.if", 1)[1]
+            if j > i and text.strip().startswith("} else {") and depth == 1:
+                split = j + 1
+                continue
+            depth += text.count("{") - text.count("}")
+            if depth <= 0:
+                end = j + 1
+                break
+        if end is not None:
+            found.append((i + 1, match["cond"], end, split))
+    return found
+
+
+def dead_regions(ttgir: str, scalars: dict[str, int]) -> list[Region]:
+    """The ``scf.if`` regions whose scalar condition, evaluated with the launch's values, says they do not run."""
+    lines = ttgir.splitlines()
+    known = _conditions(lines, scalars)
+    dead = []
+    for line, cond, end, split in _ifs(lines):
+        if cond not in known:
+            continue
+        if not known[cond]:
+            dead.append(Region(line, (split or end) - 1 if split else end,
+                               f"the scf.if at TTGIR line {line} is false for this launch"))
+        elif split:
+            dead.append(Region(split, end, f"the else of the scf.if at TTGIR line {line} does not run for this launch"))
+    return dead
+
+
+def conditional_store_loops(ttgir: str, loops: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The loop spans (innermost) holding a ``tt.store`` under an ``scf.if`` inside them: it runs on some trips only."""
+    lines = ttgir.splitlines()
+    ifs = _ifs(lines)
+    found = []
+    for number, line in enumerate(lines, 1):
+        if "tt.store" not in line:
+            continue
+        holding = [span for span in loops if span[0] < number <= span[1]]
+        if not holding:
+            continue
+        inner = max(holding, key=lambda span: span[0])
+        if any(inner[0] < start < number <= end for start, _c, end, _s in ifs) and inner not in found:
+            found.append(inner)
+    return found
