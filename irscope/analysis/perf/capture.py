@@ -8,7 +8,7 @@ from typing import Any
 
 from irscope.analysis.loops import capture_loops
 from irscope.analysis.perf.coalescing import Coalescing, coalescing
-from irscope.analysis.perf.control import conditional_store_loops, dead_regions
+from irscope.analysis.perf.control import conditional_store_loops, dead_regions, unmodelled
 from irscope.analysis.perf.predict import (
     BankSummary,
     DeviceModel,
@@ -151,6 +151,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd) for label, insns in inside.items()}
     ttgir = capture.read("ttgir")
     shape, roles_note = with_ir_roles(shape, ttgir)
+    uncertain.extend(unmodelled(ttgir))
     _unrolled(ttgir, loops, mixes, uncertain)
     trips = evaluate_trips(ttgir, shape.values, shape.grid)
     scalars = scalar_values(ttgir, shape.values, shape.grid)

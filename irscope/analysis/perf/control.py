@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Region", "conditional_store_loops", "dead_regions"]
+__all__ = ["Region", "conditional_store_loops", "dead_regions", "unmodelled"]
 
 # Example: %accumulator = arith.cmpi eq, %k_tiles_7, %c0_i32 : i32 loc(#loc94)
 _CMPI = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.cmpi\s+(?P<pred>\w+),\s*(?P<a>%[\w$.-]+),\s*(?P<b>%[\w$.-]+)"
@@ -92,4 +92,19 @@ def conditional_store_loops(ttgir: str, loops: list[tuple[int, int]]) -> list[tu
         inner = max(holding, key=lambda span: span[0])
         if any(inner[0] < start < number <= end for start, _c, end, _s in ifs) and inner not in found:
             found.append(inner)
+    return found
+
+
+def unmodelled(ttgir: str) -> list[str]:
+    """What the model cannot weigh in this module, one sentence each: atomics (contention, spin locks) and branches
+    on loaded values (which way each program goes)."""
+    found: list[str] = []
+    for number, line in enumerate(ttgir.splitlines(), 1):
+        if ("tt.atomic_cas" in line or "tt.atomic_rmw" in line) and not any("atomic" in f for f in found):
+            op = "tt.atomic_cas" if "tt.atomic_cas" in line else "tt.atomic_rmw"
+            found.append(f"the {op} at TTGIR line {number}: contention between CTAs (a lock spun on, atomics on "
+                         "one address) is not modelled, so the time is a lower bound")
+        if "cf.cond_br" in line and not any("branch" in f for f in found):
+            found.append(f"the branch at TTGIR line {number} depends on values known only when it runs: both of its "
+                         "paths are counted for every program")
     return found

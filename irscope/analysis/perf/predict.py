@@ -295,6 +295,10 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
                                      "of live values (smaller tiles, fewer stages) or more num_warps would remove them"))
     if coalescing:
         found.append(Suggestion(0.5, coalescing))
+    if report_terms.get("serial", 0.0) >= predicted > 0:
+        found.append(Suggestion(0.5, "the loads a loop's MMAs wait on are not pipelined and one CTA per SM leaves "
+                                     "nothing to overlap the wait: a shared-memory (async or TMA) operand, more "
+                                     "stages or more CTAs per SM (smaller tiles, fewer registers) would hide it"))
     if not found:
         top = max(report_terms, key=lambda k: report_terms[k])
         what = {"compute": "compute", "dram": "DRAM bandwidth", "l2": "L2 bandwidth", "latency": "DRAM latency",
@@ -580,6 +584,11 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         compute.vector_us > 0.3 * (predicted - LAUNCH_US)
     gains = _suggestions(terms, bank, limit, ctas, spread.sms, spread.per_sm, spread.tail, spread.waves, dtype,
                          compute.vector_us, spills, memory.in_flight, coalescing, fma_dot)
+    if uncertain and gains and gains[0].text.startswith("nothing stands out"):
+        # the model only knows what it modelled: say what it could not, rather than that nothing would help
+        gains = [Suggestion(0.0, "nothing stands out among what the model covers, but it could not model "
+                                 + "; ".join(uncertain[:3]) + (f" (and {len(uncertain) - 3} more)" if len(uncertain) > 3
+                                                               else "") + ": the time may be off by what those cost")]
     dram = traffic.dram
     return PerfReport(
         kernel=kernel, target=target, config_index=config_index, device=device, grid=shape.grid,
