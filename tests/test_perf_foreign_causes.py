@@ -14,8 +14,8 @@ import pytest
 
 from irscope.analysis.perf.capture import capture_perf
 from irscope.analysis.perf.control import dead_regions, unmodelled
-from irscope.analysis.perf.predict import PerfReport
 from irscope.analysis.perf.device import device_model
+from irscope.analysis.perf.predict import PerfReport
 from irscope.analysis.perf.roles import ir_roles
 from irscope.analysis.perf.work import scalar_values
 from irscope.model.gpus import resolve_gpu

@@ -27,7 +27,7 @@ from irscope.analysis.perf.device import GATHER_EFFICIENCY, GATHER_STEPS, Device
 from irscope.analysis.perf.work import LoopTrips, Mix
 from irscope.model.launch import LaunchShape, TensorBytes
 
-__all__ = ["DRAM_LATENCY_NS", "GATHER_EFFICIENCY", "GATHER_STEPS", "LAUNCH_US", "BankSummary", "DeviceModel", "LaunchShape", "LoopCost", "PerfReport",
+__all__ = ["DIRTY_L2_SHARE", "DRAM_LATENCY_NS", "GATHER_EFFICIENCY", "GATHER_STEPS", "LAUNCH_US", "BankSummary", "DeviceModel", "LaunchShape", "LoopCost", "PerfReport",
            "Suggestion", "TensorBytes", "device_model", "predict"]
 
 DRAM_LATENCY_NS = 900.0  # loaded DRAM round trip (H200: softmax 32768x1024 with 24 KB in flight per SM); uncertain
@@ -228,14 +228,15 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
     return _Totals(tensor, vector, vinsn, loads, stores, waves, in_flight, lsu, issued)
 
 
-def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int) -> tuple[float, float, float, str]:
-    """(compulsory, re-read, dram bytes, the assumption in words)."""
+def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int
+          ) -> tuple[float, float, float, str, float]:
+    """(compulsory, re-read, dram bytes, the assumption in words, bytes still dirty in the L2 at the end)."""
     loads, stores = totals.loads * ctas, totals.stores * ctas
     inputs = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout"))
     outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
     if not shape.tensors:
         return (loads + stores, 0.0, loads + stores,
-                "tensor sizes unknown: every requested byte is assumed to come from DRAM once (no reuse)")
+                "tensor sizes unknown: every requested byte is assumed to come from DRAM once (no reuse)", 0.0)
     written = min(stores, outputs)
     compulsory = min(loads, inputs) + written
     extra = max(0.0, loads - inputs)
@@ -255,9 +256,10 @@ def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: 
     text = (f"compulsory: each input byte read once, each output byte written once (min of the tensors' sizes and "
             f"what the CTAs request); {extra / 2**20:.1f} MiB requested again: {why}"
             + (f"; the last {dirty / 2**20:.1f} MiB written stay dirty in the L2 when the kernel ends "
-               f"({DIRTY_L2_SHARE:.0%} of it, fitted on the H200: uncertain) and are written back after it"
-               if dirty else ""))
-    return compulsory - dirty, reread, compulsory - dirty + reread, text
+               f"({DIRTY_L2_SHARE:.0%} of it, fitted on the H200: uncertain) and are written back after it (not "
+               "in the DRAM bytes, which are what the launch moves while it runs; still in its DRAM time: the write-"
+               "back is its work)" if dirty else ""))
+    return compulsory, reread, compulsory + reread, text, dirty
 
 
 def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: Any, shape_grid: int, sm_count: int,
@@ -382,6 +384,7 @@ class _Traffic:
     why: str
     spills_in_l2: bool
     l1_free: int
+    dirty: float = 0.0
 
 
 def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: DeviceModel, num_warps: int, spills: int,
@@ -394,7 +397,10 @@ def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: Devic
     """
     ctas = spread.ctas
     generations = max(1, round(spread.waves * rounds))
-    compulsory, reread, dram, why = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes), generations)
+    compulsory, reread, dram, why, dirty = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes),
+                                                 generations)
+    if device.llc_bytes:  # fitted on an NVIDIA L2; a memory-side cache (AMD's Infinity Cache) is not modelled so
+        dirty = 0.0
     if generations > spread.waves:
         why += (f" (the {spread.waves} wave(s) of CTAs write their output in {rounds:.0f} rounds each: "
                 f"{generations} generations of tiles)")
@@ -403,6 +409,8 @@ def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: Devic
         why += f"; scaled by {coalescing_factor:.1f}x for uncoalesced accesses (sectors fetched per useful byte)"
     if gather_note:
         why += f"; {gather_note}"
+    dram -= dirty
+    compulsory -= dirty
     requested = (totals.loads + totals.stores) * ctas
     # Spills stay in L1 while the resident CTAs' local memory fits beside their shared memory; else they go to L2,
     # and the part of them the L2 cannot hold (every SM's resident CTAs' local memory together) on to DRAM: those
@@ -421,7 +429,7 @@ def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: Devic
             why += (f"; spills: {everywhere / 2**20:.0f} MiB of local memory live at once exceed the "
                     f"{l2 / 2**20:.0f} MiB L2, so {1 - l2 / everywhere:.0%} of their traffic ({spill_dram / 2**20:.0f} "
                     "MiB) is assumed to reach DRAM")
-    return _Traffic(requested, compulsory, reread, dram, why, spills_in_l2, l1_free)
+    return _Traffic(requested, compulsory, reread, dram, why, spills_in_l2, l1_free, dirty)
 
 
 @dataclass(frozen=True)
@@ -444,11 +452,11 @@ def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Sp
     """DRAM, DRAM-latency, shared-memory, L2 and spill times."""
     ctas, sms, busiest = spread.ctas, spread.sms, spread.busiest
     clock = device.clock_mhz * 1e6
-    dram_us = traffic.dram / (device.dram_gbs * 1e9 * dram_efficiency) * 1e6
+    dram_us = (traffic.dram + traffic.dirty) / (device.dram_gbs * 1e9 * dram_efficiency) * 1e6
     # what the DRAM has outstanding: whole segments, so an uncoalesced load has its factor more in flight
     in_flight = spread.resident * totals.in_flight * max(1.0, coalescing_factor)
     per_sm_bw = min(in_flight / (DRAM_LATENCY_NS * 1e-9), SM_PORT_BYTES_PER_CLOCK * clock)
-    per_cta_bytes = traffic.dram / ctas if ctas else 0.0
+    per_cta_bytes = (traffic.dram + traffic.dirty) / ctas if ctas else 0.0
     latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
     conflicts = bank.conflicts_per_cta if bank.available else 0.0
     shared_waves = totals.wavefronts + conflicts
