@@ -106,3 +106,19 @@ def test_what_was_not_modelled_is_said(foreign: tuple[Store, list[dict[str, Any]
     report, _ = _perf(foreign, "liger cross_entropy")
     assert any("both of its paths are counted" in u for u in report.uncertain)
     assert not any(s.text.startswith("nothing stands out:") for s in report.suggestions)
+
+
+def test_masked_lanes_move_nothing(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
+    """Cause 3: Liger swiglu loads a 16384-wide block of an 11008-column row: the PTX's mask (col < 11008, from the
+    launch) leaves 5376 lanes idle, so each CTA asks for 2 x 11008 bf16 loads and 11008 stores, not 16384."""
+    report, _ = _perf(foreign, "liger swiglu")
+    mix = report.once
+    assert (mix.global_load_bytes, mix.global_store_bytes) == (2 * 11008 * 2, 11008 * 2)
+
+
+def test_a_store_predicated_to_one_thread_counts_once(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
+    """Cause 5: the layer norms store a row's mean and rstd from one thread: 4 bytes each, not 4 x 256 threads."""
+    report, _ = _perf(foreign, "liger layer_norm")
+    assert report.once.global_store_bytes == 4096 * 2 + 4 + 4
+    report, _ = _perf(foreign, "liger rms_norm")
+    assert report.once.global_store_bytes == 4096 * 2 + 4

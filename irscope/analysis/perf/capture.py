@@ -18,6 +18,7 @@ from irscope.analysis.perf.predict import (
     loop_costs,
     predict,
 )
+from irscope.analysis.perf.predicates import active_shares
 from irscope.analysis.perf.roles import with_ir_roles
 from irscope.analysis.perf.work import (
     Mix,
@@ -147,9 +148,10 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
         if label not in matched_labels:
             once_insns.extend(insns)
             uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
-    once = mix_of(once_insns, num_warps, warp, amd)
-    mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd) for label, insns in inside.items()}
     ttgir = capture.read("ttgir")
+    active = {} if amd else active_shares(list(listing.instructions), ttgir, shape.values, num_warps * warp)
+    once = mix_of(once_insns, num_warps, warp, amd, active)
+    mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd, active) for label, insns in inside.items()}
     shape, roles_note = with_ir_roles(shape, ttgir)
     uncertain.extend(unmodelled(ttgir))
     _unrolled(ttgir, loops, mixes, uncertain)
