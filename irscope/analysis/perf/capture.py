@@ -8,7 +8,14 @@ from typing import Any
 
 from irscope.analysis.loops import capture_loops
 from irscope.analysis.perf.coalescing import Coalescing, coalescing
-from irscope.analysis.perf.control import conditional_store_loops, dead_regions, unmodelled
+from irscope.analysis.perf.control import (
+    Region,
+    assumed_branches,
+    conditional_store_loops,
+    dead_regions,
+    unmodelled,
+)
+from irscope.analysis.perf.predicates import active_shares
 from irscope.analysis.perf.predict import (
     BankSummary,
     DeviceModel,
@@ -18,7 +25,6 @@ from irscope.analysis.perf.predict import (
     loop_costs,
     predict,
 )
-from irscope.analysis.perf.predicates import active_shares
 from irscope.analysis.perf.roles import with_ir_roles
 from irscope.analysis.perf.work import (
     Mix,
@@ -149,20 +155,21 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
             once_insns.extend(insns)
             uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
     ttgir = capture.read("ttgir")
+    scalars = scalar_values(ttgir, shape.values, shape.grid)
+    dead = dead_regions(ttgir, scalars) + assumed_branches(ttgir, scalars)
+    shape, roles_note = with_ir_roles(shape, ttgir, tuple((r.start, r.end) for r in dead))
     active = {} if amd else active_shares(list(listing.instructions), ttgir, shape.values, num_warps * warp)
     once = mix_of(once_insns, num_warps, warp, amd, active)
     mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd, active) for label, insns in inside.items()}
-    shape, roles_note = with_ir_roles(shape, ttgir)
     uncertain.extend(unmodelled(ttgir))
     _unrolled(ttgir, loops, mixes, uncertain)
     trips = evaluate_trips(ttgir, shape.values, shape.grid)
-    scalars = scalar_values(ttgir, shape.values, shape.grid)
     accesses = coalescing(ttgir, scalars)
     factor, worst = _coalescing_factor(accesses)
     efficiency, gather_note = dram_efficiency(accesses, device)
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
     costs = loop_costs(trips, matched, mixes)
-    costs, rounds, notes = _control(ttgir, scalars, loops, costs, shape)
+    costs, rounds, notes = _control(ttgir, dead, loops, costs, shape)
     for cost in costs:
         if cost.trips is None:
             uncertain.append(f"loop at line {cost.line}: {cost.trips_note}; counted once")
@@ -196,12 +203,11 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    serial=_serial(loops, costs), uncertain=tuple(uncertain))
 
 
-def _control(ttgir: str, scalars: dict[str, int], loops: list[Any], costs: tuple[LoopCost, ...], shape: LaunchShape
+def _control(ttgir: str, dead: list[Region], loops: list[Any], costs: tuple[LoopCost, ...], shape: LaunchShape
              ) -> tuple[tuple[LoopCost, ...], float, list[str]]:
     """Loops in regions the launch does not run do no work; a store under an scf.if in a loop runs once per output
     tile. Returns the costs, the rounds in which each CTA writes its part of the output (for the L2 model), notes."""
     notes: list[str] = []
-    dead = dead_regions(ttgir, scalars)
     out = list(costs)
     for i, (lp, cost) in enumerate(zip(loops, costs, strict=True)):
         region = next((r for r in dead if r.start <= lp.ttgir_lines[0] <= r.end), None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Region", "conditional_store_loops", "dead_regions", "unmodelled"]
+__all__ = ["Region", "assumed_branches", "conditional_store_loops", "dead_regions", "unmodelled"]
 
 # Example: %accumulator = arith.cmpi eq, %k_tiles_7, %c0_i32 : i32 loc(#loc94)
 _CMPI = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.cmpi\s+(?P<pred>\w+),\s*(?P<a>%[\w$.-]+),\s*(?P<b>%[\w$.-]+)"
@@ -78,6 +78,50 @@ def dead_regions(ttgir: str, scalars: dict[str, int]) -> list[Region]:
     return dead
 
 
+# Example: cf.cond_br %1, ^bb1, ^bb2 loc(#loc8)
+_COND_BR = re.compile(r"cf\.cond_br\s+(?P<cond>%[\w$.-]+),\s*\^(?P<a>\w+)[^,]*,\s*\^(?P<b>\w+)")
+# Example:   ^bb1:  // pred: ^bb0
+_BLOCK = re.compile(r"^(?P<indent>\s*)\^(?P<name>\w+)(?:\([^)]*\))?:")
+
+
+def _blocks(lines: list[str], indent: int) -> dict[str, tuple[int, int]]:
+    """The function-level blocks (at this indentation) by name -> their first and last line, 1-based."""
+    spans: dict[str, tuple[int, int]] = {}
+    current: tuple[str, int] | None = None
+    for i, line in enumerate(lines, 1):
+        match = _BLOCK.match(line)
+        closing = line.startswith(" " * (indent - 2) + "}") and not line.startswith(" " * indent)
+        if (match and len(match["indent"]) == indent) or closing:
+            if current is not None:
+                spans[current[0]] = (current[1], i - 1)
+            current = (match["name"], i) if match and not closing else None
+    return spans
+
+
+def assumed_branches(ttgir: str, scalars: dict[str, int]) -> list[Region]:
+    """Branches on values known only at run time (a loaded label): the shorter path is assumed not taken.
+
+    Triton emits ``cf.cond_br`` for an early ``return`` (Liger's cross entropy skips an ignored row): the path
+    with the kernel's main work is the common one; the report says what the other would cost.
+    """
+    lines = ttgir.splitlines()
+    found = []
+    for number, line in enumerate(lines, 1):
+        match = _COND_BR.search(line)
+        if match is None or match["cond"] in scalars:
+            continue
+        indent = next((len(m["indent"]) for text in lines[number:] if (m := _BLOCK.match(text))), 0)
+        blocks = _blocks(lines, indent)
+        a, b = blocks.get(match["a"]), blocks.get(match["b"])
+        if a is None or b is None:
+            continue
+        short = min((a, b), key=lambda span: span[1] - span[0])
+        found.append(Region(short[0], short[1], f"the branch at TTGIR line {number} depends on values known only "
+                                                f"when it runs: its shorter path (lines {short[0]}-{short[1]}) is "
+                                                "assumed not taken"))
+    return found
+
+
 def conditional_store_loops(ttgir: str, loops: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The loop spans (innermost) holding a ``tt.store`` under an ``scf.if`` inside them: it runs on some trips only."""
     lines = ttgir.splitlines()
@@ -105,6 +149,7 @@ def unmodelled(ttgir: str) -> list[str]:
             found.append(f"the {op} at TTGIR line {number}: contention between CTAs (a lock spun on, atomics on "
                          "one address) is not modelled, so the time is a lower bound")
         if "cf.cond_br" in line and not any("branch" in f for f in found):
-            found.append(f"the branch at TTGIR line {number} depends on values known only when it runs: both of its "
-                         "paths are counted for every program")
+            found.append(f"the branch at TTGIR line {number} depends on values known only when it runs (which way "
+                         "each program goes): its shorter path is assumed not taken, its machine code outside "
+                         "loops is still counted")
     return found

@@ -529,6 +529,37 @@ def _serial_us(serial: tuple[tuple[float, float, str], ...], spread: _Spread, co
                 "pipelining that load (a shared-memory operand, num_stages) or more CTAs per SM would overlap them")
 
 
+def _one_cta_rows(spread: _Spread, compute: _Compute, traffic: _Traffic, device: DeviceModel, totals: _Totals
+                  ) -> tuple[float, str]:
+    """One resident CTA per SM and no MMA loop to overlap: each CTA waits for its loads (a DRAM round trip, then its
+    bytes at the SM's port), then computes on them; nothing else on the SM runs meanwhile."""
+    if spread.resident != 1 or totals.tensor_flops or not spread.ctas:
+        return 0.0, ""
+    port = SM_PORT_BYTES_PER_CLOCK * device.clock_mhz * 1e6
+    moved = (traffic.dram + traffic.dirty) / spread.ctas
+    work = compute.vector_us / spread.busiest * 1e-6 if spread.busiest else 0.0
+    per_cta = DRAM_LATENCY_NS * 1e-9 + moved / port + work
+    us = spread.busiest * per_cta * 1e6
+    return us, (f"one CTA per SM ({spread.busiest} in turn on the busiest SM): each waits {DRAM_LATENCY_NS:.0f} ns "
+                f"for its loads, takes {moved / port * 1e6:.2f} us to receive its {moved / 1024:.0f} KiB and "
+                f"{work * 1e6:.2f} us to compute on them, with no other CTA to overlap ({us:.1f} us); smaller CTAs "
+                "(fewer warps, more CTAs per SM) would overlap one CTA's loads with another's work")
+
+
+def _serial_verdict(terms: dict[str, float], what: str, busy: float, dram_peak_share: float) -> tuple[str, str]:
+    """ncu's rule on the model's own terms: a unit under 60% of its peak over the launch's time is not its limit.
+
+    ``dram_peak_share``: the model's DRAM rate against the data sheet's (ncu's percentages are of the sheet's peak).
+    """
+    compute_share = terms["compute"] / busy if busy else 0.0
+    memory_share = max(terms["dram"] * dram_peak_share, terms["l2"], terms["shared"]) / busy if busy else 0.0
+    if max(compute_share, memory_share) < LATENCY_SOL:
+        return "latency", what
+    unit = "compute" if compute_share >= memory_share else "memory"
+    return unit, (f"{what}; {unit} is busy {max(compute_share, memory_share):.0%} of that time, over the "
+                  f"{LATENCY_SOL:.0%} at which a unit is the limit")
+
+
 def _assumptions(shape: LaunchShape, spread: _Spread, device: DeviceModel, traffic: _Traffic, memory: _Memory,
                  peak: float, dtype: str, num_warps: int, spills: int, local_wavefronts: float,
                  l2_bytes_per_request: float) -> tuple[str, ...]:
@@ -580,6 +611,9 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     shared_per_sm_us = memory.shared_us * ctas / (spread.busiest * spread.sms) if ctas else 0.0
     roofline = max(compute.plain_us, memory.dram_us, memory.l2_us, shared_per_sm_us)
     serial_us, serial_what = _serial_us(serial, spread, compute)
+    row_us, row_what = _one_cta_rows(spread, compute, traffic, device, totals)
+    if row_us > serial_us:
+        serial_us, serial_what = row_us, row_what
     terms = {"compute": compute.compute_us + compute.vector_us, "dram": memory.dram_us, "l2": memory.l2_us,
              "latency": memory.latency_us, "shared": memory.shared_us, "spill": memory.spill_us,
              "serial": serial_us}
@@ -587,7 +621,9 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     bound, reason = _verdict(terms, spread, compute, memory, device, dram_efficiency, totals.tensor_flops, flops,
                              traffic.dram)
     if serial_us and max(terms, key=lambda k: terms[k]) == "serial":
-        bound, reason = "latency", serial_what
+        sheet_bw = device.sheet_dram_gbs or device.dram_gbs
+        bound, reason = _serial_verdict(terms, serial_what, predicted - LAUNCH_US,
+                                        device.dram_gbs / sheet_bw if sheet_bw else 1.0)
     fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
         compute.vector_us > 0.3 * (predicted - LAUNCH_US)
     gains = _suggestions(terms, bank, limit, ctas, spread.sms, spread.per_sm, spread.tail, spread.waves, dtype,

@@ -51,13 +51,16 @@ def _arguments(ttgir: str) -> list[str]:
     return []
 
 
-def ir_roles(ttgir: str) -> dict[str, str]:
-    """Pointer argument name -> ``input``, ``output``, ``inout`` or ``unused``, from the module's global accesses."""
+def ir_roles(ttgir: str, skip: tuple[tuple[int, int], ...] = ()) -> dict[str, str]:
+    """Pointer argument name -> ``input``, ``output``, ``inout`` or ``unused``, from the module's global accesses.
+
+    ``skip``: TTGIR line spans (1-based, inclusive) that do not run for the launch; their accesses do not count.
+    """
     args = _arguments(ttgir)
     roots: dict[str, set[str]] = {f"%{name}": {name} for name in args}
     read: set[str] = set()
     written: set[str] = set()
-    for line in ttgir.splitlines():
+    for number, line in enumerate(ttgir.splitlines(), 1):
         match = _DEF.match(line) or _BARE.match(line)
         if match is None:
             continue
@@ -78,6 +81,8 @@ def ir_roles(ttgir: str) -> dict[str, str]:
             roots[res] = roots[operands[0]]
             continue
         targets = next((roots[o] for o in operands if o in roots), set())
+        if any(lo <= number <= hi for lo, hi in skip):
+            continue
         if op in _READS:
             read |= targets
         elif op in _WRITES:
@@ -92,9 +97,9 @@ def ir_roles(ttgir: str) -> dict[str, str]:
     return roles
 
 
-def with_ir_roles(shape: LaunchShape, ttgir: str) -> tuple[LaunchShape, str]:
+def with_ir_roles(shape: LaunchShape, ttgir: str, skip: tuple[tuple[int, int], ...] = ()) -> tuple[LaunchShape, str]:
     """The launch with each tensor's role read from the IR where the launch did not know it, and what changed."""
-    roles = ir_roles(ttgir)
+    roles = ir_roles(ttgir, skip)
     changed = []
     tensors = []
     for tensor in shape.tensors:

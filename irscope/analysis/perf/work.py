@@ -290,7 +290,7 @@ def mix_of(instructions: list[Instruction], num_warps: int, warp_size: int, amd:
             if width is None:
                 mix.unknown_width += 1
                 width = 4
-            moved = width * (warp_size if amd else 1) * (num_warps if amd else threads)
+            moved: float = width * (warp_size if amd else 1) * (num_warps if amd else threads)
             moved *= (active or {}).get(insn.number, 1.0)
             if kind == "global_store":
                 mix.global_store_bytes += moved
