@@ -20,10 +20,11 @@ imports Triton or torch.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from irscope.analysis.perf.device import GATHER_EFFICIENCY, GATHER_STEPS, DeviceModel, device_model
+from irscope.analysis.perf.report import BankSummary, LoopCost, PerfReport, Suggestion
 from irscope.analysis.perf.work import LoopTrips, Mix
 from irscope.model.launch import LaunchShape, TensorBytes
 
@@ -37,6 +38,9 @@ SHARED_WAVEFRONTS_PER_CLOCK = 1.0  # one 128-byte shared-memory wavefront per SM
 # Volta to Hopper: 4 schedulers per SM, each issues one warp instruction per clock. The FP32 pipe takes one
 # warp FFMA per scheduler per clock too, so in an FMA loop every other instruction costs an FMA's slot.
 ISSUE_PER_SM_CLOCK = 4.0
+# Cycles before an FP32/integer ALU result can feed the next instruction (Volta to Hopper: 4): a scheduler needs that
+# many warps to issue every cycle on dependent code
+DEPENDENT_ISSUE_CYCLES = 4.0
 LATENCY_MARGIN = 1.5  # a time this much above the plain roofline is called latency-bound
 # L2 -> SM bandwidth per SM per clock: the A100's 5120 B/clk L2 over its 108 SMs, assumed per SM on later parts
 L2_BYTES_PER_SM_CLOCK = 48.0
@@ -54,139 +58,9 @@ LATENCY_SOL = 0.6
 # fell 20-27 MB (median 24 MB, 38% of the 60 MiB L2) short of the bytes written on 13 streaming kernels of the
 # foreign set (tests/data/perf_foreign), 19-25 MB on the validation's softmax and vector_add; uncertain
 DIRTY_L2_SHARE = 0.38
-
-
-@dataclass(frozen=True)
-class LoopCost:
-    """One loop of the kernel and what each of its iterations does per CTA.
-
-    Attributes:
-        line: kernel source line; ``source`` its text.
-        trips: iterations per CTA (mean over the grid), or None when unknown (then counted once).
-        trips_note: how the count was found.
-        executions: how often the body runs per CTA (trips times the enclosing loops' trips).
-        per_iteration: the instruction mix of one iteration.
-        listing_label: the machine-code loop it was matched to, "" when none.
-        peeled: iterations the pipeliner moved out of the loop (AMD's epilogue), already in the once-per-CTA mix.
-    """
-
-    line: int | None
-    source: str
-    trips: float | None
-    trips_note: str
-    executions: float
-    per_iteration: Mix
-    listing_label: str
-    peeled: int = 0
-
-
-@dataclass(frozen=True)
-class BankSummary:
-    """What the bank-conflict analysis found, as the model uses it.
-
-    Attributes:
-        available: whether the analysis ran.
-        message: a sentence for the report (why not, when not available).
-        accesses: one line per shared access (``line 31 tl.load ld.shared.v4: 2-way (no swizzle)``).
-        worst_ways: the worst access's ways (1 = conflict-free).
-        worst: the sentence for the worst access, "" when all are conflict-free.
-        conflicts_per_cta: extra wavefronts per CTA over the whole launch (per-iteration counts times trips).
-        by_counter: those conflicts by the ncu counter they land in (``ld``, ``st``, ``ldgsts``, "" for none).
-        lsu_wavefronts_per_cta: wavefronts (conflicts included) of the ld/st accesses over the launch, per CTA, from
-            the bank model's widths and broadcasts (the SASS width where ptxas widened the PTX's loads).
-        complete: every ld/st access was modelled, so ``lsu_wavefronts_per_cta`` stands for all of them.
-    """
-
-    available: bool
-    message: str
-    accesses: tuple[str, ...] = ()
-    worst_ways: int = 1
-    worst: str = ""
-    conflicts_per_cta: float = 0.0
-    by_counter: dict[str, float] = field(default_factory=dict)
-    lsu_wavefronts_per_cta: float = 0.0
-    complete: bool = False
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """A change that would move the time, tied to its evidence.
-
-    Attributes:
-        gain: the predicted time saved, as a share of ``predicted_us`` (0..1), when it can be estimated.
-        text: the change and its evidence.
-    """
-
-    gain: float
-    text: str
-
-
-@dataclass(frozen=True)
-class PerfReport:
-    """The model's answer for one launch.
-
-    Attributes:
-        kernel / target / config_index: the capture.
-        device: the figures used.
-        grid / grid_origin: programs launched, and where that number came from.
-        ctas_per_sm / occupancy_pct / occupancy_limit: resident CTAs per SM, theoretical occupancy, its limiter.
-        waves / tail_utilisation: ``grid / (SMs x CTAs per SM)`` rounded up, and how full the last wave is.
-        loops: the loops with their trip counts and per-iteration mix.
-        once: the mix executed once per CTA outside every loop.
-        flops / tensor_flops / vector_flops: per launch.
-        mma_dtype: operand type of the tensor-core work ("" when none).
-        requested_bytes: global bytes the CTAs request (L2 traffic), loads plus stores, plus spill traffic
-            that does not fit in L1.
-        compulsory_bytes / reread_bytes / dram_bytes: the DRAM estimate and its parts.
-        dram_assumption: how dram_bytes was estimated.
-        arithmetic_intensity: flops / dram_bytes.
-        compute_us / vector_us / memory_us / shared_us / roofline_us: the terms (roofline: plain, no corrections).
-        bytes_in_flight_per_sm: outstanding global bytes per SM the latency term uses.
-        predicted_us: the prediction; ``roofline_fraction`` roofline_us / predicted_us.
-        bound: ``compute``, ``memory`` or ``latency``; ``bound_reason`` why.
-        bank: the bank-conflict section.
-        suggestions: the changes that would move it most, best first.
-        assumptions: what the model assumed, one sentence each; ``uncertain`` what it could not find out.
-    """
-
-    kernel: str
-    target: str
-    config_index: int
-    device: DeviceModel
-    grid: tuple[int, int, int]
-    grid_origin: str
-    num_warps: int
-    ctas_per_sm: int
-    occupancy_pct: float
-    occupancy_limit: str
-    waves: int
-    tail_utilisation: float
-    loops: tuple[LoopCost, ...]
-    once: Mix
-    flops: float
-    tensor_flops: float
-    vector_flops: float
-    mma_dtype: str
-    requested_bytes: float
-    compulsory_bytes: float
-    reread_bytes: float
-    dram_bytes: float
-    dram_assumption: str
-    arithmetic_intensity: float
-    compute_us: float
-    vector_us: float
-    memory_us: float
-    shared_us: float
-    roofline_us: float
-    bytes_in_flight_per_sm: float
-    predicted_us: float
-    roofline_fraction: float
-    bound: str
-    bound_reason: str
-    bank: BankSummary
-    suggestions: tuple[Suggestion, ...]
-    assumptions: tuple[str, ...]
-    uncertain: tuple[str, ...] = field(default=())
+# How many loop iterations apart CTAs that share data read it when all are resident at once (they drift; fla's
+# chunk_fwd_kernel_h: 4 V-blocks re-read one k chunk, ncu saw no re-read reach DRAM); uncertain
+REUSE_SKEW = 2.0
 
 
 @dataclass(frozen=True)
@@ -228,7 +102,7 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
     return _Totals(tensor, vector, vinsn, loads, stores, waves, in_flight, lsu, issued)
 
 
-def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int
+def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int, window: float = 0.0
           ) -> tuple[float, float, float, str, float]:
     """(compulsory, re-read, dram bytes, the assumption in words, bytes still dirty in the L2 at the end)."""
     loads, stores = totals.loads * ctas, totals.stores * ctas
@@ -244,6 +118,11 @@ def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: 
         miss = 0.0
         why = (f"the inputs ({inputs / 2**20:.1f} MiB) fit in the {l2_bytes / 2**20:.0f} MiB last-level cache, "
                "so re-reads hit it")
+    elif window and window <= l2_bytes:
+        miss = 0.0
+        why = (f"every CTA is resident at once and walks its loop in step with the others: what they re-read of "
+               f"each other's data is read within {REUSE_SKEW:g} iterations, {window / 2**20:.1f} MiB of loads "
+               f"across the grid, which the {l2_bytes / 2**20:.0f} MiB L2 holds, so re-reads hit it (uncertain)")
     else:
         miss = (1.0 - l2_bytes / inputs) / max(1, waves)
         why = (f"the inputs ({inputs / 2**20:.1f} MiB) exceed the {l2_bytes / 2**20:.0f} MiB last-level cache; a re-read misses "
@@ -346,7 +225,7 @@ class _Compute:
     plain_us: float
 
 
-def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread) -> _Compute:
+def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread, num_warps: int = 0) -> _Compute:
     """Tensor-core time at the operand type's peak, vector time by FMAs or issue slots, whichever is longer."""
     ctas, sms, busiest = spread.ctas, spread.sms, spread.busiest
     peak = device.tensor_tflops.get(dtype) or device.tensor_tflops.get("fp16", 0.0)
@@ -365,7 +244,11 @@ def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread) 
     plain_us = (totals.tensor_flops * ctas / (peak * 1e12) * 1e6 if peak else 0.0) + \
         (max(totals.vector_instructions / per_sm_vector, totals.warp_instructions / (ISSUE_PER_SM_CLOCK * clock))
          * ctas / sms * 1e6 if per_sm_vector and totals.vector_instructions else 0.0)
-    return _Compute(peak, per_sm_tensor, compute_us, max(vector_us, issue_us), plain_us)
+    # A scheduler with fewer warps than an ALU result takes cycles cannot issue every cycle: a warp's next
+    # instruction usually needs the last one's result
+    per_scheduler = spread.resident * num_warps / ISSUE_PER_SM_CLOCK
+    stall = max(1.0, DEPENDENT_ISSUE_CYCLES / per_scheduler) if per_scheduler else 1.0
+    return _Compute(peak, per_sm_tensor, compute_us, max(vector_us, issue_us) * stall, plain_us)
 
 
 @dataclass(frozen=True)
@@ -389,7 +272,7 @@ class _Traffic:
 
 def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: DeviceModel, num_warps: int, spills: int,
              local_wavefronts: float, shared_per_cta: int, coalescing_factor: float, gather_note: str,
-             rounds: float = 1.0) -> _Traffic:
+             rounds: float = 1.0, looped: bool = False) -> _Traffic:
     """Requested and DRAM bytes of the launch, uncoalesced accesses and spills included.
 
     ``rounds``: how many times each CTA writes a part of the output (a persistent grid's tiles): the inputs pass
@@ -397,8 +280,10 @@ def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: Devic
     """
     ctas = spread.ctas
     generations = max(1, round(spread.waves * rounds))
+    # one wave, one pass each: CTAs that share data read it at about the same iteration
+    window = ctas * totals.in_flight * REUSE_SKEW if spread.waves == 1 and generations == 1 and looped else 0.0
     compulsory, reread, dram, why, dirty = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes),
-                                                 generations)
+                                                 generations, window)
     if device.llc_bytes:  # fitted on an NVIDIA L2; a memory-side cache (AMD's Infinity Cache) is not modelled so
         dirty = 0.0
     if generations > spread.waves:
@@ -603,9 +488,9 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     totals = _totals(once, loops, prologue_iterations)
     flops = (totals.tensor_flops + totals.vector_flops) * ctas
     dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
-    compute = _compute(device, totals, dtype, spread)
+    compute = _compute(device, totals, dtype, spread, num_warps)
     traffic = _traffic(totals, spread, shape, device, num_warps, spills, local_wavefronts, shared_per_cta,
-                       coalescing_factor, gather_note, rounds)
+                       coalescing_factor, gather_note, rounds, any(lp.executions > 1 for lp in loops))
     memory = _memory(device, totals, traffic, spread, compute, bank, coalescing_factor, local_wavefronts,
                      l2_bytes_per_request, dram_efficiency)
     shared_per_sm_us = memory.shared_us * ctas / (spread.busiest * spread.sms) if ctas else 0.0
