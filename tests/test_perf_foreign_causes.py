@@ -33,15 +33,17 @@ def foreign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[dict[
     return store, json.loads((DATA / "measurements.json").read_text())["entries"]
 
 
-def _case(foreign: tuple[Store, list[dict[str, Any]]], case: str) -> tuple[Capture, LaunchShape, dict[str, Any]]:
+def _case(foreign: tuple[Store, list[dict[str, Any]]], case: str, kernel: str = ""
+          ) -> tuple[Capture, LaunchShape, dict[str, Any]]:
     store, entries = foreign
-    entry = next(e for e in entries if e["case"].startswith(case))
+    entry = next(e for e in entries if e["case"].startswith(case) and e["kernel"].startswith(kernel))
     tensors = tuple(TensorBytes(t["name"], int(t["nbytes"]), t.get("role", "inout")) for t in entry["tensors"])
     return store.get(entry["capture"]), LaunchShape(tuple(entry["grid"]), dict(entry["values"]), tensors), entry
 
 
-def _perf(foreign: tuple[Store, list[dict[str, Any]]], case: str) -> tuple[PerfReport, dict[str, Any]]:
-    capture, shape, entry = _case(foreign, case)
+def _perf(foreign: tuple[Store, list[dict[str, Any]]], case: str, kernel: str = ""
+          ) -> tuple[PerfReport, dict[str, Any]]:
+    capture, shape, entry = _case(foreign, case, kernel)
     gpu = resolve_gpu("h200", "sm90")
     assert gpu is not None
     return capture_perf(capture, device_model(gpu), shape), entry
@@ -133,4 +135,15 @@ def test_one_cta_per_sm_row_kernel_is_latency_bound(foreign: tuple[Store, list[d
     assert report.ctas_per_sm == 1
     assert report.bound == "latency" == entry["ncu_bound"]
     assert "one CTA per SM" in report.bound_reason
+    assert report.predicted_us == pytest.approx(entry["ncu"]["gpu__time_duration.sum"] / 1000, rel=0.25)
+
+
+def test_ctas_in_step_reread_from_the_l2(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
+    """Cause 2: fla's chunk_fwd_kernel_h: all 256 CTAs are resident at once and walk the time chunks together; the
+    4 V-blocks of a head re-read the same k and gk chunks within an iteration or two, and the L2 serves them.
+    Its 2-warp CTAs, 2 per SM, leave one warp per scheduler: dependent instructions stall issue (cause 6)."""
+    report, entry = _perf(foreign, "fla chunk_gla", "chunk_fwd_kernel_h")
+    assert "in step with the others" in report.dram_assumption
+    assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
+    assert report.bound == "latency" == entry["ncu_bound"]
     assert report.predicted_us == pytest.approx(entry["ncu"]["gpu__time_duration.sum"] / 1000, rel=0.25)
