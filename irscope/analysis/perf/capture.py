@@ -8,14 +8,24 @@ from typing import Any
 
 from irscope.analysis.loops import capture_loops
 from irscope.analysis.perf.coalescing import Coalescing, coalescing
+from irscope.analysis.perf.control import (
+    Region,
+    assumed_branches,
+    conditional_store_loops,
+    dead_regions,
+    unmodelled,
+)
+from irscope.analysis.perf.predicates import active_shares
 from irscope.analysis.perf.predict import (
     BankSummary,
     DeviceModel,
     LaunchShape,
+    LoopCost,
     PerfReport,
     loop_costs,
     predict,
 )
+from irscope.analysis.perf.roles import with_ir_roles
 from irscope.analysis.perf.work import (
     Mix,
     dot_flops,
@@ -144,16 +154,22 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
         if label not in matched_labels:
             once_insns.extend(insns)
             uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
-    once = mix_of(once_insns, num_warps, warp, amd)
-    mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd) for label, insns in inside.items()}
     ttgir = capture.read("ttgir")
+    scalars = scalar_values(ttgir, shape.values, shape.grid)
+    dead = dead_regions(ttgir, scalars) + assumed_branches(ttgir, scalars)
+    shape, roles_note = with_ir_roles(shape, ttgir, tuple((r.start, r.end) for r in dead))
+    active = {} if amd else active_shares(list(listing.instructions), ttgir, shape.values, num_warps * warp)
+    once = mix_of(once_insns, num_warps, warp, amd, active)
+    mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd, active) for label, insns in inside.items()}
+    uncertain.extend(unmodelled(ttgir))
     _unrolled(ttgir, loops, mixes, uncertain)
     trips = evaluate_trips(ttgir, shape.values, shape.grid)
-    accesses = coalescing(ttgir, scalar_values(ttgir, shape.values, shape.grid))
+    accesses = coalescing(ttgir, scalars)
     factor, worst = _coalescing_factor(accesses)
     efficiency, gather_note = dram_efficiency(accesses, device)
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
     costs = loop_costs(trips, matched, mixes)
+    costs, rounds, notes = _control(ttgir, dead, loops, costs, shape)
     for cost in costs:
         if cost.trips is None:
             uncertain.append(f"loop at line {cost.line}: {cost.trips_note}; counted once")
@@ -183,7 +199,50 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
                    shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
                    dram_efficiency=efficiency, gather_note=gather_note,
-                   uncertain=tuple(uncertain))
+                   notes=((roles_note,) if roles_note else ()) + tuple(notes), rounds=rounds,
+                   serial=_serial(loops, costs), uncertain=tuple(uncertain))
+
+
+def _control(ttgir: str, dead: list[Region], loops: list[Any], costs: tuple[LoopCost, ...], shape: LaunchShape
+             ) -> tuple[tuple[LoopCost, ...], float, list[str]]:
+    """Loops in regions the launch does not run do no work; a store under an scf.if in a loop runs once per output
+    tile. Returns the costs, the rounds in which each CTA writes its part of the output (for the L2 model), notes."""
+    notes: list[str] = []
+    out = list(costs)
+    for i, (lp, cost) in enumerate(zip(loops, costs, strict=True)):
+        region = next((r for r in dead if r.start <= lp.ttgir_lines[0] <= r.end), None)
+        if region is not None and cost.executions:
+            out[i] = replace(cost, trips=0.0, executions=0.0, trips_note=region.why)
+            notes.append(f"loop at line {cost.line}: {region.why}, so it does no work")
+    outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
+    ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
+    rounds = 1.0
+    spans = [lp.ttgir_lines for lp in loops]
+    for span in conditional_store_loops(ttgir, spans):
+        i = spans.index(span)
+        cost = out[i]
+        per_trip = cost.per_iteration.global_store_bytes
+        if not (outputs and per_trip and cost.executions) or per_trip * cost.executions * ctas <= outputs:
+            continue
+        runs = outputs / (ctas * per_trip)
+        mix = replace(cost.per_iteration, global_store_bytes=per_trip * runs / cost.executions)
+        out[i] = replace(cost, per_iteration=mix)
+        rounds = max(rounds, runs)
+        notes.append(f"loop at line {cost.line}: its store sits under an scf.if, so it runs on some trips only: "
+                     f"counted {runs:.1f} times per CTA, once per output tile (the outputs' size), not on each of "
+                     f"{cost.executions:.0f} trips")
+    return tuple(out), rounds, notes
+
+
+def _serial(loops: list[Any], costs: tuple[LoopCost, ...]) -> tuple[tuple[float, float, str], ...]:
+    """Per loop with MMAs that waits on a load not issued ahead (into registers, one stage): executions, tensor FLOPs
+    per iteration, and the load's source line; the model adds a DRAM round trip per iteration when nothing overlaps."""
+    found = []
+    for lp, cost in zip(loops, costs, strict=True):
+        waits = [ld for ld in lp.loads if ld.kind == "register" and ld.stages <= 1]
+        if waits and cost.per_iteration.mma_flops and cost.executions > 1:
+            found.append((cost.executions, cost.per_iteration.mma_flops, f"line {waits[0].line}"))
+    return tuple(found)
 
 
 def _unrolled(ttgir: str, loops: list[Any], mixes: dict[str, Mix], uncertain: list[str]) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from irscope.model.gpus import Gpu
 
-__all__ = ["GATHER_EFFICIENCY", "GATHER_STEPS", "DeviceModel", "device_model"]
+__all__ = ["COPY_SHARE", "GATHER_EFFICIENCY", "GATHER_STEPS", "DeviceModel", "device_model"]
 
 # DRAM bandwidth, relative to a streaming copy, of a gather that uses one 32-byte sector of each 64-byte segment
 # (the DRAM moves the whole segment), by the address step between the segments a warp touches: 64 B when they
@@ -22,6 +22,9 @@ __all__ = ["GATHER_EFFICIENCY", "GATHER_STEPS", "DeviceModel", "device_model"]
 # are assumed for every GPU: uncertain.
 GATHER_EFFICIENCY: tuple[tuple[int, float], ...] = ((64, 0.74), (256, 0.57), (1024, 0.54), (4096, 0.55))
 GATHER_STEPS = tuple(step for step, _ in GATHER_EFFICIENCY)
+# What a streaming copy reaches of the data sheet's DRAM bandwidth, used when it is not measured: 4248 of the H200's
+# 4800 GB/s (perf_model_validation's --gpu native copy, 2026-12-01); assumed for every GPU: uncertain
+COPY_SHARE = 0.885
 
 
 @dataclass(frozen=True)
@@ -87,11 +90,14 @@ def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float 
     tensor = dict(gpu.peak_tflops)
     vector = dict(gpu.vector_tflops)
     clock = float(gpu.boost_clock_mhz)
-    bandwidth = gpu.memory_bandwidth_gbs
+    bandwidth = gpu.memory_bandwidth_gbs * COPY_SHARE
     origin = "data sheet"
+    if not copy_gbps:
+        sources.append(f"DRAM bandwidth: {COPY_SHARE:.1%} of the data sheet's {gpu.memory_bandwidth_gbs:.0f} GB/s, what a "
+                       "streaming copy reached on the H200 (assumed for this GPU: uncertain)")
     if copy_gbps:
         sources.append(f"DRAM bandwidth measured now: a 1 GiB device copy ran at {copy_gbps:.0f} GB/s "
-                       f"(data sheet {bandwidth:.0f})")
+                       f"(data sheet {gpu.memory_bandwidth_gbs:.0f})")
         bandwidth = copy_gbps
         origin = "measured"
     if matmul_tflops and tensor.get("fp16"):

@@ -20,14 +20,15 @@ imports Triton or torch.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from irscope.analysis.perf.device import GATHER_EFFICIENCY, GATHER_STEPS, DeviceModel, device_model
+from irscope.analysis.perf.report import BankSummary, LoopCost, PerfReport, Suggestion
 from irscope.analysis.perf.work import LoopTrips, Mix
 from irscope.model.launch import LaunchShape, TensorBytes
 
-__all__ = ["DRAM_LATENCY_NS", "GATHER_EFFICIENCY", "GATHER_STEPS", "LAUNCH_US", "BankSummary", "DeviceModel", "LaunchShape", "LoopCost", "PerfReport",
+__all__ = ["DIRTY_L2_SHARE", "DRAM_LATENCY_NS", "GATHER_EFFICIENCY", "GATHER_STEPS", "LAUNCH_US", "BankSummary", "DeviceModel", "LaunchShape", "LoopCost", "PerfReport",
            "Suggestion", "TensorBytes", "device_model", "predict"]
 
 DRAM_LATENCY_NS = 900.0  # loaded DRAM round trip (H200: softmax 32768x1024 with 24 KB in flight per SM); uncertain
@@ -37,6 +38,9 @@ SHARED_WAVEFRONTS_PER_CLOCK = 1.0  # one 128-byte shared-memory wavefront per SM
 # Volta to Hopper: 4 schedulers per SM, each issues one warp instruction per clock. The FP32 pipe takes one
 # warp FFMA per scheduler per clock too, so in an FMA loop every other instruction costs an FMA's slot.
 ISSUE_PER_SM_CLOCK = 4.0
+# Cycles before an FP32/integer ALU result can feed the next instruction (Volta to Hopper: 4): a scheduler needs that
+# many warps to issue every cycle on dependent code
+DEPENDENT_ISSUE_CYCLES = 4.0
 LATENCY_MARGIN = 1.5  # a time this much above the plain roofline is called latency-bound
 # L2 -> SM bandwidth per SM per clock: the A100's 5120 B/clk L2 over its 108 SMs, assumed per SM on later parts
 L2_BYTES_PER_SM_CLOCK = 48.0
@@ -50,139 +54,13 @@ L2_REQUESTS_PER_SM_CLOCK = 0.65
 # ncu calls a launch latency-bound when no unit reaches this share of its peak; so does the model when the DRAM
 # term wins but its access pattern keeps the DRAM below it
 LATENCY_SOL = 0.6
-
-
-@dataclass(frozen=True)
-class LoopCost:
-    """One loop of the kernel and what each of its iterations does per CTA.
-
-    Attributes:
-        line: kernel source line; ``source`` its text.
-        trips: iterations per CTA (mean over the grid), or None when unknown (then counted once).
-        trips_note: how the count was found.
-        executions: how often the body runs per CTA (trips times the enclosing loops' trips).
-        per_iteration: the instruction mix of one iteration.
-        listing_label: the machine-code loop it was matched to, "" when none.
-        peeled: iterations the pipeliner moved out of the loop (AMD's epilogue), already in the once-per-CTA mix.
-    """
-
-    line: int | None
-    source: str
-    trips: float | None
-    trips_note: str
-    executions: float
-    per_iteration: Mix
-    listing_label: str
-    peeled: int = 0
-
-
-@dataclass(frozen=True)
-class BankSummary:
-    """What the bank-conflict analysis found, as the model uses it.
-
-    Attributes:
-        available: whether the analysis ran.
-        message: a sentence for the report (why not, when not available).
-        accesses: one line per shared access (``line 31 tl.load ld.shared.v4: 2-way (no swizzle)``).
-        worst_ways: the worst access's ways (1 = conflict-free).
-        worst: the sentence for the worst access, "" when all are conflict-free.
-        conflicts_per_cta: extra wavefronts per CTA over the whole launch (per-iteration counts times trips).
-        by_counter: those conflicts by the ncu counter they land in (``ld``, ``st``, ``ldgsts``, "" for none).
-        lsu_wavefronts_per_cta: wavefronts (conflicts included) of the ld/st accesses over the launch, per CTA, from
-            the bank model's widths and broadcasts (the SASS width where ptxas widened the PTX's loads).
-        complete: every ld/st access was modelled, so ``lsu_wavefronts_per_cta`` stands for all of them.
-    """
-
-    available: bool
-    message: str
-    accesses: tuple[str, ...] = ()
-    worst_ways: int = 1
-    worst: str = ""
-    conflicts_per_cta: float = 0.0
-    by_counter: dict[str, float] = field(default_factory=dict)
-    lsu_wavefronts_per_cta: float = 0.0
-    complete: bool = False
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """A change that would move the time, tied to its evidence.
-
-    Attributes:
-        gain: the predicted time saved, as a share of ``predicted_us`` (0..1), when it can be estimated.
-        text: the change and its evidence.
-    """
-
-    gain: float
-    text: str
-
-
-@dataclass(frozen=True)
-class PerfReport:
-    """The model's answer for one launch.
-
-    Attributes:
-        kernel / target / config_index: the capture.
-        device: the figures used.
-        grid / grid_origin: programs launched, and where that number came from.
-        ctas_per_sm / occupancy_pct / occupancy_limit: resident CTAs per SM, theoretical occupancy, its limiter.
-        waves / tail_utilisation: ``grid / (SMs x CTAs per SM)`` rounded up, and how full the last wave is.
-        loops: the loops with their trip counts and per-iteration mix.
-        once: the mix executed once per CTA outside every loop.
-        flops / tensor_flops / vector_flops: per launch.
-        mma_dtype: operand type of the tensor-core work ("" when none).
-        requested_bytes: global bytes the CTAs request (L2 traffic), loads plus stores, plus spill traffic
-            that does not fit in L1.
-        compulsory_bytes / reread_bytes / dram_bytes: the DRAM estimate and its parts.
-        dram_assumption: how dram_bytes was estimated.
-        arithmetic_intensity: flops / dram_bytes.
-        compute_us / vector_us / memory_us / shared_us / roofline_us: the terms (roofline: plain, no corrections).
-        bytes_in_flight_per_sm: outstanding global bytes per SM the latency term uses.
-        predicted_us: the prediction; ``roofline_fraction`` roofline_us / predicted_us.
-        bound: ``compute``, ``memory`` or ``latency``; ``bound_reason`` why.
-        bank: the bank-conflict section.
-        suggestions: the changes that would move it most, best first.
-        assumptions: what the model assumed, one sentence each; ``uncertain`` what it could not find out.
-    """
-
-    kernel: str
-    target: str
-    config_index: int
-    device: DeviceModel
-    grid: tuple[int, int, int]
-    grid_origin: str
-    num_warps: int
-    ctas_per_sm: int
-    occupancy_pct: float
-    occupancy_limit: str
-    waves: int
-    tail_utilisation: float
-    loops: tuple[LoopCost, ...]
-    once: Mix
-    flops: float
-    tensor_flops: float
-    vector_flops: float
-    mma_dtype: str
-    requested_bytes: float
-    compulsory_bytes: float
-    reread_bytes: float
-    dram_bytes: float
-    dram_assumption: str
-    arithmetic_intensity: float
-    compute_us: float
-    vector_us: float
-    memory_us: float
-    shared_us: float
-    roofline_us: float
-    bytes_in_flight_per_sm: float
-    predicted_us: float
-    roofline_fraction: float
-    bound: str
-    bound_reason: str
-    bank: BankSummary
-    suggestions: tuple[Suggestion, ...]
-    assumptions: tuple[str, ...]
-    uncertain: tuple[str, ...] = field(default=())
+# Share of the L2 still holding dirty output lines when a kernel that writes more than that ends: ncu's DRAM writes
+# fell 20-27 MB (median 24 MB, 38% of the 60 MiB L2) short of the bytes written on 13 streaming kernels of the
+# foreign set (tests/data/perf_foreign), 19-25 MB on the validation's softmax and vector_add; uncertain
+DIRTY_L2_SHARE = 0.38
+# How many loop iterations apart CTAs that share data read it when all are resident at once (they drift; fla's
+# chunk_fwd_kernel_h: 4 V-blocks re-read one k chunk, ncu saw no re-read reach DRAM); uncertain
+REUSE_SKEW = 2.0
 
 
 @dataclass(frozen=True)
@@ -224,29 +102,43 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
     return _Totals(tensor, vector, vinsn, loads, stores, waves, in_flight, lsu, issued)
 
 
-def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int) -> tuple[float, float, float, str]:
-    """(compulsory, re-read, dram bytes, the assumption in words)."""
+def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int, window: float = 0.0
+          ) -> tuple[float, float, float, str, float]:
+    """(compulsory, re-read, dram bytes, the assumption in words, bytes still dirty in the L2 at the end)."""
     loads, stores = totals.loads * ctas, totals.stores * ctas
     inputs = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout"))
     outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
     if not shape.tensors:
         return (loads + stores, 0.0, loads + stores,
-                "tensor sizes unknown: every requested byte is assumed to come from DRAM once (no reuse)")
-    compulsory = min(loads, inputs) + min(stores, outputs)
+                "tensor sizes unknown: every requested byte is assumed to come from DRAM once (no reuse)", 0.0)
+    written = min(stores, outputs)
+    compulsory = min(loads, inputs) + written
     extra = max(0.0, loads - inputs)
     if inputs <= l2_bytes:
         miss = 0.0
         why = (f"the inputs ({inputs / 2**20:.1f} MiB) fit in the {l2_bytes / 2**20:.0f} MiB last-level cache, "
                "so re-reads hit it")
+    elif window and window <= l2_bytes:
+        miss = 0.0
+        why = (f"every CTA is resident at once and walks its loop in step with the others: what they re-read of "
+               f"each other's data is read within {REUSE_SKEW:g} iterations, {window / 2**20:.1f} MiB of loads "
+               f"across the grid, which the {l2_bytes / 2**20:.0f} MiB L2 holds, so re-reads hit it (uncertain)")
     else:
         miss = (1.0 - l2_bytes / inputs) / max(1, waves)
         why = (f"the inputs ({inputs / 2**20:.1f} MiB) exceed the {l2_bytes / 2**20:.0f} MiB last-level cache; a re-read misses "
                f"when its tile left the L2 since a previous wave read it: (1 - L2/inputs) / waves = {miss:.1%} of "
                "re-reads assumed to miss (tile orders that keep a wave's tiles together; uncertain)")
     reread = extra * miss
+    # The L2 writes back: the last lines written are still dirty in it when the kernel ends, and reach the DRAM
+    # after it (ncu's dram__bytes_write of the launch does not count them).
+    dirty = min(written, DIRTY_L2_SHARE * l2_bytes)
     text = (f"compulsory: each input byte read once, each output byte written once (min of the tensors' sizes and "
-            f"what the CTAs request); {extra / 2**20:.1f} MiB requested again: {why}")
-    return compulsory, reread, compulsory + reread, text
+            f"what the CTAs request); {extra / 2**20:.1f} MiB requested again: {why}"
+            + (f"; the last {dirty / 2**20:.1f} MiB written stay dirty in the L2 when the kernel ends "
+               f"({DIRTY_L2_SHARE:.0%} of it, fitted on the H200: uncertain) and are written back after it (not "
+               "in the DRAM bytes, which are what the launch moves while it runs; still in its DRAM time: the write-"
+               "back is its work)" if dirty else ""))
+    return compulsory, reread, compulsory + reread, text, dirty
 
 
 def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: Any, shape_grid: int, sm_count: int,
@@ -284,10 +176,15 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
                                      "of live values (smaller tiles, fewer stages) or more num_warps would remove them"))
     if coalescing:
         found.append(Suggestion(0.5, coalescing))
+    if report_terms.get("serial", 0.0) >= predicted > 0:
+        found.append(Suggestion(0.5, "the loads a loop's MMAs wait on are not pipelined and one CTA per SM leaves "
+                                     "nothing to overlap the wait: a shared-memory (async or TMA) operand, more "
+                                     "stages or more CTAs per SM (smaller tiles, fewer registers) would hide it"))
     if not found:
         top = max(report_terms, key=lambda k: report_terms[k])
         what = {"compute": "compute", "dram": "DRAM bandwidth", "l2": "L2 bandwidth", "latency": "DRAM latency",
-                "shared": "shared-memory bandwidth"}[top]
+                "shared": "shared-memory bandwidth", "spill": "spill traffic",
+                "serial": "loads not pipelined, waited for in series"}[top]
         found.append(Suggestion(0.0, f"nothing stands out: the launch is limited by {what} as the model sees it; "
                                      "only less work (fewer bytes or FLOPs) or a different algorithm would help"))
     return sorted(found, key=lambda s: -s.gain)[:3]
@@ -328,7 +225,7 @@ class _Compute:
     plain_us: float
 
 
-def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread) -> _Compute:
+def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread, num_warps: int = 0) -> _Compute:
     """Tensor-core time at the operand type's peak, vector time by FMAs or issue slots, whichever is longer."""
     ctas, sms, busiest = spread.ctas, spread.sms, spread.busiest
     peak = device.tensor_tflops.get(dtype) or device.tensor_tflops.get("fp16", 0.0)
@@ -347,7 +244,11 @@ def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread) 
     plain_us = (totals.tensor_flops * ctas / (peak * 1e12) * 1e6 if peak else 0.0) + \
         (max(totals.vector_instructions / per_sm_vector, totals.warp_instructions / (ISSUE_PER_SM_CLOCK * clock))
          * ctas / sms * 1e6 if per_sm_vector and totals.vector_instructions else 0.0)
-    return _Compute(peak, per_sm_tensor, compute_us, max(vector_us, issue_us), plain_us)
+    # A scheduler with fewer warps than an ALU result takes cycles cannot issue every cycle: a warp's next
+    # instruction usually needs the last one's result
+    per_scheduler = spread.resident * num_warps / ISSUE_PER_SM_CLOCK
+    stall = max(1.0, DEPENDENT_ISSUE_CYCLES / per_scheduler) if per_scheduler else 1.0
+    return _Compute(peak, per_sm_tensor, compute_us, max(vector_us, issue_us) * stall, plain_us)
 
 
 @dataclass(frozen=True)
@@ -366,18 +267,35 @@ class _Traffic:
     why: str
     spills_in_l2: bool
     l1_free: int
+    dirty: float = 0.0
 
 
 def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: DeviceModel, num_warps: int, spills: int,
-             local_wavefronts: float, shared_per_cta: int, coalescing_factor: float, gather_note: str) -> _Traffic:
-    """Requested and DRAM bytes of the launch, uncoalesced accesses and spills included."""
+             local_wavefronts: float, shared_per_cta: int, coalescing_factor: float, gather_note: str,
+             rounds: float = 1.0, looped: bool = False) -> _Traffic:
+    """Requested and DRAM bytes of the launch, uncoalesced accesses and spills included.
+
+    ``rounds``: how many times each CTA writes a part of the output (a persistent grid's tiles): the inputs pass
+    through the L2 in ``waves x rounds`` generations, not ``waves``.
+    """
     ctas = spread.ctas
-    compulsory, reread, dram, why = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes), spread.waves)
+    generations = max(1, round(spread.waves * rounds))
+    # one wave, one pass each: CTAs that share data read it at about the same iteration
+    window = ctas * totals.in_flight * REUSE_SKEW if spread.waves == 1 and generations == 1 and looped else 0.0
+    compulsory, reread, dram, why, dirty = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes),
+                                                 generations, window)
+    if device.llc_bytes:  # fitted on an NVIDIA L2; a memory-side cache (AMD's Infinity Cache) is not modelled so
+        dirty = 0.0
+    if generations > spread.waves:
+        why += (f" (the {spread.waves} wave(s) of CTAs write their output in {rounds:.0f} rounds each: "
+                f"{generations} generations of tiles)")
     if coalescing_factor > 1.0:
         dram *= coalescing_factor
         why += f"; scaled by {coalescing_factor:.1f}x for uncoalesced accesses (sectors fetched per useful byte)"
     if gather_note:
         why += f"; {gather_note}"
+    dram -= dirty
+    compulsory -= dirty
     requested = (totals.loads + totals.stores) * ctas
     # Spills stay in L1 while the resident CTAs' local memory fits beside their shared memory; else they go to L2,
     # and the part of them the L2 cannot hold (every SM's resident CTAs' local memory together) on to DRAM: those
@@ -396,7 +314,7 @@ def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: Devic
             why += (f"; spills: {everywhere / 2**20:.0f} MiB of local memory live at once exceed the "
                     f"{l2 / 2**20:.0f} MiB L2, so {1 - l2 / everywhere:.0%} of their traffic ({spill_dram / 2**20:.0f} "
                     "MiB) is assumed to reach DRAM")
-    return _Traffic(requested, compulsory, reread, dram, why, spills_in_l2, l1_free)
+    return _Traffic(requested, compulsory, reread, dram, why, spills_in_l2, l1_free, dirty)
 
 
 @dataclass(frozen=True)
@@ -419,11 +337,11 @@ def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Sp
     """DRAM, DRAM-latency, shared-memory, L2 and spill times."""
     ctas, sms, busiest = spread.ctas, spread.sms, spread.busiest
     clock = device.clock_mhz * 1e6
-    dram_us = traffic.dram / (device.dram_gbs * 1e9 * dram_efficiency) * 1e6
+    dram_us = (traffic.dram + traffic.dirty) / (device.dram_gbs * 1e9 * dram_efficiency) * 1e6
     # what the DRAM has outstanding: whole segments, so an uncoalesced load has its factor more in flight
     in_flight = spread.resident * totals.in_flight * max(1.0, coalescing_factor)
     per_sm_bw = min(in_flight / (DRAM_LATENCY_NS * 1e-9), SM_PORT_BYTES_PER_CLOCK * clock)
-    per_cta_bytes = traffic.dram / ctas if ctas else 0.0
+    per_cta_bytes = (traffic.dram + traffic.dirty) / ctas if ctas else 0.0
     latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
     conflicts = bank.conflicts_per_cta if bank.available else 0.0
     shared_waves = totals.wavefronts + conflicts
@@ -482,6 +400,51 @@ def _verdict(terms: dict[str, float], spread: _Spread, compute: _Compute, memory
     return "memory", f"DRAM time {dram_us:.1f} us exceeds compute time {terms['compute']:.1f} us"
 
 
+def _serial_us(serial: tuple[tuple[float, float, str], ...], spread: _Spread, compute: _Compute) -> tuple[float, str]:
+    """One resident CTA per SM and a loop whose MMAs wait on a load not issued ahead: nothing overlaps the wait, so
+    each iteration costs a DRAM round trip plus its MMAs (the busiest SM's CTAs in turn)."""
+    if spread.resident != 1 or not serial or not compute.per_sm_tensor:
+        return 0.0, ""
+    per_cta = sum(runs * (DRAM_LATENCY_NS * 1e-9 + flops / compute.per_sm_tensor) for runs, flops, _ in serial)
+    runs, flops, where = max(serial, key=lambda s: s[0])
+    us = spread.busiest * per_cta * 1e6
+    return us, (f"one CTA per SM, and each of its {runs:.0f} loop iterations waits on the load at {where}, which is "
+                f"not pipelined (into registers, one stage): a {DRAM_LATENCY_NS:.0f} ns round trip plus "
+                f"{flops / compute.per_sm_tensor * 1e9:.0f} ns of MMAs per iteration, in series ({us:.1f} us); "
+                "pipelining that load (a shared-memory operand, num_stages) or more CTAs per SM would overlap them")
+
+
+def _one_cta_rows(spread: _Spread, compute: _Compute, traffic: _Traffic, device: DeviceModel, totals: _Totals
+                  ) -> tuple[float, str]:
+    """One resident CTA per SM and no MMA loop to overlap: each CTA waits for its loads (a DRAM round trip, then its
+    bytes at the SM's port), then computes on them; nothing else on the SM runs meanwhile."""
+    if spread.resident != 1 or totals.tensor_flops or not spread.ctas:
+        return 0.0, ""
+    port = SM_PORT_BYTES_PER_CLOCK * device.clock_mhz * 1e6
+    moved = (traffic.dram + traffic.dirty) / spread.ctas
+    work = compute.vector_us / spread.busiest * 1e-6 if spread.busiest else 0.0
+    per_cta = DRAM_LATENCY_NS * 1e-9 + moved / port + work
+    us = spread.busiest * per_cta * 1e6
+    return us, (f"one CTA per SM ({spread.busiest} in turn on the busiest SM): each waits {DRAM_LATENCY_NS:.0f} ns "
+                f"for its loads, takes {moved / port * 1e6:.2f} us to receive its {moved / 1024:.0f} KiB and "
+                f"{work * 1e6:.2f} us to compute on them, with no other CTA to overlap ({us:.1f} us); smaller CTAs "
+                "(fewer warps, more CTAs per SM) would overlap one CTA's loads with another's work")
+
+
+def _serial_verdict(terms: dict[str, float], what: str, busy: float, dram_peak_share: float) -> tuple[str, str]:
+    """ncu's rule on the model's own terms: a unit under 60% of its peak over the launch's time is not its limit.
+
+    ``dram_peak_share``: the model's DRAM rate against the data sheet's (ncu's percentages are of the sheet's peak).
+    """
+    compute_share = terms["compute"] / busy if busy else 0.0
+    memory_share = max(terms["dram"] * dram_peak_share, terms["l2"], terms["shared"]) / busy if busy else 0.0
+    if max(compute_share, memory_share) < LATENCY_SOL:
+        return "latency", what
+    unit = "compute" if compute_share >= memory_share else "memory"
+    return unit, (f"{what}; {unit} is busy {max(compute_share, memory_share):.0%} of that time, over the "
+                  f"{LATENCY_SOL:.0%} at which a unit is the limit")
+
+
 def _assumptions(shape: LaunchShape, spread: _Spread, device: DeviceModel, traffic: _Traffic, memory: _Memory,
                  peak: float, dtype: str, num_warps: int, spills: int, local_wavefronts: float,
                  l2_bytes_per_request: float) -> tuple[str, ...]:
@@ -515,7 +478,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             prologue_iterations: dict[str, float], bank: BankSummary, spills: int = 0,
             coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
             shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, dram_efficiency: float = 1.0,
-            gather_note: str = "",
+            gather_note: str = "", notes: tuple[str, ...] = (), rounds: float = 1.0,
+            serial: tuple[tuple[float, float, str], ...] = (),
             uncertain: tuple[str, ...] = ()) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``)."""
     spread = _spread(shape, device.sm_count, occupancy)
@@ -524,22 +488,36 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     totals = _totals(once, loops, prologue_iterations)
     flops = (totals.tensor_flops + totals.vector_flops) * ctas
     dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
-    compute = _compute(device, totals, dtype, spread)
+    compute = _compute(device, totals, dtype, spread, num_warps)
     traffic = _traffic(totals, spread, shape, device, num_warps, spills, local_wavefronts, shared_per_cta,
-                       coalescing_factor, gather_note)
+                       coalescing_factor, gather_note, rounds, any(lp.executions > 1 for lp in loops))
     memory = _memory(device, totals, traffic, spread, compute, bank, coalescing_factor, local_wavefronts,
                      l2_bytes_per_request, dram_efficiency)
     shared_per_sm_us = memory.shared_us * ctas / (spread.busiest * spread.sms) if ctas else 0.0
     roofline = max(compute.plain_us, memory.dram_us, memory.l2_us, shared_per_sm_us)
+    serial_us, serial_what = _serial_us(serial, spread, compute)
+    row_us, row_what = _one_cta_rows(spread, compute, traffic, device, totals)
+    if row_us > serial_us:
+        serial_us, serial_what = row_us, row_what
     terms = {"compute": compute.compute_us + compute.vector_us, "dram": memory.dram_us, "l2": memory.l2_us,
-             "latency": memory.latency_us, "shared": memory.shared_us, "spill": memory.spill_us}
+             "latency": memory.latency_us, "shared": memory.shared_us, "spill": memory.spill_us,
+             "serial": serial_us}
     predicted = max(terms.values()) + LAUNCH_US
     bound, reason = _verdict(terms, spread, compute, memory, device, dram_efficiency, totals.tensor_flops, flops,
                              traffic.dram)
+    if serial_us and max(terms, key=lambda k: terms[k]) == "serial":
+        sheet_bw = device.sheet_dram_gbs or device.dram_gbs
+        bound, reason = _serial_verdict(terms, serial_what, predicted - LAUNCH_US,
+                                        device.dram_gbs / sheet_bw if sheet_bw else 1.0)
     fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
         compute.vector_us > 0.3 * (predicted - LAUNCH_US)
     gains = _suggestions(terms, bank, limit, ctas, spread.sms, spread.per_sm, spread.tail, spread.waves, dtype,
                          compute.vector_us, spills, memory.in_flight, coalescing, fma_dot)
+    if uncertain and gains and gains[0].text.startswith("nothing stands out"):
+        # the model only knows what it modelled: say what it could not, rather than that nothing would help
+        gains = [Suggestion(0.0, "nothing stands out among what the model covers, but it could not model "
+                                 + "; ".join(uncertain[:3]) + (f" (and {len(uncertain) - 3} more)" if len(uncertain) > 3
+                                                               else "") + ": the time may be off by what those cost")]
     dram = traffic.dram
     return PerfReport(
         kernel=kernel, target=target, config_index=config_index, device=device, grid=shape.grid,
@@ -554,7 +532,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         predicted_us=predicted, roofline_fraction=roofline / predicted if predicted else 0.0, bound=bound,
         bound_reason=reason, bank=bank, suggestions=tuple(gains),
         assumptions=_assumptions(shape, spread, device, traffic, memory, compute.peak, dtype, num_warps, spills,
-                                 local_wavefronts, l2_bytes_per_request),
+                                 local_wavefronts, l2_bytes_per_request) + notes,
         uncertain=uncertain)
 
 

@@ -263,8 +263,12 @@ def _shared_wavefronts(opcode: str, text: str) -> float:
     return 1.0
 
 
-def mix_of(instructions: list[Instruction], num_warps: int, warp_size: int, amd: bool) -> Mix:
-    """The per-CTA mix of these listing instructions (PTX: per thread; AMDGCN: per wave)."""
+def mix_of(instructions: list[Instruction], num_warps: int, warp_size: int, amd: bool,
+           active: dict[int, float] | None = None) -> Mix:
+    """The per-CTA mix of these listing instructions (PTX: per thread; AMDGCN: per wave).
+
+    ``active``: listing line -> share of the threads a predicated global access runs in (masked lanes move nothing).
+    """
     mix = Mix()
     threads = num_warps * warp_size
     for insn in instructions:
@@ -286,7 +290,8 @@ def mix_of(instructions: list[Instruction], num_warps: int, warp_size: int, amd:
             if width is None:
                 mix.unknown_width += 1
                 width = 4
-            moved = width * (warp_size if amd else 1) * (num_warps if amd else threads)
+            moved: float = width * (warp_size if amd else 1) * (num_warps if amd else threads)
+            moved *= (active or {}).get(insn.number, 1.0)
             if kind == "global_store":
                 mix.global_store_bytes += moved
             else:
