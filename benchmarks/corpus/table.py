@@ -1,0 +1,141 @@
+"""docs/corpus.md from a corpus run: per source and target what was captured, and per command ok/refused/failed."""
+
+from __future__ import annotations
+
+import json
+import platform
+import re
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from capture import Layout
+from commands import COMMANDS
+from sources import SOURCES
+
+
+def _rows(layout: Layout) -> list[dict[str, Any]]:
+    if not layout.results.is_file():
+        return []
+    return [json.loads(l) for l in layout.results.read_text(encoding="utf-8").splitlines() if l.strip()]
+
+
+def _shape(line: str) -> str:
+    """A refusal line with its kernel names, keys, numbers and paths blanked, to group alike ones."""
+    line = re.sub(r"\S+-(sm|gfx)\d+\S*", "KEY", line)
+    line = re.sub(r"(/[\w.+-]+)+", "PATH", line)
+    return re.sub(r"\b\d+(\.\d+)?\b", "N", line)
+
+
+def _versions() -> str:
+    from importlib import metadata
+    parts = []
+    for dist in ("triton", "torch"):
+        try:
+            parts.append(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{dist} (not installed)")
+    return ", ".join(parts)
+
+
+def _capture_section(layout: Layout, targets: list[str], rows: list[dict[str, Any]]) -> list[str]:
+    kernels: dict[str, set[str]] = defaultdict(set)
+    for r in rows:
+        kernels[r["run"]].add(r["kernel"])
+    out = ["| source | target | driver cases ok / failed | captures | kernels | capture s | NOT captured |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for source in SOURCES:
+        for target in targets:
+            path = layout.run_dir(source.name, target) / "capture.json"
+            if not path.is_file():
+                continue
+            rec = json.loads(path.read_text(encoding="utf-8"))
+            if rec.get("skipped"):
+                out.append(f"| {source.name} | {target} | skipped: {rec['skipped']} | | | | |")
+                continue
+            cases = rec.get("cases", [])
+            ok = sum(1 for c in cases if c.get("ok"))
+            stores = layout.run_dir(source.name, target) / "store" / "captures"
+            n = len(list(stores.glob("*/manifest.json"))) if stores.is_dir() else 0
+            names = {json.loads(p.read_text()).get("kernel") for p in stores.glob("*/manifest.json")} \
+                if stores.is_dir() else set()
+            out.append(f"| {source.name} | {target} | {ok} / {len(cases) - ok} | {n} | {len(names)} | "
+                       f"{rec.get('seconds')} | {len(rec.get('not_captured', []))} |")
+    return out
+
+
+def _command_section(rows: list[dict[str, Any]]) -> list[str]:
+    by: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        by[(r["run"], r["command"].split(":")[0])][r["status"]] += 1
+    runs = sorted({r["run"] for r in rows})
+    out = ["| run | " + " | ".join(COMMANDS) + " |", "| --- |" + " --- |" * len(COMMANDS)]
+    for run in runs:
+        cells = []
+        for command in COMMANDS:
+            c = by.get((run, command), Counter())
+            cells.append(f"{c['ok']}/{c['refused']}/{c['failed']}" if c else "")
+        out.append(f"| {run} | " + " | ".join(cells) + " |")
+    return out
+
+
+def _grouped(rows: list[dict[str, Any]], status: str) -> list[str]:
+    groups: Counter[tuple[str, str]] = Counter()
+    example: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rows:
+        if r["status"] != status:
+            continue
+        key = (r["command"].split(":")[0], _shape(f"{r.get('why', '')}: {r.get('line', '')}" if status == "failed"
+                                                  else r.get("line", "")))
+        groups[key] += 1
+        example.setdefault(key, r)
+    out = [f"| count | command | {'class' if status == 'failed' else 'reason'} | e.g. run, kernel |",
+           "| --- | --- | --- | --- |"]
+    for (command, shape), n in groups.most_common():
+        e = example[(command, shape)]
+        line = (f"{e.get('why')}: " if status == "failed" else "") + str(e.get("line", ""))
+        out.append(f"| {n} | {command} | {line.replace('|', '/')[:220]} | {e['run']}, {e['kernel']} |")
+    return out
+
+
+def _case_section(layout: Layout, targets: list[str]) -> list[str]:
+    out = ["| run | case | error |", "| --- | --- | --- |"]
+    for source in SOURCES:
+        for target in targets:
+            path = layout.run_dir(source.name, target) / "capture.json"
+            if not path.is_file():
+                continue
+            for c in json.loads(path.read_text(encoding="utf-8")).get("cases", []):
+                if not c.get("ok"):
+                    whose = "irscope" if any("/irscope/" in f for f in c.get("frames", [])) else "program/library"
+                    err = f"{c.get('type')}: {c.get('error', '')}".replace("|", "/")[:200]
+                    out.append(f"| {source.name}-{target} | {c['case']} | {err} (raised in {whose} code) |")
+    return out
+
+
+def write_table(layout: Layout, targets: list[str]) -> str:
+    """The whole of docs/corpus.md."""
+    rows = _rows(layout)
+    status = Counter(r["status"] for r in rows)
+    kernels = {(r["run"].rsplit("-", 1)[1], r["kernel"]) for r in rows}
+    lines = [
+        "# The corpus", "",
+        "Real Triton code from pinned sources, captured offline (`irscope capture --target T -- python DRIVER`)",
+        "and every command run on every capture. The runner is `benchmarks/corpus/run.py`; how to run it, and",
+        "what ok / refused / failed mean, is in `benchmarks/corpus/README.md`.", "",
+        f"Run of {time.strftime('%Y-%m-%d', time.gmtime())} on {platform.node() or 'this machine'} "
+        f"({platform.machine()}, Python {platform.python_version()}, {_versions()}).", "",
+        f"Totals: {len(rows)} commands on {len({r['key'] for r in rows})} captures of "
+        f"{len(kernels)} (target, kernel) pairs: {status['ok']} ok, {status['refused']} refused, "
+        f"{status['failed']} failed.", "",
+        "## Sources", "",
+        "| source | pins | what |", "| --- | --- | --- |",
+        *[f"| {s.name} | {', '.join(s.requirements) or '`--tutorials DIR`'} | {s.note} |" for s in SOURCES], "",
+        "## Captures", "", *_capture_section(layout, targets), "",
+        "## Commands (ok/refused/failed per run)", "", *_command_section(rows), "",
+        "## Failures, grouped", "", *_grouped(rows, "failed"), "",
+        "## Refusals, grouped", "", *_grouped(rows, "refused"), "",
+        "## Driver cases that raised", "", *_case_section(layout, targets), "",
+    ]
+    return "\n".join(lines)
