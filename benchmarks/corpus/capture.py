@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -90,13 +91,20 @@ def capture(source: Source, target: str, layout: Layout, jobs: int, timeout: flo
     return _write(run, {
         "source": source.name, "target": target, "autotune": autotune, "rc": rc, "timed_out": rc is None,
         "seconds": round(time.monotonic() - start, 1),
-        "captured": sum(1 for l in text.splitlines() if l.startswith("  captured ")),
-        "not_captured": [l.strip()[len("NOT captured: "):] for l in text.splitlines()
-                         if l.strip().startswith("NOT captured: ")],
-        "irscope_lines": [l for l in text.splitlines() if l.startswith("irscope: ")][:20],
+        "captured": sum(1 for ln in text.splitlines() if ln.startswith("  captured ")),
+        "not_captured": [ln.strip()[len("NOT captured: "):] for ln in text.splitlines()
+                         if ln.strip().startswith("NOT captured: ")],
+        "program_exit": _program_exit(text),
+        "irscope_lines": [ln for ln in text.splitlines() if ln.startswith("irscope: ")][:20],
         "tracebacks": text.count("Traceback (most recent call last)"),
-        "cases": [json.loads(l) for l in cases.read_text().splitlines() if l.strip()] if cases.is_file() else [],
+        "cases": [json.loads(ln) for ln in cases.read_text().splitlines() if ln.strip()] if cases.is_file() else [],
     })
+
+
+def _program_exit(log: str) -> int | None:
+    """The program's exit status as irscope capture reported it (``..., exit status N``)."""
+    found = re.findall(r"^irscope: ran .*, exit status (-?\d+)$", log, flags=re.M)
+    return int(found[-1]) if found else None
 
 
 def _write(run: Path, record: dict[str, object]) -> dict[str, object]:

@@ -86,7 +86,7 @@ def jobs(layout: Layout, runs: list[Path], commands: tuple[str, ...], per_kernel
 
 
 def _lines(output: str) -> list[str]:
-    return [l for l in output.splitlines() if l.strip() and not l.startswith("irscope: compiling")]
+    return [ln for ln in output.splitlines() if ln.strip() and not ln.startswith("irscope: compiling")]
 
 
 def classify(job: Job, answer: dict[str, Any]) -> dict[str, Any]:
@@ -106,10 +106,10 @@ def classify(job: Job, answer: dict[str, Any]) -> dict[str, Any]:
     if code == 0:
         return {**row, "status": "ok"}
     if job.name == "verify" and code == 1 and lines and not lines[0].startswith("irscope:"):
-        disagree = [l.strip() for l in lines if l.strip().startswith("disagree")]
+        disagree = [ln.strip() for ln in lines if ln.strip().startswith("disagree")]
         return {**row, "status": "failed", "why": "verify disagreement", "line": lines[0][:300],
                 "disagree": disagree[:12]}
-    refusal = [l for l in lines if l.startswith("irscope:")] or lines or [f"exit {code}, nothing printed"]
+    refusal = [ln for ln in lines if ln.startswith("irscope:")] or lines or [f"exit {code}, nothing printed"]
     return {**row, "status": "refused", "line": refusal[-1][:300], "one_line": len(lines) == 1}
 
 

@@ -17,7 +17,7 @@ def _pip(*args: str) -> None:
     env = dict(os.environ, MAMBA_SKIP_CUDA_BUILD="TRUE", CAUSAL_CONV1D_SKIP_CUDA_BUILD="TRUE")
     done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
-        tail = [l for l in (done.stderr or done.stdout).splitlines() if l.strip() and "WARNING" not in l][-3:]
+        tail = [ln for ln in (done.stderr or done.stdout).splitlines() if ln.strip() and "WARNING" not in ln][-3:]
         raise SystemExit(f"corpus: {' '.join(cmd[3:6])} ... failed: {' | '.join(tail)}")
 
 

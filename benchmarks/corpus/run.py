@@ -23,10 +23,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from capture import REPO, Layout, capture  # noqa: E402
-from commands import COMMANDS, done_ids, jobs, run_jobs  # noqa: E402
-from install import download, install  # noqa: E402
-from sources import by_name  # noqa: E402
+from capture import REPO, Layout, capture
+from commands import COMMANDS, done_ids, jobs, run_jobs
+from install import download, install
+from sources import by_name
 
 TARGETS = ("sm90", "sm100", "gfx942")
 
@@ -77,11 +77,20 @@ def cmd_capture(args: argparse.Namespace, layout: Layout) -> int:
             if (run / "capture.json").is_file() and not args.force:
                 print(f"corpus: {run.name}: captured before (--force to capture again)")
                 continue
+            forget_run(layout, run.name)
             rec = capture(source, target, layout, args.jobs, args.timeout, args.only, tutorials, args.autotune)
             bad = [c["case"] for c in rec.get("cases", []) if not c.get("ok")]  # type: ignore[union-attr]
             print(f"corpus: {run.name}: {rec.get('skipped') or ''}rc={rec.get('rc')} {rec.get('captured', 0)} "
                   f"captured in {rec.get('seconds', 0)} s; cases failed: {', '.join(bad) or 'none'}", flush=True)
     return 0
+
+
+def forget_run(layout: Layout, run: str) -> None:
+    """Drop a run's command results (its captures are about to be made again)."""
+    if layout.results.is_file():
+        keep = [ln for ln in layout.results.read_text(encoding="utf-8").splitlines()
+                if ln.strip() and json.loads(ln).get("run") != run]
+        layout.results.write_text("".join(f"{ln}\n" for ln in keep), encoding="utf-8")
 
 
 def cmd_commands(args: argparse.Namespace, layout: Layout) -> int:
@@ -103,7 +112,7 @@ def cmd_commands(args: argparse.Namespace, layout: Layout) -> int:
 
 def summary(layout: Layout) -> int:
     """Print the failure classes of results.jsonl; exit 1 when any command failed."""
-    rows = [json.loads(l) for l in layout.results.read_text().splitlines()] if layout.results.is_file() else []
+    rows = [json.loads(ln) for ln in layout.results.read_text().splitlines()] if layout.results.is_file() else []
     failed = Counter((r["command"].split(":")[0], r.get("why", ""), r.get("line", "")[:120])
                      for r in rows if r["status"] == "failed")
     for (command, why, line), n in failed.most_common():

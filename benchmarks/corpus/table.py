@@ -7,7 +7,6 @@ import platform
 import re
 import time
 from collections import Counter, defaultdict
-from pathlib import Path
 from typing import Any
 
 from capture import Layout
@@ -18,7 +17,7 @@ from sources import SOURCES
 def _rows(layout: Layout) -> list[dict[str, Any]]:
     if not layout.results.is_file():
         return []
-    return [json.loads(l) for l in layout.results.read_text(encoding="utf-8").splitlines() if l.strip()]
+    return [json.loads(ln) for ln in layout.results.read_text(encoding="utf-8").splitlines() if ln.strip()]
 
 
 def _shape(line: str) -> str:
@@ -39,12 +38,9 @@ def _versions() -> str:
     return ", ".join(parts)
 
 
-def _capture_section(layout: Layout, targets: list[str], rows: list[dict[str, Any]]) -> list[str]:
-    kernels: dict[str, set[str]] = defaultdict(set)
-    for r in rows:
-        kernels[r["run"]].add(r["kernel"])
-    out = ["| source | target | driver cases ok / failed | captures | kernels | capture s | NOT captured |",
-           "| --- | --- | --- | --- | --- | --- | --- |"]
+def _capture_section(layout: Layout, targets: list[str]) -> list[str]:
+    out = ["| source | target | program exit | driver cases ok / failed | captures | kernels | capture s | "
+           "NOT captured |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for source in SOURCES:
         for target in targets:
             path = layout.run_dir(source.name, target) / "capture.json"
@@ -52,7 +48,7 @@ def _capture_section(layout: Layout, targets: list[str], rows: list[dict[str, An
                 continue
             rec = json.loads(path.read_text(encoding="utf-8"))
             if rec.get("skipped"):
-                out.append(f"| {source.name} | {target} | skipped: {rec['skipped']} | | | | |")
+                out.append(f"| {source.name} | {target} | skipped: {rec['skipped']} | | | | | |")
                 continue
             cases = rec.get("cases", [])
             ok = sum(1 for c in cases if c.get("ok"))
@@ -60,7 +56,8 @@ def _capture_section(layout: Layout, targets: list[str], rows: list[dict[str, An
             n = len(list(stores.glob("*/manifest.json"))) if stores.is_dir() else 0
             names = {json.loads(p.read_text()).get("kernel") for p in stores.glob("*/manifest.json")} \
                 if stores.is_dir() else set()
-            out.append(f"| {source.name} | {target} | {ok} / {len(cases) - ok} | {n} | {len(names)} | "
+            status = "timed out" if rec.get("timed_out") else rec.get("program_exit")
+            out.append(f"| {source.name} | {target} | {status} | {ok} / {len(cases) - ok} | {n} | {len(names)} | "
                        f"{rec.get('seconds')} | {len(rec.get('not_captured', []))} |")
     return out
 
@@ -99,8 +96,23 @@ def _grouped(rows: list[dict[str, Any]], status: str) -> list[str]:
     return out
 
 
+# What a driver case's error says about whose piece was missing, where the text alone tells (a heuristic: the
+# lead's rerun after the capture fixes is what confirms it).
+LIKELY = (("OfflineDriver", "irscope: offline driver"), ("best_config", "irscope: offline Autotuner.run"),
+          ("CPU only", "irscope: tensors stay on the CPU"), ("default_generators", "irscope: torch.cuda stand-in"),
+          ("not linked with support for cuda", "irscope: torch.cuda stand-in"),
+          ("Block pointers have been removed", "Triton"), ("is not a package", "the driver"))
+
+
+def _likely(text: str, frames: list[str]) -> str:
+    for needle, cause in LIKELY:
+        if needle in text:
+            return cause
+    return "irscope (raised in its code)" if frames and "/irscope/" in frames[-1] else "program/library"
+
+
 def _case_section(layout: Layout, targets: list[str]) -> list[str]:
-    out = ["| run | case | error |", "| --- | --- | --- |"]
+    out = ["| run | case | error | likely cause |", "| --- | --- | --- | --- |"]
     for source in SOURCES:
         for target in targets:
             path = layout.run_dir(source.name, target) / "capture.json"
@@ -108,9 +120,28 @@ def _case_section(layout: Layout, targets: list[str]) -> list[str]:
                 continue
             for c in json.loads(path.read_text(encoding="utf-8")).get("cases", []):
                 if not c.get("ok"):
-                    whose = "irscope" if any("/irscope/" in f for f in c.get("frames", [])) else "program/library"
                     err = f"{c.get('type')}: {c.get('error', '')}".replace("|", "/")[:200]
-                    out.append(f"| {source.name}-{target} | {c['case']} | {err} (raised in {whose} code) |")
+                    whose = _likely(f"{err} {c.get('trace', '')}", c.get("frames", []))
+                    out.append(f"| {source.name}-{target} | {c['case']} | {err} | {whose} |")
+    return out
+
+
+def _not_captured(layout: Layout, targets: list[str]) -> list[str]:
+    groups: Counter[str] = Counter()
+    example: dict[str, str] = {}
+    for source in SOURCES:
+        for target in targets:
+            path = layout.run_dir(source.name, target) / "capture.json"
+            if not path.is_file():
+                continue
+            for line in json.loads(path.read_text(encoding="utf-8")).get("not_captured", []):
+                reason = line.split(": ", 1)[-1]
+                key = f"{source.name}-{target}: {_shape(reason)}"
+                groups[key] += 1
+                example.setdefault(key, line)
+    out = ["| count | run | e.g. |", "| --- | --- | --- |"]
+    for key, n in groups.most_common():
+        out.append(f"| {n} | {key.split(':', 1)[0]} | {example[key].replace('|', '/')[:220]} |")
     return out
 
 
@@ -136,6 +167,7 @@ def write_table(layout: Layout, targets: list[str]) -> str:
         "## Commands (ok/refused/failed per run)", "", *_command_section(rows), "",
         "## Failures, grouped", "", *_grouped(rows, "failed"), "",
         "## Refusals, grouped", "", *_grouped(rows, "refused"), "",
+        "## Kernels NOT captured (the compile failed), grouped", "", *_not_captured(layout, targets), "",
         "## Driver cases that raised", "", *_case_section(layout, targets), "",
     ]
     return "\n".join(lines)

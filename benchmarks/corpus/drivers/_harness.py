@@ -55,7 +55,7 @@ def main() -> int:
             continue
         try:
             fn()
-        except BaseException as exc:  # noqa: BLE001 - the driver reports every way a case ends
+        except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
             frames = [f.filename for f in traceback.extract_tb(exc.__traceback__)]

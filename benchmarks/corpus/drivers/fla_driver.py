@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import backward, case, main, rand  # noqa: E402
+from _harness import backward, case, main, rand
 
 B, T, H, D = 1, 128, 2, 64
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import case, main, rand  # noqa: E402
+from _harness import case, main, rand
 
 M, N = 64, 512
 

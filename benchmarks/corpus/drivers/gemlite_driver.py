@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import case, main  # noqa: E402
+from _harness import case, main
 
 IN, OUT, GROUP = 512, 256, 64
 

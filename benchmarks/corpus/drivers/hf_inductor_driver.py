@@ -1,7 +1,8 @@
 """Corpus driver: tiny-config Hugging Face models (no weights downloaded) under torch.compile, forward only.
 
-Each model is built from a config (random weights), put on "cuda" in eval mode and called once through
-``torch.compile``; Inductor generates the Triton kernels that irscope records.
+Each model is built from a config (random weights), put on "cuda" in eval mode with its parameters frozen
+(inference) and called once through ``torch.compile``; Inductor generates the Triton kernels that irscope
+records. The last case keeps the parameters requiring grad, as a model fresh from its constructor has them.
 """
 
 from __future__ import annotations
@@ -12,17 +13,17 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import case, main  # noqa: E402
+from _harness import case, main
 
 TINY = {"hidden_size": 64, "intermediate_size": 128, "num_attention_heads": 4, "num_hidden_layers": 2,
         "vocab_size": 512}
 
 
-def _run(make: Callable[[Any], Any], inputs: Callable[[Any], dict[str, Any]]) -> None:
+def _run(make: Callable[[Any], Any], inputs: Callable[[Any], dict[str, Any]], grad: bool = False) -> None:
     import torch
     import transformers
     torch.manual_seed(0)
-    model = make(transformers).to("cuda").eval()
+    model = make(transformers).to("cuda").eval().requires_grad_(grad)
     compiled = torch.compile(model)
     with torch.no_grad():
         compiled(**inputs(torch))
@@ -58,6 +59,11 @@ def vit() -> None:
 @case("mistral")
 def mistral() -> None:
     _run(lambda tf: tf.MistralForCausalLM(tf.MistralConfig(**TINY, num_key_value_heads=2)), _ids)
+
+
+@case("llama, parameters requiring grad")  # last: offline this has aborted the whole process (torch 2.13)
+def llama_grad() -> None:
+    _run(lambda tf: tf.LlamaForCausalLM(tf.LlamaConfig(**TINY, num_key_value_heads=2)), _ids, grad=True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import backward, case, main, rand  # noqa: E402
+from _harness import backward, case, main, rand
 
 B, T, H, V = 2, 128, 256, 4096
 

@@ -13,7 +13,7 @@ import types
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import backward, case, main, rand  # noqa: E402
+from _harness import backward, case, main, rand
 
 ROOT = Path(os.environ.get("CORPUS_SRC", ".")) / "mamba_ssm"
 for _name, _folder in (("mamba_ssm", ROOT), ("mamba_ssm.ops", ROOT / "ops"),
@@ -43,7 +43,8 @@ def selective_state_update() -> None:
     state = rand(B, H, P, N, dtype=torch.float32)
     x, dt = rand(B, H, P), rand(B, H, P)
     a = -torch.rand(H, P, N, device="cuda", dtype=torch.float32)
-    ssu(state, x, dt, a, rand(B, N), rand(B, N), D=rand(H, P, dtype=torch.float32), dt_softplus=True)
+    ssu(state, x, dt, a, rand(B, G, N), rand(B, G, N), D=rand(H, P, dtype=torch.float32), z=rand(B, H, P),
+        dt_bias=rand(H, P), dt_softplus=True)
 
 
 @case("layer_norm_fn")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import case, main  # noqa: E402
+from _harness import case, main
 
 FOLDER = Path(os.environ.get("CORPUS_TUTORIALS", "."))
 
