@@ -92,6 +92,7 @@ def capture(source: Source, target: str, layout: Layout, jobs: int, timeout: flo
         "source": source.name, "target": target, "autotune": autotune, "rc": rc, "timed_out": rc is None,
         "seconds": round(time.monotonic() - start, 1),
         "captured": sum(1 for ln in text.splitlines() if ln.startswith("  captured ")),
+        "keys": [ln.split()[3] for ln in text.splitlines() if ln.startswith("  captured ") and len(ln.split()) > 3],
         "not_captured": [ln.strip()[len("NOT captured: "):] for ln in text.splitlines()
                          if ln.strip().startswith("NOT captured: ")],
         "program_exit": _program_exit(text),

@@ -61,10 +61,22 @@ def _argv(name: str, key: str, store: Path, capture: Path, manifest: dict[str, A
     return [name, *base]
 
 
+def captured_keys(run: Path) -> list[str]:
+    """The keys the program capture made (not those a command made later, as compare's variants)."""
+    try:
+        record = json.loads((run / "capture.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    keys = record.get("keys")
+    if keys is None:  # a capture.json written before keys were kept: the store's captures of the program
+        keys = [p.name for p in (run / "store" / "captures").glob("*-p-*")]
+    return sorted(k for k in keys if (run / "store" / "captures" / k / "manifest.json").is_file())
+
+
 def jobs(layout: Layout, runs: list[Path], commands: tuple[str, ...], per_kernel: int | None) -> Iterator[Job]:
     """Every (capture, command) of ``runs``; ``per_kernel`` keeps the first N captures of each kernel name."""
     for run in runs:
-        captures = sorted((run / "store" / "captures").glob("*/manifest.json"))
+        captures = [run / "store" / "captures" / key / "manifest.json" for key in captured_keys(run)]
         seen: dict[str, int] = {}
         for path in captures:
             try:

@@ -60,7 +60,8 @@ class Progress:
 
 def cmd_install(args: argparse.Namespace, layout: Layout) -> int:
     for source in by_name(args.sources):
-        if not args.wheels:
+        there = (layout.site / source.name).is_dir() and (not source.unpack or (layout.src / source.name).is_dir())
+        if not args.wheels and (args.download_only or not there):
             download(source, layout.wheels, args.python_version)
         if not args.download_only:
             install(source, Path(args.wheels) if args.wheels else layout.wheels, layout.site, layout.src,
@@ -123,7 +124,7 @@ def summary(layout: Layout) -> int:
 def cmd_table(args: argparse.Namespace, layout: Layout) -> int:
     from table import write_table
     out = Path(args.output)
-    out.write_text(write_table(layout, _targets(args.targets)), encoding="utf-8")
+    out.write_text(write_table(layout, _targets(args.targets), args.note), encoding="utf-8")
     print(f"corpus: wrote {out}")
     return 0
 
@@ -159,6 +160,7 @@ def parser() -> argparse.ArgumentParser:
             s.add_argument("--timeout", type=float, default=300.0, help="seconds per command")
         if verb in ("table", "all"):
             s.add_argument("-o", "--output", default=str(REPO / "docs" / "corpus.md"))
+            s.add_argument("--note", default="", help="a paragraph put under the run's date (what it was)")
     return p
 
 

@@ -10,14 +10,18 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from capture import Layout
-from commands import COMMANDS
+from commands import COMMANDS, captured_keys
 from sources import SOURCES
 
 
 def _rows(layout: Layout) -> list[dict[str, Any]]:
+    """The results on the captures the program capture made (not on compare's variants, nor on keys of an
+    earlier capture of the run)."""
     if not layout.results.is_file():
         return []
-    return [json.loads(ln) for ln in layout.results.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    rows = [json.loads(ln) for ln in layout.results.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    keys = {run: set(captured_keys(layout.runs / run)) for run in {r["run"] for r in rows}}
+    return [r for r in rows if r["key"] in keys[r["run"]]]
 
 
 def _shape(line: str) -> str:
@@ -52,10 +56,11 @@ def _capture_section(layout: Layout, targets: list[str]) -> list[str]:
                 continue
             cases = rec.get("cases", [])
             ok = sum(1 for c in cases if c.get("ok"))
-            stores = layout.run_dir(source.name, target) / "store" / "captures"
-            n = len(list(stores.glob("*/manifest.json"))) if stores.is_dir() else 0
-            names = {json.loads(p.read_text()).get("kernel") for p in stores.glob("*/manifest.json")} \
-                if stores.is_dir() else set()
+            run = layout.run_dir(source.name, target)
+            keys = captured_keys(run)
+            n = len(keys)
+            names = {json.loads((run / "store" / "captures" / k / "manifest.json").read_text()).get("kernel")
+                     for k in keys}
             status = "timed out" if rec.get("timed_out") else rec.get("program_exit")
             out.append(f"| {source.name} | {target} | {status} | {ok} / {len(cases) - ok} | {n} | {len(names)} | "
                        f"{rec.get('seconds')} | {len(rec.get('not_captured', []))} |")
@@ -77,22 +82,25 @@ def _command_section(rows: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _grouped(rows: list[dict[str, Any]], status: str) -> list[str]:
+def _grouped(layout: Layout, rows: list[dict[str, Any]], status: str) -> list[str]:
     groups: Counter[tuple[str, str]] = Counter()
     example: dict[tuple[str, str], dict[str, Any]] = {}
     for r in rows:
         if r["status"] != status:
             continue
-        key = (r["command"].split(":")[0], _shape(f"{r.get('why', '')}: {r.get('line', '')}" if status == "failed"
-                                                  else r.get("line", "")))
+        text = f"{r.get('why', '')}: {r.get('line', '')}" if status == "failed" else str(r.get("line", ""))
+        key = (r["command"].split(":")[0], _shape(text.replace(r["kernel"], "KERNEL")))
         groups[key] += 1
         example.setdefault(key, r)
-    out = [f"| count | command | {'class' if status == 'failed' else 'reason'} | e.g. run, kernel |",
-           "| --- | --- | --- | --- |"]
+    out = [f"| count | command | {'class' if status == 'failed' else 'reason'} | e.g. run, kernel |"
+           + (" one line |" if status == "refused" else ""),
+           "| --- | --- | --- | --- |" + (" --- |" if status == "refused" else "")]
     for (command, shape), n in groups.most_common():
         e = example[(command, shape)]
         line = (f"{e.get('why')}: " if status == "failed" else "") + str(e.get("line", ""))
-        out.append(f"| {n} | {command} | {line.replace('|', '/')[:220]} | {e['run']}, {e['kernel']} |")
+        line = line.replace(str(layout.root), ".corpus")
+        one = (" yes |" if e.get("one_line") else " no |") if status == "refused" else ""
+        out.append(f"| {n} | {command} | {line.replace('|', '/')[:220]} | {e['run']}, {e['kernel']} |{one}")
     return out
 
 
@@ -145,7 +153,7 @@ def _not_captured(layout: Layout, targets: list[str]) -> list[str]:
     return out
 
 
-def write_table(layout: Layout, targets: list[str]) -> str:
+def write_table(layout: Layout, targets: list[str], note: str = "") -> str:
     """The whole of docs/corpus.md."""
     rows = _rows(layout)
     status = Counter(r["status"] for r in rows)
@@ -153,10 +161,15 @@ def write_table(layout: Layout, targets: list[str]) -> str:
     lines = [
         "# The corpus", "",
         "Real Triton code from pinned sources, captured offline (`irscope capture --target T -- python DRIVER`)",
-        "and every command run on every capture. The runner is `benchmarks/corpus/run.py`; how to run it, and",
-        "what ok / refused / failed mean, is in `benchmarks/corpus/README.md`.", "",
+        "and every command run on every capture. The runner is `benchmarks/corpus/run.py`; what ok / refused /",
+        "failed mean is in `benchmarks/corpus/README.md`. This file is written by the runner:", "",
+        "```bash",
+        "python benchmarks/corpus/run.py install   # needs the network: pip download of the pinned sources",
+        "python benchmarks/corpus/run.py all --targets sm90,sm100,gfx942 -j 16   # after install: capture, commands, table",
+        "```", "",
         f"Run of {time.strftime('%Y-%m-%d', time.gmtime())} on {platform.node() or 'this machine'} "
         f"({platform.machine()}, Python {platform.python_version()}, {_versions()}).", "",
+        *([note, ""] if note else []),
         f"Totals: {len(rows)} commands on {len({r['key'] for r in rows})} captures of "
         f"{len(kernels)} (target, kernel) pairs: {status['ok']} ok, {status['refused']} refused, "
         f"{status['failed']} failed.", "",
@@ -165,8 +178,8 @@ def write_table(layout: Layout, targets: list[str]) -> str:
         *[f"| {s.name} | {', '.join(s.requirements) or '`--tutorials DIR`'} | {s.note} |" for s in SOURCES], "",
         "## Captures", "", *_capture_section(layout, targets), "",
         "## Commands (ok/refused/failed per run)", "", *_command_section(rows), "",
-        "## Failures, grouped", "", *_grouped(rows, "failed"), "",
-        "## Refusals, grouped", "", *_grouped(rows, "refused"), "",
+        "## Failures, grouped", "", *_grouped(layout, rows, "failed"), "",
+        "## Refusals, grouped", "", *_grouped(layout, rows, "refused"), "",
         "## Kernels NOT captured (the compile failed), grouped", "", *_not_captured(layout, targets), "",
         "## Driver cases that raised", "", *_case_section(layout, targets), "",
     ]

@@ -33,6 +33,50 @@ def _ids(torch: Any) -> dict[str, Any]:
     return {"input_ids": torch.randint(0, TINY["vocab_size"], (2, 32), device="cuda")}
 
 
+def _module(make: Callable[[Any, Any], Any], *shapes: tuple[int, ...]) -> None:
+    """torch.compile one transformers module (``make(transformers, LlamaConfig)``) on random inputs."""
+    import torch
+    import transformers
+    torch.manual_seed(0)
+    config = transformers.LlamaConfig(**TINY, num_key_value_heads=2)
+    module = make(transformers, config).to("cuda").eval().requires_grad_(False)
+    with torch.no_grad():
+        torch.compile(module)(*(torch.randn(*s, device="cuda") for s in shapes))
+
+
+@case("llama RMSNorm module")
+def llama_rms_norm() -> None:
+    _module(lambda tf, c: tf.models.llama.modeling_llama.LlamaRMSNorm(c.hidden_size), (2, 32, 64))
+
+
+@case("llama MLP module")
+def llama_mlp() -> None:
+    _module(lambda tf, c: tf.models.llama.modeling_llama.LlamaMLP(c), (2, 32, 64))
+
+
+@case("gpt2 MLP module")
+def gpt2_mlp() -> None:
+    _module(lambda tf, c: tf.models.gpt2.modeling_gpt2.GPT2MLP(128, tf.GPT2Config(n_embd=64)), (2, 32, 64))
+
+
+@case("bert intermediate+output modules")
+def bert_ffn() -> None:
+    def make(tf: Any, c: Any) -> Any:
+        import torch
+        cfg = tf.BertConfig(**TINY)
+        inter, out = tf.models.bert.modeling_bert.BertIntermediate(cfg), tf.models.bert.modeling_bert.BertOutput(cfg)
+
+        class Ffn(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.inter, self.out = inter, out
+
+            def forward(self, x: Any) -> Any:
+                return self.out(self.inter(x), x)
+        return Ffn()
+    _module(make, (2, 32, 64))
+
+
 @case("llama")
 def llama() -> None:
     _run(lambda tf: tf.LlamaForCausalLM(tf.LlamaConfig(**TINY, num_key_value_heads=2)), _ids)
