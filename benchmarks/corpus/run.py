@@ -113,8 +113,10 @@ def cmd_commands(args: argparse.Namespace, layout: Layout) -> int:
 
 def summary(layout: Layout) -> int:
     """Print the failure classes of results.jsonl; exit 1 when any command failed."""
-    rows = [json.loads(ln) for ln in layout.results.read_text().splitlines()] if layout.results.is_file() else []
-    failed = Counter((r["command"].split(":")[0], r.get("why", ""), r.get("line", "")[:120])
+    from table import current_rows, shape
+    rows = current_rows(layout)
+    failed = Counter((r["command"].split(":")[0], r.get("why", ""),
+                      shape(r.get("line", "").replace(r["kernel"], "KERNEL"))[:120])
                      for r in rows if r["status"] == "failed")
     for (command, why, line), n in failed.most_common():
         print(f"  FAILED x{n:<4} {command:<10} {why}: {line}")

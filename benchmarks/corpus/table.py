@@ -7,6 +7,7 @@ import platform
 import re
 import time
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Any
 
 from capture import Layout
@@ -14,7 +15,7 @@ from commands import COMMANDS, captured_keys
 from sources import SOURCES
 
 
-def _rows(layout: Layout) -> list[dict[str, Any]]:
+def current_rows(layout: Layout) -> list[dict[str, Any]]:
     """The results on the captures the program capture made (not on compare's variants, nor on keys of an
     earlier capture of the run)."""
     if not layout.results.is_file():
@@ -24,7 +25,7 @@ def _rows(layout: Layout) -> list[dict[str, Any]]:
     return [r for r in rows if r["key"] in keys[r["run"]]]
 
 
-def _shape(line: str) -> str:
+def shape(line: str) -> str:
     """A refusal line with its kernel names, keys, numbers and paths blanked, to group alike ones."""
     line = re.sub(r"\S+-(sm|gfx)\d+\S*", "KEY", line)
     line = re.sub(r"(/[\w.+-]+)+", "PATH", line)
@@ -40,6 +41,13 @@ def _versions() -> str:
         except metadata.PackageNotFoundError:
             parts.append(f"{dist} (not installed)")
     return ", ".join(parts)
+
+
+def _exit_from_log(run: Path) -> int | None:
+    """The program's exit status read from an older run's capture.log (its capture.json did not keep it)."""
+    found = re.findall(r"^irscope: ran .*, exit status (-?\d+)$", (run / "capture.log").read_text(
+        encoding="utf-8", errors="replace"), flags=re.M) if (run / "capture.log").is_file() else []
+    return int(found[-1]) if found else None
 
 
 def _capture_section(layout: Layout, targets: list[str]) -> list[str]:
@@ -61,7 +69,7 @@ def _capture_section(layout: Layout, targets: list[str]) -> list[str]:
             n = len(keys)
             names = {json.loads((run / "store" / "captures" / k / "manifest.json").read_text()).get("kernel")
                      for k in keys}
-            status = "timed out" if rec.get("timed_out") else rec.get("program_exit")
+            status = "timed out" if rec.get("timed_out") else rec.get("program_exit", _exit_from_log(run))
             out.append(f"| {source.name} | {target} | {status} | {ok} / {len(cases) - ok} | {n} | {len(names)} | "
                        f"{rec.get('seconds')} | {len(rec.get('not_captured', []))} |")
     return out
@@ -89,7 +97,9 @@ def _grouped(layout: Layout, rows: list[dict[str, Any]], status: str) -> list[st
         if r["status"] != status:
             continue
         text = f"{r.get('why', '')}: {r.get('line', '')}" if status == "failed" else str(r.get("line", ""))
-        key = (r["command"].split(":")[0], _shape(text.replace(r["kernel"], "KERNEL")))
+        if r.get("disagree"):  # a verify disagreement: grouped by which claims disagree
+            text = "verify disagreement: " + ", ".join(sorted({d.split()[1] for d in r["disagree"] if len(d.split()) > 1}))
+        key = (r["command"].split(":")[0], shape(text.replace(r["kernel"], "KERNEL")))
         groups[key] += 1
         example.setdefault(key, r)
     out = [f"| count | command | {'class' if status == 'failed' else 'reason'} | e.g. run, kernel |"
@@ -98,6 +108,8 @@ def _grouped(layout: Layout, rows: list[dict[str, Any]], status: str) -> list[st
     for (command, shape), n in groups.most_common():
         e = example[(command, shape)]
         line = (f"{e.get('why')}: " if status == "failed" else "") + str(e.get("line", ""))
+        if e.get("disagree"):
+            line = f"{shape}: e.g. {e['disagree'][0].split(None, 2)[-1]}"
         line = line.replace(str(layout.root), ".corpus")
         one = (" yes |" if e.get("one_line") else " no |") if status == "refused" else ""
         out.append(f"| {n} | {command} | {line.replace('|', '/')[:220]} | {e['run']}, {e['kernel']} |{one}")
@@ -144,7 +156,7 @@ def _not_captured(layout: Layout, targets: list[str]) -> list[str]:
                 continue
             for line in json.loads(path.read_text(encoding="utf-8")).get("not_captured", []):
                 reason = line.split(": ", 1)[-1]
-                key = f"{source.name}-{target}: {_shape(reason)}"
+                key = f"{source.name}-{target}: {shape(reason)}"
                 groups[key] += 1
                 example.setdefault(key, line)
     out = ["| count | run | e.g. |", "| --- | --- | --- |"]
@@ -155,7 +167,7 @@ def _not_captured(layout: Layout, targets: list[str]) -> list[str]:
 
 def write_table(layout: Layout, targets: list[str], note: str = "") -> str:
     """The whole of docs/corpus.md."""
-    rows = _rows(layout)
+    rows = current_rows(layout)
     status = Counter(r["status"] for r in rows)
     kernels = {(r["run"].rsplit("-", 1)[1], r["kernel"]) for r in rows}
     lines = [
