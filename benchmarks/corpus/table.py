@@ -98,18 +98,19 @@ def _grouped(layout: Layout, rows: list[dict[str, Any]], status: str) -> list[st
             continue
         text = f"{r.get('why', '')}: {r.get('line', '')}" if status == "failed" else str(r.get("line", ""))
         if r.get("disagree"):  # a verify disagreement: grouped by which claims disagree
-            text = "verify disagreement: " + ", ".join(sorted({d.split()[1] for d in r["disagree"] if len(d.split()) > 1}))
+            kinds = sorted({d.split()[1] for d in r["disagree"] if len(d.split()) > 1})
+            text = "verify disagreement: " + ", ".join(kinds)
         key = (r["command"].split(":")[0], shape(text.replace(r["kernel"], "KERNEL")))
         groups[key] += 1
         example.setdefault(key, r)
     out = [f"| count | command | {'class' if status == 'failed' else 'reason'} | e.g. run, kernel |"
            + (" one line |" if status == "refused" else ""),
            "| --- | --- | --- | --- |" + (" --- |" if status == "refused" else "")]
-    for (command, shape), n in groups.most_common():
-        e = example[(command, shape)]
+    for (command, form), n in groups.most_common():
+        e = example[(command, form)]
         line = (f"{e.get('why')}: " if status == "failed" else "") + str(e.get("line", ""))
         if e.get("disagree"):
-            line = f"{shape}: e.g. {e['disagree'][0].split(None, 2)[-1]}"
+            line = f"{form}: e.g. {e['disagree'][0].split(None, 2)[-1]}"
         line = line.replace(str(layout.root), ".corpus")
         one = (" yes |" if e.get("one_line") else " no |") if status == "refused" else ""
         out.append(f"| {n} | {command} | {line.replace('|', '/')[:220]} | {e['run']}, {e['kernel']} |{one}")
