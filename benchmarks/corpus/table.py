@@ -180,6 +180,10 @@ def write_table(layout: Layout, targets: list[str], note: str = "") -> str:
         "python benchmarks/corpus/run.py install   # needs the network: pip download of the pinned sources",
         "python benchmarks/corpus/run.py all --targets sm90,sm100,gfx942 -j 16   # after install: capture, commands, table",
         "```", "",
+        "One run of it by hand, as the runner does it (with `.corpus/site/liger` on PYTHONPATH):", "",
+        "```bash",
+        "irscope capture --target gfx942 -- python benchmarks/corpus/drivers/liger_driver.py   # needs liger-kernel",
+        "```", "",
         f"Run of {time.strftime('%Y-%m-%d', time.gmtime())} on {platform.node() or 'this machine'} "
         f"({platform.machine()}, Python {platform.python_version()}, {_versions()}).", "",
         *([note, ""] if note else []),

@@ -77,8 +77,8 @@ def chunk_gated_delta_rule() -> None:
 
 
 @case("fused_recurrent_gated_delta_rule")
-def fused_recurrent_gated_delta_rule() -> None:
-    backward(ops().fused_recurrent_gated_delta_rule(*qkv(), gate(B, T, H), beta()))
+def fused_recurrent_gated_delta_rule() -> None:  # forward only: fla has no backward for it
+    ops().fused_recurrent_gated_delta_rule(*qkv(), gate(B, T, H), beta())
 
 
 @case("chunk_kda")
