@@ -214,6 +214,9 @@ def _patch_torch(torch: Any, gpu: Gpu) -> None:
         torch._C._cuda_getCurrentRawStream = lambda device: 0  # Inductor's generated wrappers import it
 
     tensor = torch.Tensor
+    # ``~t`` selects t's device in torch's C++ binding, which a torch built without CUDA cannot do for the fake
+    # ``cuda`` tensors Inductor traces with (its decomposition of an embedding's backward inverts a mask).
+    tensor.__invert__ = lambda self: torch.bitwise_not(self)
     no_ops = {tensor.cuda, tensor.pin_memory}
     moves = {tensor.to}  # the one method that takes the device positionally
 
@@ -291,6 +294,7 @@ def install(driver: Any, target: OfflineTarget) -> Gpu | None:
         "torch._inductor.compile_fx": lambda module: inductor_offline.wrap_compile_fx(module, _report_failure),
         "torch._subclasses.fake_tensor": inductor_offline.no_device_init,
         "torch._inductor.fx_passes.misc_patterns": inductor_offline.cpu_random_patterns,
+        "torch._inductor.fx_passes.joint_graph": inductor_offline.cpu_constant_folding,
     }
     for name in list(actions):
         if name in sys.modules:
