@@ -114,7 +114,7 @@ def test_the_h200_stand_in_answers_as_the_real_h200_did():
     """Checked against what torch and Triton answered on the lent H200 (tests/data/device_records/h200.json)."""
     import json
 
-    from irscope.compile.device_standin import DeviceProperties
+    from irscope.compile.torch_standin import DeviceProperties
 
     real = json.loads((DATA / "device_records" / "h200.json").read_text())
     gpu = resolve_gpu("h200", "sm90")
