@@ -111,7 +111,7 @@ def compare(gpu_side: dict[str, Counter[tuple[str, str]]], offline: dict[str, Co
 def _table(rows: list[list[str]]) -> str:
     head = ["kernel", "GPU", "offline", "same TTGIR", "verdict"]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)) for r in [head, *rows])
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in [head, *rows])
 
 
 def main() -> int:

@@ -82,7 +82,7 @@ def test_a_fatal_signal_inside_irscopes_code_names_the_frame(tmp_path: Path) -> 
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, env=dict(os.environ), timeout=60)
     assert proc.returncode < 0
     assert failure_clause(tmp_path, proc.returncode) == (
-        f"the program was killed by SIGABRT inside irscope's irscope/compile/inductor_offline.py:2 in "
+        "the program was killed by SIGABRT inside irscope's irscope/compile/inductor_offline.py:2 in "
         "_compile_for_target (irscope's offline stand-in, most likely, not the program)")
 
 
@@ -92,3 +92,16 @@ def _write(folder: Path, record: dict[str, object]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     n = len(list(folder.glob("*.json")))
     (folder / f"0-{n:05d}.json").write_text(json.dumps(record), encoding="utf-8")
+
+
+def test_a_not_captured_line_says_whose_fault_when_the_record_does() -> None:
+    from irscope.compile.program import failure_line
+
+    record = {"name": "attn_fwd", "error": "Traceback ...\nAttributeError: no get_empty_cache_for_benchmark",
+              "cause": "irscope", "missing": "driver.active.get_empty_cache_for_benchmark"}
+    assert failure_line(record) == ("attn_fwd: AttributeError: no get_empty_cache_for_benchmark (irscope's offline "
+                                    "stand-in or hook lacked driver.active.get_empty_cache_for_benchmark, not the "
+                                    "kernel's fault)")
+    assert failure_line({"name": "k", "error": "CompilationError: bad", "cause": "triton"}) == \
+        "k: CompilationError: bad (Triton rejected it)"
+    assert failure_line({"name": "k", "error": "RuntimeError: x"}) == "k: RuntimeError: x"

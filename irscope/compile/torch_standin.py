@@ -181,7 +181,7 @@ class GraphContext:
 def stream_type(torch: Any) -> type:
     """``torch.cuda.Stream`` on the stood-in GPU: a ``torch.Stream`` of ``cuda:0`` that is always idle."""
 
-    class Stream(torch.Stream):  # type: ignore[misc,name-defined]
+    class Stream(torch.Stream):
         """A stream of the stood-in GPU: nothing runs on it, so it is always idle."""
 
         cuda_stream = 0
