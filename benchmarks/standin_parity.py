@@ -74,6 +74,15 @@ def _run(side: str, program: str, work: Path, target: str, gpu: str) -> subproce
     return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, text=True, cwd=str(work))
 
 
+def _wait(proc: subprocess.Popen[str], deadline: float) -> int:
+    """The capture's exit status; one still running at the deadline is killed (status -9)."""
+    try:
+        return proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
+
+
 def kernels(home: Path) -> dict[str, Counter[tuple[str, str]]]:
     """Kernel name -> Counter of (config, normalised TTGIR) over the captures in the store at ``home``."""
     from irscope.store.store import Store
@@ -122,7 +131,9 @@ def main() -> int:
     parser.add_argument("--offline-only", action="store_true", help="run only the offline captures (no GPU needed)")
     parser.add_argument("--work", default=None, help="folder for the stores and logs (default: a new temporary one)")
     parser.add_argument("--diff", action="store_true", help="print the first differing TTGIR of each kernel")
+    parser.add_argument("--timeout", type=float, default=200, help="seconds all the captures may take together")
     args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))  # irscope from this checkout, as the captures use it
     sides = ["offline"] if args.offline_only else ["gpu", "offline"]
     if not args.offline_only:
         import torch
@@ -137,7 +148,7 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     procs = {(side, p): _run(side, p, work, args.target, args.gpu) for p in args.programs for side in sides}
-    codes = {key: proc.wait() for key, proc in procs.items()}
+    codes = {key: _wait(proc, start + args.timeout) for key, proc in procs.items()}
     print(f"captured {len(procs)} runs in {time.monotonic() - start:.0f} s (logs in {work})")
     failed = 0
     for program in args.programs:
