@@ -7,6 +7,13 @@ generates the Triton kernels it would for the stood-in GPU (it reads the SM coun
 stand-in) and compiles them through Triton for the target, where the recording listener sees them. The
 program itself runs the graph eagerly on the CPU. Nothing compiled for the target is launched: Inductor's
 launchers, which would load the binaries onto a GPU, are not made.
+
+A torch built without CUDA cannot run autograd on fake ``cuda`` tensors (its C++ side asks the CUDA device guard
+for a stream, and aborts), so the fake inputs require no grad; a graph whose backward is needed is traced and
+partitioned by AOT autograd on the CPU, and each forward and backward graph it hands to Inductor's inner compile
+is compiled on fake ``cuda`` inputs (the backward when the program first runs it, as on a GPU). Inductor's
+joint-graph constant folding, which evaluates constants (a causal mask's ``torch.ones``) on the graph's device,
+evaluates them on the CPU.
 """
 
 from __future__ import annotations

@@ -35,11 +35,10 @@ class StandInCannot(RuntimeError):
 
 
 class StandInHasNo(AttributeError):
-    """A stand-in object has no such attribute (the real driver or module has it)."""
+    """A stand-in object has no such attribute (the real driver or module may have it)."""
 
     def __init__(self, missing: str) -> None:
-        super().__init__(f"irscope's offline stand-in has no {missing} (the real one does; irscope does not answer "
-                         "it yet)")
+        super().__init__(f"irscope's offline stand-in has no {missing} (a real GPU's may; irscope does not answer it)")
         self.irscope_missing = missing
 
 
@@ -55,8 +54,9 @@ def cannot(missing: str, why: str) -> NoReturn:
 
 
 def has_no(owner: str, name: str) -> AttributeError:
-    """The AttributeError for ``owner.name``, recorded as missing unless a dunder (Python's own probes)."""
-    if name.startswith("__") and name.endswith("__"):
+    """The AttributeError for ``owner.name``, recorded as missing unless private (``_obj``, ``__deepcopy__``: the
+    probes of Inductor and of Python itself, which real drivers do not answer either)."""
+    if name.startswith("_"):
         return AttributeError(name)
     note_missing(f"{owner}.{name}")
     return StandInHasNo(f"{owner}.{name}")
