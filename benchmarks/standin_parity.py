@@ -28,13 +28,15 @@ PROGRAMS = ("inductor_no_grad", "inductor_causal_mask", "inductor_train_step")
 # Example: %12 = arith.addi %arg3, %c1_i32 : i32 loc(#loc7)
 _SSA = re.compile(r"%[A-Za-z0-9_.#]+")
 _LOC_ALIAS = re.compile(r"^#loc\d*\s*=")
+_LOC = re.compile(r"(?<![\w.])loc\(")  # not ttg.local_alloc(
 
 
 def _strip_locs(line: str) -> str:
     """``line`` without its ``loc(...)`` annotations (which may nest: ``loc(callsite(#loc3 at #loc4))``)."""
     out, i = [], 0
     while True:
-        j = line.find("loc(", i)
+        found = _LOC.search(line, i)
+        j = found.start() if found else -1
         if j < 0:
             out.append(line[i:])
             return "".join(out).rstrip()
