@@ -114,7 +114,7 @@ def test_the_h200_stand_in_answers_as_the_real_h200_did():
     """Checked against what torch and Triton answered on the lent H200 (tests/data/device_records/h200.json)."""
     import json
 
-    from irscope.compile.device_standin import DeviceProperties
+    from irscope.compile.torch_standin import DeviceProperties
 
     real = json.loads((DATA / "device_records" / "h200.json").read_text())
     gpu = resolve_gpu("h200", "sm90")
@@ -137,3 +137,22 @@ def test_the_h200_stand_in_answers_as_the_real_h200_did():
         else:
             assert triton[key] == value, key
     assert (gpu.capability, real["torch_version_hip"]) == (tuple(real["capability"]), None)
+
+
+@pytest.mark.compile
+def test_stream_event_graph_and_accelerator_queries_are_answered_and_their_launches_captured(tmp_path: Path) -> None:
+    """Issue 26 item 2c: Dynamo asks torch.accelerator.current_stream(); Triton's do_bench the driver's benchmarker,
+    a cache to flush and CUDA events; programs use streams and CUDA graphs. Each is answered as a GPU would, and the
+    launches made on a side stream, inside a CUDA graph and under do_bench are compiled for the target."""
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(DATA / "programs" / "device_queries.py"),
+                   store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    answers = {k: v for k, v in _answers(proc.stdout).items() if k and not v.startswith("captured")}
+    assert answers == {
+        "accelerator": "cuda", "accelerator_available": "True", "accelerator_count": "1", "accelerator_index": "0",
+        "accelerator_stream": "cuda:0", "stream_is_torch_stream": "True", "raw_stream": "0", "c_device_count": "1",
+        "capturing": "False", "graphs_capturing": "False", "bf16": "True", "arch_list": "['sm_90']",
+        "memory_allocated": "0", "cuda_version_set": "True", "driver_stream": "0", "utils_capturing": "False",
+        "event_ms": "1.0", "bench_ms": "1.0"}
+    blocks = sorted(c.manifest.constexprs["BLOCK"] for c in Store(tmp_path).captures())
+    assert blocks == [256, 512, 1024]  # do_bench's, the CUDA graph's, the side stream's launch

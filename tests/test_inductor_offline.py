@@ -58,3 +58,55 @@ def test_a_dynamic_shape_graph_is_captured_with_its_size_as_a_runtime_argument(t
     assert capture.manifest.kernel == "triton_poi_fused_mul_0"
     assert capture.manifest.signature["xnumel"] == "i32"  # not a constant: the size stays symbolic in the kernel
     assert "NOT captured" not in proc.stderr
+
+
+def _kernels(store: Path) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for capture in Store(store).captures():
+        out.setdefault(capture.manifest.kernel, []).append(capture)
+    return out
+
+
+def test_a_module_whose_parameters_require_grad_run_under_no_grad_is_captured(tmp_path: Path) -> None:
+    """Issue 26 item 2a: the nn.Linear weights require grad; the compile used to abort the program (SIGABRT from
+    autograd's C++ side asking a CPU-only torch for a CUDA stream) with nothing recorded."""
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable,
+                   str(DATA / "programs" / "inductor_no_grad.py"), store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "shape (16, 64)" in proc.stdout and "NOT captured" not in proc.stderr
+    found = _kernels(tmp_path)
+    assert set(found) == {"triton_poi_fused_addmm_silu_0", "triton_poi_fused_add_addmm_1"}
+    for capture in found["triton_poi_fused_addmm_silu_0"]:
+        # The bias add and SiLU fused after the matmul (an extern aten.mm): x / (1 + exp(-x)), exp from libdevice,
+        # as Inductor writes it for an NVIDIA GPU.
+        assert capture.manifest.target == "sm90" and 'symbol = "__nv_expf"' in capture.read("ttgir")
+
+
+def test_a_causal_mask_built_on_the_device_inside_forward_is_captured(tmp_path: Path) -> None:
+    """Issue 26 item 2b: ``torch.triu(torch.ones(T, T, device=x.device))`` used to stop Inductor (its constant
+    folding ran ``aten::empty`` on a CUDA device that a CPU-only torch has not), so nothing was compiled."""
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable,
+                   str(DATA / "programs" / "inductor_causal_mask.py"), store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "shape (2, 16, 64)" in proc.stdout and "NOT captured" not in proc.stderr
+    found = _kernels(tmp_path)
+    (softmax,) = [name for name in found if "softmax" in name]
+    assert "ones" in softmax and "triu" in softmax  # the mask is computed inside the fused softmax kernel
+    assert len(found[softmax]) > 1  # Inductor's persistent-reduction configs, each compiled
+    assert all("tt.reduce" in capture.read("ttgir") for capture in found[softmax])
+
+
+def test_one_training_step_compiles_its_forward_and_backward_kernels_for_the_target(tmp_path: Path) -> None:
+    """A GPT-style block, forward and backward under torch.compile with parameters requiring grad: AOT autograd
+    traces on the CPU, Inductor compiles both graphs for sm90; the program's step runs on (eagerly, on the CPU)."""
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable,
+                   str(DATA / "programs" / "inductor_train_step.py"), store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "grads 14" in proc.stdout and "NOT captured" not in proc.stderr
+    found = _kernels(tmp_path)
+    backward = [name for name in found if "backward" in name]
+    assert any("gelu_backward" in n for n in backward) and any("native_layer_norm_backward" in n for n in backward)
+    (embedding,) = [n for n in backward if n.startswith("triton_per_") and "embedding_dense_backward" in n]
+    # The embedding's gradient scatters rows into the weight's gradient: atomic adds on the GPU.
+    assert all("tt.atomic_rmw fadd" in c.read("ttgir") for c in found[embedding])
+    assert all(c.manifest.target == "sm90" for cs in found.values() for c in cs)

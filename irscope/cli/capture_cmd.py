@@ -83,7 +83,8 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
     if report.exit_code != 0:
         kept = f"the {len(report.captures)} kernel(s) compiled before it stopped were kept" if report.captures \
             else "no kernel was compiled before it stopped"
-        click.echo(f"irscope: the program failed (exit status {report.exit_code}); {kept}", err=True)
+        click.echo(f"irscope: {report.failure or f'the program failed (exit status {report.exit_code})'}; {kept}",
+                   err=True)
         raise SystemExit(1)
     if not report.captures:
         import os

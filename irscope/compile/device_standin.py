@@ -1,24 +1,25 @@
 """Inside an offline ``irscope capture``: the program's questions about its GPU answered as the target's GPU would.
 
 Libraries size their tiles from the device (fla reads the name, capability and shared memory, Liger the SM
-count), so a program compiled for sm90 on a machine without a GPU must hear what an H100 would say. Answered:
+count), so a program compiled for sm90 on a machine without a GPU must hear what an H100 would say. torch's
+questions (``torch.cuda``, ``torch.accelerator``, ``torch._C``'s device functions, ``torch.version``) are answered
+by ``torch_standin``, when the program first imports torch (a process that never does pays nothing); Triton's here
+and in ``program_hook.OfflineDriver``. Triton's ``driver.active`` answers:
 
-* ``torch.cuda``: ``is_available`` (True), ``device_count`` (1), ``current_device`` (0),
-  ``set_device``, ``device(...)`` (a context that selects nothing), ``get_device_name``,
-  ``get_device_capability``, ``get_device_properties`` (name, major, minor, total_memory,
-  multi_processor_count, L2_cache_size, shared_memory_per_block, shared_memory_per_block_optin,
-  shared_memory_per_multiprocessor, regs_per_multiprocessor, max_threads_per_multi_processor, warp_size,
-  clock_rate, memory_clock_rate, memory_bus_width, gcnArchName, is_integrated, uuid), ``mem_get_info``,
-  ``synchronize``, ``current_stream`` / ``default_stream`` (a null stream), ``get_rng_state`` /
-  ``set_rng_state`` (and ``_all``: the CPU's state, as torch.compile saves it around each traced frame);
-* ``torch.version.hip``: a version string for AMD targets, None for NVIDIA ones;
-* Triton's ``driver.active``: ``get_current_target`` (already the stand-in's), ``get_device_capability``
-  and ``utils.get_device_properties`` with the keys Triton's own CUDA / HIP drivers return.
+* ``get_current_target`` (the target), ``get_current_device`` (0), ``set_current_device``,
+  ``get_current_stream`` (0), ``get_device_capability``, ``get_active_torch_device`` (the CPU, where the
+  program's tensors are), ``get_device_interface`` (the stood-in ``torch.cuda``), ``is_active``,
+  ``get_benchmarker`` (``triton.testing.do_bench``; its events time 1 ms, see torch_standin),
+  ``get_empty_cache_for_benchmark`` (a small CPU tensor: no GPU cache to flush), ``clear_cache``,
+  ``map_python_to_cpp_type`` (the real driver's table);
+* ``utils``: ``get_device_properties`` (the keys Triton's own CUDA / HIP driver returns), ``get_device_capability``,
+  ``get_current_device``, ``set_current_device``, ``get_default_stream`` (0), ``is_stream_capturing`` (False),
+  ``set_printf_fifo_size``.
 
-Tensors stay on the CPU: a torch-function mode turns ``device="cuda"`` (or ``"cuda:N"``, an int, a cuda
-``torch.device``) in any torch call into the CPU, and ``Tensor.cuda()`` / ``pin_memory()`` into no-ops. Such a
-tensor still says ``device(type='cpu')`` and ``is_cuda`` False. The torch patches are applied when the program
-first imports torch, so a process that never does pays nothing.
+Not answered, each saying so in one line when the program dies of it (``standin_faults``): ``launcher_cls``,
+``utils.load_binary``, ``utils.unload_module``, ``utils.launch`` (nothing is loaded onto a GPU or run offline),
+``utils.cuOccupancyMaxActiveClusters``, ``utils.fill_tma_descriptor_tiled`` / ``_im2col`` (they need the GPU's
+driver and memory), and any other attribute (its name is recorded: "the stand-in has no driver.active.X").
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from irscope.compile.records import OfflineTarget
+from irscope.compile.standin_faults import cannot, has_no
 from irscope.model.gpus import DEFAULT_GPU, GPUS, Gpu
 
-HIP_VERSION = "6.4.0"  # what torch.version.hip says for AMD targets (a ROCm release that supports gfx942 and gfx950)
+UNLOADABLE = ("load_binary", "unload_module", "launch", "cuOccupancyMaxActiveClusters", "fill_tma_descriptor_tiled",
+              "fill_tma_descriptor_im2col")  # what Triton's utils do with a GPU's driver; offline there is none
 
 
 def gpu_for(target: OfflineTarget) -> Gpu | None:
@@ -81,39 +84,6 @@ def _amd_driver_reports(key: str) -> bool:
         return True
 
 
-class DeviceProperties:
-    """What ``torch.cuda.get_device_properties`` returns on the stood-in GPU, with torch's attribute names.
-
-    As on a ROCm build of torch, an AMD GPU's properties have no ``shared_memory_per_block_optin``.
-    """
-
-    def __init__(self, gpu: Gpu) -> None:
-        self.name = gpu.product
-        self.major, self.minor = gpu.capability
-        self.total_memory = gpu.memory_bytes
-        self.multi_processor_count = gpu.sm_count
-        self.L2_cache_size = gpu.l2_cache_bytes
-        self.shared_memory_per_block = gpu.shared_memory_per_block
-        if gpu.vendor == "NVIDIA":
-            self.shared_memory_per_block_optin = gpu.shared_memory_per_block_optin
-        self.shared_memory_per_multiprocessor = gpu.shared_memory_per_sm
-        self.regs_per_multiprocessor = gpu.registers_per_sm
-        self.max_threads_per_multi_processor = gpu.max_threads_per_sm
-        self.warp_size = gpu.warp_size
-        self.clock_rate = gpu.boost_clock_mhz * 1000
-        self.memory_clock_rate = gpu.memory_clock_khz
-        self.memory_bus_width = gpu.memory_bus_width_bits
-        self.gcnArchName = gpu.gcn_arch_name or gpu.product  # torch on CUDA reports the name here
-        self.is_integrated = 0
-        self.is_multi_gpu_board = 0
-        self.uuid = "00000000-0000-0000-0000-000000000000"
-
-    def __repr__(self) -> str:
-        return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
-                f"total_memory={self.total_memory // (1024 * 1024)}MB, "
-                f"multi_processor_count={self.multi_processor_count}, L2_cache_size={self.L2_cache_size // (1024 * 1024)}MB)")
-
-
 class TritonUtils:
     """Stands in for ``driver.active.utils``: the device questions Triton's real utils answer."""
 
@@ -135,103 +105,22 @@ class TritonUtils:
     def set_current_device(self, device: int) -> None:
         """Nothing to select."""
 
+    def get_default_stream(self, device: int = 0) -> int:
+        """The null stream."""
+        return 0
 
-class NullStream:
-    """``torch.cuda.current_stream()``: a stream that is always idle."""
-
-    cuda_stream = 0
-    stream_id = 0
-    device_index = 0
-
-    def synchronize(self) -> None:
-        """Nothing runs, so nothing to wait for."""
-
-    def wait_stream(self, stream: Any) -> None:
-        """Nothing runs, so nothing to wait for."""
-
-    def query(self) -> bool:
-        """Always done."""
-        return True
-
-
-class DeviceContext:
-    """``torch.cuda.device(i)``: selects nothing (there is one stood-in device)."""
-
-    def __init__(self, device: Any = None) -> None:
-        self.idx = 0
-
-    def __enter__(self) -> DeviceContext:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def _is_gpu_device(value: Any) -> bool:
-    """Whether a torch ``device=`` value names the GPU (``"cuda"``, ``"cuda:0"``, ``0``, ``torch.device("cuda")``)."""
-    if isinstance(value, bool):
+    def is_stream_capturing(self, *args: Any) -> bool:
+        """Never: nothing runs, so nothing is captured into a CUDA graph."""
         return False
-    if isinstance(value, int):
-        return True
-    if isinstance(value, str):
-        return value.split(":")[0] in ("cuda", "hip")
-    return getattr(value, "type", None) == "cuda"
 
+    def set_printf_fifo_size(self, size: int) -> None:
+        """No kernel prints offline."""
 
-def _patch_torch(torch: Any, gpu: Gpu) -> None:
-    """Answer torch.cuda's device questions as ``gpu`` would and keep the program's tensors on the CPU."""
-    from torch.overrides import TorchFunctionMode
-
-    props = DeviceProperties(gpu)
-    cuda = torch.cuda
-    stream = NullStream()
-    total = gpu.memory_bytes
-    answers: dict[str, Any] = {
-        "is_available": lambda: True,
-        "device_count": lambda: 1,
-        "current_device": lambda: 0,
-        "set_device": lambda device: None,
-        "synchronize": lambda device=None: None,
-        "get_device_name": lambda device=None: props.name,
-        "get_device_capability": lambda device=None: (props.major, props.minor),
-        "get_device_properties": lambda device=None: props,
-        "mem_get_info": lambda device=None: (total, total),
-        "current_stream": lambda device=None: stream,
-        "default_stream": lambda device=None: stream,
-        "device": DeviceContext,
-        # The GPU's random state is the CPU's (torch.compile saves and restores it around every frame it traces).
-        "get_rng_state": lambda device="cuda": torch.get_rng_state(),
-        "set_rng_state": lambda new_state, device="cuda": None,
-        "get_rng_state_all": lambda: [torch.get_rng_state()],
-        "set_rng_state_all": lambda new_states: None,
-    }
-    for name, value in answers.items():
-        setattr(cuda, name, value)
-    torch.version.hip = HIP_VERSION if gpu.vendor == "AMD" else None
-    cuda._exchange_device = lambda device: 0  # Inductor's DeviceGuard (two functions: dynamo keys handlers by them)
-    cuda._maybe_exchange_device = lambda device: 0
-    if not hasattr(torch._C, "_cuda_getCurrentRawStream"):
-        torch._C._cuda_getCurrentRawStream = lambda device: 0  # Inductor's generated wrappers import it
-
-    tensor = torch.Tensor
-    no_ops = {tensor.cuda, tensor.pin_memory}
-    moves = {tensor.to}  # the one method that takes the device positionally
-
-    class CpuForGpu(TorchFunctionMode):
-        """Every torch call that asks for the GPU gets the CPU."""
-
-        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-            kwargs = kwargs or {}
-            if func in no_ops:
-                return args[0]
-            if "device" in kwargs and _is_gpu_device(kwargs["device"]):
-                kwargs = {**kwargs, "device": "cpu"}
-            if func in moves and len(args) > 1:
-                args = (args[0], *("cpu" if not isinstance(a, torch.Tensor) and _is_gpu_device(a) else a
-                                   for a in args[1:]))
-            return func(*args, **kwargs)
-
-    CpuForGpu().__enter__()  # for the life of the program's main thread
+    def __getattr__(self, name: str) -> Any:
+        if name in UNLOADABLE:
+            return lambda *args, **kwargs: cannot(f"driver.active.utils.{name}", "it needs the GPU's driver, and "
+                                                  "offline nothing is loaded onto a GPU or run")
+        raise has_no("driver.active.utils", name)
 
 
 def _report_failure(name: str, error: str) -> None:
@@ -282,15 +171,16 @@ def install(driver: Any, target: OfflineTarget) -> Gpu | None:
         return None
     driver.utils = TritonUtils(gpu)
     driver.get_device_capability = lambda device=None: gpu.capability
-    from irscope.compile import inductor_offline
+    from irscope.compile import inductor_offline, torch_standin
 
     actions: dict[str, Any] = {
-        "torch": lambda module: _patch_torch(module, gpu),
+        "torch": lambda module: torch_standin.patch_torch(module, gpu),
         "torch._inductor.runtime.triton_helpers": _keep_standin_driver,
         "torch._inductor.runtime.triton_heuristics": inductor_offline.skip_launchers,
         "torch._inductor.compile_fx": lambda module: inductor_offline.wrap_compile_fx(module, _report_failure),
         "torch._subclasses.fake_tensor": inductor_offline.no_device_init,
         "torch._inductor.fx_passes.misc_patterns": inductor_offline.cpu_random_patterns,
+        "torch._inductor.fx_passes.joint_graph": inductor_offline.cpu_constant_folding,
     }
     for name in list(actions):
         if name in sys.modules:

@@ -7,6 +7,13 @@ generates the Triton kernels it would for the stood-in GPU (it reads the SM coun
 stand-in) and compiles them through Triton for the target, where the recording listener sees them. The
 program itself runs the graph eagerly on the CPU. Nothing compiled for the target is launched: Inductor's
 launchers, which would load the binaries onto a GPU, are not made.
+
+A torch built without CUDA cannot run autograd on fake ``cuda`` tensors (its C++ side asks the CUDA device guard
+for a stream, and aborts), so the fake inputs require no grad; a graph whose backward is needed is traced and
+partitioned by AOT autograd on the CPU, and each forward and backward graph it hands to Inductor's inner compile
+is compiled on fake ``cuda`` inputs (the backward when the program first runs it, as on a GPU). Inductor's
+joint-graph constant folding, which evaluates constants (a causal mask's ``torch.ones``) on the graph's device,
+evaluates them on the CPU.
 """
 
 from __future__ import annotations
@@ -39,7 +46,11 @@ def _to_gpu_graph(gm: Any, torch: Any) -> Any:
 
 
 def _fake_gpu_inputs(example_inputs: list[Any], mode: Any, torch: Any) -> list[Any] | None:
-    """The graph's inputs as fake tensors on ``cuda:0``; None when a shape is symbolic (dynamic shapes)."""
+    """The graph's inputs as fake tensors on ``cuda:0`` that require no grad; None when a shape is symbolic.
+
+    No grad: autograd's C++ side asks the device's guard for a stream, which a torch built without CUDA aborts on
+    (a graph that needs its backward is traced on the CPU first: ``_compile_training_graphs``).
+    """
     from torch._subclasses.fake_tensor import FakeTensor
 
     gpu = torch.device("cuda", 0)
@@ -52,24 +63,72 @@ def _fake_gpu_inputs(example_inputs: list[Any], mode: Any, torch: Any) -> list[A
             return None
         meta = torch.empty_strided(value.size(), value.stride(), dtype=value.dtype, device="meta")
         fake = FakeTensor(mode, meta, gpu)
-        fakes.append(torch.nn.Parameter(fake, requires_grad=value.requires_grad)
+        fakes.append(torch.nn.Parameter(fake, requires_grad=False)
                      if isinstance(value, torch.nn.Parameter) else fake)
     return fakes
 
 
-def _compile_for_target(real_compile: Callable[..., Any], gm: Any, example_inputs: list[Any]) -> None:
-    """Run Inductor on the graph with fake GPU inputs, so it compiles its Triton kernels for the target."""
+def _compile_for_target(real_compile: Callable[..., Any], gm: Any, example_inputs: list[Any],
+                        report: Callable[[str, str], None]) -> Any:
+    """Run Inductor on the graph with fake GPU inputs, so it compiles its Triton kernels for the target.
+
+    Returns what the program runs instead of the graph: None for the graph itself (eagerly), or, for a graph whose
+    backward is needed, AOT autograd's function over the eager forward and backward graphs.
+    """
+    import torch
+
+    if torch.is_grad_enabled() and any(isinstance(v, torch.Tensor) and v.requires_grad for v in example_inputs):
+        return _compile_training_graphs(real_compile, gm, example_inputs, report)
+    _compile_on_gpu(real_compile, gm, list(example_inputs))
+    return None
+
+
+def _compile_on_gpu(compile_fn: Callable[..., Any], gm: Any, example_inputs: list[Any], **kwargs: Any) -> None:
+    """``compile_fn`` (Inductor's compile_fx or compile_fx_inner) on a copy of the graph with fake inputs on ``cuda:0``."""
     import torch
     from torch._guards import tracing
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     mode = FakeTensorMode(allow_non_fake_inputs=True)
-    fakes = _fake_gpu_inputs(list(example_inputs), mode, torch)
+    fakes = _fake_gpu_inputs(example_inputs, mode, torch)
     if fakes is None:
         raise ValueError("the graph has dynamic (symbolic) shapes; compile with dynamic=False to capture its kernels")
-    with tracing(None), mode:
-        real_compile(_to_gpu_graph(gm, torch), fakes)
+    outer = getattr(_STATE, "inside", False)
+    _STATE.inside = True
+    try:
+        with tracing(None), mode:
+            compile_fn(_to_gpu_graph(gm, torch), fakes, **kwargs)
+    finally:
+        _STATE.inside = outer
 
+
+def _compile_training_graphs(real_compile: Callable[..., Any], gm: Any, example_inputs: Any,
+                             report: Callable[[str, str], None]) -> Any:
+    """A graph whose backward is needed: AOT autograd traces and partitions it on the CPU, where autograd works
+    without a GPU, and each forward and backward graph it hands to Inductor's inner compile is compiled on fake
+    ``cuda:0`` inputs instead, then run eagerly. The backward graph is compiled when the program first runs it,
+    as on a GPU."""
+    from torch._functorch.aot_autograd import make_boxed_func
+    from torch._inductor import compile_fx as module
+
+    real_inner = module.compile_fx_inner
+
+    def inner(graph: Any, inputs: Any, **kwargs: Any) -> Any:
+        what = "torch.compile backward graph" if kwargs.get("is_backward") else "torch.compile graph"
+        _reported(report, what, _compile_on_gpu, real_inner, graph, list(inputs), **kwargs)
+        return make_boxed_func(graph.forward)
+
+    return real_compile(copy.deepcopy(gm), example_inputs, inner_compile=inner)
+
+
+def _reported(report: Callable[[str, str], None], what: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)``; an exception is reported as ``what`` not captured (and None returned)."""
+    try:
+        return fn(*args, **kwargs)
+    except Exception as exc:  # the program goes on eagerly; the failure is reported as not captured
+        lines = str(exc).strip().splitlines()  # Inductor's messages can run on for pages: the first line says it
+        report(what, f"Inductor could not compile it for the target: {type(exc).__name__}: {lines[0] if lines else ''}")
+        return None
 
 
 def wrap_compile_fx(module: Any, report: Callable[[str, str], None]) -> None:
@@ -81,16 +140,9 @@ def wrap_compile_fx(module: Any, report: Callable[[str, str], None]) -> None:
     def compile_fx(gm: Any, example_inputs: Any, *args: Any, **kwargs: Any) -> Any:
         if getattr(_STATE, "inside", False):
             return real_compile(gm, example_inputs, *args, **kwargs)  # Inductor calling itself
-        _STATE.inside = True
-        try:
-            _compile_for_target(real_compile, gm, example_inputs)
-        except Exception as exc:  # the program goes on eagerly; the failure is reported as not captured
-            lines = str(exc).strip().splitlines()  # Inductor's messages can run on for pages: the first line says it
-            report("torch.compile graph", f"Inductor could not compile it for the target: {type(exc).__name__}: "
-                                          f"{lines[0] if lines else ''}")
-        finally:
-            _STATE.inside = False
-        return gm.forward  # the program's own tensors are on the CPU: run the graph eagerly there
+        run = _reported(report, "torch.compile graph", _compile_for_target, real_compile, gm, list(example_inputs),
+                        report)
+        return run or gm.forward  # the program's own tensors are on the CPU: it runs the graph eagerly there
 
     compile_fx._irscope_offline = True  # type: ignore[attr-defined]
     module.compile_fx = compile_fx
@@ -117,3 +169,35 @@ def cpu_random_patterns(module: Any) -> None:
         return real_init("cpu")
 
     module._misc_patterns_init = init
+
+
+def cpu_constant_folding(module: Any) -> None:
+    """Inductor's joint-graph pass folds constants (a causal mask's ``torch.ones``) by running them for real on the
+    graph's device; on the stand-in GPU they run on the CPU. Only the folded scalar is kept: the graph's nodes keep
+    their ``cuda`` device, as on a GPU."""
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class CpuForGpuOps(TorchDispatchMode):
+        """An aten call that asks for the GPU gets the CPU."""
+
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            kwargs = kwargs or {}
+            device = kwargs.get("device")
+            if device is not None and torch.device(device).type == "cuda":
+                kwargs = {**kwargs, "device": torch.device("cpu")}
+            return func(*args, **kwargs)
+
+    folder = module.UniformValueConstantFolder
+    for name in ("__init__", "run"):
+        setattr(folder, name, _on_cpu(getattr(folder, name), CpuForGpuOps))
+
+
+def _on_cpu(method: Callable[..., Any], mode: Any) -> Callable[..., Any]:
+    """``method`` run with the dispatch ``mode`` in place."""
+
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with mode():
+            return method(self, *args, **kwargs)
+
+    return run

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irscope.compile.program_fault import failure_clause
 from irscope.compile.records import (
     SETTINGS_ENV,
     GpuTarget,
@@ -45,6 +46,8 @@ class ProgramReport:
         notes: what the program did to irscope's hooks (set its own compilation listener, say).
         tuning: offline, one line per autotuned kernel and tuning key: how many configs it has,
             how many were pruned and by what, how many were compiled (``--autotune``).
+        failure: when the program failed, why, as a clause that says when irscope's hook or stand-in caused it
+            (``program_fault``).
     """
 
     command: str
@@ -54,6 +57,7 @@ class ProgramReport:
     offline_target: str | None = None
     notes: list[str] = field(default_factory=list)
     tuning: list[str] = field(default_factory=list)
+    failure: str = ""
 
 
 def recorded_target(found: GpuTarget) -> Target:
@@ -105,7 +109,8 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
         return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
                              failures=failures, offline_target=offline.name if offline else None,
                              notes=listener_notes([n for n in _records(session / "notes") if isinstance(n, dict)]),
-                             tuning=_tuning_lines(session, captures))
+                             tuning=_tuning_lines(session, captures),
+                             failure=failure_clause(session, exit_code) if exit_code != 0 else "")
     finally:
         shutil.rmtree(session, ignore_errors=True)
 
@@ -175,12 +180,26 @@ def _launch_records(folder: Path, failures: list[str]) -> list[LaunchRecord]:
     return out
 
 
+_CAUSES = {"irscope": "irscope's offline stand-in or hook lacked {missing}, not the kernel's fault",
+           "triton": "Triton rejected it", "program": "the program's own code"}
+
+
+def failure_line(record: dict[str, Any]) -> str:
+    """``name: error`` of a ``failures`` record, and whose fault when it says (``cause``, ``missing``)."""
+    error = str(record.get("error", "") or "").strip().splitlines()
+    line = f"{record.get('name', '?')}: {error[-1] if error else ''}"
+    cause = _CAUSES.get(str(record.get("cause", "")))
+    if cause is None:
+        return line
+    missing = str(record.get("missing", "") or "")
+    return f"{line} ({cause.format(missing=missing or 'something')})"
+
+
 def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capture], list[str]]:
     """Turn the hook's records into store captures (one per distinct Triton hash)."""
     captures: list[Capture] = []
     seen: set[str] = set()
-    failures = [f"{f.get('name', '?')}: {str(f.get('error', '')).strip().splitlines()[-1] if f.get('error') else ''}"
-                for f in _records(session / "failures") if isinstance(f, dict)]
+    failures = [failure_line(f) for f in _records(session / "failures") if isinstance(f, dict)]
     owners: dict[str, tuple[LaunchRecord, Capture]] = {}
     for rec in _launch_records(session / "records", failures):
         if not rec.hash or rec.hash in seen:

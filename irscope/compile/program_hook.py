@@ -236,6 +236,26 @@ class OfflineDriver:
     def clear_cache(self, cache: Any) -> None:
         """Nothing to flush: nothing runs."""
 
+    def map_python_to_cpp_type(self, ty: str) -> str:
+        """The C type of a Triton type, from the real driver's table."""
+        import importlib
+
+        from irscope.compile.standin_faults import cannot
+
+        module = importlib.import_module("triton.backends.nvidia.driver" if self.backend == "cuda"
+                                         else "triton.backends.amd.driver")
+        table = getattr(module, "ty_to_cpp", None)
+        if table is None:
+            cannot("driver.active.map_python_to_cpp_type", "this Triton's driver has no ty_to_cpp table")
+        return str(table(ty))
+
+    def __getattr__(self, name: str) -> Any:
+        from irscope.compile.standin_faults import cannot, has_no
+
+        if name == "launcher_cls":
+            cannot("driver.active.launcher_cls", "it launches on the GPU, and offline nothing runs")
+        raise has_no("driver.active", name)
+
 
 def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any) -> bool:
     """Hand the launch's specialization to the compile pool, then tell the JIT to skip the launch."""
@@ -335,6 +355,9 @@ def install() -> None:
     from irscope.compile.listener_chain import install as install_listener
 
     install_listener(_listener, lambda note: write_record("notes", note))  # chained with any listener the program sets
+    from irscope.compile import standin_faults
+
+    standin_faults.install()  # a program that dies says whose fault it was (program.py reports it)
     target = settings.target
     if target is None:
         from triton.runtime.autotuner import Autotuner

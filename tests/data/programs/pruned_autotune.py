@@ -4,7 +4,8 @@
   ``next_power_of_2(n)`` (config 2 for n = 512), so Triton benchmarks nothing and runs that one.
 - ``modelled_kernel``: four configs; ``perf_model`` estimates ``|BLOCK - 256|`` and ``top_k=2``
   keeps configs 1 (BLOCK 256) and 0 (BLOCK 128, the first of the two tied at 128).
-- ``measured_kernel``: two configs; its ``perf_model`` times with CUDA events, which needs a GPU.
+- ``measured_kernel``: two configs; its ``perf_model`` shares a CUDA event with another process, which needs a
+  GPU (irscope's stand-in answers timing events, not shared ones).
 
 Offline, ``irscope capture --target sm90`` compiles what each autotuner would benchmark on the GPU.
 With ``IRSCOPE_TEST_PIDS`` set, the process id of every compile is appended to that file (the
@@ -38,9 +39,10 @@ def distance_from_256(**kwargs):
 
 
 def measured_time(**kwargs):
-    """A performance model that times a kernel with CUDA events (only possible on a GPU)."""
-    start = torch.cuda.Event(enable_timing=True)
+    """A performance model that hands a CUDA event to another process (only possible on a GPU)."""
+    start = torch.cuda.Event(enable_timing=True, interprocess=True)
     start.record()
+    start.ipc_handle()
     return 0.0
 
 
