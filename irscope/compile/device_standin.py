@@ -9,8 +9,8 @@ and in ``program_hook.OfflineDriver``. Triton's ``driver.active`` answers:
 * ``get_current_target`` (the target), ``get_current_device`` (0), ``set_current_device``,
   ``get_current_stream`` (0), ``get_device_capability``, ``get_active_torch_device`` (the CPU, where the
   program's tensors are), ``get_device_interface`` (the stood-in ``torch.cuda``), ``is_active``,
-  ``get_benchmarker`` (``triton.testing.do_bench``; its events time 1 ms, see torch_standin),
-  ``get_empty_cache_for_benchmark`` (a small CPU tensor: no GPU cache to flush), ``clear_cache``,
+  ``get_benchmarker`` (``offline_bench``: each benchmark launches once, which compiles, and returns made-up
+  times in call order), ``get_empty_cache_for_benchmark`` (a buffer that holds nothing), ``clear_cache``,
   ``map_python_to_cpp_type`` (the real driver's table);
 * ``utils``: ``get_device_properties`` (the keys Triton's own CUDA / HIP driver returns), ``get_device_capability``,
   ``get_current_device``, ``set_current_device``, ``get_default_stream`` (0), ``is_stream_capturing`` (False),
