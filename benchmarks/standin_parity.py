@@ -63,17 +63,24 @@ def normalised_ttgir(text: str) -> str:
 
 def _run(side: str, program: str, work: Path, target: str, gpu: str) -> subprocess.Popen[str]:
     """Start one capture: ``gpu`` on the local GPU, ``offline`` with the GPU hidden and the stand-in answering."""
-    env = dict(os.environ, IRSCOPE_HOME=str(work / f"{side}-{program}"),
-               TORCHINDUCTOR_CACHE_DIR=str(work / f"inductor-{side}-{program}"), TORCHINDUCTOR_FX_GRAPH_CACHE="0",
+    env = dict(os.environ, IRSCOPE_HOME=str(work / f"{side}-{Path(program).stem}"),
+               TORCHINDUCTOR_CACHE_DIR=str(work / f"inductor-{side}-{Path(program).stem}"), TORCHINDUCTOR_FX_GRAPH_CACHE="0",
                TORCHINDUCTOR_AUTOGRAD_CACHE="0", TORCHINDUCTOR_COMPILE_THREADS="1",
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])))
     command = [sys.executable, "-m", "irscope", "capture"]
     if side == "offline":
         env["CUDA_VISIBLE_DEVICES"] = ""
         command += ["--target", target, "--gpu", gpu]
-    command += ["--", sys.executable, str(ROOT / "tests" / "data" / "programs" / f"{program}.py")]
-    log = open(work / f"{side}-{program}.log", "w", encoding="utf-8")  # noqa: SIM115 (closed with the process)
+    command += ["--", sys.executable, str(program_path(program))]
+    log = open(work / f"{side}-{Path(program).stem}.log", "w", encoding="utf-8")  # noqa: SIM115 (closed with the process)
     return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, text=True, cwd=str(work))
+
+
+def program_path(program: str) -> Path:
+    """A program named in tests/data/programs, or any ``.py`` file (a corpus driver, say)."""
+    if program.endswith(".py"):
+        return Path(program).resolve()
+    return ROOT / "tests" / "data" / "programs" / f"{program}.py"
 
 
 def _wait(proc: subprocess.Popen[str], deadline: float) -> int:
@@ -127,7 +134,7 @@ def _table(rows: list[list[str]]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--programs", nargs="*", default=list(PROGRAMS), help="programs in tests/data/programs")
+    parser.add_argument("--programs", nargs="*", default=list(PROGRAMS), help="programs in tests/data/programs, or .py files")
     parser.add_argument("--target", default="sm90")
     parser.add_argument("--gpu", default="h200", help="the GPU the stand-in answers as (the local one)")
     parser.add_argument("--offline-only", action="store_true", help="run only the offline captures (no GPU needed)")
@@ -154,14 +161,15 @@ def main() -> int:
     print(f"captured {len(procs)} runs in {time.monotonic() - start:.0f} s (logs in {work})")
     failed = 0
     for program in args.programs:
-        found = {side: kernels(work / f"{side}-{program}") for side in sides}
+        name = Path(program).stem
+        found = {side: kernels(work / f"{side}-{name}") for side in sides}
         status = ", ".join(f"{side} exit {codes[(side, program)]}" for side in sides)
         print(f"\n== {program}: {status}; " + ", ".join(f"{side} {sum(sum(c.values()) for c in found[side].values())} "
                                                        f"captures" for side in sides))
         for side in sides:
             if codes[(side, program)] != 0 or not found[side]:
                 failed += 1
-                tail = (work / f"{side}-{program}.log").read_text(encoding="utf-8", errors="replace").splitlines()
+                tail = (work / f"{side}-{name}.log").read_text(encoding="utf-8", errors="replace").splitlines()
                 print(f"   {side} failed:", *tail[-6:], sep="\n     ")
         if args.offline_only:
             for name, configs in sorted(found["offline"].items()):
