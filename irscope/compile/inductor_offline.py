@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 _STATE = threading.local()
@@ -127,8 +128,26 @@ def _reported(report: Callable[[str, str], None], what: str, fn: Callable[..., A
         return fn(*args, **kwargs)
     except Exception as exc:  # the program goes on eagerly; the failure is reported as not captured
         lines = str(exc).strip().splitlines()  # Inductor's messages can run on for pages: the first line says it
-        report(what, f"Inductor could not compile it for the target: {type(exc).__name__}: {lines[0] if lines else ''}")
+        report(what, f"Inductor could not compile it for the target: {type(exc).__name__}: {lines[0] if lines else ''}"
+                     f"{raised_at(exc)}")
         return None
+
+
+def raised_at(exc: BaseException) -> str:
+    """`` (raised at torch/cuda/__init__.py:412 in _lazy_init)``: where the innermost exception it came from was raised."""
+    import traceback
+
+    seen: set[int] = set()
+    while id(exc) not in seen and (exc.__cause__ or exc.__context__) is not None:
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    parts = Path(last.filename).parts
+    short = "/".join(parts[parts.index("site-packages") + 1:]) if "site-packages" in parts else last.filename
+    return f" (raised at {short}:{last.lineno} in {last.name})"
 
 
 def wrap_compile_fx(module: Any, report: Callable[[str, str], None]) -> None:
