@@ -10,7 +10,8 @@ What is checked, per capture:
 - ``waits``: the loop's TTGIR waits (``ttg.async_wait {num = N}``, ``ttng.warp_group_dot_wait
   {pendings = N}``) against ``cp.async.wait_group N`` / ``wgmma.wait_group N`` in the PTX loop.
 - ``mma``: the matrix instruction the loop's dot layout names (kind and instruction shape) against
-  the tensor-core instructions in the loop, and their number per iteration against the tile.
+  the tensor-core instructions in the loop, and their number per iteration against the tile; a loop
+  holding dots of several kinds (mma v2 beside a wgmma) is checked per kind.
 - ``registers`` / ``shared``: ptxas -v on the PTX against the cubin; the TTGIR's ``ttg.shared`` against
   Triton's metadata (what ``resources`` prints) and, on AMD, the LDS the AMDGCN declares.
 - ``lines``: every TTGIR dot, global load/store and async copy has instructions of the same class
