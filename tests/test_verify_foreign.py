@@ -157,3 +157,72 @@ def test_contention_follows_the_address_and_the_grid(store: Store, how: str, num
     other = replace(lock, per_program=how, locks=number if how in ("modulo", "one") else None,
                     group=number if how == "divide" else None, axis=None if how == "one" else 0)
     assert words in contention(other, grid)
+
+
+# Captures from the corpus run (benchmarks/corpus, Triton 3.9.0 offline, stripped the same way).
+SWEEP = "sweep-sm90-c0-p-2fb0b880f9e88089e2f8"
+MERGE = "merge_16x16_to_64x64_inverse_kernel-sm90-c0-p-e7909432d5a0f1edfbb9"
+STATE = "_state_passing_fwd_kernel-gfx942-c0-p-e2f8572c04607cf4feb8"
+BASED = "fused_chunk_based_fwd_kernel-sm90-c0-p-2e1c5b6080d5928cb710"
+
+
+@pytest.mark.parametrize("key", [SWEEP, MERGE, STATE, BASED])
+def test_corpus_captures_verify_without_disagreement(store: Store, key: str) -> None:
+    found = verify_capture(_get(store, key))
+    assert [(f.topic, f.claim, f.evidence) for f in found.disagreements] == []
+
+
+def test_volatile_loads_are_global_loads(store: Store) -> None:
+    from irscope.analysis.instructions import access_bytes, classify
+
+    # flag_gems' radix-sort sweep spins on `tl.load(status_ptr + ..., volatile=True)` (lines 214, 216):
+    # PTX prints them ld.volatile.global.b32 (inside inline asm), a global load like any other.
+    capture = _get(store, SWEEP)
+    assert "ld.volatile.global.b32" in capture.read("ptx")
+    assert classify("ld.volatile.global.b32") == "global_load" and access_bytes("ld.volatile.global.b32") == 4
+    assert classify("st.release.gpu.global.b32") == "global_store" and classify("ld.shared.b32") == "shared_load"
+    lines = [f for f in verify_capture(capture).findings if f.topic == "lines" and f.claim.startswith(("line 214", "line 216"))]
+    assert [(f.claim, f.evidence, f.status) for f in lines] == [
+        ("line 214: TTGIR has tt.load", "ptx: 1 global load instruction(s) attributed to line 214", "agree"),
+        ("line 216: TTGIR has tt.load", "ptx: 1 global load instruction(s) attributed to line 216", "agree")]
+
+
+def test_fma_dots_are_checked_for_multiply_adds(store: Store) -> None:
+    # fla's solve_tril merge kernel: 16x16 fp32 dots (ieee) with a blocked result lower to fma.rn.f32, no mma.
+    capture = _get(store, MERGE)
+    dots = [f for f in verify_capture(capture).findings if f.topic == "lines" and "tt.dot" in f.claim]
+    assert len(dots) == 13 and {f.status for f in dots} == {"agree"}
+    assert all("(FMA: its result has a blocked layout)" in f.claim for f in dots)
+    by_line = {f.claim.split(":")[0]: f.evidence for f in dots}
+    assert by_line["line 301"] == "ptx: 128 multiply-add instruction(s) attributed to line 301"
+    assert by_line["line 305"] == "ptx: 64 multiply-add instruction(s) attributed to line 305"
+
+
+def test_store_of_both_if_arms_merged_by_llvm_is_unchecked(store: Store) -> None:
+    # mamba's _state_passing_fwd_kernel: `if c < nchunks - 1: tl.store(out_ptrs, ...) else: tl.store(final_..., ...)`
+    # (lines 82, 84); LLVM stores once after the branch, at line 82: line 84 cannot be told, not a disagreement.
+    findings = [f for f in verify_capture(_get(store, STATE)).findings if f.topic == "lines" and "store" in f.claim]
+    status = {f.claim: (f.status, f.evidence) for f in findings}
+    assert status["line 82: TTGIR has amdg.buffer_store"] == (
+        "agree", "amdgcn: 5 global store instruction(s) attributed to line 82")
+    state, evidence = status["line 84: TTGIR has amdg.buffer_store"]
+    assert state == "unchecked"
+    assert "other arm of its scf.if has them at line(s) 82" in evidence and "LLVM merges" in evidence
+
+
+def test_loop_with_mma_v2_dots_and_a_wgmma(store: Store) -> None:
+    from irscope.analysis.verify import _family_matches
+
+    # fla's fused_chunk_based forward: five 16-row dots get mma v2, the 256x16 by 16x32 one a wgmma.
+    capture = _get(store, BASED)
+    loop = capture_loops(capture)[0][0]
+    assert loop.mma_ops == 6
+    assert loop.mma.startswith("mma.sync (NVIDIA mma v2, instruction tile 16x8) for 5 of the 6 dots; wgmma")
+    mma = [f for f in verify_capture(capture).findings if f.topic == "mma"]
+    assert [(f.claim, f.status) for f in mma] == [
+        ("loop at line 55: 6 dots, 5 mma.sync and 1 wgmma (16x8, 64x32x16 per instruction)", "agree")]
+    assert "wgmma.mma_async.sync.aligned.m64n32k16" in mma[0].evidence
+    opcodes = ["mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16"]
+    assert _family_matches("wgmma", [(64, 32, 16)], opcodes, "ptx") == (True, "")
+    assert _family_matches("wgmma", [(64, 64, 16)], opcodes, "ptx") == (False, "")
+    assert _family_matches("mma.sync", [(16, 8, None)], opcodes[1:], "ptx") == (False, "")

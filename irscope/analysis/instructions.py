@@ -43,6 +43,10 @@ class InstructionKind:
     pattern: re.Pattern[str]
 
 
+# PTX's memory-order and scope qualifiers between ``ld``/``st`` and the state space: ``tl.load(volatile=True)``
+# prints ``ld.volatile.global``, a library's inline-asm acquire load ``ld.acquire.gpu.global``.
+_PTX_ORDER = r"(?:(?:weak|volatile|relaxed|acquire|release|mmio)\.)*(?:(?:cta|cluster|gpu|sys)\.)?"
+
 # Order matters: the first match wins (a wait mnemonic starts like the copy it waits for).
 _TABLE: tuple[InstructionKind, ...] = (
     # Example: cp.async.wait_group 2 | wgmma.wait_group.sync.aligned 1 | DEPBAR.LE SB0, 0x2 | s_waitcnt vmcnt(0)
@@ -65,15 +69,15 @@ _TABLE: tuple[InstructionKind, ...] = (
         r"^(?:ldmatrix|ld\.shared|LDSM|LDS\b|LDS\.|ds_read|ds_load|ttg\.local_load)")),
     # Example: s_load_dwordx2 s[42:43], s[0:1], 0x0   (AMD: a value every lane shares, into scalar registers)
     InstructionKind("scalar_load", re.compile(r"^(?:s_load_|s_buffer_load_)")),
-    # Example: ld.global.v4.b32 | LDG.E.128 | buffer_load_dwordx4 | tt.load
+    # Example: ld.global.v4.b32 | ld.volatile.global.b32 | ld.acquire.gpu.global.b32 | LDG.E.128 | buffer_load_dwordx4
     InstructionKind("global_load", re.compile(
-        r"^(?:ld\.global|LDG\b|LDG\.|global_load|buffer_load|tt\.load$|amdg\.buffer_load$|tt\.descriptor_load)")),
+        r"^(?:ld\.(?:" + _PTX_ORDER + r")?global|LDG\b|LDG\.|global_load|buffer_load|tt\.load$|amdg\.buffer_load$|tt\.descriptor_load)")),
     # Example: st.shared.v4.b32 | STS.128 | ds_write_b128 | ttg.local_store
     InstructionKind("shared_store", re.compile(
         r"^(?:st\.shared|stmatrix|STS\b|STS\.|STSM|ds_write|ds_store|ttg\.local_store|ttg\.local_alloc)")),
-    # Example: st.global.v4.b32 | STG.E.128 | buffer_store_dwordx2 | tt.store
+    # Example: st.global.v4.b32 | st.release.gpu.global.b32 | STG.E.128 | buffer_store_dwordx2 | tt.store
     InstructionKind("global_store", re.compile(
-        r"^(?:st\.global|STG\b|STG\.|global_store|buffer_store|tt\.store$|amdg\.buffer_store$|tt\.descriptor_store)")),
+        r"^(?:st\.(?:" + _PTX_ORDER + r")?global|STG\b|STG\.|global_store|buffer_store|tt\.store$|amdg\.buffer_store$|tt\.descriptor_store)")),
     # Example: atom.global.acq_rel.gpu.cas.b32 | red.global.add.f32 | ATOMG.E.CAS.STRONG.GPU | RED.E.ADD.F32.FTZ.RN
     # | global_atomic_cmpswap | buffer_atomic_add_f32 | tt.atomic_cas | tt.atomic_rmw
     InstructionKind("atomic", re.compile(
@@ -93,8 +97,8 @@ _SASS_COUNT = re.compile(r"DEPBAR\.LE\s+\w+,\s*(?P<n>0x[0-9a-f]+|\d+)")
 _MLIR_COUNT = re.compile(r"\b(?:num|pendings)\s*=\s*(?P<n>\d+)")
 # Example: s_waitcnt vmcnt(2) lgkmcnt(0)
 _AMD_COUNT = re.compile(r"vmcnt\((?P<n>\d+)\)")
-# Example: ld.global.v4.b32 | st.global.v2.b16 | ld.global.b32
-_PTX_WIDTH = re.compile(r"^(?:ld|st)\.global\S*?(?:\.v(?P<vec>\d))?\.[bfsu](?P<bits>\d+)")
+# Example: ld.global.v4.b32 | st.global.v2.b16 | ld.volatile.global.b32
+_PTX_WIDTH = re.compile(r"^(?:ld|st)\." + _PTX_ORDER + r"global\S*?(?:\.v(?P<vec>\d))?\.[bfsu](?P<bits>\d+)")
 # Example: LDG.E.128 | STG.E.64 | LDG.E.U16.CONSTANT | LDGSTS.E.BYPASS.128   (no size token: 32 bits)
 _SASS_WIDTH = re.compile(r"^(?:LDG|STG|LDGSTS)\b(?:.*?\.(?P<bits>128|64|U16|S16|U8|S8)(?=\.|$))?")
 # Example: cp.async.cg.shared.global [ %r29 + 0 ], [ %rd26 + 0 ], 0x10, %r31

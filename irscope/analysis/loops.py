@@ -344,29 +344,34 @@ def _buffering(body: list[MlirOp], streams: list[LoadStream], buffers: tuple[str
     return ""
 
 
-def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
-    """(matrix instruction in words, number of dot ops, how the operands arrive)."""
-    dots = [op for op in body if classify(op.name) == "mma"]
-    if not dots:
-        return "", 0, ""
-    dot = dots[0]
+def _mma_kind(dot: MlirOp, table: LayoutTable) -> str:
+    """The matrix instruction one dot op lowers to, in words."""
     types = [t for _, t in parse_types(dot.text)]
     result = types[-1] if types else None
     layout = table.get(result.encoding) if result and result.encoding.startswith("#") else None
     if canonical_op(dot.name) == "ttng.warp_group_dot" or (isinstance(layout, NvidiaMmaLayout) and layout.version_major == 3):
         shape = "x".join(str(n) for n in layout.instr_shape) if isinstance(layout, NvidiaMmaLayout) else "?"
-        mma = f"wgmma (NVIDIA mma v3, warpgroup instruction tile {shape})"
-    elif canonical_op(dot.name) == "ttng.tc_gen5_mma":
-        mma = "tcgen05.mma (NVIDIA mma v5, accumulator in tensor memory)"
-    elif isinstance(layout, NvidiaMmaLayout):
-        shape = "x".join(str(n) for n in layout.instr_shape)
-        mma = f"mma.sync (NVIDIA mma v{layout.version_major}, instruction tile {shape})"
-    elif isinstance(layout, AmdMfmaLayout):
-        mma = f"mfma (AMD MFMA v{layout.version}, {'x'.join(str(n) for n in layout.instr_shape)})"
-    elif isinstance(layout, AmdWmmaLayout):
-        mma = f"wmma (AMD WMMA v{layout.version})"
-    else:
-        mma = "FMA on CUDA cores (the dot's result has no tensor-core layout)"
+        return f"wgmma (NVIDIA mma v3, warpgroup instruction tile {shape})"
+    if canonical_op(dot.name) == "ttng.tc_gen5_mma":
+        return "tcgen05.mma (NVIDIA mma v5, accumulator in tensor memory)"
+    if isinstance(layout, NvidiaMmaLayout):
+        return f"mma.sync (NVIDIA mma v{layout.version_major}, instruction tile {'x'.join(str(n) for n in layout.instr_shape)})"
+    if isinstance(layout, AmdMfmaLayout):
+        return f"mfma (AMD MFMA v{layout.version}, {'x'.join(str(n) for n in layout.instr_shape)})"
+    if isinstance(layout, AmdWmmaLayout):
+        return f"wmma (AMD WMMA v{layout.version})"
+    return "FMA on CUDA cores (the dot's result has no tensor-core layout)"
+
+
+def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
+    """(matrix instruction(s) in words, number of dot ops, how the operands arrive)."""
+    dots = [op for op in body if classify(op.name) == "mma"]
+    if not dots:
+        return "", 0, ""
+    kinds = Counter(_mma_kind(d, table) for d in dots)
+    # One loop may hold dots of several kinds (fla's fused_chunk_based: mma v2 dots beside a wgmma).
+    mma = next(iter(kinds)) if len(kinds) == 1 else "; ".join(f"{k} for {n} of the {len(dots)} dots" for k, n in kinds.items())
+    types = [t for _, t in parse_types(dots[0].text)]
     operands = [t for t in types[:2]]
     if operands and all(t.kind == "memdesc" for t in operands):
         how = "A and B are read by the tensor cores straight from shared memory"

@@ -10,11 +10,14 @@ What is checked, per capture:
 - ``waits``: the loop's TTGIR waits (``ttg.async_wait {num = N}``, ``ttng.warp_group_dot_wait
   {pendings = N}``) against ``cp.async.wait_group N`` / ``wgmma.wait_group N`` in the PTX loop.
 - ``mma``: the matrix instruction the loop's dot layout names (kind and instruction shape) against
-  the tensor-core instructions in the loop, and their number per iteration against the tile.
+  the tensor-core instructions in the loop, and their number per iteration against the tile; a loop
+  holding dots of several kinds (mma v2 beside a wgmma) is checked per kind.
 - ``registers`` / ``shared``: ptxas -v on the PTX against the cubin; the TTGIR's ``ttg.shared`` against
   Triton's metadata (what ``resources`` prints) and, on AMD, the LDS the AMDGCN declares.
 - ``lines``: every TTGIR dot, global load/store and async copy has instructions of the same class
-  attributed to its source line in each lower stage, and no stage names a line past the end of the file.
+  attributed to its source line in each lower stage (a dot with a blocked result: multiply-adds), and no
+  stage names a line past the end of the file. An op of one arm of an ``scf.if`` whose twin in the other
+  arm has the instructions is unchecked: LLVM merges the two into one, on one arm's line.
 - ``widths``: the width each global access's layout allows (``layouts``) never below what the PTX /
   AMDGCN instructions of the same source position move (a wider instruction would mean irscope read
   the layout wrong); narrower ones are what ``layouts`` reports as such, with the reason. Accesses
@@ -30,10 +33,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from irscope.analysis.instructions import classify, pending_count
+from irscope.analysis.instructions import canonical_op, classify, pending_count
 from irscope.analysis.loops import LoadStream, Loop, capture_loops
 from irscope.errors import StoreError
-from irscope.parse.layouts import AmdMfmaLayout, LayoutTable, NvidiaMmaLayout, parse_layouts
+from irscope.parse.layouts import AmdMfmaLayout, BlockedLayout, LayoutTable, NvidiaMmaLayout, parse_layouts
 from irscope.parse.lineinfo import Instruction, Listing, parse_amdgcn, parse_ptx
 from irscope.parse.mlir_locs import innermost_in
 from irscope.parse.mlir_ops import MlirModule, MlirOp, parse_module
@@ -56,6 +59,8 @@ _TTG_SHARED = re.compile(r"\b(?:ttg|triton_gpu)\.shared\s*=\s*(?P<n>\d+)")
 _AMD_LDS = re.compile(r"^\s*\.group_segment_fixed_size:\s*(?P<n>\d+)", re.M)
 # Example: .LBB0_7:                                ; %.epil.preheader
 _EPILOGUE = re.compile(r"%\S*\.epil\b")
+# Example: fma.rn.f32 | mad.lo.s32 | FFMA R4, R2, R3, R4 | v_fmac_f32_e32 | v_pk_fma_f32   (an FMA dot's code)
+_FMA = re.compile(r"^(?:fma\.|mad\.(?!wide)|FFMA|HFMA2|DFMA|IMAD(?!\.)|v_(?:pk_)?fma|v_fmac|v_mad|v_mac|v_dot)")
 _PLURAL = {"load": "loads", "store": "stores", "async copy": "async copies"}
 _PIPELINE_CLASS = {"async": "async_copy", "register": "global_load"}
 _LINE_CLASSES = ("mma", "global_load", "global_store", "async_copy")
@@ -316,6 +321,33 @@ def _peeled(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listi
     return max(ahead // per_iteration - triton_peeled, 0)
 
 
+def _family_of(opcode: str) -> str:
+    """The instruction family of a tensor-core mnemonic, as ``_expected_mma`` names it."""
+    if opcode.startswith("wgmma"):
+        return "wgmma"
+    if opcode.startswith("mma.sync"):
+        return "mma.sync"
+    return "mfma" if opcode.startswith(("v_mfma", "v_smfmac")) else opcode
+
+
+def _family_matches(family: str, tiles: list[tuple[int, int, int | None]], opcodes: list[str],
+                    stage: str) -> tuple[bool, str]:
+    """Whether the family's instructions exist and each has one of its dots' tile shapes; how a tile is filled."""
+    shapes = set()
+    for op in {o for o in opcodes if _family_of(o) == family}:
+        found = (_PTX_MMA_SHAPE if stage == "ptx" else _AMD_MMA_SHAPE).search(op)
+        if found:
+            shapes.add((int(found["m"]), int(found["n"]), int(found["k"])))
+    if shapes and all(any(s[0] == m and s[1] == n and (k is None or s[2] == k) for m, n, k in tiles) for s in shapes):
+        return True, ""
+    m, n, _ = tiles[0]
+    if family == "mma.sync" and len(tiles) == 1 and shapes and all(m % s[0] == 0 and n % s[1] == 0 for s in shapes):
+        # Triton < 3.9 gives fp64 dots a 16x8 mma-v2 tile and fills it with m8n8k4 DMMA instructions.
+        return True, (f" (each {m}x{n} tile of the layout is issued as "
+                      f"{', '.join(f'{m // s[0] * (n // s[1])} x m{s[0]}n{s[1]}' for s in sorted(shapes))})")
+    return False, ""
+
+
 def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listing,
                unroll: int = 1) -> list[Finding]:
     if not loop.mma_ops or listing.stage == "sass":
@@ -329,7 +361,8 @@ def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Li
     inside = spans[0] if spans else []
     mmas = [i for i in inside if classify(i.opcode) == "mma"]
     dots = _dots_in(module, loop)
-    if loop.mma.startswith("FMA"):
+    expected = [e for d in dots if (e := _expected_mma(d, layouts)) is not None]
+    if loop.mma.startswith("FMA") and not expected:
         status = AGREE if not mmas else DISAGREE
         return [Finding("mma", claim, f"{listing.stage}: {len(mmas)} tensor-core instruction(s) in the loop", status)]
     if loop.mma.startswith("tcgen05"):
@@ -338,27 +371,24 @@ def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Li
         return [Finding("mma", claim, f"{listing.stage}: {len(mmas)} x {', '.join(opcodes) or 'no tensor-core instruction'}"
                         " (M and N sit in its instruction-descriptor operand, not in the mnemonic: the kind is checked)",
                         AGREE if ok else DISAGREE)]
-    expected = [e for d in dots if (e := _expected_mma(d, layouts)) is not None]
     if not expected:
         return [Finding("mma", claim, "the dot's layout gives no instruction shape to compare", UNCHECKED)]
-    family, (m, n, k), _ = expected[0]
-    opcodes = sorted({i.opcode for i in mmas})
-    shapes = set()
-    for op in opcodes:
-        found = (_PTX_MMA_SHAPE if listing.stage == "ptx" else _AMD_MMA_SHAPE).search(op)
-        if found:
-            shapes.add((int(found["m"]), int(found["n"]), int(found["k"])))
-    shown = f"{listing.stage}: {len(mmas)} x {', '.join(opcodes) or 'no tensor-core instruction'}"
-    family_ok = bool(mmas) and all(
-        (family == "wgmma" and o.startswith("wgmma")) or (family == "mma.sync" and o.startswith("mma.sync"))
-        or (family == "mfma" and o.startswith(("v_mfma", "v_smfmac"))) for o in opcodes)
-    shape_ok = bool(shapes) and all(s[0] == m and s[1] == n and (k is None or s[2] == k) for s in shapes)
-    if not shape_ok and family == "mma.sync" and shapes and all(m % s[0] == 0 and n % s[1] == 0 for s in shapes):
-        # Triton < 3.9 gives fp64 dots a 16x8 mma-v2 tile and fills it with m8n8k4 DMMA instructions.
-        shape_ok = True
-        shown += f" (each {m}x{n} tile of the layout is issued as {', '.join(f'{m // s[0] * (n // s[1])} x m{s[0]}n{s[1]}' for s in sorted(shapes))})"
-    findings = [Finding("mma", claim + f" ({m}x{n}" + (f"x{k}" if k else "") + " per instruction)", shown,
-                        AGREE if family_ok and shape_ok else DISAGREE)]
+    # One loop may hold dots of several kinds (mma v2 beside a wgmma): each family's instructions against its tile.
+    tiles = dict.fromkeys((family, tile) for family, tile, _ in expected)
+    families = list(dict.fromkeys(f for f, _ in tiles))
+    if len(families) > 1:
+        claim = f"{name}: {len(dots)} dots, " + " and ".join(
+            f"{sum(1 for e in expected if e[0] == f)} {f}" for f in families)
+    shown = f"{listing.stage}: {len(mmas)} x {', '.join(sorted({i.opcode for i in mmas})) or 'no tensor-core instruction'}"
+    ok = bool(mmas) and all(_family_of(i.opcode) in families for i in mmas)
+    for family in families:
+        good, note = _family_matches(family, [t for f, t in tiles if f == family], [i.opcode for i in mmas],
+                                     listing.stage)
+        ok, shown = ok and good, shown + note
+    sizes = ", ".join(f"{m}x{n}" + (f"x{k}" if k else "") for _, (m, n, k) in tiles)
+    findings = [Finding("mma", claim + f" ({sizes} per instruction)", shown, AGREE if ok else DISAGREE)]
+    family_ok = shape_ok = ok
+    family = " + ".join(families)
     per_iteration = [e[2] for e in expected]
     if family_ok and shape_ok and all(r is not None for r in per_iteration):
         want = sum(r for r in per_iteration if r is not None)
@@ -369,13 +399,40 @@ def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Li
     return findings
 
 
-def _check_lines(module: MlirModule, listings: list[Listing], kernel_file: str, source_lines: int) -> list[Finding]:
+def _line_class(op: MlirOp, layouts: LayoutTable) -> str | None:
+    """The class of instructions ``op`` must leave on its line: a dot with a blocked result is FMAs."""
+    kind = classify(op.name)
+    if kind == "mma" and canonical_op(op.name) == "tt.dot":
+        types = [t for _, t in parse_types(op.text)]
+        if types and isinstance(layouts.get(types[-1].encoding), BlockedLayout):
+            return "fma"
+    return kind if kind in _LINE_CLASSES else None
+
+
+def _instruction_class(opcode: str) -> str | None:
+    """The class of one machine instruction, with multiply-adds (what an FMA dot lowers to) as ``fma``."""
+    return "fma" if _FMA.match(opcode) else classify(opcode)
+
+
+def _merged_arms(op: MlirOp, module: MlirModule, have: Counter[tuple[int, str]], kind: str,
+                 kernel_file: str) -> list[int]:
+    """Lines of the same op in the other arm of the ``scf.if`` holding ``op`` that have instructions."""
+    if op.parent is None or module.ops[op.parent].name != "scf.if":
+        return []
+    others = [o for o in module.ops if o.parent == op.parent and o.region != op.region
+              and canonical_op(o.name) == canonical_op(op.name)]
+    lines = {ln for o in others if (ln := _line_of(o.location.frames, kernel_file)) is not None}
+    return sorted(ln for ln in lines if have[(ln, kind)])
+
+
+def _check_lines(module: MlirModule, layouts: LayoutTable, listings: list[Listing], kernel_file: str,
+                 source_lines: int) -> list[Finding]:
     out: list[Finding] = []
-    wanted: dict[tuple[int, str], str] = {}
+    wanted: dict[tuple[int, str], MlirOp] = {}
     for op in module.ops:
-        kind = classify(op.name)
-        if kind in _LINE_CLASSES and (line := _line_of(op.location.frames, kernel_file)) is not None:
-            wanted.setdefault((line, kind), op.name)
+        kind = _line_class(op, layouts)
+        if kind is not None and (line := _line_of(op.location.frames, kernel_file)) is not None:
+            wanted.setdefault((line, kind), op)
     counted: dict[str, Counter[tuple[int, str]]] = {}
     lost: dict[str, Counter[str]] = {}
     for listing in listings:
@@ -383,24 +440,26 @@ def _check_lines(module: MlirModule, listings: list[Listing], kernel_file: str, 
         past_end: set[int] = set()
         unplaced: Counter[str] = Counter()  # instructions with no source position (``.loc 1 0 0``), by class
         for insn in listing.instructions:
-            if not insn.frames and (kind := classify(insn.opcode)) is not None:
+            if not insn.frames and (kind := _instruction_class(insn.opcode)) is not None:
                 unplaced[kind] += 1
             line = _line_of(insn.frames, kernel_file)
             if line is None:
                 continue
             if source_lines and line > source_lines:
                 past_end.add(line)
-            if (kind := classify(insn.opcode)) is not None:
+            if (kind := _instruction_class(insn.opcode)) is not None:
                 have[(line, kind)] += 1
         counted[listing.stage] = have
         lost[listing.stage] = unplaced
-        for (line, kind), op_name in sorted(wanted.items()):
+        for (line, kind), op in sorted(wanted.items(), key=lambda item: item[0]):
+            op_name = op.name + (" (FMA: its result has a blocked layout)" if kind == "fma" else "")
             # A load may become an async copy's zero-fill (and back), or, on AMD, a scalar load when every
             # lane reads the same address: accept those as that line's load.
             alts = {"global_load": ("async_copy", "scalar_load"), "async_copy": ("global_load",)}.get(kind, ())
             count = have[(line, kind)] + sum(have[(line, alt)] for alt in alts)
             claim = f"line {line}: TTGIR has {op_name}"
-            shown = f"{listing.stage}: {count} {kind.replace('_', ' ')} instruction(s) attributed to line {line}"
+            what = "multiply-add" if kind == "fma" else kind.replace("_", " ")
+            shown = f"{listing.stage}: {count} {what} instruction(s) attributed to line {line}"
             ptx = counted.get("ptx", Counter())
             if not count and listing.stage == "sass" and ptx[(line, kind)]:
                 # ptxas's line table, not irscope: it schedules instructions of neighbouring lines together
@@ -420,6 +479,13 @@ def _check_lines(module: MlirModule, listings: list[Listing], kernel_file: str, 
                 shown += (_AT_LINE_0.format(n=nowhere) if nowhere else
                           f"; the PTX has {ptx_nowhere} at line 0 (no source line in Triton's line info), and ptxas's "
                           "line table follows the PTX's")
+                out.append(Finding("lines", claim, shown, UNCHECKED))
+                continue
+            if not count and (arms := _merged_arms(op, module, have, kind, kernel_file)):
+                # LLVM, not irscope: SimplifyCFG sinks the same op of both arms of an if into one after the
+                # branch (the address selected), and the merged instruction keeps one arm's line.
+                shown += (f"; the same op in the other arm of its scf.if has them at line(s) {', '.join(map(str, arms))}"
+                          ": LLVM merges the two arms' instructions into one, which keeps one line")
                 out.append(Finding("lines", claim, shown, UNCHECKED))
                 continue
             out.append(Finding("lines", claim, shown, AGREE if count else DISAGREE))
@@ -534,7 +600,7 @@ def verify_capture(capture: Capture) -> Verification:
         source_lines = len(capture.read("source").splitlines())
     except StoreError:
         source_lines = 0
-    findings.extend(_check_lines(module, listings, m.kernel_path, source_lines))
+    findings.extend(_check_lines(module, layouts, listings, m.kernel_path, source_lines))
     findings.extend(_check_widths(capture, listings))
     findings.extend(_check_resources(capture, ttgir))
     return Verification(m.key, m.kernel, m.target, m.config_index, tuple(findings))
