@@ -116,3 +116,12 @@ def test_a_choice_already_in_the_autotuners_cache_is_the_only_config_compiled(tm
     assert "  autotune _table_tuned: 4 configs, 3 skipped for the autotuner's cached choice, 1 compiled\n" in stderr
     stderr = _capture(tmp_path / "all", "--autotune", "all", program=DATA / "programs" / "cached_autotune.py")
     assert _configs(tmp_path / "all") == {"_table_tuned": [0, 1, 2, 3]}
+
+
+def test_a_generator_pruner_is_read_once_and_its_configs_compiled(tmp_path: Path) -> None:
+    # gemlite's early_config_prune is a generator yielding configs with a NUM_STAGES constexpr the autotuner's
+    # own configs lack: the configs it yields are compiled, not the unpruned ones (which miss that argument).
+    stderr = _capture(tmp_path / "store", program=DATA / "programs" / "generator_prune.py")
+    assert "NOT captured" not in stderr, stderr
+    assert _configs(tmp_path / "store") == {"staged_sum_kernel": [2]}
+    assert "autotune staged_sum_kernel: 2 configs, 2 pruned by early_config_prune, 1 compiled" in stderr

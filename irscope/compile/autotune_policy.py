@@ -142,8 +142,8 @@ def _triton_pruning(tuner: Any, kwargs: dict[str, Any], configs: list[Any]) -> t
             out = early(*a, **kw)
         except Exception as exc:  # reported: the configs are kept
             raise _PruneFailed("early_config_prune", exc) from exc
-        seen["early"] = list(out or [])
-        return out
+        seen["early"] = list(out or [])  # a generator (gemlite's pruners) is read once: hand Triton the list
+        return seen["early"]
 
     def perf_model(**kw: Any) -> Any:
         try:
