@@ -345,7 +345,7 @@ def install() -> None:
         from triton.runtime import driver
         from triton.runtime.autotuner import Autotuner
 
-        from irscope.compile import device_standin
+        from irscope.compile import device_standin, gpu_tools
 
         offline = OfflineDriver(GPUTarget(target.backend, target.arch, target.warp_size))
         driver.set_active(offline)
@@ -358,7 +358,9 @@ def install() -> None:
         from irscope.compile import gluon_layouts
 
         gluon_layouts.install()  # a launch's layout constexprs reach the cache hook as JSON
-        device_standin.install(offline, target)  # device queries answered as the target's GPU would
+        gpu = device_standin.install(offline, target)  # device queries answered as the target's GPU would
+        if gpu is not None:  # nvidia-smi / rocm-smi, which libraries run to find their vendor
+            gpu_tools.install(gpu, Path(settings.session) / "gpu-tools")
         import atexit
 
         from irscope.compile import compile_pool, triton_warm
