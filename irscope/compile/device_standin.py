@@ -32,6 +32,7 @@ import types
 from pathlib import Path
 from typing import Any
 
+from irscope.compile import gpu_random
 from irscope.compile.records import OfflineTarget
 from irscope.model.gpus import DEFAULT_GPU, GPUS, Gpu
 
@@ -207,6 +208,7 @@ def _patch_torch(torch: Any, gpu: Gpu) -> None:
     }
     for name, value in answers.items():
         setattr(cuda, name, value)
+    cuda.default_generators = gpu_random.generators(torch)  # Philox seed and offset, as FlagGems' dropout reads
     torch.version.hip = HIP_VERSION if gpu.vendor == "AMD" else None
     cuda._exchange_device = lambda device: 0  # Inductor's DeviceGuard (two functions: dynamo keys handlers by them)
     cuda._maybe_exchange_device = lambda device: 0
