@@ -16,7 +16,7 @@ from typing import Any
 def generators(torch: Any) -> tuple[Any, ...]:
     """One generator per stood-in device (there is one), for ``torch.cuda.default_generators``."""
 
-    class PhiloxGenerator(torch.Generator):  # type: ignore[misc,name-defined]
+    class PhiloxGenerator(torch.Generator):
         """A GPU generator's seed and offset over a CPU generator."""
 
         def __init__(self) -> None:

@@ -54,7 +54,7 @@ def _script(gpu: Gpu, tool: str) -> str:
         return f"import sys\nprint({message!r})\nsys.exit({status})\n"
     if tool == "rocm-smi":
         return _AMD.format(product=gpu.product, arch=gpu.gcn_arch_name.split(":")[0])
-    answers = {"name": gpu.product, "compute_cap": "%d.%d" % gpu.capability, "count": "1", "index": "0",
+    answers = {"name": gpu.product, "compute_cap": "{}.{}".format(*gpu.capability), "count": "1", "index": "0",
                "memory.total": str(gpu.memory_bytes // (1024 * 1024)), "uuid": UUID}
     return _NVIDIA.format(answers=answers)
 
