@@ -23,6 +23,7 @@ def staged_configs(configs, named_args, **kwargs):
 
 
 @triton.autotune(configs=[triton.Config({"BLOCK": 128}, num_warps=4, num_stages=3),
+                          triton.Config({"BLOCK": 256}, num_warps=4, num_stages=4),
                           triton.Config({"BLOCK": 4096}, num_warps=8, num_stages=2)],
                  key=["n"], prune_configs_by={"early_config_prune": staged_configs})
 @triton.jit
