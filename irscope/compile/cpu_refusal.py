@@ -18,7 +18,7 @@ from types import TracebackType
 from typing import Any
 
 MISSING = "tensors on the GPU (the offline stand-in keeps them on the CPU)"
-_OURS = str(Path(__file__).resolve().parents[1])  # irscope's own frames (the hook, the stand-in)
+_LIBRARIES = ("irscope", "torch", "triton")  # frames of these are not the program's: the refusal is looked for past them
 
 
 def _cpu_evidence(name: str, value: Any) -> bool:
@@ -38,7 +38,7 @@ def _refusing_frame(tb: TracebackType | None) -> tuple[str, int, str, str] | Non
         tb = tb.tb_next
     for frame, lineno in reversed(frames):
         path = frame.f_code.co_filename
-        if path.startswith(_OURS) or "/torch/" in path or "/triton/" in path:
+        if str(frame.f_globals.get("__name__", "")).split(".")[0] in _LIBRARIES:
             continue
         source = linecache.getline(path, lineno).strip()
         if "device" not in source:
