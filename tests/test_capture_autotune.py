@@ -117,3 +117,14 @@ def test_a_choice_already_in_the_autotuners_cache_is_the_only_config_compiled(tm
     assert "  autotune _table_tuned: 4 configs, 3 skipped for the autotuner's cached choice, 1 compiled\n" in stderr
     stderr = _capture(tmp_path / "all", "--autotune", "all", program=DATA / "programs" / "cached_autotune.py")
     assert _configs(tmp_path / "all") == {"_table_tuned": [0, 1, 2, 3]}
+
+
+def test_a_generator_pruner_is_read_once_and_its_configs_compiled(tmp_path: Path) -> None:
+    # gemlite's early_config_prune is a generator yielding configs with a NUM_STAGES constexpr the autotuner's
+    # own configs lack: the configs it yields are compiled, not the unpruned ones (which miss that argument).
+    stderr = _capture(tmp_path / "store", program=DATA / "programs" / "generator_prune.py")
+    assert "NOT captured" not in stderr, stderr
+    assert _configs(tmp_path / "store") == {"staged_sum_kernel": [3, 4]}  # BLOCK 128 and 256; 4096 > n is dropped
+    assert ("autotune staged_sum_kernel: 3 configs, 3 pruned by early_config_prune, 2 compiled; configs 3-4 (the first: "
+            "config 3 (BLOCK: 128, NUM_STAGES: 3, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None, "
+            "ir_override: None)) are not among the autotuner's configs; they came from early_config_prune\n") in stderr

@@ -142,8 +142,8 @@ def _triton_pruning(tuner: Any, kwargs: dict[str, Any], configs: list[Any]) -> t
             out = early(*a, **kw)
         except Exception as exc:  # reported: the configs are kept
             raise _PruneFailed("early_config_prune", exc) from exc
-        seen["early"] = list(out or [])
-        return out
+        seen["early"] = list(out or [])  # a generator (gemlite's pruners) is read once: hand Triton the list
+        return seen["early"]
 
     def perf_model(**kw: Any) -> Any:
         try:
@@ -206,15 +206,20 @@ def choose_configs(tuner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], mo
     else:
         survivors, reasons, notes = _triton_pruning(tuner, kwargs, configs)
     chosen: list[tuple[int, Any]] = []
+    made: list[str] = []
     extra = len(configs)
     for config in survivors:
         index = _index_of(config, configs)
         if index is None:  # a config the pruning function (or cache) made itself
             index, extra = extra, extra + 1
-            notes.append(f"config {index} ({config}) is not one of the autotuner's configs; it came from "
-                         f"{'its cache' if cached is not None else 'early_config_prune'}")
+            made.append(f"config {index} ({config})")
         if all(index != i for i, _ in chosen):
             chosen.append((index, config))
+    if made:  # one note: a pruner that builds its configs (gemlite's) makes dozens
+        which = made[0] if len(made) == 1 else f"configs {len(configs)}-{extra - 1} (the first: {made[0]})"
+        notes.append(f"{which} {'is' if len(made) == 1 else 'are'} not among the autotuner's configs; "
+                     f"{'it' if len(made) == 1 else 'they'} came from "
+                     f"{'its cache' if cached is not None else 'early_config_prune'}")
     if mode == "first":
         for index, _ in chosen[1:]:
             reasons[index] = "skipped by --autotune first"

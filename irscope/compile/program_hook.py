@@ -368,7 +368,7 @@ def install() -> None:
         from triton.runtime import driver
         from triton.runtime.autotuner import Autotuner
 
-        from irscope.compile import device_standin
+        from irscope.compile import cpu_refusal, device_standin, gpu_tools
 
         offline = OfflineDriver(GPUTarget(target.backend, target.arch, target.warp_size))
         driver.set_active(offline)
@@ -381,7 +381,10 @@ def install() -> None:
         from irscope.compile import gluon_layouts
 
         gluon_layouts.install()  # a launch's layout constexprs reach the cache hook as JSON
-        device_standin.install(offline, target)  # device queries answered as the target's GPU would
+        gpu = device_standin.install(offline, target)  # device queries answered as the target's GPU would
+        if gpu is not None:  # nvidia-smi / rocm-smi, which libraries run to find their vendor
+            gpu_tools.install(gpu, Path(settings.session) / "gpu-tools")
+        cpu_refusal.install()  # a library that refuses the stand-in's CPU tensors: the failure says so
         import atexit
 
         from irscope.compile import compile_pool, triton_warm

@@ -47,6 +47,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from irscope.compile import gpu_random
 from irscope.compile.standin_faults import cannot
 from irscope.model.gpus import Gpu
 
@@ -368,6 +369,7 @@ def patch_torch(torch: Any, gpu: Gpu) -> None:
     cuda = _cuda_answers(torch, gpu, props, stream)
     for name, value in cuda.items():
         setattr(torch.cuda, name, value)
+    torch.cuda.default_generators = gpu_random.generators(torch)  # Philox seed and offset, as FlagGems' dropout reads
     for name in ("CUDAGraph", "graph", "is_current_stream_capturing", "graph_pool_handle", "make_graphed_callables"):
         setattr(torch.cuda.graphs, name, cuda[name])
     for name, value in _accelerator_answers(torch, gpu, stream).items():

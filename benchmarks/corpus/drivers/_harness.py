@@ -58,6 +58,9 @@ def main() -> int:
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
+            refusal = sys.modules.get("irscope.compile.cpu_refusal")  # under capture: a CPU tensor refused, said so
+            if refusal is not None:
+                refusal.record(exc)
             frames = [f.filename for f in traceback.extract_tb(exc.__traceback__)]
             line = (str(exc).strip().splitlines() or [""])[0][:300]
             _record({"case": name, "ok": False, "type": type(exc).__name__, "error": line, "frames": frames[-12:],

@@ -122,8 +122,11 @@ def relu_squared() -> None:
 
 @case("poly_norm")
 def poly_norm() -> None:
+    import torch
     from liger_kernel.transformers.functional import liger_poly_norm
-    backward(liger_poly_norm(rand(B * T, H, grad=True), rand(3, grad=True), rand(1, grad=True), in_place=False))
+    # The bias is 0-d, as LigerPolyNorm's own (its backward returns a 0-d dB; a bias of shape [1] fails on a GPU too).
+    bias = torch.randn((), device="cuda", dtype=torch.bfloat16).requires_grad_(True)
+    backward(liger_poly_norm(rand(B * T, H, grad=True), rand(3, grad=True), bias, in_place=False))
 
 
 @case("qwen2vl_mrope")
