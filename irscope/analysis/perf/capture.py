@@ -15,6 +15,7 @@ from irscope.analysis.perf.control import (
     dead_regions,
     unmodelled,
 )
+from irscope.analysis.perf.panels import PanelTraffic, panel_traffic, tma_copy_bytes, wave_traffic
 from irscope.analysis.perf.predicates import active_shares
 from irscope.analysis.perf.predict import (
     BankSummary,
@@ -25,6 +26,7 @@ from irscope.analysis.perf.predict import (
     loop_costs,
     predict,
 )
+from irscope.analysis.perf.replicas import replicated_loads
 from irscope.analysis.perf.roles import with_ir_roles
 from irscope.analysis.perf.work import (
     Mix,
@@ -170,6 +172,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
     costs = loop_costs(trips, matched, mixes)
     costs, rounds, notes = _control(ttgir, dead, loops, costs, shape)
+    costs, once, tma = _tma(ttgir, loops, costs, once)
     for cost in costs:
         if cost.trips is None:
             uncertain.append(f"loop at line {cost.line}: {cost.trips_note}; counted once")
@@ -200,7 +203,46 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
                    dram_efficiency=efficiency, gather_note=gather_note,
                    notes=((roles_note,) if roles_note else ()) + tuple(notes), rounds=rounds,
-                   serial=_serial(loops, costs), uncertain=tuple(uncertain))
+                   serial=_serial(loops, costs), panels=_panels(capture, shape, device, resources.occupancy),
+                   copies=_copies(ttgir, loops, costs), tma_bytes=tma * shape.grid[0] * shape.grid[1] * shape.grid[2],
+                   uncertain=tuple(uncertain))
+
+
+def _panels(capture: Capture, shape: LaunchShape, device: DeviceModel, occupancy: Any) -> PanelTraffic | None:
+    """A persistent grid's loads by the panels each round of tiles touches (from the TTIR: TTGIR may flatten it); a
+    launch without tensor sizes (TMA descriptors), by the panels of each wave of resident CTAs."""
+    if device.llc_bytes:  # fitted on an NVIDIA L2: a memory-side cache is not modelled so
+        return None
+    try:
+        ttir = capture.read("ttir")
+    except (StoreError, KeyError, ValueError):  # a capture without TTIR (Gluon): the generic model applies
+        return None
+    if not shape.tensors:
+        per_sm = max(1, occupancy.ctas) if occupancy is not None and occupancy.fits else 1
+        return wave_traffic(ttir, shape.values, shape.grid, device.sm_count * per_sm, device.l2_bytes)
+    return panel_traffic(ttir, shape.values, shape.grid, device.l2_bytes)
+
+
+def _tma(ttgir: str, loops: list[Any], costs: tuple[LoopCost, ...], once: Mix
+         ) -> tuple[tuple[LoopCost, ...], Mix, float]:
+    """TMA copies move the descriptor's block, whatever the PTX instruction's width says; also their bytes per CTA."""
+    per_loop, loads, stores = tma_copy_bytes(ttgir, [lp.ttgir_lines for lp in loops])
+    out = tuple(replace(c, per_iteration=replace(c.per_iteration, global_load_bytes=extra)) if extra else c
+                for c, extra in zip(costs, per_loop, strict=True))
+    if loads or stores:  # the loop's and the epilogue's global accesses are its TMA copies (a TMA kernel)
+        once = replace(once, global_load_bytes=max(once.global_load_bytes, loads),
+                       global_store_bytes=max(once.global_store_bytes, stores))
+    return out, once, loads + stores + sum(b * c.executions for b, c in zip(per_loop, costs, strict=True))
+
+
+def _copies(ttgir: str, loops: list[Any], costs: tuple[LoopCost, ...]) -> float:
+    """Per CTA, the bytes global loads ask for again because their layout gives an element to several threads."""
+    total = 0.0
+    for line, extra in replicated_loads(ttgir).items():
+        holding = [(lp.ttgir_lines[1] - lp.ttgir_lines[0], c.executions) for lp, c in zip(loops, costs, strict=True)
+                   if lp.ttgir_lines[0] <= line <= lp.ttgir_lines[1]]
+        total += extra * (min(holding)[1] if holding else 1.0)
+    return total
 
 
 def _control(ttgir: str, dead: list[Region], loops: list[Any], costs: tuple[LoopCost, ...], shape: LaunchShape
