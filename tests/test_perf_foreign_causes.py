@@ -24,6 +24,7 @@ from irscope.model.gpus import resolve_gpu
 from irscope.model.launch import LaunchShape, TensorBytes
 from irscope.store.archive import open_archive
 from irscope.store.store import Capture, Store
+from irscope.views.perf_text import perf_json, render_perf
 
 DATA = Path(__file__).resolve().parent / "data" / "perf_foreign"
 
@@ -202,3 +203,20 @@ def test_tma_traffic_from_the_descriptors(foreign: tuple[Store, list[dict[str, A
     assert report.requested_bytes == 1024 * (64 * 32768 + 128 * 128 * 2)
     assert report.bound == "compute" == entry["ncu_bound"]
     assert report.predicted_us == pytest.approx(entry["ncu"]["gpu__time_duration.sum"] / 1000, rel=0.25)
+
+
+def test_what_was_not_modelled_gives_a_range(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
+    """Cause 7 (range): Liger's cross entropy branches on the loaded label; the prediction takes the main path, and
+    the range gives both paths taken too, and the L2 hit rate of its second pass over the row (all hit, all miss),
+    in the report, its JSON and its text. A launch the model fully covers has no range."""
+    report, entry = _perf(foreign, "liger cross_entropy")
+    low, high = report.time_range
+    assert low <= report.predicted_us < high
+    assert any(w.startswith("branch at TTGIR line(s) 42 on loaded values") for w in report.range_why)
+    assert any(w.startswith("L2 hit rate not modelled") for w in report.range_why)
+    assert low <= entry["ncu"]["gpu__time_duration.sum"] / 1000 * 1.25
+    assert perf_json(report)["time_range_us"] == [low, high]
+    assert f"range: {low:.1f} .. {high:.1f} us over what it did not model" in render_perf(report, "ce")
+    # the persistent matmul's re-reads follow its tile order: nothing guessed, no range
+    report, _ = _perf(foreign, "tutorial persistent matmul")
+    assert report.time_range == () and "range:" not in render_perf(report, "mm")

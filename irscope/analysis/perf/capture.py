@@ -136,8 +136,10 @@ def _listing(capture: Capture) -> Listing:
     return parse_ptx(text) if stage == "ptx" else parse_amdgcn(text)
 
 
-def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with_bank: bool = True) -> PerfReport:
-    """Read the capture's work for this launch and predict its time on ``device``."""
+def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with_bank: bool = True,
+                 both_paths: bool = False) -> PerfReport:
+    """Read the capture's work for this launch and predict its time on ``device``; ``both_paths``: a branch on loaded
+    values takes both its paths (the worst case), not only its main one."""
     from irscope.analysis.resources import capture_resources
 
     m = capture.manifest
@@ -158,7 +160,8 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
             uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
     ttgir = capture.read("ttgir")
     scalars = scalar_values(ttgir, shape.values, shape.grid)
-    dead = dead_regions(ttgir, scalars) + assumed_branches(ttgir, scalars)
+    assumed = [] if both_paths else assumed_branches(ttgir, scalars)
+    dead = dead_regions(ttgir, scalars) + assumed
     shape, roles_note = with_ir_roles(shape, ttgir, tuple((r.start, r.end) for r in dead))
     active = {} if amd else active_shares(list(listing.instructions), ttgir, shape.values, num_warps * warp)
     once = mix_of(once_insns, num_warps, warp, amd, active)
@@ -196,7 +199,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
         uncertain.append(problem)
     if once.unknown_width or any(mx.unknown_width for mx in mixes.values()):
         uncertain.append("some global accesses do not say their width: counted as 4 bytes per thread")
-    return predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
+    report = predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
                    num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs,
                    prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
                    coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
@@ -206,6 +209,19 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    serial=_serial(loops, costs), panels=_panels(capture, shape, device, resources.occupancy),
                    copies=_copies(ttgir, loops, costs), tma_bytes=tma * shape.grid[0] * shape.grid[1] * shape.grid[2],
                    uncertain=tuple(uncertain))
+    if not assumed:
+        return report
+    return _with_branch_range(report, capture_perf(capture, device, shape, with_bank, both_paths=True), assumed)
+
+
+def _with_branch_range(report: PerfReport, both: PerfReport, assumed: list[Region]) -> PerfReport:
+    """Widen the report's time range by its branches on loaded values taking both paths."""
+    low, high = report.time_range or (report.predicted_us, report.predicted_us)
+    lines = ", ".join(str(r.start) for r in assumed)
+    why = (f"branch at TTGIR line(s) {lines} on loaded values: its main path only {report.predicted_us:.1f} us, "
+           f"both paths {both.predicted_us:.1f} us")
+    return replace(report, time_range=(min(low, both.predicted_us), max(high, both.predicted_us)),
+                   range_why=(*report.range_why, why))
 
 
 def _panels(capture: Capture, shape: LaunchShape, device: DeviceModel, occupancy: Any) -> PanelTraffic | None:

@@ -104,17 +104,18 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
 
 
 def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int, window: float = 0.0,
-          panels: PanelTraffic | None = None, copies: float = 0.0) -> tuple[float, float, float, str, float]:
-    """(compulsory, re-read, dram bytes, the assumption in words, bytes still dirty in the L2 at the end)."""
+          panels: PanelTraffic | None = None, copies: float = 0.0) -> tuple[float, float, float, str, float, float]:
+    """(compulsory, re-read, dram bytes, the assumption in words, bytes still dirty in the L2 at the end, the bytes
+    requested again whose L2 hit rate is a guess)."""
     loads, stores = totals.loads * ctas, totals.stores * ctas
     inputs = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout"))
     outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
     if not shape.tensors and panels is not None:  # from the IR's descriptors and tile order
         moved = panels.dram_bytes + max(stores, panels.store_bytes)
-        return moved, 0.0, moved, panels.why, 0.0
+        return moved, 0.0, moved, panels.why, 0.0, 0.0
     if not shape.tensors:
         return (loads + stores, 0.0, loads + stores,
-                "tensor sizes unknown: every requested byte is assumed to come from DRAM once (no reuse)", 0.0)
+                "tensor sizes unknown: every requested byte is assumed to come from DRAM once (no reuse)", 0.0, 0.0)
     written = min(stores, outputs)
     compulsory = min(loads, inputs) + written
     extra = max(0.0, loads - copies * ctas - inputs)  # a layout's copies of an element are one DRAM read
@@ -149,7 +150,8 @@ def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: 
                f"({DIRTY_L2_SHARE:.0%} of it, fitted on the H200: uncertain) and are written back after it (not "
                "in the DRAM bytes, which are what the launch moves while it runs; still in its DRAM time: the write-"
                "back is its work)" if dirty else ""))
-    return compulsory, reread, compulsory + reread, text, dirty
+    guessed = extra if panels is None and inputs > l2_bytes else 0.0
+    return compulsory, reread, compulsory + reread, text, dirty, guessed
 
 
 def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: Any, shape_grid: int, sm_count: int,
@@ -279,6 +281,7 @@ class _Traffic:
     spills_in_l2: bool
     l1_free: int
     dirty: float = 0.0
+    hit_range: tuple[float, ...] = ()  # DRAM bytes with every guessed re-read hitting the L2, and missing it
 
 
 def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: DeviceModel, num_warps: int, spills: int,
@@ -294,7 +297,7 @@ def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: Devic
     generations = max(1, round(spread.waves * rounds))
     # one wave, one pass each: CTAs that share data read it at about the same iteration
     window = ctas * totals.in_flight * REUSE_SKEW if spread.waves == 1 and generations == 1 and looped else 0.0
-    compulsory, reread, dram, why, dirty = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes),
+    compulsory, reread, dram, why, dirty, guessed = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes),
                                                  generations, window, panels, copies)
     if device.llc_bytes:  # fitted on an NVIDIA L2; a memory-side cache (AMD's Infinity Cache) is not modelled so
         dirty = 0.0
@@ -326,7 +329,9 @@ def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: Devic
             why += (f"; spills: {everywhere / 2**20:.0f} MiB of local memory live at once exceed the "
                     f"{l2 / 2**20:.0f} MiB L2, so {1 - l2 / everywhere:.0%} of their traffic ({spill_dram / 2**20:.0f} "
                     "MiB) is assumed to reach DRAM")
-    return _Traffic(requested, compulsory, reread, dram, why, spills_in_l2, l1_free, dirty)
+    scale = coalescing_factor if coalescing_factor > 1.0 else 1.0
+    return _Traffic(requested, compulsory, reread, dram, why, spills_in_l2, l1_free, dirty,
+                    (dram - reread * scale, dram + (guessed - reread) * scale) if guessed else ())
 
 
 @dataclass(frozen=True)
@@ -536,6 +541,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
                                  + "; ".join(uncertain[:3]) + (f" (and {len(uncertain) - 3} more)" if len(uncertain) > 3
                                                                else "") + ": the time may be off by what those cost")]
     dram = traffic.dram
+    span, span_why = _time_range(terms, traffic)
     return PerfReport(
         kernel=kernel, target=target, config_index=config_index, device=device, grid=shape.grid,
         grid_origin=shape.origin, num_warps=num_warps, ctas_per_sm=spread.per_sm,
@@ -550,7 +556,23 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         bound_reason=reason, bank=bank, suggestions=tuple(gains),
         assumptions=_assumptions(shape, spread, device, traffic, memory, compute.peak, dtype, num_warps, spills,
                                  local_wavefronts, l2_bytes_per_request) + notes,
-        uncertain=uncertain)
+        uncertain=uncertain, time_range=span, range_why=span_why)
+
+
+def _time_range(terms: dict[str, float], traffic: _Traffic) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The time if every re-read whose L2 hit rate was guessed hits the L2, and if every one misses it."""
+    if not traffic.hit_range or not traffic.dram:
+        return (), ()
+
+    def at(dram: float) -> float:
+        scale = (dram + traffic.dirty) / (traffic.dram + traffic.dirty)
+        return max({**terms, "dram": terms["dram"] * scale, "latency": terms["latency"] * scale}.values()) + LAUNCH_US
+
+    low, high = (at(b) for b in traffic.hit_range)
+    why = (f"L2 hit rate not modelled: of the bytes requested again, all hitting the L2 gives "
+           f"{traffic.hit_range[0] / 1e6:.0f} MB of DRAM traffic and {low:.1f} us, all missing it "
+           f"{traffic.hit_range[1] / 1e6:.0f} MB and {high:.1f} us")
+    return (low, high), (why,)
 
 
 def loop_costs(trips: list[LoopTrips], matched: list[tuple[int | None, str, tuple[int, int], str]],
