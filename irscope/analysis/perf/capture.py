@@ -217,7 +217,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
 def _with_branch_range(report: PerfReport, both: PerfReport, assumed: list[Region]) -> PerfReport:
     """Widen the report's time range by its branches on loaded values taking both paths."""
     low, high = report.time_range or (report.predicted_us, report.predicted_us)
-    lines = ", ".join(str(r.start) for r in assumed)
+    lines = ", ".join(str(start) for start in sorted({r.start for r in assumed}))
     why = (f"branch at TTGIR line(s) {lines} on loaded values: its main path only {report.predicted_us:.1f} us, "
            f"both paths {both.predicted_us:.1f} us")
     return replace(report, time_range=(min(low, both.predicted_us), max(high, both.predicted_us)),
