@@ -239,18 +239,29 @@ def _tutorial_cases() -> list[Case]:
             num_stages=3)
 
     def attention(head_dim: int) -> Callable[[Any], Callable[[], Any]]:
+        # The tutorial's TMA forward (_attn_fwd_tma with host TensorDescriptors, what it runs on Hopper): Triton
+        # 3.6's TritonGPUPipeline fails on its block-pointer _attn_fwd once the JIT specialises the pointers
+        # (divisible by 16) and the unit strides together, at any num_stages > 1; the TMA kernel compiles there
+        # for sm90 at the same configs (checked offline with `irscope triton install 3.6.0`).
         def build(torch: Any) -> Callable[[], Any]:
+            from triton.tools.tensor_descriptor import TensorDescriptor
+
             t = _tutorial_module()
+            if not hasattr(t, "_attn_fwd_tma"):
+                raise AttributeError("tutorial_kernels.py has no _attn_fwd_tma: add _attn_fwd_inner_tma and "
+                                     "_attn_fwd_tma from 06-fused-attention.py @003da478")
             z, h, n_ctx = 4, 32, 4096
             q, k, v = (_rand(torch, z, h, n_ctx, head_dim, dtype=torch.float16) for _ in range(3))
             o = torch.empty_like(q)
             m = torch.empty(z, h, n_ctx, device="cuda", dtype=torch.float32)
             block_m, block_n, warps, stages = 128, 64, 4 if head_dim == 64 else 8, 3
+            rows = z * h * n_ctx
+            desc = [TensorDescriptor(x, shape=[rows, head_dim], strides=[head_dim, 1], block_shape=[block, head_dim])
+                    for x, block in ((q, block_m), (k, block_n), (v, block_n), (o, block_m))]
             grid = (n_ctx // block_m, z * h, 1)
-            return lambda: t._attn_fwd[grid](
-                q, k, v, head_dim ** -0.5, m, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(), z, h, n_ctx,
-                HEAD_DIM=head_dim, BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=False, num_warps=warps,
-                num_stages=stages)
+            return lambda: t._attn_fwd_tma[grid](
+                head_dim ** -0.5, m, z, h, *desc, n_ctx, HEAD_DIM=head_dim, BLOCK_M=block_m, BLOCK_N=block_n,
+                FP8_OUTPUT=False, STAGE=1, num_warps=warps, num_stages=stages)
         return build
 
     def layer_norm(torch: Any) -> Callable[[], Any]:
@@ -271,8 +282,8 @@ def _tutorial_cases() -> list[Case]:
                                                  num_warps=16)
 
     return [Case("tutorial", "tutorial persistent matmul 8192^3 fp16 128x128x64 w4 s3", persistent_matmul),
-            Case("tutorial", "tutorial attention fwd Z4 H32 N4096 D64 fp16", attention(64)),
-            Case("tutorial", "tutorial attention fwd Z4 H32 N4096 D128 fp16", attention(128)),
+            Case("tutorial", "tutorial attention fwd TMA Z4 H32 N4096 D64 fp16 128x64 s3", attention(64)),
+            Case("tutorial", "tutorial attention fwd TMA Z4 H32 N4096 D128 fp16 128x64 s3", attention(128)),
             Case("tutorial", "tutorial layer_norm fwd 4096x8192 fp16", layer_norm),
             Case("tutorial", "tutorial fused softmax 4096x4096 fp32", softmax)]
 

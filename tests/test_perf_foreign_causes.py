@@ -15,13 +15,16 @@ import pytest
 from irscope.analysis.perf.capture import capture_perf
 from irscope.analysis.perf.control import dead_regions, unmodelled
 from irscope.analysis.perf.device import device_model
+from irscope.analysis.perf.panels import panel_traffic, wave_traffic
 from irscope.analysis.perf.predict import PerfReport
+from irscope.analysis.perf.replicas import replicated_loads
 from irscope.analysis.perf.roles import ir_roles
 from irscope.analysis.perf.work import scalar_values
 from irscope.model.gpus import resolve_gpu
 from irscope.model.launch import LaunchShape, TensorBytes
 from irscope.store.archive import open_archive
 from irscope.store.store import Capture, Store
+from irscope.views.perf_text import perf_json, render_perf
 
 DATA = Path(__file__).resolve().parent / "data" / "perf_foreign"
 
@@ -147,3 +150,73 @@ def test_ctas_in_step_reread_from_the_l2(foreign: tuple[Store, list[dict[str, An
     assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
     assert report.bound == "latency" == entry["ncu_bound"]
     assert report.predicted_us == pytest.approx(entry["ncu"]["gpu__time_duration.sum"] / 1000, rel=0.25)
+
+
+def test_persistent_matmul_panels_per_round(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
+    """Cause 4 (L2): the persistent matmul's 132 CTAs walk 4096 tiles in GROUP_SIZE_M 8 order, in 32 rounds. A
+    round's tiles read 8 (16 across a group boundary) row panels of A and 17 column panels of B, 2 MiB each, once
+    (in step); the next round needs other B panels, and a round's panels (50-66 MiB) exceed the half of the 60 MiB L2
+    that data every SM reads can use, so the A panels are read again: 1.75 GB, ncu 1.73 GB read."""
+    capture, shape, _ = _case(foreign, "tutorial persistent matmul")
+    panels = panel_traffic(capture.read("ttir"), shape.values, shape.grid, 60 * 2**20)
+    assert panels is not None and panels.rounds == 32
+    assert panels.footprint_bytes == (16 + 17) * 128 * 8192 * 2
+    report, entry = _perf(foreign, "tutorial persistent matmul")
+    assert "32 rounds" in report.dram_assumption
+    assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
+    assert panels.dram_bytes == pytest.approx(entry["ncu"]["dram__bytes_read.sum"], rel=0.15)
+    assert report.bound == "latency" == entry["ncu_bound"]
+    # an L2 whose shared half holds a round's panels keeps A's row panels for the next round of the group
+    larger = panel_traffic(capture.read("ttir"), shape.values, shape.grid, 256 * 2**20)
+    assert larger is not None and larger.dram_bytes < 0.8 * panels.dram_bytes
+    # a kernel without a grid-strided tile loop has no panel model
+    other, other_shape, _ = _case(foreign, "tutorial layer_norm fwd")
+    assert panel_traffic(other.read("ttir"), other_shape.values, other_shape.grid, 60 * 2**20) is None
+
+
+def test_layout_copies_are_not_dram_rereads(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
+    """Cause 2: fla's chunk_gla intra_sub_intra loads a row of k and of g per step in a slice of a [2, 16] x [8, 1]
+    layout: the 16 threads along the sliced dim load the same 128 elements (the PTX counts 16 copies, 1.5 GiB in
+    all); the DRAM reads each once (ncu: 134 MB read, q, k and g once)."""
+    capture, _, _ = _case(foreign, "fla chunk_gla", "chunk_gla_fwd_A_kernel_intra_sub_intra")
+    assert replicated_loads(capture.read("ttgir")) == {123: 128 * 2 * 15, 125: 128 * 4 * 15}
+    report, entry = _perf(foreign, "fla chunk_gla", "chunk_gla_fwd_A_kernel_intra_sub_intra")
+    assert "copies of elements a load's layout gives several threads" in report.dram_assumption
+    assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
+    assert report.requested_bytes > 10 * report.dram_bytes
+
+
+def test_tma_traffic_from_the_descriptors(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
+    """flag-gems mm with host TMA descriptors: the launch recorded no tensors, and the PTX's TMA copies say nothing of
+    the block they move. The TTIR's descriptor loads do (128x64 and 64x128 bf16 per step), and their indices, per
+    program id in GROUP_M 8 order, name the panels each wave of resident CTAs reads: 1024 CTAs in 4 waves of 264,
+    each wave's 48 MiB of panels over the L2's shared half, so each wave reads its own (ncu: 190 MB read)."""
+    capture, shape, _ = _case(foreign, "flag_gems mm")
+    assert not shape.tensors
+    waves = wave_traffic(capture.read("ttir"), shape.values, shape.grid, 264, 60 * 2**20)
+    assert waves is not None and waves.rounds == 4 and waves.store_bytes == 4096 * 4096 * 2
+    report, entry = _perf(foreign, "flag_gems mm")
+    assert "TMA descriptors" in report.dram_assumption
+    assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
+    # each CTA's 64 steps load 32 KiB through TMA (2 of them issued ahead, in the prologue) and it stores its 32 KiB
+    # tile: the L2 sees 2.2 GB, and the tensor cores still bound it (ncu: compute, tensor pipe 91% active)
+    assert report.requested_bytes == 1024 * (64 * 32768 + 128 * 128 * 2)
+    assert report.bound == "compute" == entry["ncu_bound"]
+    assert report.predicted_us == pytest.approx(entry["ncu"]["gpu__time_duration.sum"] / 1000, rel=0.25)
+
+
+def test_what_was_not_modelled_gives_a_range(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
+    """Cause 7 (range): Liger's cross entropy branches on the loaded label; the prediction takes the main path, and
+    the range gives both paths taken too, and the L2 hit rate of its second pass over the row (all hit, all miss),
+    in the report, its JSON and its text. A launch the model fully covers has no range."""
+    report, entry = _perf(foreign, "liger cross_entropy")
+    low, high = report.time_range
+    assert low <= report.predicted_us < high
+    assert any(w.startswith("branch at TTGIR line(s) 42 on loaded values") for w in report.range_why)
+    assert any(w.startswith("L2 hit rate not modelled") for w in report.range_why)
+    assert low <= entry["ncu"]["gpu__time_duration.sum"] / 1000 * 1.25
+    assert perf_json(report)["time_range_us"] == [low, high]
+    assert f"range: {low:.1f} .. {high:.1f} us over what it did not model" in render_perf(report, "ce")
+    # the persistent matmul's re-reads follow its tile order: nothing guessed, no range
+    report, _ = _perf(foreign, "tutorial persistent matmul")
+    assert report.time_range == () and "range:" not in render_perf(report, "mm")

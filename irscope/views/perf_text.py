@@ -64,6 +64,7 @@ def perf_json(report: PerfReport) -> dict[str, Any]:
         "shared_us": report.shared_us, "roofline_us": report.roofline_us,
         "bytes_in_flight_per_sm": report.bytes_in_flight_per_sm,
         "predicted_us": report.predicted_us, "roofline_fraction": report.roofline_fraction,
+        "time_range_us": list(report.time_range), "range_why": list(report.range_why),
         "bound": report.bound, "bound_reason": report.bound_reason,
         "bank": {"available": report.bank.available, "message": report.bank.message,
                  "accesses": list(report.bank.accesses), "worst_ways": report.bank.worst_ways,
@@ -145,6 +146,9 @@ def render_perf(report: PerfReport, title: str) -> str:
             f"  predicted_us: {report.predicted_us:.1f}  (compute {report.compute_us + report.vector_us:.1f}, "
             f"memory {report.memory_us:.1f}, shared {report.shared_us:.1f}; roofline {report.roofline_us:.1f} us = "
             f"{report.roofline_fraction:.0%} of the prediction)"]
+    if report.time_range:
+        out.append(f"  range: {report.time_range[0]:.1f} .. {report.time_range[1]:.1f} us over what it did not model: "
+                   + "; ".join(report.range_why))
     out.append("  what would move it most:")
     out += [f"    - {s.text}" for s in report.suggestions]
     out += ["", "Assumptions:"] + [f"  - {a}" for a in report.assumptions]

@@ -15,6 +15,7 @@ from irscope.analysis.perf.control import (
     dead_regions,
     unmodelled,
 )
+from irscope.analysis.perf.panels import PanelTraffic, panel_traffic, tma_copy_bytes, wave_traffic
 from irscope.analysis.perf.predicates import active_shares
 from irscope.analysis.perf.predict import (
     BankSummary,
@@ -25,6 +26,7 @@ from irscope.analysis.perf.predict import (
     loop_costs,
     predict,
 )
+from irscope.analysis.perf.replicas import replicated_loads
 from irscope.analysis.perf.roles import with_ir_roles
 from irscope.analysis.perf.work import (
     Mix,
@@ -134,8 +136,10 @@ def _listing(capture: Capture) -> Listing:
     return parse_ptx(text) if stage == "ptx" else parse_amdgcn(text)
 
 
-def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with_bank: bool = True) -> PerfReport:
-    """Read the capture's work for this launch and predict its time on ``device``."""
+def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with_bank: bool = True,
+                 both_paths: bool = False) -> PerfReport:
+    """Read the capture's work for this launch and predict its time on ``device``; ``both_paths``: a branch on loaded
+    values takes both its paths (the worst case), not only its main one."""
     from irscope.analysis.resources import capture_resources
 
     m = capture.manifest
@@ -156,7 +160,8 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
             uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
     ttgir = capture.read("ttgir")
     scalars = scalar_values(ttgir, shape.values, shape.grid)
-    dead = dead_regions(ttgir, scalars) + assumed_branches(ttgir, scalars)
+    assumed = [] if both_paths else assumed_branches(ttgir, scalars)
+    dead = dead_regions(ttgir, scalars) + assumed
     shape, roles_note = with_ir_roles(shape, ttgir, tuple((r.start, r.end) for r in dead))
     active = {} if amd else active_shares(list(listing.instructions), ttgir, shape.values, num_warps * warp)
     once = mix_of(once_insns, num_warps, warp, amd, active)
@@ -170,6 +175,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
     costs = loop_costs(trips, matched, mixes)
     costs, rounds, notes = _control(ttgir, dead, loops, costs, shape)
+    costs, once, tma = _tma(ttgir, loops, costs, once)
     for cost in costs:
         if cost.trips is None:
             uncertain.append(f"loop at line {cost.line}: {cost.trips_note}; counted once")
@@ -193,14 +199,66 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
         uncertain.append(problem)
     if once.unknown_width or any(mx.unknown_width for mx in mixes.values()):
         uncertain.append("some global accesses do not say their width: counted as 4 bytes per thread")
-    return predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
+    report = predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
                    num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs,
                    prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
                    coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
                    shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
                    dram_efficiency=efficiency, gather_note=gather_note,
                    notes=((roles_note,) if roles_note else ()) + tuple(notes), rounds=rounds,
-                   serial=_serial(loops, costs), uncertain=tuple(uncertain))
+                   serial=_serial(loops, costs), panels=_panels(capture, shape, device, resources.occupancy),
+                   copies=_copies(ttgir, loops, costs), tma_bytes=tma * shape.grid[0] * shape.grid[1] * shape.grid[2],
+                   uncertain=tuple(uncertain))
+    if not assumed:
+        return report
+    return _with_branch_range(report, capture_perf(capture, device, shape, with_bank, both_paths=True), assumed)
+
+
+def _with_branch_range(report: PerfReport, both: PerfReport, assumed: list[Region]) -> PerfReport:
+    """Widen the report's time range by its branches on loaded values taking both paths."""
+    low, high = report.time_range or (report.predicted_us, report.predicted_us)
+    lines = ", ".join(str(start) for start in sorted({r.start for r in assumed}))
+    why = (f"branch at TTGIR line(s) {lines} on loaded values: its main path only {report.predicted_us:.1f} us, "
+           f"both paths {both.predicted_us:.1f} us")
+    return replace(report, time_range=(min(low, both.predicted_us), max(high, both.predicted_us)),
+                   range_why=(*report.range_why, why))
+
+
+def _panels(capture: Capture, shape: LaunchShape, device: DeviceModel, occupancy: Any) -> PanelTraffic | None:
+    """A persistent grid's loads by the panels each round of tiles touches (from the TTIR: TTGIR may flatten it); a
+    launch without tensor sizes (TMA descriptors), by the panels of each wave of resident CTAs."""
+    if device.llc_bytes:  # fitted on an NVIDIA L2: a memory-side cache is not modelled so
+        return None
+    try:
+        ttir = capture.read("ttir")
+    except (StoreError, KeyError, ValueError):  # a capture without TTIR (Gluon): the generic model applies
+        return None
+    if not shape.tensors:
+        per_sm = max(1, occupancy.ctas) if occupancy is not None and occupancy.fits else 1
+        return wave_traffic(ttir, shape.values, shape.grid, device.sm_count * per_sm, device.l2_bytes)
+    return panel_traffic(ttir, shape.values, shape.grid, device.l2_bytes)
+
+
+def _tma(ttgir: str, loops: list[Any], costs: tuple[LoopCost, ...], once: Mix
+         ) -> tuple[tuple[LoopCost, ...], Mix, float]:
+    """TMA copies move the descriptor's block, whatever the PTX instruction's width says; also their bytes per CTA."""
+    per_loop, loads, stores = tma_copy_bytes(ttgir, [lp.ttgir_lines for lp in loops])
+    out = tuple(replace(c, per_iteration=replace(c.per_iteration, global_load_bytes=extra)) if extra else c
+                for c, extra in zip(costs, per_loop, strict=True))
+    if loads or stores:  # the loop's and the epilogue's global accesses are its TMA copies (a TMA kernel)
+        once = replace(once, global_load_bytes=max(once.global_load_bytes, loads),
+                       global_store_bytes=max(once.global_store_bytes, stores))
+    return out, once, loads + stores + sum(b * c.executions for b, c in zip(per_loop, costs, strict=True))
+
+
+def _copies(ttgir: str, loops: list[Any], costs: tuple[LoopCost, ...]) -> float:
+    """Per CTA, the bytes global loads ask for again because their layout gives an element to several threads."""
+    total = 0.0
+    for line, extra in replicated_loads(ttgir).items():
+        holding = [(lp.ttgir_lines[1] - lp.ttgir_lines[0], c.executions) for lp, c in zip(loops, costs, strict=True)
+                   if lp.ttgir_lines[0] <= line <= lp.ttgir_lines[1]]
+        total += extra * (min(holding)[1] if holding else 1.0)
+    return total
 
 
 def _control(ttgir: str, dead: list[Region], loops: list[Any], costs: tuple[LoopCost, ...], shape: LaunchShape

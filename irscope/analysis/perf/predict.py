@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from irscope.analysis.perf.device import GATHER_EFFICIENCY, GATHER_STEPS, DeviceModel, device_model
+from irscope.analysis.perf.panels import PanelTraffic
 from irscope.analysis.perf.report import BankSummary, LoopCost, PerfReport, Suggestion
 from irscope.analysis.perf.work import LoopTrips, Mix
 from irscope.model.launch import LaunchShape, TensorBytes
@@ -102,19 +103,27 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
     return _Totals(tensor, vector, vinsn, loads, stores, waves, in_flight, lsu, issued)
 
 
-def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int, window: float = 0.0
-          ) -> tuple[float, float, float, str, float]:
-    """(compulsory, re-read, dram bytes, the assumption in words, bytes still dirty in the L2 at the end)."""
+def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int, window: float = 0.0,
+          panels: PanelTraffic | None = None, copies: float = 0.0) -> tuple[float, float, float, str, float, float]:
+    """(compulsory, re-read, dram bytes, the assumption in words, bytes still dirty in the L2 at the end, the bytes
+    requested again whose L2 hit rate is a guess)."""
     loads, stores = totals.loads * ctas, totals.stores * ctas
     inputs = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout"))
     outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
+    if not shape.tensors and panels is not None:  # from the IR's descriptors and tile order
+        moved = panels.dram_bytes + max(stores, panels.store_bytes)
+        return moved, 0.0, moved, panels.why, 0.0, 0.0
     if not shape.tensors:
         return (loads + stores, 0.0, loads + stores,
-                "tensor sizes unknown: every requested byte is assumed to come from DRAM once (no reuse)", 0.0)
+                "tensor sizes unknown: every requested byte is assumed to come from DRAM once (no reuse)", 0.0, 0.0)
     written = min(stores, outputs)
     compulsory = min(loads, inputs) + written
-    extra = max(0.0, loads - inputs)
-    if inputs <= l2_bytes:
+    extra = max(0.0, loads - copies * ctas - inputs)  # a layout's copies of an element are one DRAM read
+    if panels is not None:  # a persistent grid's tile order: the panels of each round's tiles
+        miss = 1.0
+        extra = max(0.0, min(panels.dram_bytes, loads) - min(loads, inputs))
+        why = panels.why
+    elif inputs <= l2_bytes:
         miss = 0.0
         why = (f"the inputs ({inputs / 2**20:.1f} MiB) fit in the {l2_bytes / 2**20:.0f} MiB last-level cache, "
                "so re-reads hit it")
@@ -132,13 +141,17 @@ def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: 
     # The L2 writes back: the last lines written are still dirty in it when the kernel ends, and reach the DRAM
     # after it (ncu's dram__bytes_write of the launch does not count them).
     dirty = min(written, DIRTY_L2_SHARE * l2_bytes)
-    text = (f"compulsory: each input byte read once, each output byte written once (min of the tensors' sizes and "
-            f"what the CTAs request); {extra / 2**20:.1f} MiB requested again: {why}"
+    text = ("compulsory: each input byte read once, each output byte written once (min of the tensors' sizes and "
+            "what the CTAs request); "
+            + (f"{copies * ctas / 2**20:.1f} MiB are copies of elements a load's layout gives several threads (one "
+               "instruction, the same addresses: L1 and L2 hits, not DRAM reads); " if copies else "")
+            + f"{extra / 2**20:.1f} MiB requested again: {why}"
             + (f"; the last {dirty / 2**20:.1f} MiB written stay dirty in the L2 when the kernel ends "
                f"({DIRTY_L2_SHARE:.0%} of it, fitted on the H200: uncertain) and are written back after it (not "
                "in the DRAM bytes, which are what the launch moves while it runs; still in its DRAM time: the write-"
                "back is its work)" if dirty else ""))
-    return compulsory, reread, compulsory + reread, text, dirty
+    guessed = extra if panels is None and inputs > l2_bytes else 0.0
+    return compulsory, reread, compulsory + reread, text, dirty, guessed
 
 
 def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: Any, shape_grid: int, sm_count: int,
@@ -268,11 +281,13 @@ class _Traffic:
     spills_in_l2: bool
     l1_free: int
     dirty: float = 0.0
+    hit_range: tuple[float, ...] = ()  # DRAM bytes with every guessed re-read hitting the L2, and missing it
 
 
 def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: DeviceModel, num_warps: int, spills: int,
              local_wavefronts: float, shared_per_cta: int, coalescing_factor: float, gather_note: str,
-             rounds: float = 1.0, looped: bool = False) -> _Traffic:
+             rounds: float = 1.0, looped: bool = False, panels: PanelTraffic | None = None,
+             copies: float = 0.0) -> _Traffic:
     """Requested and DRAM bytes of the launch, uncoalesced accesses and spills included.
 
     ``rounds``: how many times each CTA writes a part of the output (a persistent grid's tiles): the inputs pass
@@ -282,11 +297,11 @@ def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: Devic
     generations = max(1, round(spread.waves * rounds))
     # one wave, one pass each: CTAs that share data read it at about the same iteration
     window = ctas * totals.in_flight * REUSE_SKEW if spread.waves == 1 and generations == 1 and looped else 0.0
-    compulsory, reread, dram, why, dirty = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes),
-                                                 generations, window)
+    compulsory, reread, dram, why, dirty, guessed = _dram(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes),
+                                                 generations, window, panels, copies)
     if device.llc_bytes:  # fitted on an NVIDIA L2; a memory-side cache (AMD's Infinity Cache) is not modelled so
         dirty = 0.0
-    if generations > spread.waves:
+    if generations > spread.waves and panels is None:
         why += (f" (the {spread.waves} wave(s) of CTAs write their output in {rounds:.0f} rounds each: "
                 f"{generations} generations of tiles)")
     if coalescing_factor > 1.0:
@@ -314,7 +329,9 @@ def _traffic(totals: _Totals, spread: _Spread, shape: LaunchShape, device: Devic
             why += (f"; spills: {everywhere / 2**20:.0f} MiB of local memory live at once exceed the "
                     f"{l2 / 2**20:.0f} MiB L2, so {1 - l2 / everywhere:.0%} of their traffic ({spill_dram / 2**20:.0f} "
                     "MiB) is assumed to reach DRAM")
-    return _Traffic(requested, compulsory, reread, dram, why, spills_in_l2, l1_free, dirty)
+    scale = coalescing_factor if coalescing_factor > 1.0 else 1.0
+    return _Traffic(requested, compulsory, reread, dram, why, spills_in_l2, l1_free, dirty,
+                    (dram - reread * scale, dram + (guessed - reread) * scale) if guessed else ())
 
 
 @dataclass(frozen=True)
@@ -333,8 +350,8 @@ class _Memory:
 
 def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Spread, compute: _Compute,
             bank: BankSummary, coalescing_factor: float, local_wavefronts: float, l2_bytes_per_request: float,
-            dram_efficiency: float) -> _Memory:
-    """DRAM, DRAM-latency, shared-memory, L2 and spill times."""
+            dram_efficiency: float, tma_bytes: float = 0.0) -> _Memory:
+    """DRAM, DRAM-latency, shared-memory, L2 and spill times; ``tma_bytes``: what TMA copies move, of the requested."""
     ctas, sms, busiest = spread.ctas, spread.sms, spread.busiest
     clock = device.clock_mhz * 1e6
     dram_us = (traffic.dram + traffic.dirty) / (device.dram_gbs * 1e9 * dram_efficiency) * 1e6
@@ -354,7 +371,11 @@ def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Sp
     shared_us = busiest * l1_wavefronts / (SHARED_WAVEFRONTS_PER_CLOCK * clock) * 1e6
     l2_bandwidth = L2_BYTES_PER_SM_CLOCK * sms * clock
     l2_requests = traffic.requested / max(1.0, l2_bytes_per_request)
-    l2_us = max(traffic.requested / l2_bandwidth, l2_requests / (L2_REQUESTS_PER_SM_CLOCK * sms * clock)) * 1e6
+    # TMA's bulk copies fill the SM's 64-byte port (the H200's TMA mm: 2.2 GB in 192 us, 58 B per SM clock, with
+    # the L2 at 81% of its peak); the LSU's requests reach the 48 B figure
+    tma = min(tma_bytes, traffic.requested)
+    l2_time = (traffic.requested - tma) / l2_bandwidth + tma / (SM_PORT_BYTES_PER_CLOCK * sms * clock)
+    l2_us = max(l2_time, l2_requests / (L2_REQUESTS_PER_SM_CLOCK * sms * clock)) * 1e6
     # One CTA per SM that spills to L2: its reloads feed its next MMAs and its stores wait for the last ones, and no
     # other CTA is resident to overlap them, so per CTA the spill traffic and the tensor-core time add up.
     spill_us = 0.0
@@ -479,8 +500,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             coalescing: str = "", coalescing_factor: float = 1.0, local_wavefronts: float = 0.0,
             shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, dram_efficiency: float = 1.0,
             gather_note: str = "", notes: tuple[str, ...] = (), rounds: float = 1.0,
-            serial: tuple[tuple[float, float, str], ...] = (),
-            uncertain: tuple[str, ...] = ()) -> PerfReport:
+            serial: tuple[tuple[float, float, str], ...] = (), panels: PanelTraffic | None = None,
+            copies: float = 0.0, tma_bytes: float = 0.0, uncertain: tuple[str, ...] = ()) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``)."""
     spread = _spread(shape, device.sm_count, occupancy)
     ctas = spread.ctas
@@ -490,9 +511,10 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
     compute = _compute(device, totals, dtype, spread, num_warps)
     traffic = _traffic(totals, spread, shape, device, num_warps, spills, local_wavefronts, shared_per_cta,
-                       coalescing_factor, gather_note, rounds, any(lp.executions > 1 for lp in loops))
+                       coalescing_factor, gather_note, rounds, any(lp.executions > 1 for lp in loops), panels,
+                       copies)
     memory = _memory(device, totals, traffic, spread, compute, bank, coalescing_factor, local_wavefronts,
-                     l2_bytes_per_request, dram_efficiency)
+                     l2_bytes_per_request, dram_efficiency, tma_bytes)
     shared_per_sm_us = memory.shared_us * ctas / (spread.busiest * spread.sms) if ctas else 0.0
     roofline = max(compute.plain_us, memory.dram_us, memory.l2_us, shared_per_sm_us)
     serial_us, serial_what = _serial_us(serial, spread, compute)
@@ -519,6 +541,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
                                  + "; ".join(uncertain[:3]) + (f" (and {len(uncertain) - 3} more)" if len(uncertain) > 3
                                                                else "") + ": the time may be off by what those cost")]
     dram = traffic.dram
+    span, span_why = _time_range(terms, traffic)
     return PerfReport(
         kernel=kernel, target=target, config_index=config_index, device=device, grid=shape.grid,
         grid_origin=shape.origin, num_warps=num_warps, ctas_per_sm=spread.per_sm,
@@ -533,7 +556,23 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         bound_reason=reason, bank=bank, suggestions=tuple(gains),
         assumptions=_assumptions(shape, spread, device, traffic, memory, compute.peak, dtype, num_warps, spills,
                                  local_wavefronts, l2_bytes_per_request) + notes,
-        uncertain=uncertain)
+        uncertain=uncertain, time_range=span, range_why=span_why)
+
+
+def _time_range(terms: dict[str, float], traffic: _Traffic) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The time if every re-read whose L2 hit rate was guessed hits the L2, and if every one misses it."""
+    if not traffic.hit_range or not traffic.dram:
+        return (), ()
+
+    def at(dram: float) -> float:
+        scale = (dram + traffic.dirty) / (traffic.dram + traffic.dirty)
+        return max({**terms, "dram": terms["dram"] * scale, "latency": terms["latency"] * scale}.values()) + LAUNCH_US
+
+    low, high = (at(b) for b in traffic.hit_range)
+    why = (f"L2 hit rate not modelled: of the bytes requested again, all hitting the L2 gives "
+           f"{traffic.hit_range[0] / 1e6:.0f} MB of DRAM traffic and {low:.1f} us, all missing it "
+           f"{traffic.hit_range[1] / 1e6:.0f} MB and {high:.1f} us")
+    return (low, high), (why,)
 
 
 def loop_costs(trips: list[LoopTrips], matched: list[tuple[int | None, str, tuple[int, int], str]],

@@ -101,6 +101,8 @@ class PerfReport:
         bank: the bank-conflict section.
         suggestions: the changes that would move it most, best first.
         assumptions: what the model assumed, one sentence each; ``uncertain`` what it could not find out.
+        time_range: (best, worst) predicted microseconds over what it did not model (the L2 hit rate of re-reads,
+            a branch on loaded values), empty when it modelled everything; ``range_why`` each part in words.
     """
 
     kernel: str
@@ -141,3 +143,5 @@ class PerfReport:
     suggestions: tuple[Suggestion, ...]
     assumptions: tuple[str, ...]
     uncertain: tuple[str, ...] = field(default=())
+    time_range: tuple[float, ...] = field(default=())
+    range_why: tuple[str, ...] = field(default=())

@@ -24,6 +24,8 @@ __all__ = [
     "evaluate_trips",
     "mix_of",
     "mma_shape",
+    "run_scalars",
+    "scalar_program_parts",
     "scalar_values",
     "scaled",
     "split_by_loop",
@@ -194,6 +196,17 @@ def _run(ops: list[tuple[str, ...]], env: dict[str, int], pid: tuple[int, int, i
                 if result is not None:
                     values[res] = int(result)
     return values
+
+
+def scalar_program_parts(ttgir: str) -> tuple[list[tuple[str, ...]], dict[int, tuple[str, str, str, str]], list[str]]:
+    """The scalar integer ops of a module (or a loop body's lines), its loops' bounds by line, its integer arguments."""
+    return _scalar_program(ttgir)
+
+
+def run_scalars(ops: list[tuple[str, ...]], env: dict[str, int], pid: tuple[int, int, int],
+                grid: tuple[int, int, int]) -> dict[str, int]:
+    """Evaluate the scalar ops in order from ``env`` for one program id."""
+    return _run(ops, env, pid, grid)
 
 
 def _pids(grid: tuple[int, int, int], limit: int = 4096) -> list[tuple[int, int, int]]:
