@@ -11,10 +11,11 @@ and ``torch.empty(n, device=t.device)`` make CPU tensors, the mode mapping ``cud
 How the mark travels: an op's outputs are marked when one of its tensor inputs is (an in-place op's result, the
 input itself, keeps its own mark: ``cpu_t.copy_(gpu_t)`` stays on the CPU); a GPU ``device=`` marks the outputs;
 ``.cuda()`` / ``.to("cuda")`` of an unmarked tensor returns a marked copy (as a GPU makes one), ``.cpu()`` /
-``.to("cpu")`` of a marked one an unmarked copy; ``p.data = t`` gives ``p`` the mark of ``t`` (``Module.cuda()``
-moves parameters that way); ``nn.Parameter(t)`` takes ``t``'s. ``loss.backward()`` and ``torch.autograd.grad``
-run the backward with the mode in place (a custom ``autograd.Function``'s backward, Liger's, asks its saved
-tensors' device there), and a marked tensor's ``.grad`` is marked.
+``.to("cpu")`` of a marked one an unmarked copy; a ``device=`` naming another device (``meta``) marks nothing, and
+only a tensor whose memory is on the CPU is answered for; ``p.data = t`` gives ``p`` the mark of ``t``
+(``Module.cuda()`` moves parameters that way); ``nn.Parameter(t)`` takes ``t``'s; a marked tensor's ``.grad`` is
+marked. A custom ``autograd.Function``'s backward (Liger's, which asks its saved tensors' device) runs with the mode
+in place, as the forward did.
 
 A custom ``autograd.Function``'s saved tensors keep the marks they had when saved, and its backward's incoming
 gradients are marked when one of its saved tensors was (Liger's fused_add_rms_norm saves its output ``S``).
@@ -54,6 +55,7 @@ class TensorDevices:
         self.getters: dict[Any, Callable[[], Any]] = {base.device: lambda: self.gpu, base.is_cuda: lambda: True,
                                                       base.is_cpu: lambda: False}
         self.data = base.data
+        self.on_cpu = base.is_cpu.__get__  # the real answer: the mode calls answer() with itself set aside
         self.get_device = base.get_device
         self.grad = base.grad
         self.cpu = {base.cpu, torch.Tensor.cpu}
@@ -62,7 +64,7 @@ class TensorDevices:
         """The GPU's answer to a device question about a marked tensor, else UNANSWERED."""
         if type(func) is self.wrapper:
             owner = func.__self__
-            if func.__name__ == "__get__" and owner in self.getters and is_marked(args[0]):
+            if func.__name__ == "__get__" and owner in self.getters and is_marked(args[0]) and self.on_cpu(args[0]):
                 return self.getters[owner]()
             if owner is self.grad and func.__name__ == "__get__":
                 grad = func(*args)
@@ -74,7 +76,7 @@ class TensorDevices:
                 self._take_mark(args[0], args[1])
                 return None
             return UNANSWERED
-        if func is self.get_device and is_marked(args[0]):
+        if func is self.get_device and is_marked(args[0]) and self.on_cpu(args[0]):
             return 0
         return UNANSWERED
 
@@ -126,24 +128,6 @@ class TensorDevices:
         return False
 
 
-def backward_in_mode(torch: Any, mode: Any) -> None:
-    """Run the autograd engine with ``mode`` in place, as the program's own calls are (torch's ``backward`` and
-    ``grad`` are torch functions, during which the mode is set aside)."""
-    import torch.autograd.graph
-
-    real = torch.autograd.graph._engine_run_backward
-    stack = torch.overrides._get_current_function_mode_stack
-
-    def run(*args: Any, **kwargs: Any) -> Any:
-        if mode in stack():
-            return real(*args, **kwargs)
-        with mode:
-            return real(*args, **kwargs)
-
-    torch.autograd.graph._engine_run_backward = run
-    torch.autograd._engine_run_backward = run
-
-
 def parameters_keep_mark(torch: Any) -> None:
     """``nn.Parameter(t)`` of a marked ``t`` is marked (``nn.Linear(..., device="cuda")`` makes its weight so)."""
     parameter = torch.nn.Parameter
@@ -158,9 +142,11 @@ def parameters_keep_mark(torch: Any) -> None:
     parameter.__new__ = staticmethod(new)
 
 
-def functions_keep_marks(torch: Any) -> None:
-    """A custom ``autograd.Function``'s backward sees its saved tensors marked as they were when saved, and, when one
-    of them was marked, its incoming gradients marked (the autograd engine makes both in C++, unmarked)."""
+def functions_keep_marks(torch: Any, mode: Any) -> None:
+    """A custom ``autograd.Function``'s backward runs with ``mode`` in place, as the program's own calls do (torch's
+    ``backward`` and ``grad`` are torch functions, during which the mode is set aside), and sees its saved tensors
+    marked as they were when saved and, when one of them was marked, its incoming gradients marked (the autograd
+    engine makes both in C++, unmarked). torch's own Functions (AOT autograd's compiled backward) run as they were."""
     from torch.autograd import function
 
     context, backward = function.FunctionCtx, function.BackwardCFunction
@@ -181,14 +167,21 @@ def functions_keep_marks(torch: Any) -> None:
                 _mark(value)
         return tensors
 
+    stack = torch.overrides._get_current_function_mode_stack
+
     def marking(real: Callable[..., Any]) -> Callable[..., Any]:
         def apply(self: Any, *grads: Any) -> Any:
+            if getattr(self._forward_cls, "__module__", "").startswith("torch."):
+                return real(self, *grads)
             if getattr(self, saved_marks, None):
                 for grad in grads:
                     for value in (grad if isinstance(grad, list) else (grad,)):
                         if isinstance(value, torch.Tensor):
                             _mark(value)
-            return real(self, *grads)
+            if mode in stack():
+                return real(self, *grads)
+            with mode:
+                return real(self, *grads)
         return apply
 
     context.save_for_backward = save_for_backward

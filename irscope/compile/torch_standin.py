@@ -335,10 +335,11 @@ def _is_gpu_device(value: Any) -> bool:
 
 
 def _device_kind(value: Any) -> str | None:
-    """``"gpu"`` or ``"cpu"`` for a torch ``device=`` value that names one, else None."""
+    """``"gpu"`` for a torch ``device=`` value that names the GPU, ``"cpu"`` for another device (the CPU, ``meta``),
+    None for anything else (``None``, a dtype)."""
     if _is_gpu_device(value):
         return "gpu"
-    if value == "cpu" or getattr(value, "type", None) == "cpu":
+    if isinstance(value, str) or type(value).__name__ == "device":
         return "cpu"
     return None
 
@@ -389,9 +390,8 @@ def _keep_tensors_on_cpu(torch: Any) -> None:
 
     mode = CpuForGpu()
     mode.__enter__()
-    tensor_device.backward_in_mode(torch, mode)
     tensor_device.parameters_keep_mark(torch)
-    tensor_device.functions_keep_marks(torch)
+    tensor_device.functions_keep_marks(torch, mode)
 
 
 def patch_torch(torch: Any, gpu: Gpu) -> None:
