@@ -184,7 +184,7 @@ def functions_keep_marks(torch: Any, mode: Any) -> None:
                 return real(self, *grads)
         return apply
 
-    context.save_for_backward = save_for_backward
-    backward.saved_tensors = property(saved_tensors)
-    backward.apply = marking(backward.apply)
-    backward.apply_boxed = marking(backward.apply_boxed)
+    setattr(context, "save_for_backward", save_for_backward)  # noqa: B010 (torch's own classes, patched)
+    setattr(backward, "saved_tensors", property(saved_tensors))  # noqa: B010
+    for name in ("apply", "apply_boxed"):
+        setattr(backward, name, marking(getattr(backward, name)))
