@@ -61,3 +61,26 @@ def test_corpus_slice_liger_every_command_three_targets(tmp_path: Path) -> None:
         [(r["command"], r["line"]) for r in rows if r["status"] == "refused" and not r["one_line"]]
     rerun = _runner(work, "commands", "--sources", "liger", "--targets", ",".join(TARGETS))
     assert "0 commands to run" in rerun.stdout, rerun.stdout  # resumable: nothing is run twice
+
+
+@pytest.mark.compile
+def test_liger_norm_backwards_split_rows_over_the_targets_sms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Liger's norm backwards choose ``rows_per_program = ceil(n_rows / sm_count)`` with ``sm_count`` read only
+    ``if X.device.type == "cuda"``: offline for an H200 (132 SMs) the 256 rows go 2 to a program, as the H200 itself
+    compiled them (benchmarks/standin_parity.py), not 256 to one program."""
+    assert importlib.util.find_spec("liger_kernel") is not None, \
+        "liger-kernel is not installed: pip install -e '.[dev]' installs the pinned one"
+    from irscope.store.store import Store
+    from tests.test_program_capture import irscope
+
+    monkeypatch.setenv("CORPUS_ONLY", "^(rms_norm|layer_norm|fused_add_rms_norm)$")
+    driver = REPO / "benchmarks" / "corpus" / "drivers" / "liger_driver.py"
+    proc = irscope("capture", "--target", "sm90", "--gpu", "h200", "--", sys.executable, str(driver), store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    manifests = {c.manifest.kernel: c.manifest for c in Store(tmp_path).captures()}
+    # A constexpr in layer_norm's and fused_add_rms_norm's backward; an i32 in rms_norm's, where 2 (unlike 256) is
+    # not divisible by 16, so its TTGIR argument carries no tt.divisibility, as on the H200.
+    assert manifests["_layer_norm_backward_kernel"].constexprs["rows_per_program"] == 2
+    assert manifests["_fused_add_rms_norm_backward_kernel"].constexprs["rows_per_program"] == 2
+    rms = manifests["_rms_norm_backward_kernel"]
+    assert rms.signature["rows_per_program"] == "i32" and not rms.attrs.get("rows_per_program"), rms.attrs

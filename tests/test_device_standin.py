@@ -45,7 +45,7 @@ def test_a_program_that_sizes_its_kernel_from_the_device_gets_the_targets_gpu(tm
     answers = _answers(proc.stdout)
     assert {k: answers[k] for k in expected} == expected
     assert answers["available"] == "True" and answers["count"] == "1"
-    assert answers["tensor_device"] == "cpu"  # device="cuda" tensors were made on the CPU
+    assert answers["tensor_device"] == "cuda:0"  # made on the CPU, a device="cuda" tensor says it is on the GPU
     (capture,) = Store(tmp_path).captures()
     assert {k: capture.manifest.constexprs[k] for k in constexprs} == constexprs
     assert f"as an {expected['name']}" in proc.stderr
@@ -156,3 +156,23 @@ def test_stream_event_graph_and_accelerator_queries_are_answered_and_their_launc
         "event_ms": "1.0", "bench_ms": "1.0"}
     blocks = sorted(c.manifest.constexprs["BLOCK"] for c in Store(tmp_path).captures())
     assert blocks == [256, 512, 1024]  # do_bench's, the CUDA graph's, the side stream's launch
+
+
+@pytest.mark.compile
+def test_tensors_made_for_the_gpu_say_so_and_liger_style_constexprs_are_the_gpus(tmp_path: Path) -> None:
+    """Liger's norms size their backward by ``if X.device.type == "cuda": sm_count = <SMs>``: offline the tensor must
+    say cuda (its memory on the CPU), also in a custom autograd.Function's backward (its saved output, the gradient),
+    so the 264 rows are split over the H200's 132 SMs (2 per program) and not 264 in one, as the GPU compiles it."""
+    proc = irscope("capture", "--target", "sm90", "--gpu", "h200", "--", sys.executable,
+                   str(DATA / "programs" / "tensor_device.py"), store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    assert lines["device"] == "cuda:0"
+    assert lines["type"] == "cuda index 0 is_cuda True get_device 0"
+    assert lines["computed"] == "cuda:0 cuda:0 cuda:0"  # x * 2, empty_like(x), empty(3, device=x.device)
+    assert lines["host"] == "cpu False -1 moved cuda:0 host_after cpu back cpu cpu"  # .cuda() copies; .cpu()
+    assert lines["linear"] == "cuda:0 cuda:0"  # nn.Linear(device="cuda"), nn.Linear().cuda()
+    assert (lines["saved_device"], lines["grad_device"], lines["x_grad"]) == ("cuda:0", "cuda:0", "cuda:0")
+    found = sorted((c.manifest.constexprs["BACKWARD"], c.manifest.constexprs["ROWS_PER_PROGRAM"])
+                   for c in Store(tmp_path).captures())
+    assert found == [(False, 2), (True, 2)]

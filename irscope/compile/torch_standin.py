@@ -37,8 +37,9 @@ Not answered, each saying so in one line when the program dies of it (``standin_
 ``torch.cuda.Event.ipc_handle`` (no process shares the GPU's memory offline).
 
 Tensors stay on the CPU: a torch-function mode turns ``device="cuda"`` (or ``"cuda:N"``, an int, a cuda
-``torch.device``) in any torch call into the CPU, and ``Tensor.cuda()`` / ``pin_memory()`` into no-ops. Such a
-tensor still says ``device(type='cpu')`` and ``is_cuda`` False.
+``torch.device``) in any torch call into the CPU, ``Tensor.cuda()`` into a CPU copy (the tensor itself when it is
+already one made for the GPU) and ``pin_memory()`` into a no-op. Such a tensor, and every tensor computed from one,
+says it is on the GPU (``device(type='cuda', index=0)``, ``is_cuda`` True): ``tensor_device``.
 """
 
 from __future__ import annotations
@@ -196,6 +197,9 @@ def stream_type(torch: Any) -> type:
         def query(self) -> bool:
             return True
 
+        def is_capturing(self) -> bool:
+            return False  # optimizers' step() asks (a CUDA graph capture); nothing is captured offline
+
         def synchronize(self) -> None:
             return None
 
@@ -331,32 +335,64 @@ def _is_gpu_device(value: Any) -> bool:
     return getattr(value, "type", None) == "cuda"
 
 
+def _device_kind(value: Any) -> str | None:
+    """``"gpu"`` for a torch ``device=`` value that names the GPU, ``"cpu"`` for another device (the CPU, ``meta``),
+    None for anything else (``None``, a dtype)."""
+    if _is_gpu_device(value):
+        return "gpu"
+    if isinstance(value, str) or type(value).__name__ == "device":
+        return "cpu"
+    return None
+
+
 def _keep_tensors_on_cpu(torch: Any) -> None:
-    """Every torch call that asks for the GPU gets the CPU, for the life of the program's main thread."""
+    """Every torch call that asks for the GPU gets the CPU, for the life of the program's main thread; the tensors
+    made for the GPU say they are on it (``tensor_device``)."""
     from torch.overrides import TorchFunctionMode
+
+    from irscope.compile import tensor_device
 
     tensor = torch.Tensor
     # ``~t`` selects t's device in torch's C++ binding, which a torch built without CUDA cannot do for the fake
     # ``cuda`` tensors Inductor traces with (its decomposition of an embedding's backward inverts a mask).
     tensor.__invert__ = lambda self: torch.bitwise_not(self)
-    no_ops = {tensor.cuda, tensor.pin_memory}
+    to_gpu = {tensor.cuda}
+    no_ops = {tensor.pin_memory}
     moves = {tensor.to}  # the one method that takes the device positionally
+    devices = tensor_device.TensorDevices(torch)
+    compiling = torch.compiler.is_compiling
 
     class CpuForGpu(TorchFunctionMode):
-        """Every torch call that asks for the GPU gets the CPU."""
+        """Every torch call that asks for the GPU gets the CPU; a tensor made for the GPU says it is on it."""
 
         def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             kwargs = kwargs or {}
             if func in no_ops:
                 return args[0]
-            if "device" in kwargs and _is_gpu_device(kwargs["device"]):
-                kwargs = {**kwargs, "device": "cpu"}
+            if func in to_gpu:
+                return args[0] if compiling() else devices.to_gpu(args[0])
+            device = None
+            if "device" in kwargs:
+                device = _device_kind(kwargs["device"])
+                if device == "gpu":
+                    kwargs = {**kwargs, "device": "cpu"}
             if func in moves and len(args) > 1:
+                for a in args[1:]:
+                    device = device or (("gpu" if tensor_device.is_marked(a) else "cpu") if isinstance(a, tensor)
+                                        else _device_kind(a))
                 args = (args[0], *("cpu" if not isinstance(a, torch.Tensor) and _is_gpu_device(a) else a
                                    for a in args[1:]))
-            return func(*args, **kwargs)
+            if compiling():
+                return func(*args, **kwargs)
+            answer = devices.answer(func, args)
+            if answer is not tensor_device.UNANSWERED:
+                return answer
+            return devices.after(func, args, kwargs, func(*args, **kwargs), device)
 
-    CpuForGpu().__enter__()
+    mode = CpuForGpu()
+    mode.__enter__()
+    tensor_device.parameters_keep_mark(torch)
+    tensor_device.functions_keep_marks(torch, mode)
 
 
 def patch_torch(torch: Any, gpu: Gpu) -> None:
