@@ -7,8 +7,8 @@ by ``torch_standin``, when the program first imports torch (a process that never
 and in ``program_hook.OfflineDriver``. Triton's ``driver.active`` answers:
 
 * ``get_current_target`` (the target), ``get_current_device`` (0), ``set_current_device``,
-  ``get_current_stream`` (0), ``get_device_capability``, ``get_active_torch_device`` (the CPU, where the
-  program's tensors are), ``get_device_interface`` (the stood-in ``torch.cuda``), ``is_active``,
+  ``get_current_stream`` (0), ``get_device_capability``, ``get_active_torch_device`` (``cuda:0``; the
+  tensors made there stay on the CPU, see tensor_device), ``get_device_interface`` (the stood-in ``torch.cuda``), ``is_active``,
   ``get_benchmarker`` (``offline_bench``: each benchmark launches once, which compiles, and returns made-up
   times in call order), ``get_empty_cache_for_benchmark`` (a buffer that holds nothing), ``clear_cache``,
   ``map_python_to_cpp_type`` (the real driver's table);

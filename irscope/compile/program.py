@@ -192,6 +192,8 @@ def failure_line(record: dict[str, Any]) -> str:
     if cause is None:
         return line
     missing = str(record.get("missing", "") or "")
+    if record.get("cause") == "irscope" and "offline stand-in" in line:  # the error names the piece itself
+        return f"{line} (irscope's doing, not the kernel's fault)"
     return f"{line} ({cause.format(missing=missing or 'something')})"
 
 

@@ -210,10 +210,10 @@ class OfflineDriver:
         return 0
 
     def get_active_torch_device(self) -> Any:
-        """The CPU: programs that place tensors on the driver's device keep running."""
+        """``cuda:0``, as on a GPU: the stand-in's torch-function mode keeps tensors made there on the CPU, saying cuda."""
         import torch
 
-        return torch.device("cpu")
+        return torch.device("cuda", 0)
 
     def get_device_interface(self) -> Any:
         """torch.cuda, for code that asks (it is not used to launch anything)."""

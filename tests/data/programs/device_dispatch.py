@@ -2,7 +2,9 @@
 
 ``python device_dispatch.py type``: ``where_out`` keeps the operands' non-CPU devices and asserts there is one
 (on a GPU, all three are cuda:0). ``python device_dispatch.py index``: ``scale_forward`` picks its per-GPU lookup
-table with ``x.device.index`` (0 on a GPU). Either then launches ``select_kernel``.
+table with ``x.device.index`` (0 on a GPU). Either then launches ``select_kernel``. With ``backward`` as a second
+argument it runs in a custom backward on the gradient autograd hands it, which the offline stand-in does not
+mark (a custom backward that saved no GPU tensor sees a gradient that says cpu).
 """
 
 import sys
@@ -41,11 +43,26 @@ def scale_forward(x):
 
 
 def main() -> int:
-    x = torch.randn(256, device=DEVICE)
-    if sys.argv[1] == "type":
-        where_out(x > 0, x, -x)
+    dispatch = where_out if sys.argv[1] == "type" else None
+
+    def run(x):
+        return dispatch(x > 0, x, -x) if dispatch else scale_forward(x)
+
+    class Through(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, grad):
+            run(grad)
+            return grad
+
+    x = torch.randn(256, device=DEVICE, requires_grad=sys.argv[2:] == ["backward"])
+    if x.requires_grad:
+        Through.apply(x).sum().backward()
     else:
-        scale_forward(x)
+        run(x)
     return 0
 
 
