@@ -150,6 +150,7 @@ def _launch_record(src: Any, metadata: dict[str, Any], metadata_group: dict[str,
         replay=_replay(src, metadata),
         offline=settings is not None and settings.target is not None,
         autotune=getattr(_STATE, "autotune", None) or {},
+        launch_key=getattr(_STATE, "compiling_spec", "") or "",
     )
 
 
@@ -242,8 +243,10 @@ def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any)
     if getattr(_STATE, "inside", False):
         return False  # the preload in _preload: let the JIT compile
     from irscope.compile.compile_pool import PreloadJob
+    from irscope.compile.launch_notes import spec_key
 
     jit = fn.jit_function
+    _STATE.launch_spec = spec_key(compile["specialization_data"])
     job = PreloadJob(kernel=f"{fn.module}:{fn.name}", specialization=compile["specialization_data"],
                      config=getattr(_STATE, "config", None), autotune=getattr(_STATE, "autotune", None) or {})
     _POOL[0].submit(jit, job)
@@ -255,9 +258,11 @@ def _preload(jit: Any, job: Any) -> None:
     from triton.runtime import driver
 
     from irscope.compile import gluon_layouts, same_code
+    from irscope.compile.launch_notes import spec_key
 
     outer = (getattr(_STATE, "config", None), getattr(_STATE, "autotune", None))
     _STATE.inside = True
+    _STATE.compiling_spec = spec_key(job.specialization)
     set_config(job.config, job.autotune)
     compile_fn = None
     try:
@@ -277,6 +282,7 @@ def _preload(jit: Any, job: Any) -> None:
         if compile_fn is not None:
             jit.compile = compile_fn
         _STATE.inside = _STATE.may_stop = False
+        _STATE.compiling_spec = ""
         set_config(*outer)  # in the program's own process (the first job), its autotuner loop goes on
         for caches in jit.device_caches.values():
             caches[0].clear()  # keep the compiled kernel out of the JIT cache: a later launch must not run it
@@ -382,7 +388,7 @@ def _install_offline_benchmarks(autotuner: type, session: str) -> None:
     import triton.testing
     from triton.runtime.jit import JITFunction
 
-    from irscope.compile import autotune_subclass, offline_bench
+    from irscope.compile import autotune_subclass, launch_notes, offline_bench
 
     autotune_subclass.install(autotuner)
     triton.testing.do_bench = offline_bench.do_bench
@@ -391,7 +397,10 @@ def _install_offline_benchmarks(autotuner: type, session: str) -> None:
     launch = JITFunction.run
 
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _STATE.launch_spec = None
         kernel = launch(self, *args, **kwargs)
+        if kernel is None:
+            launch_notes.note_launch(self, args, kwargs)  # the grid the skipped launch would have run
         return offline_bench.NotLaunched(getattr(self, "__name__", "?")) if kernel is None else kernel
 
     JITFunction.run = run
