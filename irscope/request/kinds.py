@@ -375,8 +375,12 @@ def _recorded_launch(launches: list[LaunchShape]) -> LaunchShape:
     first = launches[0]
     grid = "x".join(map(str, first.grid))
     grids = sorted({"x".join(map(str, s.grid)) for s in launches})
-    which = f"its first of {len(launches)} launches (grids {', '.join(grids)}; --grid for another)" \
-        if len(launches) > 1 else "its one launch"
+    if len(launches) == 1:
+        which = "its one launch"
+    elif len(grids) == 1:
+        which = f"the same in all {len(launches)} launches"
+    else:
+        which = f"its first of {len(launches)} launches (grids {', '.join(grids)}; --grid for another)"
     return replace(first, origin=f"the program's grid {grid}, {which}")
 
 
