@@ -64,7 +64,9 @@ def ensure_driver(target: Target | None) -> None:
 
     if reports_wanted():
         return
-    if isinstance(getattr(driver, "_active", None), OfflineDriver) and hasattr(driver, "reset_active"):
+    standing_in = getattr(_stand_in_device, "installed", None) is not None  # no GPU here: nothing to go back to
+    if isinstance(getattr(driver, "_active", None), OfflineDriver) and hasattr(driver, "reset_active") \
+            and not standing_in:
         try:
             driver.reset_active()  # back to the real driver, when the machine's GPU is the target
         except RuntimeError:  # no GPU here: Triton finds no driver to go back to
@@ -72,7 +74,25 @@ def ensure_driver(target: Target | None) -> None:
         else:
             if reports_wanted():
                 return
-    driver.set_active(OfflineDriver(wanted))
+    offline = OfflineDriver(wanted)
+    driver.set_active(offline)
+    _stand_in_device(offline)
+
+
+def _stand_in_device(offline: Any) -> None:
+    """Offline, torch.cuda and the driver's device queries answer as the target's GPU (as under capture)."""
+    from irscope.compile import device_standin
+    from irscope.compile.records import OfflineTarget
+    from irscope.model.targets import native_target
+
+    target = offline.target
+    if native_target() is not None:  # a GPU of another kind is here: torch keeps answering for it
+        return
+    if getattr(_stand_in_device, "installed", None) == (target.backend, target.arch):
+        return
+    _stand_in_device.installed = (target.backend, target.arch)  # type: ignore[attr-defined]
+    device_standin.install(offline, OfflineTarget(backend=target.backend, arch=target.arch,
+                                                  warp_size=target.warp_size))
 
 
 def load_object(kernel: FunctionKernel, target: Target | None = None) -> Any:
