@@ -15,8 +15,9 @@ pytestmark = pytest.mark.compile
 
 
 def test_a_what_if_of_a_kernel_from_a_package_loaded_by_path_imports_its_module_offline(tmp_path: Path) -> None:
-    # The package's __init__ needs an unbuilt extension; its module asks torch.cuda for the GPU at import time
-    # and picks exp2 with an if statement: the replay needs the module, its package and the device stand-in.
+    # The package's __init__ needs an unbuilt extension; its module needs a variable the program set, asks
+    # torch.cuda for the GPU at import time and picks exp2 with an if statement: the replay needs the module,
+    # its package, the program's environment and the device stand-in.
     program = DATA / "programs" / "unbuilt_package.py"
     proc = irscope("capture", "--target", "sm100", "--", sys.executable, str(program), store=tmp_path)
     assert proc.returncode == 0, proc.stderr

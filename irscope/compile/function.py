@@ -10,6 +10,7 @@ configs; ``@triton.heuristics`` values are computed from the arguments.
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +64,8 @@ def ensure_driver(target: Target | None) -> None:
         return (current.backend, current.arch, current.warp_size) == (wanted.backend, wanted.arch, wanted.warp_size)
 
     if reports_wanted():
+        if isinstance(getattr(driver, "_active", None), OfflineDriver):
+            _stand_in_device(driver.active)  # set by another path (the per-pass worker): the device answers too
         return
     standing_in = getattr(_stand_in_device, "installed", None) is not None  # no GPU here: nothing to go back to
     if isinstance(getattr(driver, "_active", None), OfflineDriver) and hasattr(driver, "reset_active") \
@@ -350,6 +353,9 @@ def recorded_job(kernel: RecordedKernel, target: Target) -> CompileJob:
     from irscope.compile.replay import load_replayed
 
     ensure_driver(target)
+    for name, value in (kernel.replay.get("environ") or {}).items():  # what the program set for its own modules
+        if isinstance(name, str) and isinstance(value, str):
+            os.environ.setdefault(name, value)
     obj = load_replayed(kernel.path, kernel.name, str(kernel.replay.get("module", "")),
                         str(kernel.replay.get("file", "")))
     fn = unwrap(obj, kernel.name).fn

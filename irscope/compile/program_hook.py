@@ -30,6 +30,19 @@ from irscope.compile.session import _STATE as _STATE
 from irscope.compile.session import config_values, jsonable, session_folder, set_config, write_record
 
 _POOL: list[Any] = []  # the offline CompilePool, once installed
+_START_ENV: dict[str, str] = {}  # the environment before the program ran: what it set itself is the difference
+
+
+def program_environ() -> dict[str, str]:
+    """The environment variables the program set itself (flag-gems' ``GEMS_VENDOR``), for its kernels' replays."""
+    import os
+
+    from irscope.compile.offline_bench import TUNING_CACHES
+
+    if not _START_ENV:
+        return {}
+    return {k: v for k, v in os.environ.items() if _START_ENV.get(k) != v and k not in TUNING_CACHES
+            and not k.startswith(("TRITON_", "IRSCOPE_")) and len(v) <= 1000}
 
 
 def encode_constant(value: Any) -> Any:
@@ -70,6 +83,7 @@ def _replay(src: Any, metadata: dict[str, Any]) -> dict[str, Any]:
         "attrs": [[list(k) if isinstance(k, tuple) else [k], jsonable(v)]
                   for k, v in (getattr(src, "attrs", {}) or {}).items()],
         "options": {k: jsonable(v) for k, v in metadata.items() if k not in ("target", "hash", "name")},
+        "environ": program_environ(),
     }
 
 
@@ -336,6 +350,9 @@ def install() -> None:
     settings = hook_settings()
     if settings is None:
         return
+    import os
+
+    _START_ENV.update(os.environ)
     from triton import knobs
 
     from irscope.compile.listener_chain import install as install_listener

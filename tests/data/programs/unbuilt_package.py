@@ -1,5 +1,6 @@
 """A program that loads a package's Triton modules by path, skipping its unbuilt extension (mamba-ssm's way)."""
 
+import os
 import sys
 import types
 from pathlib import Path
@@ -11,6 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent / "pkgs" / "unbuilt_kernels"
 package = types.ModuleType("unbuilt_kernels")
 package.__path__ = [str(ROOT)]
 sys.modules["unbuilt_kernels"] = package
+os.environ.setdefault("UNBUILT_VENDOR", "nvidia")
 
 from unbuilt_kernels.ops import exp_twice_kernel, twice_kernel  # noqa: E402
 
