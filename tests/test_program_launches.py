@@ -54,3 +54,17 @@ def test_facts_of_a_key_take_the_captures_target_and_check_replays_it(sm100_stor
     assert entry["target"] == "sm100"
     check = irscope("check", str(out), store=sm100_store)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_kernel_launched_with_several_grids_uses_the_first_and_says_which(tmp_path: Path) -> None:
+    from irscope.request.kinds import _recorded_launch
+    from irscope.request.launch_cache import recorded_launches
+
+    entry = {"values": {"n": 4096}, "tensors": [["x_ptr", 16384, "inout"]]}
+    (tmp_path / "launches.json").write_text(json.dumps([{**entry, "grid": [4, 1, 1]}, {**entry, "grid": [8, 2, 1]},
+                                                        {"grid": "not a grid"}]))
+    launches = recorded_launches(tmp_path, {"launches": "launches.json"})
+    assert [s.grid for s in launches] == [(4, 1, 1), (8, 2, 1)]  # the malformed entry is left out
+    assert _recorded_launch(launches).origin == ("the program's grid 4x1x1, its first of 2 launches "
+                                                 "(grids 4x1x1, 8x2x1; --grid for another)")
+    assert _recorded_launch([launches[0], launches[0]]).origin == "the program's grid 4x1x1, the same in all 2 launches"
