@@ -64,10 +64,8 @@ def ensure_driver(target: Target | None) -> None:
         return (current.backend, current.arch, current.warp_size) == (wanted.backend, wanted.arch, wanted.warp_size)
 
     if reports_wanted():
-        if isinstance(getattr(driver, "_active", None), OfflineDriver):
-            _stand_in_device(driver.active)  # set by another path (the per-pass worker): the device answers too
         return
-    standing_in = getattr(_stand_in_device, "installed", None) is not None  # no GPU here: nothing to go back to
+    standing_in = getattr(stand_in_device, "installed", None) is not None  # no GPU here: nothing to go back to
     if isinstance(getattr(driver, "_active", None), OfflineDriver) and hasattr(driver, "reset_active") \
             and not standing_in:
         try:
@@ -77,23 +75,31 @@ def ensure_driver(target: Target | None) -> None:
         else:
             if reports_wanted():
                 return
-    offline = OfflineDriver(wanted)
-    driver.set_active(offline)
-    _stand_in_device(offline)
+    driver.set_active(OfflineDriver(wanted))
 
 
-def _stand_in_device(offline: Any) -> None:
-    """Offline, torch.cuda and the driver's device queries answer as the target's GPU (as under capture)."""
+def stand_in_device() -> None:
+    """Offline, torch.cuda and the driver's device queries answer as the target's GPU, as under the capture.
+
+    For replays of recorded kernels only (their modules may ask the device when imported); it stays for the
+    process, as it does in a captured program.
+    """
+    from triton.runtime import driver
+
     from irscope.compile import device_standin
+    from irscope.compile.program_hook import OfflineDriver
     from irscope.compile.records import OfflineTarget
     from irscope.model.targets import native_target
 
+    offline = getattr(driver, "_active", None)
+    if not isinstance(offline, OfflineDriver):
+        return
     target = offline.target
     if native_target() is not None:  # a GPU of another kind is here: torch keeps answering for it
         return
-    if getattr(_stand_in_device, "installed", None) == (target.backend, target.arch):
+    if getattr(stand_in_device, "installed", None) == (target.backend, target.arch):
         return
-    _stand_in_device.installed = (target.backend, target.arch)  # type: ignore[attr-defined]
+    stand_in_device.installed = (target.backend, target.arch)  # type: ignore[attr-defined]
     device_standin.install(offline, OfflineTarget(backend=target.backend, arch=target.arch,
                                                   warp_size=target.warp_size))
 
@@ -353,6 +359,7 @@ def recorded_job(kernel: RecordedKernel, target: Target) -> CompileJob:
     from irscope.compile.replay import load_replayed
 
     ensure_driver(target)
+    stand_in_device()
     for name, value in (kernel.replay.get("environ") or {}).items():  # what the program set for its own modules
         if isinstance(name, str) and isinstance(value, str):
             os.environ.setdefault(name, value)
