@@ -93,6 +93,8 @@ def test_compile_failure_names_the_kernel_line(tmp_path):
     assert result.exit_code == 1
     assert "type_error.py:20: Triton could not compile bad_kernel" in result.output
     assert "cannot add pointers together" in result.output
+    first = next(ln for ln in result.output.splitlines() if ln.startswith("irscope: error:"))
+    assert first.endswith("Triton could not compile bad_kernel (CompilationError): cannot add pointers together")
     assert "Traceback" not in result.output
     assert not list((tmp_path / "captures").glob("*")) if (tmp_path / "captures").exists() else True
     assert not list((tmp_path / "staging").iterdir())
@@ -165,3 +167,17 @@ def test_python_dash_m_and_help():
     assert proc.returncode == 0
     for command in ("list", "show", "run"):
         assert command in proc.stdout
+
+
+def test_a_compile_error_without_a_source_excerpt_is_one_line() -> None:
+    from irscope.compile.capture import compile_message
+
+    try:
+        try:
+            raise ValueError("PassManager::run failed\n  in the TritonGPU pipeline")
+        except ValueError as cause:
+            raise RuntimeError("") from cause
+    except RuntimeError as exc:
+        text = compile_message(exc)
+    assert text == ("Triton could not compile the kernel (RuntimeError): RuntimeError; ValueError: "
+                    "PassManager::run failed; in the TritonGPU pipeline")

@@ -31,10 +31,21 @@ def test_an_amd_capture_takes_the_programs_amd_branch_and_its_over_limit_launch_
     resources = irscope("resources", "vendor_fill_kernel", store=tmp_path)
     assert resources.returncode == 1
     assert "100.0%" not in resources.stdout
-    assert "ERROR: one workgroup does not fit on MI300X (gfx942), the launch would fail" in resources.stdout
-    assert resources.stderr.strip().startswith(
-        "irscope: error: vendor_fill_kernel config 0 cannot be launched on gfx942: 32 waves x 64 = 2048 work-items "
-        "per workgroup, over the 1024 MI300X (gfx942) allows; the kernel's metadata allows at most 1024")
+    assert "occupancy on MI300X (gfx942): none, one workgroup does not fit and the launch would fail" \
+        in resources.stdout
+    assert resources.stderr.strip() == (
+        "irscope: error: vendor_fill_kernel config 0 cannot be launched on MI300X (gfx942): 32 waves x 64 = 2048 "
+        "work-items per workgroup, over the 1024 MI300X (gfx942) allows; the kernel's metadata allows at most "
+        "1024 work-items per workgroup (.max_flat_workgroup_size)")
+    # The reason is said once, on the error's one line (not again in the report above it).
+    assert (resources.stdout + resources.stderr).count("2048 work-items") == 1
+    perf = irscope("perf", "vendor_fill_kernel", store=tmp_path)  # no launch to model: one line, not a forecast
+    assert perf.returncode == 1 and perf.stdout == ""
+    assert perf.stderr.strip().splitlines() == [
+        "irscope: error: vendor_fill_kernel config 0 cannot be launched on MI300X (gfx942): 32 waves x 64 = 2048 "
+        "work-items per workgroup, over the 1024 MI300X (gfx942) allows; the kernel's metadata allows at most "
+        "1024 work-items per workgroup (.max_flat_workgroup_size); there is no launch to model (irscope resources "
+        "says more)"]
     # The replay (per-pass compile, another process) compiles the AMD branch too.
     passes = irscope("passes", "vendor_fill_kernel", "--json", store=tmp_path)
     assert passes.returncode == 0, passes.stderr

@@ -53,6 +53,11 @@ def _configs(kernel: str, target: str, launch: LaunchSpec, store_dir: str | None
     return [0]
 
 
+def _default_target(kernel: str, launch: LaunchSpec, store_dir: str | None) -> str:
+    """The target a kernel is compiled for without --target: a stored capture's own, else the default."""
+    return Asked(kernel, None, 0, launch, store_dir).request().target.name
+
+
 @click.command("facts")
 @click.argument("kernels", nargs=-1, required=True)
 @click.option("--target", "-t", "targets", metavar="TARGET", multiple=True, callback=target_value,
@@ -93,7 +98,7 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
     plain_launch = launch_data(launch)
     job_list: list[Job] = []
     for kernel in kernels:
-        for target in targets or ("sm90",):
+        for target in targets or (_default_target(kernel, launch, store_dir),):
             indices = _configs(kernel, target, launch, store_dir) if all_configs else list(configs or (0,))
             job_list += [Job(kernel=kernel, target=target, config=i, launch=plain_launch) for i in indices]
     root = store_root(store_dir)

@@ -21,7 +21,8 @@ def capture_title(capture: Capture) -> str:
 
 @click.command("loops")
 @click.option("--grid", "grid_text", metavar="X[,Y[,Z]]",
-              help="programs launched, for how many contend for a spin loop's lock (a capture does not record it)")
+              help="programs launched, for how many contend for a spin loop's lock (default: a program capture's "
+                   "recorded launch)")
 @kernel_request()
 @json_option
 def loops(grid_text: str | None, capture: Capture, as_json: bool) -> None:
@@ -40,6 +41,11 @@ def loops(grid_text: str | None, capture: Capture, as_json: bool) -> None:
     from irscope.views.loops_text import loops_json, render_loops
 
     grid = parse_grid(grid_text) if grid_text is not None else None
+    if grid is None:
+        from irscope.request.launch_cache import recorded_launches
+
+        launches = recorded_launches(capture.path, capture.manifest.files)
+        grid = launches[0].grid if launches else None
     found, missing = capture_loops(capture)
     if as_json:
         click.echo(json.dumps(loops_json(found, missing, grid), indent=2))

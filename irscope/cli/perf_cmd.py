@@ -31,7 +31,9 @@ def _measure_here() -> Ceilings | None:
     """This machine's GPU ceilings, measured now (seconds); None when torch sees no GPU."""
     import torch
 
-    if not torch.cuda.is_available():
+    from irscope.model.targets import native_target
+
+    if native_target() is None or not torch.cuda.is_available():  # torch may be irscope's offline stand-in
         return None
     from irscope.run.bench import measure_ceilings
 
@@ -51,7 +53,8 @@ def _check(*, kernel: str | None, **_: Any) -> None:
 @click.option("--size", "size_items", metavar="AxB | NAME=N", multiple=True,
               help="problem size of a bundled kernel (repeatable), e.g. --size 8192x8192x8192 or --size K=1024")
 @click.option("--grid", "grid_text", metavar="X[,Y[,Z]]",
-              help="programs launched (required for FILE:FUNCTION kernels and stored captures)")
+              help="programs launched (default: a bundled kernel's grid(), a program capture's recorded launch; "
+                   "required for FILE:FUNCTION kernels and captures that recorded no launch)")
 @click.option("--gpus", is_flag=True, is_eager=True, expose_value=False, callback=_gpu_table,
               help="print the table of known GPUs and their sources, and exit")
 @kernel_request(optional=True, check=_check)
@@ -74,6 +77,8 @@ def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple
     grid = parse_grid(grid_text) if grid_text is not None else None
     request = sized_request(request, size_items)
     capture = asked.capture(request)
+    if gpu_name is None:
+        _refuse_unlaunchable(capture)
     shape = perf_shape(request, grid, sm_count, capture.path)
     from irscope.analysis.perf.capture import capture_perf
 
@@ -82,3 +87,15 @@ def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple
         click.echo(json.dumps(perf_json(report), indent=2))
     else:
         write(render_perf(report, capture_title(capture)), newline=False)
+
+
+def _refuse_unlaunchable(capture: Any) -> None:
+    """One line, exit 1, when one CTA (workgroup) of the capture cannot be launched on its target's GPU at all."""
+    from irscope.analysis.resources import capture_resources
+    from irscope.errors import IrscopeError
+
+    found = capture_resources(capture)
+    occ = found.occupancy
+    if occ is not None and not occ.fits:
+        raise IrscopeError(f"{found.kernel} config {found.config_index} cannot be launched on {occ.gpu}: "
+                           + "; ".join(occ.problems) + "; there is no launch to model (irscope resources says more)")

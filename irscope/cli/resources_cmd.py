@@ -101,5 +101,6 @@ def _fail_unlaunchable(rows: list[Resources]) -> None:
     """Exit 1 naming each config whose CTA (workgroup) cannot be launched on the target at all."""
     bad = [r for r in rows if r.occupancy is not None and not r.occupancy.fits]
     if bad:
-        raise IrscopeError("; ".join(f"{r.kernel} config {r.config_index} cannot be launched on {r.target}: "
+        raise IrscopeError("; ".join(f"{r.kernel} config {r.config_index} cannot be launched on "
+                                     f"{r.occupancy.gpu if r.occupancy else r.target}: "
                                      + "; ".join(r.occupancy.problems if r.occupancy else ()) for r in bad))

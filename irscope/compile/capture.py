@@ -134,7 +134,12 @@ def compile_message(exc: BaseException, fn: Any = None) -> str:
     path = getattr(getattr(fn, "fn", None), "__code__", None)
     if match and isinstance(first, int) and path is not None:
         where = f"{path.co_filename}:{_def_line(path.co_filename, first) + int(match.group(1)) - 1}: "
-    return f"{where}Triton could not compile {getattr(fn, '__name__', 'the kernel')} ({type(exc).__name__}):\n{text}"
+    head = f"{where}Triton could not compile {getattr(fn, '__name__', 'the kernel')} ({type(exc).__name__}): "
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if match is None:  # no source excerpt: the reason is the whole message, on the first line
+        return head + "; ".join(ln.strip() for ln in lines)
+    # The reason first (Triton writes it last, under the excerpt), then the excerpt with its caret.
+    return head + lines[-1].strip() + "\n" + "\n".join(text.splitlines()[:-1]).rstrip()
 
 
 def _collect(cache: Path, dump: Path, dest: Path) -> dict[str, str]:

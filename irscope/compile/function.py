@@ -10,6 +10,7 @@ configs; ``@triton.heuristics`` values are computed from the arguments.
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,7 +65,9 @@ def ensure_driver(target: Target | None) -> None:
 
     if reports_wanted():
         return
-    if isinstance(getattr(driver, "_active", None), OfflineDriver) and hasattr(driver, "reset_active"):
+    standing_in = getattr(stand_in_device, "installed", None) is not None  # no GPU here: nothing to go back to
+    if isinstance(getattr(driver, "_active", None), OfflineDriver) and hasattr(driver, "reset_active") \
+            and not standing_in:
         try:
             driver.reset_active()  # back to the real driver, when the machine's GPU is the target
         except RuntimeError:  # no GPU here: Triton finds no driver to go back to
@@ -73,6 +76,32 @@ def ensure_driver(target: Target | None) -> None:
             if reports_wanted():
                 return
     driver.set_active(OfflineDriver(wanted))
+
+
+def stand_in_device() -> None:
+    """Offline, torch.cuda and the driver's device queries answer as the target's GPU, as under the capture.
+
+    For replays of recorded kernels only (their modules may ask the device when imported); it stays for the
+    process, as it does in a captured program.
+    """
+    from triton.runtime import driver
+
+    from irscope.compile import device_standin
+    from irscope.compile.program_hook import OfflineDriver
+    from irscope.compile.records import OfflineTarget
+    from irscope.model.targets import native_target
+
+    offline = getattr(driver, "_active", None)
+    if not isinstance(offline, OfflineDriver):
+        return
+    target = offline.target
+    if native_target() is not None:  # a GPU of another kind is here: torch keeps answering for it
+        return
+    if getattr(stand_in_device, "installed", None) == (target.backend, target.arch):
+        return
+    stand_in_device.installed = (target.backend, target.arch)  # type: ignore[attr-defined]
+    device_standin.install(offline, OfflineTarget(backend=target.backend, arch=target.arch,
+                                                  warp_size=target.warp_size))
 
 
 def load_object(kernel: FunctionKernel, target: Target | None = None) -> Any:
@@ -330,6 +359,10 @@ def recorded_job(kernel: RecordedKernel, target: Target) -> CompileJob:
     from irscope.compile.replay import load_replayed
 
     ensure_driver(target)
+    stand_in_device()
+    for name, value in (kernel.replay.get("environ") or {}).items():  # what the program set for its own modules
+        if isinstance(name, str) and isinstance(value, str):
+            os.environ.setdefault(name, value)
     obj = load_replayed(kernel.path, kernel.name, str(kernel.replay.get("module", "")),
                         str(kernel.replay.get("file", "")))
     fn = unwrap(obj, kernel.name).fn

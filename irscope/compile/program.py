@@ -22,6 +22,7 @@ from irscope.compile.records import (
 )
 from irscope.compile.same_code_ingest import AliasRefused, alias_capture_record
 from irscope.errors import UsageError
+from irscope.model.launch import LAUNCHES_FILE
 from irscope.model.stages import STAGES
 from irscope.model.targets import TARGETS, Target
 from irscope.store.manifest import capture_key, new_manifest
@@ -203,12 +204,16 @@ def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capt
     seen: set[str] = set()
     failures = [failure_line(f) for f in _records(session / "failures") if isinstance(f, dict)]
     owners: dict[str, tuple[LaunchRecord, Capture]] = {}
+    launches: dict[str, list[dict[str, Any]]] = {}
+    for note in _records(session / "launches"):
+        if isinstance(note, dict) and isinstance(note.get("key"), str):
+            launches.setdefault(note["key"], []).append(note)
     for rec in _launch_records(session / "records", failures):
         if not rec.hash or rec.hash in seen:
             continue
         seen.add(rec.hash)
         try:
-            captures.append(_store_one(rec, store, command))
+            captures.append(_store_one(rec, store, command, launches=launches.get(rec.launch_key, [])))
             owners[rec.hash] = (rec, captures[-1])
         except (OSError, KeyError, ValueError, TypeError) as exc:
             failures.append(f"{rec.name}: could not store the capture ({exc})")
@@ -220,7 +225,8 @@ def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capt
         try:
             rec = alias_capture_record(alias, {h: r for h, (r, _) in owners.items()}, session)
             owner = owners[alias.same_code.owner if alias.same_code else ""][1]
-            captures.append(_store_one(rec, store, command, same_code_as=owner.manifest.key))
+            captures.append(_store_one(rec, store, command, same_code_as=owner.manifest.key,
+                                       launches=launches.get(alias.launch_key, [])))
         except AliasRefused as why:
             failures.append(f"{alias.name} {which}: stopped after TTGIR as the same code as another "
                             f"compile, but {why}")
@@ -229,7 +235,8 @@ def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capt
     return captures, failures
 
 
-def _store_one(rec: LaunchRecord, store: Store, command: str, same_code_as: str = "") -> Capture:
+def _store_one(rec: LaunchRecord, store: Store, command: str, same_code_as: str = "",
+               launches: list[dict[str, Any]] | None = None) -> Capture:
     if rec.target is None:
         raise ValueError("the record names no target")
     target = recorded_target(rec.target)
@@ -251,6 +258,10 @@ def _store_one(rec: LaunchRecord, store: Store, command: str, same_code_as: str 
         if rec.kept_source and Path(rec.kept_source).is_file():
             shutil.copyfile(rec.kept_source, staging / "source.py")
             files["source"] = "source.py"
+        if launches:  # the grids the program launched it with (offline: evaluated where the launch was skipped)
+            (staging / LAUNCHES_FILE).write_text(json.dumps([{k: n[k] for k in ("grid", "values", "tensors")
+                                                               if k in n} for n in launches]), encoding="utf-8")
+            files["launches"] = LAUNCHES_FILE
         meta = rec.metadata
         manifest = new_manifest(
             key=key, kernel=rec.name, kernel_path=rec.source_file, function=rec.qualname or rec.name,

@@ -30,6 +30,19 @@ from irscope.compile.session import _STATE as _STATE
 from irscope.compile.session import config_values, jsonable, session_folder, set_config, write_record
 
 _POOL: list[Any] = []  # the offline CompilePool, once installed
+_START_ENV: dict[str, str] = {}  # the environment before the program ran: what it set itself is the difference
+
+
+def program_environ() -> dict[str, str]:
+    """The environment variables the program set itself (flag-gems' ``GEMS_VENDOR``), for its kernels' replays."""
+    import os
+
+    from irscope.compile.offline_bench import TUNING_CACHES
+
+    if not _START_ENV:
+        return {}
+    return {k: v for k, v in os.environ.items() if _START_ENV.get(k) != v and k not in TUNING_CACHES
+            and not k.startswith(("TRITON_", "IRSCOPE_")) and len(v) <= 1000}
 
 
 def encode_constant(value: Any) -> Any:
@@ -70,6 +83,7 @@ def _replay(src: Any, metadata: dict[str, Any]) -> dict[str, Any]:
         "attrs": [[list(k) if isinstance(k, tuple) else [k], jsonable(v)]
                   for k, v in (getattr(src, "attrs", {}) or {}).items()],
         "options": {k: jsonable(v) for k, v in metadata.items() if k not in ("target", "hash", "name")},
+        "environ": program_environ(),
     }
 
 
@@ -150,6 +164,7 @@ def _launch_record(src: Any, metadata: dict[str, Any], metadata_group: dict[str,
         replay=_replay(src, metadata),
         offline=settings is not None and settings.target is not None,
         autotune=getattr(_STATE, "autotune", None) or {},
+        launch_key=getattr(_STATE, "compiling_spec", "") or "",
     )
 
 
@@ -262,8 +277,10 @@ def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any)
     if getattr(_STATE, "inside", False):
         return False  # the preload in _preload: let the JIT compile
     from irscope.compile.compile_pool import PreloadJob
+    from irscope.compile.launch_notes import spec_key
 
     jit = fn.jit_function
+    _STATE.launch_spec = spec_key(compile["specialization_data"])
     job = PreloadJob(kernel=f"{fn.module}:{fn.name}", specialization=compile["specialization_data"],
                      config=getattr(_STATE, "config", None), autotune=getattr(_STATE, "autotune", None) or {})
     _POOL[0].submit(jit, job)
@@ -275,9 +292,11 @@ def _preload(jit: Any, job: Any) -> None:
     from triton.runtime import driver
 
     from irscope.compile import gluon_layouts, same_code
+    from irscope.compile.launch_notes import spec_key
 
     outer = (getattr(_STATE, "config", None), getattr(_STATE, "autotune", None))
     _STATE.inside = True
+    _STATE.compiling_spec = spec_key(job.specialization)
     set_config(job.config, job.autotune)
     compile_fn = None
     try:
@@ -297,6 +316,7 @@ def _preload(jit: Any, job: Any) -> None:
         if compile_fn is not None:
             jit.compile = compile_fn
         _STATE.inside = _STATE.may_stop = False
+        _STATE.compiling_spec = ""
         set_config(*outer)  # in the program's own process (the first job), its autotuner loop goes on
         for caches in jit.device_caches.values():
             caches[0].clear()  # keep the compiled kernel out of the JIT cache: a later launch must not run it
@@ -350,6 +370,9 @@ def install() -> None:
     settings = hook_settings()
     if settings is None:
         return
+    import os
+
+    _START_ENV.update(os.environ)
     from triton import knobs
 
     from irscope.compile.listener_chain import install as install_listener
@@ -408,7 +431,7 @@ def _install_offline_benchmarks(autotuner: type, session: str) -> None:
     import triton.testing
     from triton.runtime.jit import JITFunction
 
-    from irscope.compile import autotune_subclass, offline_bench
+    from irscope.compile import autotune_subclass, launch_notes, offline_bench
 
     autotune_subclass.install(autotuner)
     triton.testing.do_bench = offline_bench.do_bench
@@ -417,7 +440,10 @@ def _install_offline_benchmarks(autotuner: type, session: str) -> None:
     launch = JITFunction.run
 
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _STATE.launch_spec = None
         kernel = launch(self, *args, **kwargs)
+        if kernel is None:
+            launch_notes.note_launch(self, args, kwargs)  # the grid the skipped launch would have run
         return offline_bench.NotLaunched(getattr(self, "__name__", "?")) if kernel is None else kernel
 
     JITFunction.run = run

@@ -174,7 +174,8 @@ _STRING = (lambda v: isinstance(v, str), "a string")
 _OBJECT = (lambda v: isinstance(v, dict), "an object")
 _BOOL = (lambda v: isinstance(v, bool), "a boolean")
 _RECORD_FIELDS: dict[str, tuple[Any, str]] = {
-    **dict.fromkeys(("name", "hash", "qualname", "source_file", "kept_source", "triton_version", "dump_dir"),
+    **dict.fromkeys(("name", "hash", "qualname", "source_file", "kept_source", "triton_version", "dump_dir",
+                     "launch_key"),
                     _STRING),
     **dict.fromkeys(("config", "constexprs", "attrs", "metadata", "replay", "autotune"), _OBJECT),
     "config_index": (lambda v: v is None or (_int(v) and v >= 0), "an integer >= 0 or null"),
@@ -211,6 +212,7 @@ class LaunchRecord:
         offline: whether it was compiled under a stand-in driver (``--target``).
         autotune: how its autotuner's configs were chosen (``ConfigChoice.as_record``), or empty.
         same_code: for a compile stopped after TTGIR, whose TTGIR it equals; else None.
+        launch_key: offline, the key of the launch specialization it compiled (``launch_notes.spec_key``), or empty.
         version: the record's format.
     """
 
@@ -235,6 +237,7 @@ class LaunchRecord:
     offline: bool = False
     autotune: dict[str, Any] = field(default_factory=dict)
     same_code: SameCodeNote | None = None
+    launch_key: str = ""
     version: int = RECORD_VERSION
 
     def to_json(self) -> dict[str, Any]:

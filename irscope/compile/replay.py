@@ -235,7 +235,11 @@ def load_replayed(path: Path, name: str, module: str = "", filename: str = "") -
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"the recorded source {path} cannot be read: {exc.strerror}") from None
-    replay = extract_kernel(text, name, str(path), module)
+    reach_package(module, filename)
+    try:
+        replay = extract_kernel(text, name, str(path), module)
+    except UsageError as refused:  # the kernel needs what only its module's own code makes: import that module
+        return _from_module(module, name, text, refused)
     digest = hashlib.sha256(replay.text.encode()).hexdigest()[:12]
     if not filename:
         folder = Path(tempfile.mkdtemp(prefix="irscope-replay-"))
@@ -252,6 +256,62 @@ def load_replayed(path: Path, name: str, module: str = "", filename: str = "") -
     except Exception as exc:  # an import the kernel needs is missing here: say which, in one line
         raise UsageError(f"the recorded source of {name} cannot be compiled here: {type(exc).__name__}: {exc}") from None
     return getattr(generated, name)
+
+
+def reach_package(module: str, filename: str) -> None:
+    """Make the recorded module's package importable as the program had it (a folder it put on sys.path).
+
+    A package that cannot be found here is reached through the folder above the recorded file; when its
+    ``__init__`` fails (it loads a compiled extension that is not built), its packages are made as namespaces
+    over their folders, so only the modules the kernel needs load.
+    """
+    parts = module.split(".")
+    if len(parts) < 2 or not filename or parts[0] in sys.modules:
+        return
+    try:
+        if importlib.util.find_spec(parts[0]) is not None:
+            return
+    except (ImportError, ValueError):
+        pass
+    folder = Path(filename).parent
+    if len(folder.parents) < len(parts) - 1:
+        return
+    root = folder.parents[len(parts) - 2] if len(parts) > 1 else folder
+    if root.joinpath(*parts[:-1]) != folder or not folder.is_dir():
+        return
+    sys.path.append(str(root))
+    try:
+        importlib.import_module(parts[0])
+        return
+    except Exception:  # its __init__ needs what is not here: namespaces over the folders instead
+        for loaded in [m for m in sys.modules if m == parts[0] or m.startswith(parts[0] + ".")]:
+            del sys.modules[loaded]
+    for depth in range(1, len(parts)):
+        package = types.ModuleType(".".join(parts[:depth]))
+        package.__path__ = [str(root.joinpath(*parts[:depth]))]
+        sys.modules[package.__name__] = package
+
+
+def _from_module(module: str, name: str, text: str, refused: UsageError) -> Any:
+    """The kernel from its recorded module, imported (its code runs) when the source alone is not enough.
+
+    Refused (the extraction's line kept) for a program's ``__main__`` and for a module whose file is not the
+    recorded source any more (the library changed since the capture).
+    """
+    if not module or module == "__main__":
+        raise refused
+    try:
+        imported = importlib.import_module(module)
+    except Exception as exc:
+        raise UsageError(f"{refused}; importing its module {module} failed too: {type(exc).__name__}: "
+                         f"{' '.join(str(exc).split())}") from None
+    try:
+        same = Path(str(getattr(imported, "__file__", ""))).read_text(encoding="utf-8") == text
+    except OSError:
+        same = False
+    if not same or not hasattr(imported, name):
+        raise UsageError(f"{refused}; its module {module} is not the recorded source any more") from None
+    return getattr(imported, name)
 
 
 def job_replay(job: Any) -> dict[str, Any]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+LAUNCHES_FILE = "launches.json"  # a program capture's recorded launches: [{grid, values, tensors}]
+
 
 @dataclass(frozen=True)
 class TensorBytes:

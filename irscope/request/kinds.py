@@ -339,6 +339,12 @@ class StoredKind:
             info = bundled_kernels().get(m.kernel)
             if info is not None and m.config_index < len(info.configs_for(m.backend)):
                 return _module_launch(info, m.backend, m.config_index, dict(m.sizes), sm_count, capture_dir, grid)
+        if grid is None:
+            from irscope.request.launch_cache import recorded_launches
+
+            launches = recorded_launches(capture_dir, m.files)
+            if launches:
+                return _recorded_launch(launches)
         return LaunchShape(_required(grid, self.name), dict(m.sizes), (), "--grid")
 
 
@@ -362,6 +368,20 @@ def _required(grid: Grid | None, name: str) -> Grid:
     if grid is None:
         raise UsageError(f"--grid is required for {name}: irscope cannot run its launcher; e.g. --grid 512")
     return grid
+
+
+def _recorded_launch(launches: list[LaunchShape]) -> LaunchShape:
+    """The first launch the program made of this compile, saying which one it is when there were several."""
+    first = launches[0]
+    grid = "x".join(map(str, first.grid))
+    grids = sorted({"x".join(map(str, s.grid)) for s in launches})
+    if len(launches) == 1:
+        which = "its one launch"
+    elif len(grids) == 1:
+        which = f"the same in all {len(launches)} launches"
+    else:
+        which = f"its first of {len(launches)} launches (grids {', '.join(grids)}; --grid for another)"
+    return replace(first, origin=f"the program's grid {grid}, {which}")
 
 
 def _module_launch(info: KernelInfo, backend: str, index: int, sizes: dict[str, int], sm_count: int,

@@ -19,7 +19,7 @@ from typing import Any
 from irscope.model.launch import LaunchShape, TensorBytes
 from irscope.toolchain.derived import derived_file, write_derived
 
-__all__ = ["cached_launch", "launch_key"]
+__all__ = ["cached_launch", "launch_key", "recorded_launches"]
 
 _FORMAT = 1
 _ROLES = ("input", "output", "inout")
@@ -75,3 +75,17 @@ def cached_launch(capture_dir: Path, key: str, make: Callable[[], LaunchShape]) 
         write_derived(capture_dir, name, json.dumps(_encode(shape)))  # read-only store: kept in memory only
     _MEMO[key] = shape
     return shape
+
+
+def recorded_launches(capture_dir: Path, files: dict[str, str]) -> list[LaunchShape]:
+    """The launches a program capture recorded (``LAUNCHES_FILE``), in launch order; malformed entries are left out."""
+    name = files.get("launches")
+    if not name:
+        return []
+    try:
+        data = json.loads((capture_dir / name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    shapes = [_decode({"format": _FORMAT, "origin": "", **entry}) for entry in data if isinstance(entry, dict)] \
+        if isinstance(data, list) else []
+    return [s for s in shapes if s is not None]
