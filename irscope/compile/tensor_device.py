@@ -186,5 +186,6 @@ def functions_keep_marks(torch: Any, mode: Any) -> None:
 
     setattr(context, "save_for_backward", save_for_backward)  # noqa: B010 (torch's own classes, patched)
     setattr(backward, "saved_tensors", property(saved_tensors))  # noqa: B010
-    for name in ("apply", "apply_boxed"):
-        setattr(backward, name, marking(getattr(backward, name)))
+    for name in ("apply", "apply_boxed"):  # apply_boxed is newer than torch 2.11
+        if hasattr(backward, name):
+            setattr(backward, name, marking(getattr(backward, name)))
