@@ -120,6 +120,9 @@ def failure_cause(exc: BaseException) -> dict[str, str]:
     ``irscope`` when the offline driver lacked what was asked of it, ``triton`` for Triton's own errors,
     else ``program``.
     """
+    missing = getattr(exc, "irscope_missing", None)  # the stand-in's own errors name what it lacks
+    if isinstance(missing, str):
+        return {"cause": "irscope", "missing": missing}
     lacked = _LACKED.match(str(exc)) if isinstance(exc, AttributeError) else None
     if lacked is not None and lacked.group(1) == "OfflineDriver":
         return {"cause": "irscope", "missing": f"driver.active.{lacked.group(2)}"}

@@ -422,6 +422,7 @@ def install() -> None:
         knobs.runtime.jit_cache_hook = _offline_cache_hook
         Autotuner.run = offline_run
         _install_offline_benchmarks(Autotuner, settings.session)
+        _START_ENV.update(os.environ)  # what the hook itself set (the stand-in tools on PATH) is not the program's
 
 
 def _install_offline_benchmarks(autotuner: type, session: str) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn
 
+from irscope.compile.records import hook_settings
 from irscope.compile.session import session_folder, write_record
 
 MISSING = "missing"  # the session folder of pieces asked for and not answered
@@ -43,8 +44,9 @@ class StandInHasNo(AttributeError):
 
 
 def note_missing(missing: str, why: str = "") -> None:
-    """Record that the program asked for ``missing``, which the stand-in does not answer."""
-    write_record(MISSING, {"missing": missing, "why": why})
+    """Record that the program asked for ``missing``, which the stand-in does not answer (outside a capture: nothing)."""
+    if hook_settings() is not None:
+        write_record(MISSING, {"missing": missing, "why": why})
 
 
 def cannot(missing: str, why: str) -> NoReturn:

@@ -416,4 +416,6 @@ def patch_torch(torch: Any, gpu: Gpu) -> None:
     nvidia = gpu.vendor == "NVIDIA"
     torch.version.hip = None if nvidia else HIP_VERSION
     torch.version.cuda = (torch.version.cuda or CUDA_VERSION) if nvidia else None
-    _keep_tensors_on_cpu(torch)
+    if not getattr(torch, "_irscope_tensors_kept", False):  # once a process: a replay for another target answers
+        torch._irscope_tensors_kept = True  # as that GPU (above) but must not stack a second mode and wrappers
+        _keep_tensors_on_cpu(torch)

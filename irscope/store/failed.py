@@ -46,9 +46,14 @@ class FailedCompile:
 
 
 def reason_line(message: str) -> str:
-    """The one line that says why: the last non-empty line of Triton's message, shortened."""
+    """The one line that says why, shortened: after irscope's ``Triton could not compile K (Error): `` head, the
+    reason its first line gives; else the last non-empty line of Triton's message."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
-    line = lines[-1] if lines else "no message"
+    head = "Triton could not compile "
+    if lines and head in lines[0] and "): " in lines[0].split(head, 1)[1]:
+        line = lines[0].split(head, 1)[1].split("): ", 1)[1]
+    else:
+        line = lines[-1] if lines else "no message"
     return line if len(line) <= _MAX_REASON else line[: _MAX_REASON - 3] + "..."
 
 
