@@ -8,6 +8,7 @@ libraries are imported as installed; nothing of theirs is copied here.
     python3 perf_foreign.py --ncu OUTDIR [--cases REGEX]                    # ncu over the driver, per source
     python3 perf_foreign.py --list
     python3 perf_foreign.py --build-data RESULTS_DIR... --out tests/data/perf_foreign   # here, no GPU
+    python3 perf_foreign.py --build-data NEW_RESULTS... --merge-into tests/data/perf_foreign --out tests/data/perf_foreign
 
 The driver builds each case, launches it twice (compiles, autotunes, warms up), then launches it once more
 inside an NVTX range ``measure``, which is what ncu profiles (``--nvtx-include measure/``). During that launch
@@ -520,8 +521,12 @@ def h200() -> Any:
     return device_model(gpu)
 
 
-def build_data(run_dirs: list[Path], out: Path) -> int:
-    """From the device's result folders: the stripped capture archive and measurements.json (with the baseline)."""
+def build_data(run_dirs: list[Path], out: Path, merge_into: Path | None = None) -> int:
+    """From the device's result folders: the stripped capture archive and measurements.json (with the baseline).
+
+    With ``merge_into`` (a folder this wrote before) its entries and captures stay as they are and the result
+    folders' launches follow them; the baseline is the score over all of them.
+    """
     import tempfile
 
     from irscope.store.archive import export, open_archive
@@ -530,13 +535,19 @@ def build_data(run_dirs: list[Path], out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "store")
+        old: list[dict[str, Any]] = []
+        if merge_into is not None:
+            old = json.loads((merge_into / "measurements.json").read_text())["entries"]
+            open_archive(merge_into / "captures.tar.gz", store, trust=False)
+        kept = {e["capture"] for e in old if e["capture"]}
         for run in run_dirs:
             open_archive(run / "captures.tar.gz", store, trust=False)
         keys = sorted(c.manifest.key for c in store.captures())
-        entries = join(run_dirs, keys)
-        used = sorted({e["capture"] for e in entries if e["capture"]})
-        for key in used:
+        new = [{**e, "index": len(old) + e["index"]} for e in join(run_dirs, keys)]
+        entries = old + new
+        for key in sorted({e["capture"] for e in new if e["capture"]} - kept):
             _strip(store.get(key).path)
+        used = sorted({e["capture"] for e in entries if e["capture"]})
         store = Store(Path(tmp) / "store")
         export([store.get(k) for k in used], out / "captures.tar.gz")
         check = Store(Path(tmp) / "check")
@@ -578,13 +589,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build-data", type=Path, nargs="+", default=None, metavar="RESULTS_DIR",
                         help="the device's result folders -> --out's measurements.json and captures.tar.gz")
     parser.add_argument("--out", type=Path, default=Path("tests/data/perf_foreign"))
+    parser.add_argument("--merge-into", type=Path, default=None, metavar="DATA_DIR",
+                        help="with --build-data: keep this folder's entries and captures, add the result folders'")
     args = parser.parse_args(argv)
     if args.list:
         for case in _selected(args.cases):
             print(f"{case.source:<10} {case.name}")
         return 0
     if args.build_data:
-        return build_data(args.build_data, args.out)
+        return build_data(args.build_data, args.out, args.merge_into)
     if args.driver_all:
         return driver_all(args.cases, args.launches)
     if args.ncu is not None:

@@ -54,3 +54,18 @@ def test_the_score_is_no_worse_than_the_baseline(
     for what in ("time", "dram", "bound"):
         assert shares[what] >= data["baseline"][what] - 1e-9, \
             f"{what}: {shares[what]:.3f} of the foreign kernels within tolerance, baseline {data['baseline'][what]:.3f}"
+
+
+def test_merging_keeps_the_committed_entries_and_captures(tmp_path: Path) -> None:
+    # --build-data --merge-into: the existing folder's entries and captures stay, the result folders' follow
+    assert perf_foreign.build_data([], tmp_path / "out", merge_into=DATA) == 0
+    before = json.loads((DATA / "measurements.json").read_text())
+    after = json.loads((tmp_path / "out" / "measurements.json").read_text())
+    assert after["entries"] == before["entries"]
+    assert after["baseline"] == pytest.approx(before["baseline"])
+    store = Store(tmp_path / "store")
+    added = open_archive(tmp_path / "out" / "captures.tar.gz", store).added
+    assert sorted(c.manifest.key for c in added) == sorted({e["capture"] for e in before["entries"] if e["capture"]})
+    for capture in added:  # stripped as before: no library source text, no LLVM IR
+        files = json.loads((capture.path / "manifest.json").read_text())["files"]
+        assert "source" not in files and "llir" not in files
