@@ -38,6 +38,14 @@ def test_a_program_that_advances_the_gpu_generators_philox_offset_gets_seed_and_
     assert [c.manifest.kernel for c in Store(tmp_path).captures()] == ["philox_dropout_kernel"]
 
 
+def test_a_seed_above_2_to_the_63_is_a_gpu_generators_uint64(tmp_path: Path) -> None:
+    # torch.seed() gives seeds up to 2**64 - 1; a CUDA generator's state holds it as a uint64 (read as int64: -5).
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(DATA / "programs" / "philox_dropout.py"),
+                   "big", store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "seed -5 offset 0\nseed -5 offset 4096\n" in proc.stdout
+
+
 @pytest.mark.parametrize(("mode", "function", "line"), [
     ("type", "where_out", "programs/device_dispatch.py:31 refused a CPU tensor (`assert len(devices)"),
     ("index", "scale_forward", "programs/device_dispatch.py:39 refused a CPU tensor (`table = TABLES[device_index]`: "

@@ -36,7 +36,9 @@ def generators(torch: Any) -> tuple[Any, ...]:
 
         def get_state(self) -> Any:
             """16 bytes: seed and offset as int64, as a CUDA generator's state."""
-            return torch.tensor([self.initial_seed(), self.offset], dtype=torch.int64).view(torch.uint8)
+            seed = self.initial_seed() % 2**64  # a uint64 in CUDA's state: the same bytes as this int64
+            signed = seed - 2**64 if seed >= 2**63 else seed  # (torch.seed() gives seeds above 2**63)
+            return torch.tensor([signed, self.offset], dtype=torch.int64).view(torch.uint8)
 
         def set_state(self, new_state: Any) -> Any:
             """Take a 16-byte seed-and-offset state."""
@@ -44,6 +46,7 @@ def generators(torch: Any) -> tuple[Any, ...]:
                 raise RuntimeError(f"RNG state is wrong size: a GPU generator's state is 16 bytes, got "
                                    f"{new_state.numel()}")
             seed, offset = (int(v) for v in new_state.clone().view(torch.int64))
+            seed %= 2**64
             if seed != self.initial_seed():
                 self.own_seed = seed
             self.offset = offset

@@ -33,7 +33,7 @@ def philox_dropout_kernel(x_ptr, out_ptr, n, p, seed, offset, BLOCK: tl.constexp
 
 
 def main() -> int:
-    torch.manual_seed(7)
+    torch.manual_seed(2**64 - 5 if sys.argv[1:] == ["big"] else 7)  # big: a seed above 2**63, as torch.seed() gives
     n = 4096
     x = torch.randn(n, device=DEVICE)
     out = torch.empty_like(x)
