@@ -30,3 +30,39 @@ def test_a_what_if_of_a_kernel_from_a_package_loaded_by_path_imports_its_module_
     # The source alone is enough for twice_kernel, but its import of the sibling module needs the package.
     twice = irscope("compare", "twice_kernel", "--set", "num_warps=2", store=tmp_path)
     assert twice.returncode == 0, twice.stderr
+
+
+def test_a_module_replay_after_an_extraction_of_the_same_file_compiles_its_own_kernel(tmp_path: Path) -> None:
+    # A worker process that replays two kernels of one file: the first is extracted (its text served under the
+    # file's name by linecache), the second needs its module imported. Triton must read the second's own
+    # source, not the extracted text at its line (Liger's rms_norm forward after its backward: StopIteration).
+    import importlib
+    import sys
+
+    from irscope.compile.replay import load_replayed
+
+    package = tmp_path / "twokernels"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    source = (
+        "import triton\nimport triton.language as tl\n\n"
+        "if hasattr(tl, 'exp2'):\n    fast_exp = tl.exp2\nelse:\n    fast_exp = tl.exp\n\n\n"
+        "@triton.jit\ndef needs_if_kernel(x_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, fast_exp(tl.load(x_ptr + offs)))\n\n\n"
+        "@triton.jit\ndef plain_kernel(y_ptr, m, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n    tl.store(y_ptr + offs, tl.load(y_ptr + offs) * 2)\n"
+    )
+    path = package / "ops.py"
+    path.write_text(source, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        plain = load_replayed(path, "plain_kernel", "twokernels.ops", str(path))
+        needs_if = load_replayed(path, "needs_if_kernel", "twokernels.ops", str(path))
+        assert "def plain_kernel(" in plain.src
+        assert "def needs_if_kernel(" in needs_if.src, needs_if.src
+        assert [p.name for p in needs_if.params] == ["x_ptr", "n", "BLOCK"]
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m.startswith("twokernels")]:
+            del sys.modules[name]
+        importlib.invalidate_caches()

@@ -304,7 +304,7 @@ def _from_module(module: str, name: str, text: str, refused: UsageError) -> Any:
         imported = importlib.import_module(module)
         kernel = getattr(imported, name, None)
         source = getattr(kernel, "src", None)
-        if isinstance(source, str) and source.strip() not in text:
+        if isinstance(source, str) and (f"def {name}(" not in source or source.strip() not in text):
             # An earlier replay put its extracted text in linecache under this file's name, and the module was
             # imported after it: Triton read the kernel's source from there. Read the file again.
             linecache.cache.pop(str(getattr(imported, "__file__", "")), None)
