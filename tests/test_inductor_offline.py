@@ -34,13 +34,11 @@ def test_inductor_kernels_are_written_for_the_stood_in_gpu_and_compiled_for_the_
     assert "NOT captured" not in proc.stderr
 
 
-def test_without_a_target_on_a_machine_without_gpu_inductor_kernels_compile_for_sm90(tmp_path: Path) -> None:
+def test_without_a_target_on_a_machine_without_gpu_inductor_kernels_compile_for_sm90(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No --target and no GPU: capture compiles for sm90, as every other command does, and says so; the tensors
     the program puts on the (stand-in) GPU give Inductor a GPU graph, so it writes Triton kernels."""
-    from irscope.model.targets import native_target
-
-    if native_target() is not None:
-        pytest.skip("this machine has a GPU: the program would run on it")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # a machine with a GPU is made one without (no skip)
     proc = irscope("capture", "--", sys.executable, str(DATA / "programs" / "inductor_cpu.py"), store=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "(offline for sm90 as an NVIDIA H100 80GB HBM3: no GPU on this machine, so launches compile and do not run; " \
@@ -110,3 +108,14 @@ def test_one_training_step_compiles_its_forward_and_backward_kernels_for_the_tar
     # The embedding's gradient scatters rows into the weight's gradient: atomic adds on the GPU.
     assert all("tt.atomic_rmw fadd" in c.read("ttgir") for c in found[embedding])
     assert all(c.manifest.target == "sm90" for cs in found.values() for c in cs)
+
+
+def test_hidden_gpus_are_no_local_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    # CUDA_VISIBLE_DEVICES= hides every GPU from the program, though nvidia-smi still lists them.
+    from irscope.model import targets
+
+    monkeypatch.setattr(targets, "_nvidia_arch", lambda: 90)
+    monkeypatch.setattr(targets, "_amd_arch", lambda: None)
+    monkeypatch.setattr(targets.Path, "exists", lambda self: True)
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    assert targets._cached_nvidia_arch() is None

@@ -71,7 +71,9 @@ def _nvidia_arch() -> int | None:
 
 
 def _amd_arch() -> str | None:
-    """gfx name of the first AMD GPU from the KFD topology (gfx_target_version 90402 -> gfx942)."""
+    """gfx name of the first AMD GPU from the KFD topology (gfx_target_version 90402 -> gfx942); None when hidden."""
+    if any(os.environ.get(name) in ("", "-1") for name in ("HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES")):
+        return None
     nodes = Path("/sys/class/kfd/kfd/topology/nodes")
     if not nodes.is_dir():
         return None
@@ -92,8 +94,14 @@ def _boot_id() -> str:
 
 
 def _cached_nvidia_arch() -> int | None:
-    """``_nvidia_arch`` remembered per boot in the store, since nvidia-smi costs tens of milliseconds."""
+    """``_nvidia_arch`` remembered per boot in the store, since nvidia-smi costs tens of milliseconds.
+
+    None when the GPUs are hidden (``CUDA_VISIBLE_DEVICES=``): a program run here sees none.
+    """
     import json
+
+    if os.environ.get("CUDA_VISIBLE_DEVICES") in ("", "-1"):
+        return None
 
     from irscope.model.paths import store_root
 
