@@ -170,6 +170,16 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Triton's teardown report (nanobind's leak list after an in-process Gluon compile, irscope/cli/teardown.py)
+    goes to a log in the temp dir, not after the summary: at exit, after pytest has restored its captured fds."""
+    import atexit
+
+    from irscope.cli.teardown import LOG_NAME, send_teardown_to
+
+    atexit.register(send_teardown_to, Path(tempfile.gettempdir()) / f"irscope-tests-{LOG_NAME}")
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """After the doc test: how many of the docs' commands it skipped, and why (their ``# needs ...``)."""
     from tests.doc_commands import SKIPPED

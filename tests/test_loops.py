@@ -101,6 +101,37 @@ def test_ptxas_unrolling_is_named(shared_store):
     assert loops[2].evidence[1].unrolled == 1 and loops[2].evidence[1].in_loop["global_load"] == 3
     text = render_loops(loops, "layer_norm_fwd")
     assert text.count("ptxas unrolled the loop 4 times: one SASS iteration does the work of 4 PTX iterations") == 2
+    # map --line on a load of that loop says why SASS has four times the PTX's instructions; the third loop's does not
+    first, third = loops[0].loads[0].line, loops[2].loads[0].line
+    shown = CliRunner().invoke(cli, ["map", capture.manifest.key, "--line", str(first), "--store", str(shared_store)])
+    assert shown.exit_code == 0, shown.output
+    sass = shown.output.split("\nsass:", 1)[1]
+    assert f"note: line {first} is in the loop at line {loops[0].line}, which ptxas unrolled 4 times" in sass
+    assert "unrolled" not in shown.output.split("\nsass:", 1)[0]
+    other = CliRunner().invoke(cli, ["map", capture.manifest.key, "--line", str(third), "--store", str(shared_store)])
+    assert other.exit_code == 0 and "unrolled" not in other.output
+
+
+def test_llvm_unrolling_is_named_from_its_remainder_blocks(captures):
+    """Issue 28 item 13: on gfx942 LLVM unrolled the matmul's K-loop twice; the iteration left over runs in
+    the blocks it named ``%.epil...``. Checked against the AMDGCN text: the loop's MFMA and buffer loads are
+    twice those of the remainder blocks, and the TTGIR's one dot per iteration needs half the loop's MFMAs."""
+    cap = captures("matmul", "gfx942")
+    (loop,), _ = capture_loops(cap)
+    (amd,) = loop.evidence
+    assert amd.llvm_unrolled == 2
+    text = cap.read("amdgcn").splitlines()
+    starts = [n for n, line in enumerate(text) if re.match(r"^(\.LBB\d+_\d+:|; %bb\.\d+:)", line)]
+    epil = next(n for n in starts if "%.epil" in text[n])
+    remainder = text[epil:min(n for n in starts if n > epil and ".epil" not in text[n])]
+    for opcode, kind in (("v_mfma", "mma"), ("buffer_load", "global_load")):
+        in_remainder = sum(opcode in line for line in remainder)
+        assert in_remainder and amd.in_loop[kind] == 2 * in_remainder
+    report = render_loops([loop], "matmul_kernel")
+    assert "LLVM unrolled the loop 2 times: one amdgcn iteration runs 2 iterations of the TTGIR loop" in report
+    # sm90's PTX keeps the loop as Triton made it: no remainder blocks, nothing claimed
+    (sm90,), _ = capture_loops(captures("matmul", "sm90"))
+    assert all(e.llvm_unrolled == 1 for e in sm90.evidence)
 
 
 def test_gfx942_k_loop_stages_through_registers_into_lds(captures):

@@ -105,6 +105,8 @@ class Evidence:
         widest_access: the widest global load or async copy in the loop, in bytes per thread.
         unrolled: SASS: how many iterations of the PTX loop one iteration of this loop runs (ptxas
             unrolled it that many times); 1 when the counts match.
+        llvm_unrolled: PTX and AMDGCN: how many iterations of the TTGIR loop one iteration of this loop runs
+            (LLVM unrolled it that many times, leaving ``.epil``/``.prol`` blocks for the rest); 1 otherwise.
     """
 
     stage: str
@@ -115,6 +117,7 @@ class Evidence:
     waits: tuple[WaitInfo, ...]
     widest_access: int | None
     unrolled: int = 1
+    llvm_unrolled: int = 1
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,7 @@ class Loop:
         reasons: why (part of) the loop was not pipelined, when it can be told.
         buffering: why the buffers are as deep as they are, when that differs from the stages, in words.
         lock: the spin lock the loop acquires (a ``while tl.atomic_cas(...)``), or None.
+        body_lines: the kernel source lines the loop's body holds ops of, in order.
     """
 
     line: int | None
@@ -158,6 +162,7 @@ class Loop:
     reasons: tuple[str, ...]
     buffering: str = ""
     lock: SpinLock | None = None
+    body_lines: tuple[int, ...] = ()
 
     @property
     def pipelined(self) -> bool:
@@ -501,6 +506,25 @@ def _unroll_factor(ptx: Evidence, sass: Evidence) -> int:
     return factors.pop() if len(factors) == 1 and min(factors) > 1 else 1
 
 
+def _llvm_unroll_factor(listing: Listing, found: AsmLoop | None, kernel_file: str) -> int:
+    """How many TTGIR iterations one iteration of the listing's loop runs: k when LLVM's unrolling left
+    remainder blocks with this loop's kernel lines and each tensor-core, copy and global-memory count in the
+    loop is k times the remainder's (one pass through the remainder runs one iteration), else 1."""
+    if found is None or not listing.unroll_remainders:
+        return 1
+    lines = _asm_lines(listing, found, kernel_file)
+    rest: Counter[str] = Counter()
+    for first, last in listing.unroll_remainders:
+        for insn in listing.between(first, last):
+            frame = innermost_in(insn.frames, kernel_file)
+            kind = classify(insn.opcode)
+            if kind in _ONE_TO_ONE and frame and frame.line in lines and not found.contains(insn.number):
+                rest[kind] += 1
+    inside = Counter(k for i in listing.inside(found) if (k := classify(i.opcode)) in _ONE_TO_ONE)
+    factors = {inside[k] // n if inside[k] % n == 0 else 0 for k, n in rest.items()}
+    return factors.pop() if len(factors) == 1 and min(factors) > 1 else 1
+
+
 def _with_unrolling(evidence: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
     """The evidence with the SASS loop's unroll factor against the PTX loop."""
     ptx = next((e for e in evidence if e.stage == "ptx"), None)
@@ -529,8 +553,9 @@ def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = Non
         streams = _streams(module, op, body, kernel_file, table)
         achieved = max((s.stages for s in streams), default=1)
         mma, count, operands = _mma(body, table)
-        evidence = _with_unrolling(tuple(_evidence(listing, matches[k])
-                                         for listing, matches in zip(listings, matched, strict=True)))
+        evidence = _with_unrolling(tuple(
+            replace(_evidence(listing, matches[k]), llvm_unrolled=_llvm_unroll_factor(listing, matches[k], kernel_file))
+            for listing, matches in zip(listings, matched, strict=True)))
         buffers = _buffers(module, body)
         unpipelined = achieved <= 1 or any(s.stages == 1 for s in streams)
         loops.append(Loop(
@@ -551,8 +576,26 @@ def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = Non
             reasons=_reasons(requested, streams, args, backend, _inner_loads(module, op)) if unpipelined else (),
             buffering=_buffering(body, streams, buffers),
             lock=spin_lock(module, op, body, kernel_file, listings),
+            body_lines=tuple(sorted(body_lines[k])),
         ))
     return loops
+
+
+def unroll_notes(loops: list[Loop], line: int) -> dict[str, str]:
+    """Per lower stage, what unrolling means for the counts of a kernel line inside an unrolled loop."""
+    notes: dict[str, str] = {}
+    for loop in loops:
+        if line not in loop.body_lines and line != loop.line:
+            continue
+        where = f"the loop at line {loop.line}" if loop.line else "its loop"
+        for e in loop.evidence:
+            if e.llvm_unrolled > 1:
+                notes[e.stage] = (f"line {line} is in {where}, which LLVM unrolled {e.llvm_unrolled} times: the "
+                                  f"{e.stage} loop holds {e.llvm_unrolled} copies of each iteration's instructions")
+            if e.unrolled > 1:
+                notes[e.stage] = (f"line {line} is in {where}, which ptxas unrolled {e.unrolled} times: the SASS "
+                                  f"loop holds {e.unrolled} copies of each PTX iteration's instructions")
+    return notes
 
 
 def capture_loops(capture: Capture, listings: tuple[Listing, ...] | None = None

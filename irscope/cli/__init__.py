@@ -124,6 +124,9 @@ def cli(ctx: click.Context, triton_spec: str | None, retry: bool) -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    from irscope.cli.teardown import install
+
+    install()
     cli(prog_name="irscope")
 
 

@@ -49,16 +49,19 @@ def map_cmd(capture: Capture, line: int, stages: tuple[str, ...], limit: int, fu
 
         irscope map matmul --line 78 --target sm90
     """
+    from irscope.analysis.loops import capture_loops, unroll_notes
     from irscope.analysis.sourcemap import build_source_map
     from irscope.views.sourcemap_text import map_json, render_map
 
     if limit < 0:
         raise UsageError(f"--limit must be 0 or more, not {limit}")
     smap = build_source_map(capture, _stages(stages))
+    smap.check_line(line)
+    notes = unroll_notes(capture_loops(capture)[0], line)
     if as_json:
-        click.echo(json.dumps(map_json(smap, line), indent=2))
+        click.echo(json.dumps(map_json(smap, line, notes), indent=2))
         return
-    write(render_map(smap, line, limit=limit, width=_width(full)), newline=False)
+    write(render_map(smap, line, limit=limit, width=_width(full), notes=notes), newline=False)
 
 
 @click.command("annotate")

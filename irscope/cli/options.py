@@ -10,6 +10,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from irscope.cli.crash import STORE_META, short_path
+from irscope.cli.teardown import remember_store
 from irscope.model.stages import STAGE_NAMES
 from irscope.model.targets import TARGET_CHOICES
 
@@ -79,6 +80,7 @@ def store_value(ctx: click.Context, param: click.Parameter, value: str | None) -
     except OSError as exc:
         raise click.BadParameter(f"{short_path(value)}: {exc.strerror}") from None
     ctx.meta[STORE_META] = value
+    remember_store(value)
     return value
 
 

@@ -47,6 +47,9 @@ _MEMBER = re.compile(r"(?:in Loop: Header=|Parent Loop )(?P<header>BB\d+_\d+)")
 _BLOCK_COMMENT = re.compile(r"^(?://|;)\s*%bb\.\d+:")
 # Example: $L__BB0_7    /    .LBB0_15    (the block id LLVM's comments use: BB0_7)
 _BLOCK_ID = re.compile(r"(BB\d+_\d+)$")
+# Example: .LBB0_7:                                ; %.epil.preheader
+# (LLVM's runtime unrolling leaves a loop's remainder iterations in blocks named .epil, or .prol in front)
+_REMAINDER = re.compile(r"%[\w.$-]*\.(?:epil|prol)\b")
 # Example: @%p23 bra 	$L__BB0_2;     /    s_cbranch_scc1 .LBB0_3
 _BRANCH = re.compile(r"\b(?:bra(?:\.uni)?|s_branch|s_cbranch_\w+)\s+(?P<target>[$.\w]+)")
 # Example: 	.type	matmul_kernel,@function
@@ -130,6 +133,9 @@ class Listing:
         never_executed: SASS only: instructions predicated on ``!PT`` (PT is always true, so they never
             run; ptxas pads with them, e.g. ``@!PT LDS RZ, [RZ]``). They are not in ``instructions``, so
             no count includes them.
+        unroll_remainders: PTX and AMDGCN: the line ranges of the blocks LLVM's loop unrolling left for the
+            remainder iterations (named ``.epil`` / ``.prol`` in its block comments); one pass through them
+            runs one iteration of the loop as it was before unrolling.
     """
 
     stage: str
@@ -138,6 +144,7 @@ class Listing:
     files: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     never_executed: tuple[Instruction, ...] = ()
+    unroll_remainders: tuple[tuple[int, int], ...] = ()
 
     def between(self, start: int, end: int) -> list[Instruction]:
         """The instructions whose line number lies in ``start..end``."""
@@ -173,6 +180,7 @@ class _Block:
     header_depth: int = 0
     loops: set[str] = field(default_factory=set)
     end: int = 0
+    remainder: bool = False  # one of the blocks LLVM's unrolling left for a loop's remainder iterations
 
 
 def _marked_loops(blocks: list[_Block]) -> tuple[AsmLoop, ...]:
@@ -426,7 +434,9 @@ def _directive_listing(text: str, stage: str) -> Listing:
     for block in blocks:
         block.end = block.end or max(last, block.start)
     loops = _marked_loops(blocks) or _loops(labels, branches)
-    return Listing(stage, tuple(instructions), loops, tuple(files.values()), tuple(dict.fromkeys(problems)))
+    remainders = tuple((b.start, b.end) for b in blocks if b.remainder)
+    return Listing(stage, tuple(instructions), loops, tuple(files.values()), tuple(dict.fromkeys(problems)),
+                   unroll_remainders=remainders)
 
 
 def _close(blocks: list[_Block], end: int) -> None:
@@ -439,6 +449,7 @@ def _mark(block: _Block, line: str) -> None:
     """Read LLVM's loop comments on a block's first lines."""
     if header := _HEADER.search(line):
         block.header_depth = int(header["depth"])
+    block.remainder = block.remainder or bool(_REMAINDER.search(line))
     block.loops.update(m["header"] for m in _MEMBER.finditer(line))
 
 

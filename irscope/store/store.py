@@ -7,6 +7,8 @@ Layout under the store root (``--store``, ``IRSCOPE_HOME`` or the user cache dir
     staging/<key>.<pid>.<rand>/      a capture being written; renamed into captures/ when complete
     locks/                           file locks (irscope.store.locks): per-pass compiles, live staging directories
     untrusted/<key>                  a capture opened from an archive: its Python is not imported until trusted
+    crash/                           tracebacks of internal errors (irscope.cli.crash)
+    teardown.log                     what Triton printed while a command's interpreter shut down (irscope.cli.teardown)
 
 Reading the store never imports Triton or torch, and never runs a subprocess: what a tool makes from a
 capture's files (its SASS from the cubin, ptxas and nvdisasm reports) is made by irscope.toolchain and

@@ -40,6 +40,10 @@ def _evidence_line(e: Evidence) -> list[str]:
             names = ", ".join(e.opcodes.get(kind, ()))
             parts.append(f"{n} x {names}")
     out = [f"  {e.stage} (loop {e.label}): " + ("; ".join(parts) if parts else "no tensor-core or memory instructions")]
+    if e.llvm_unrolled > 1:
+        out.append(f"    LLVM unrolled the loop {e.llvm_unrolled} times: one {e.stage} iteration runs {e.llvm_unrolled} "
+                   f"iterations of the TTGIR loop ({e.llvm_unrolled}x one iteration's tensor-core, copy and global "
+                   "memory instructions); the left-over iterations run in the remainder blocks LLVM named .epil or .prol")
     if e.unrolled > 1:
         out.append(f"    ptxas unrolled the loop {e.unrolled} times: one SASS iteration does the work of {e.unrolled} PTX "
                    f"iterations ({e.unrolled}x the PTX loop's tensor-core, copy and global memory instructions)")

@@ -54,8 +54,12 @@ def _where(m: MappedLine, stage: str) -> str:
     return f"/*{m.address:04x}*/" if stage == "sass" and m.address >= 0 else f"{m.number:>6}"
 
 
-def render_map(smap: SourceMap, line: int, limit: int = 12, width: int = 150) -> str:
-    """Every stage's ops or instructions for one kernel line, with an opcode summary per stage."""
+def render_map(smap: SourceMap, line: int, limit: int = 12, width: int = 150,
+               notes: dict[str, str] | None = None) -> str:
+    """Every stage's ops or instructions for one kernel line, with an opcode summary per stage.
+
+    ``notes``: per stage, a sentence more (e.g. that the line's loop was unrolled there).
+    """
     smap.check_line(line)
     name = smap.kernel_file.rsplit("/", 1)[-1]
     out = [f"{name}:{line}: {smap.source[line - 1].strip()}"]
@@ -68,6 +72,8 @@ def render_map(smap: SourceMap, line: int, limit: int = 12, width: int = 150) ->
         origin = f", positions from {stage.origin}" if stage.stage == "sass" else ""
         out.append(f"\n{stage.stage}: {_plural(len(found), unit)} (of {len(stage.lines)}{origin})")
         out.extend(f"  note: {problem}" for problem in stage.problems)
+        if notes and stage.stage in notes:
+            out.append(f"  note: {notes[stage.stage]}")
         never = stage.never_executed_for(line)
         if found:
             out.append(f"  kinds: {_opcode_summary(found)}")
@@ -145,11 +151,12 @@ def _stage_head(s: StageMap) -> dict[str, Any]:
     return head
 
 
-def map_json(smap: SourceMap, line: int) -> dict[str, Any]:
+def map_json(smap: SourceMap, line: int, notes: dict[str, str] | None = None) -> dict[str, Any]:
     """The JSON form of ``render_map``."""
     smap.check_line(line)
     return {"kernel": smap.kernel, "file": smap.kernel_file, "line": line, "source": smap.source[line - 1],
-            "stages": [{**_stage_head(s), "lines": [_line_json(m) for m in s.for_line(line)]} for s in smap.stages]}
+            "stages": [{**_stage_head(s), "lines": [_line_json(m) for m in s.for_line(line)],
+                        **({"note": notes[s.stage]} if notes and s.stage in notes else {})} for s in smap.stages]}
 
 
 def annotate_json(smap: SourceMap) -> dict[str, Any]:
