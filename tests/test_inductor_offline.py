@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -119,3 +120,48 @@ def test_hidden_gpus_are_no_local_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(targets.Path, "exists", lambda self: True)
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
     assert targets._cached_nvidia_arch() is None
+
+
+def test_the_training_steps_forward_saves_the_weights_as_on_the_gpu(tmp_path: Path) -> None:
+    """Offline, AOT autograd must see the parameters as Dynamo marked them: on the H200 (torch 2.11, Triton 3.6,
+    2026-12-02) the train step's forward saves the weights themselves for the backward, which recomputes their
+    transposes; with the marks lost (a plain deepcopy of Dynamo's graph) it saved five ``permute``s of them,
+    and the backward's kernels came out numbered and fused differently."""
+    env_logs = {"TORCH_LOGS": "aot_graphs", "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"}
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable,
+                   str(DATA / "programs" / "inductor_train_step.py"), store=tmp_path, env=env_logs)
+    assert proc.returncode == 0, proc.stderr
+    forward = proc.stderr.split("===== Forward graph 0 =====", 1)[1].split("===== Backward graph 0 =====", 1)[0]
+    saved = re.search(r"\n[^\n]*return \(([^)]*)\)", forward)
+    assert saved is not None, forward[-2000:]
+    names = {n.strip() for n in saved.group(1).split(",")}
+    weights = set(re.findall(r"(permute_\d+)[^=\n]*= torch\.ops\.aten\.permute\.default\(primals_\d+, \[1, 0\]\)", forward))
+    assert weights, forward[-2000:]
+    assert not names & weights, f"saved transposes of weights: {sorted(names & weights)}"
+    assert {"primals_5", "primals_7", "primals_11", "primals_13", "primals_15"} <= names
+
+
+def test_inductors_inner_compile_sees_aot_autograds_metadata() -> None:
+    """Inductor reads which saved activations the backward may overwrite (``bw_donated_idxs``) from the tracing
+    context; the offline compile ran under none, so its in-place buffer choices differed from the GPU's (the
+    softmax backward kernel wrote into the gradient, not the saved softmax, on 2026-12-02's H200 comparison)."""
+    import torch
+    from torch._guards import TracingContext, tracing
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from irscope.compile.inductor_offline import _compile_on_gpu
+
+    gm = torch.fx.symbolic_trace(torch.nn.Linear(4, 4))
+    seen = []
+
+    def compile_fn(graph, inputs, **kwargs):
+        context = TracingContext.try_get()
+        seen.append((context.fw_metadata if context is not None else None, kwargs))
+
+    metadata = object()
+    aot = TracingContext(FakeTensorMode())
+    aot.fw_metadata = metadata
+    with tracing(aot):
+        _compile_on_gpu(compile_fn, gm, [torch.randn(2, 4)], is_backward=True)
+    assert seen == [(metadata, {"is_backward": True})]
+    assert aot.fw_metadata is metadata and aot.output_strides is None  # what Inductor appends stays out of AOT's

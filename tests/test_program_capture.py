@@ -18,8 +18,8 @@ pytestmark = pytest.mark.compile
 SCRIPT = DATA / "programs" / "two_kernels.py"
 
 
-def irscope(*args: str, store) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": repo_path(), "IRSCOPE_HOME": str(store)}
+def irscope(*args: str, store, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": repo_path(), "IRSCOPE_HOME": str(store), **(env or {})}
     return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, env=env,
                           timeout=600)
 

@@ -30,7 +30,7 @@ _STATE = threading.local()
 def _to_gpu_graph(gm: Any, torch: Any) -> Any:
     """A copy of the FX graph whose device arguments name ``cuda:0`` instead of the CPU."""
     gpu = torch.device("cuda", 0)
-    copied = copy.deepcopy(gm)
+    copied = dynamo_graph_copy(gm)
 
     def swap(value: Any) -> Any:
         if isinstance(value, torch.device) and value.type == "cpu":
@@ -87,17 +87,25 @@ def _compile_for_target(real_compile: Callable[..., Any], gm: Any, example_input
 def _compile_on_gpu(compile_fn: Callable[..., Any], gm: Any, example_inputs: list[Any], **kwargs: Any) -> None:
     """``compile_fn`` (Inductor's compile_fx or compile_fx_inner) on a copy of the graph with fake inputs on ``cuda:0``."""
     import torch
-    from torch._guards import tracing
+    from torch._guards import TracingContext, tracing
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     mode = FakeTensorMode(allow_non_fake_inputs=True)
     fakes = _fake_gpu_inputs(example_inputs, mode, torch)
     if fakes is None:
         raise ValueError("the graph has dynamic (symbolic) shapes; compile with dynamic=False to capture its kernels")
+    context = TracingContext(mode)
+    aot = TracingContext.try_get()
+    if aot is not None and aot.fw_metadata is not None:
+        # An inner compile of AOT autograd's forward or backward graph: Inductor reads AOT's view of the graph from
+        # the context (which saved activations the backward may overwrite, bw_donated_idxs, so its in-place buffer
+        # choices), as on a GPU. What Inductor appends to the context stays in this one.
+        context.fw_metadata = aot.fw_metadata
+        context.output_strides = []
     outer = getattr(_STATE, "inside", False)
     _STATE.inside = True
     try:
-        with tracing(None), mode:
+        with tracing(context), mode:
             compile_fn(_to_gpu_graph(gm, torch), fakes, **kwargs)
     finally:
         _STATE.inside = outer
@@ -119,7 +127,24 @@ def _compile_training_graphs(real_compile: Callable[..., Any], gm: Any, example_
         _reported(report, what, _compile_on_gpu, real_inner, graph, list(inputs), **kwargs)
         return make_boxed_func(graph.forward)
 
-    return real_compile(copy.deepcopy(gm), example_inputs, inner_compile=inner)
+    return real_compile(dynamo_graph_copy(gm), example_inputs, inner_compile=inner)
+
+
+def dynamo_graph_copy(gm: Any) -> Any:
+    """A deep copy of Dynamo's graph module that AOT autograd still reads as Dynamo's.
+
+    ``copy.deepcopy`` keeps the module's ``meta`` but drops ``_param_name_to_source`` and each placeholder's
+    ``_dynamo_source``, from which AOT autograd tells the parameters (static inputs); without them the
+    partitioner no longer treats parameters as free to save, and saves their transposes instead (a different
+    forward and backward than the GPU compiles: measured on the H200, train step program).
+    """
+    copied = copy.deepcopy(gm)
+    if hasattr(gm, "_param_name_to_source"):
+        copied._param_name_to_source = gm._param_name_to_source
+    for old, new in zip(gm.graph.find_nodes(op="placeholder"), copied.graph.find_nodes(op="placeholder"), strict=True):
+        if hasattr(old, "_dynamo_source"):
+            new._dynamo_source = old._dynamo_source
+    return copied
 
 
 def _reported(report: Callable[[str, str], None], what: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
