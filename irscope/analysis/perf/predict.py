@@ -216,9 +216,10 @@ class _Spread:
     resident: int
 
 
-def _spread(shape: LaunchShape, sms: int, occupancy: Any) -> _Spread:
-    """The grid in waves of ``SMs x resident CTAs``, CTAs handed out round-robin."""
-    ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
+def _spread(shape: LaunchShape, sms: int, occupancy: Any, programs: float = 1.0) -> _Spread:
+    """The grid in waves of ``SMs x resident CTAs``, CTAs handed out round-robin; ``programs``: the share of them that
+    do the work (the others return at once and free their slot: the working ones fill the waves)."""
+    ctas = max(1, round(shape.grid[0] * shape.grid[1] * shape.grid[2] * programs))
     per_sm = max(1, occupancy.ctas) if occupancy is not None and occupancy.fits else 1
     concurrent = sms * per_sm
     waves = max(1, math.ceil(ctas / concurrent))
@@ -501,9 +502,11 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, dram_efficiency: float = 1.0,
             gather_note: str = "", notes: tuple[str, ...] = (), rounds: float = 1.0,
             serial: tuple[tuple[float, float, str], ...] = (), panels: PanelTraffic | None = None,
-            copies: float = 0.0, tma_bytes: float = 0.0, uncertain: tuple[str, ...] = ()) -> PerfReport:
-    """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``)."""
-    spread = _spread(shape, device.sm_count, occupancy)
+            copies: float = 0.0, tma_bytes: float = 0.0, uncertain: tuple[str, ...] = (),
+            programs: float = 1.0) -> PerfReport:
+    """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``); ``programs``: the
+    share of the grid's programs that get past the early returns their program id decides."""
+    spread = _spread(shape, device.sm_count, occupancy, programs)
     ctas = spread.ctas
     limit = ", ".join(occupancy.limiting) if occupancy is not None else "unknown"
     totals = _totals(once, loops, prologue_iterations)
