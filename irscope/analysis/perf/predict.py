@@ -230,13 +230,24 @@ def _spread(shape: LaunchShape, sms: int, occupancy: Any, programs: float = 1.0)
 
 @dataclass(frozen=True)
 class _Compute:
-    """The compute side: rates per SM, the busiest SM's tensor and vector time, and the plain roofline's."""
+    """The compute side: rates per SM, the busiest SM's tensor and vector time, and the plain roofline's.
+
+    ``stall``: the factor by which dependent issue (too few warps per scheduler) stretches the vector time; the
+    stretch is waiting, not work, so the issue unit is busy ``vector_us / stall`` of it.
+    """
 
     peak: float
     per_sm_tensor: float
     compute_us: float
     vector_us: float
     plain_us: float
+    stall: float = 1.0
+
+    def busiest_unit(self, busy: float) -> tuple[str, float]:
+        """The compute unit busiest over ``busy`` microseconds (tensor cores or issue / CUDA cores) and its share."""
+        tensor = self.compute_us / busy if busy else 0.0
+        vector = self.vector_us / self.stall / busy if busy else 0.0
+        return ("the tensor cores", tensor) if tensor >= vector else ("vector issue", vector)
 
 
 def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread, num_warps: int = 0) -> _Compute:
@@ -262,7 +273,7 @@ def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread, 
     # instruction usually needs the last one's result
     per_scheduler = spread.resident * num_warps / ISSUE_PER_SM_CLOCK
     stall = max(1.0, DEPENDENT_ISSUE_CYCLES / per_scheduler) if per_scheduler else 1.0
-    return _Compute(peak, per_sm_tensor, compute_us, max(vector_us, issue_us) * stall, plain_us)
+    return _Compute(peak, per_sm_tensor, compute_us, max(vector_us, issue_us) * stall, plain_us, stall)
 
 
 @dataclass(frozen=True)
@@ -410,6 +421,15 @@ def _verdict(terms: dict[str, float], spread: _Spread, compute: _Compute, memory
                            + (f" ({sms - ctas} of {sms} SMs idle)" if ctas < sms else f" (the last of {spread.waves} "
                               f"waves is {spread.tail:.0%} full)")
                            + f": {terms['compute']:.1f} us against a {plain_compute:.1f} us roofline")
+    if top == "compute":
+        unit, share = compute.busiest_unit(terms["compute"])
+        if share < LATENCY_SOL:
+            stalled = (f", stretched {compute.stall:.1f}x by dependent issue ({spread.resident} CTA(s) of "
+                       "few warps per SM)" if compute.stall > 1.0 else "")
+            return "latency", (f"the compute time {terms['compute']:.1f} us is tensor-core work "
+                               f"({compute.compute_us:.1f} us) and vector work ({compute.vector_us:.1f} us{stalled}) "
+                               f"in series: {unit}, the busiest unit, is busy {share:.0%} of it, under the "
+                               f"{LATENCY_SOL:.0%} at which a unit is the limit")
     if top in ("shared", "l2", "spill") or (top == "latency" and memory_side >= plain_compute):
         what = {"shared": "shared-memory / L1 wavefronts", "l2": "L2 traffic",
                 "spill": "spill traffic to L2 in series with the MMAs (one CTA per SM: nothing overlaps them)"}.get(
@@ -453,12 +473,13 @@ def _one_cta_rows(spread: _Spread, compute: _Compute, traffic: _Traffic, device:
                 "(fewer warps, more CTAs per SM) would overlap one CTA's loads with another's work")
 
 
-def _serial_verdict(terms: dict[str, float], what: str, busy: float, dram_peak_share: float) -> tuple[str, str]:
+def _serial_verdict(terms: dict[str, float], compute: _Compute, what: str, busy: float, dram_peak_share: float
+                    ) -> tuple[str, str]:
     """ncu's rule on the model's own terms: a unit under 60% of its peak over the launch's time is not its limit.
 
     ``dram_peak_share``: the model's DRAM rate against the data sheet's (ncu's percentages are of the sheet's peak).
     """
-    compute_share = terms["compute"] / busy if busy else 0.0
+    compute_share = compute.busiest_unit(busy)[1]
     memory_share = max(terms["dram"] * dram_peak_share, terms["l2"], terms["shared"]) / busy if busy else 0.0
     if max(compute_share, memory_share) < LATENCY_SOL:
         return "latency", what
@@ -532,7 +553,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
                              traffic.dram)
     if serial_us and max(terms, key=lambda k: terms[k]) == "serial":
         sheet_bw = device.sheet_dram_gbs or device.dram_gbs
-        bound, reason = _serial_verdict(terms, serial_what, predicted - LAUNCH_US,
+        bound, reason = _serial_verdict(terms, compute, serial_what, predicted - LAUNCH_US,
                                         device.dram_gbs / sheet_bw if sheet_bw else 1.0)
     fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
         compute.vector_us > 0.3 * (predicted - LAUNCH_US)

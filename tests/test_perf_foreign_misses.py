@@ -1,8 +1,11 @@
-"""Early returns the program id decides, on real captures of the foreign set (tests/data/perf_foreign).
+"""Misses of ``irscope perf`` on the foreign set (issue 27), each on a real capture of it (tests/data/perf_foreign).
 
-fla's ``chunk_gla_fwd_A_kernel_intra_sub_inter`` (fla-core 0.6.0, the H200's JIT output) starts with
+Early returns the program id decides: fla's ``chunk_gla_fwd_A_kernel_intra_sub_inter`` (fla-core 0.6.0, the H200's JIT output) starts with
 ``if i_t * BT + i_i * BC >= T: return`` and ``if i_i <= i_j: return``, where ``i_i, i_j = i_c // NC, i_c % NC`` and
 ``i_c`` is ``program_id(1)``: with NC = 4, 10 of every 16 programs return at once.
+
+The bound of a compute-topped launch whose units are not busy: the tutorial's fused attention with TMA, where the
+tensor cores and the softmax's vector work run in series on one 8-warp CTA per SM.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from irscope.store.store import Capture, Store
 
 DATA = Path(__file__).resolve().parent / "data" / "perf_foreign"
 INTER = "chunk_gla_fwd_A_kernel_intra_sub_inter"
+ATTENTION = "tutorial attention fwd TMA"
 
 
 @pytest.fixture(scope="module")
@@ -92,3 +96,20 @@ def test_a_bounds_check_no_program_fails_changes_nothing(foreign: tuple[Store, l
 
 def _ncu_dram(entry: dict[str, Any]) -> float:
     return float(entry["ncu"]["dram__bytes_read.sum"] + entry["ncu"]["dram__bytes_write.sum"])
+
+
+def test_compute_in_series_with_no_busy_unit_is_latency(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
+    """Attention D128: the model's compute time is 1146 us on the tensor cores plus the softmax's vector work, which
+    two warps per scheduler stretch 2x; the tensor cores are busy under half of it, vector issue less: no unit reaches
+    the 60% at which ncu calls it the limit, and ncu on the H200 saw the SM at 48%, the tensor pipe 50%: latency.
+    The model said compute (its compute time only 1.41x its roofline, under the 1.5x margin)."""
+    report, entry = _perf(foreign, ATTENTION + " Z4 H32 N4096 D128")
+    assert report.bound == "latency" == entry["ncu_bound"]
+    assert "the tensor cores, the busiest unit, is busy" in report.bound_reason
+    assert "stretched 2.0x by dependent issue" in report.bound_reason
+    assert report.predicted_us == pytest.approx(entry["ncu"]["gpu__time_duration.sum"] / 1000, rel=0.25)
+    d64, entry = _perf(foreign, ATTENTION + " Z4 H32 N4096 D64")
+    assert d64.bound == "latency" == entry["ncu_bound"]
+    # flag-gems' TMA mm keeps its tensor cores busy (ncu: tensor pipe 91%): compute, as ncu says
+    mm, entry = _perf(foreign, "flag_gems mm")
+    assert mm.bound == "compute" == entry["ncu_bound"]
