@@ -5,7 +5,8 @@ Early returns the program id decides: fla's ``chunk_gla_fwd_A_kernel_intra_sub_i
 ``i_c`` is ``program_id(1)``: with NC = 4, 10 of every 16 programs return at once.
 
 The bound of a compute-topped launch whose units are not busy: the tutorial's fused attention with TMA, where the
-tensor cores and the softmax's vector work run in series on one 8-warp CTA per SM.
+tensor cores and the softmax's vector work run in series on one 8-warp CTA per SM. And that attention's DRAM bytes,
+from its host TensorDescriptors, which the harness's launch recorder did not record.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from irscope.analysis.perf.capture import capture_perf
 from irscope.analysis.perf.control import unmodelled
 from irscope.analysis.perf.device import device_model
 from irscope.analysis.perf.exits import early_exits
+from irscope.analysis.perf.panels import descriptors_unrecorded, wave_traffic
 from irscope.analysis.perf.predict import PerfReport
 from irscope.model.gpus import resolve_gpu
 from irscope.model.launch import LaunchShape, TensorBytes
@@ -113,3 +115,26 @@ def test_compute_in_series_with_no_busy_unit_is_latency(foreign: tuple[Store, li
     # flag-gems' TMA mm keeps its tensor cores busy (ncu: tensor pipe 91%): compute, as ncu says
     mm, entry = _perf(foreign, "flag_gems mm")
     assert mm.bound == "compute" == entry["ncu_bound"]
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_attention_traffic_from_its_descriptors(foreign: tuple[Store, list[dict[str, Any]]], head_dim: int) -> None:
+    """The attention launches recorded one tensor (M, 2 MiB written): Q, K, V and O are host TensorDescriptors the
+    recorder did not count, so the model's sizes were incomplete and it predicted 0 MB. The descriptor loads say
+    the blocks; K's and V's index is loop-carried (``offsetkv_y`` walks from ``offset_y``): one panel per start. Per
+    wave, Q's blocks, K's and V's panels of the heads in it: Q, K and V once each (ncu read 201 and 403 MB)."""
+    capture, shape, entry = _case(foreign, f"{ATTENTION} Z4 H32 N4096 D{head_dim}")
+    assert [t.name for t in shape.tensors] == ["M"]
+    waves = wave_traffic(capture.read("ttir"), shape.values, shape.grid, 132, 60 * 2**20)
+    assert waves is not None
+    qkv = 3 * 4 * 32 * 4096 * head_dim * 2
+    assert waves.dram_bytes == qkv
+    assert waves.dram_bytes == pytest.approx(entry["ncu"]["dram__bytes_read.sum"], rel=0.01)
+    assert waves.store_bytes == qkv / 3
+    report, entry = _perf(foreign, f"{ATTENTION} Z4 H32 N4096 D{head_dim}")
+    assert "recorded no tensor sizes for its TMA descriptors" in report.dram_assumption
+    assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
+    # with every descriptor's tensor recorded, the sizes are complete: the recorded-tensor model applies
+    named = {"M", "desc_q", "desc_k", "desc_v", "desc_o"}
+    assert not descriptors_unrecorded(capture.read("ttir"), named)
+    assert descriptors_unrecorded(capture.read("ttir"), {"M"})

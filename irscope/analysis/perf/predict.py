@@ -110,8 +110,10 @@ def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: 
     loads, stores = totals.loads * ctas, totals.stores * ctas
     inputs = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout"))
     outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
-    if not shape.tensors and panels is not None:  # from the IR's descriptors and tile order
-        moved = panels.dram_bytes + max(stores, panels.store_bytes)
+    if panels is not None and (panels.requested_bytes or not shape.tensors):  # the descriptors' blocks, tile order
+        # the pointer tensors the launch recorded beside the descriptors: each read once
+        pointers = min(inputs, max(0.0, loads - panels.requested_bytes)) if shape.tensors else 0.0
+        moved = panels.dram_bytes + pointers + max(stores, panels.store_bytes)
         return moved, 0.0, moved, panels.why, 0.0, 0.0
     if not shape.tensors:
         return (loads + stores, 0.0, loads + stores,
