@@ -12,6 +12,7 @@ from its host TensorDescriptors, which the harness's launch recorder did not rec
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from irscope.analysis.perf.capture import capture_perf
 from irscope.analysis.perf.control import unmodelled
 from irscope.analysis.perf.device import device_model
 from irscope.analysis.perf.exits import early_exits
-from irscope.analysis.perf.panels import descriptors_unrecorded, wave_traffic
+from irscope.analysis.perf.panels import descriptor_args, wave_traffic
 from irscope.analysis.perf.predict import PerfReport
 from irscope.model.gpus import resolve_gpu
 from irscope.model.launch import LaunchShape, TensorBytes
@@ -132,9 +133,37 @@ def test_attention_traffic_from_its_descriptors(foreign: tuple[Store, list[dict[
     assert waves.dram_bytes == pytest.approx(entry["ncu"]["dram__bytes_read.sum"], rel=0.01)
     assert waves.store_bytes == qkv / 3
     report, entry = _perf(foreign, f"{ATTENTION} Z4 H32 N4096 D{head_dim}")
-    assert "recorded no tensor sizes for its TMA descriptors" in report.dram_assumption
+    assert "TMA descriptors: their bytes come from the descriptors' block shapes" in report.dram_assumption
     assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
-    # with every descriptor's tensor recorded, the sizes are complete: the recorded-tensor model applies
-    named = {"M", "desc_q", "desc_k", "desc_v", "desc_o"}
-    assert not descriptors_unrecorded(capture.read("ttir"), named)
-    assert descriptors_unrecorded(capture.read("ttir"), {"M"})
+    assert descriptor_args(capture.read("ttir")) == ("desc_q", "desc_k", "desc_v", "desc_o")
+    # recorded as the harness and irscope's launch recording now do (each descriptor's tensor by the argument's name):
+    # the sizes say nothing of the reuse, so the descriptors still say the traffic
+    tensors = shape.tensors + tuple(TensorBytes(n, qkv // 3, "inout") for n in ("desc_q", "desc_k", "desc_v", "desc_o"))
+    gpu = resolve_gpu("h200", "sm90")
+    assert gpu is not None
+    recorded = capture_perf(capture, device_model(gpu), LaunchShape(shape.grid, shape.values, tensors))
+    assert recorded.dram_bytes == report.dram_bytes
+
+
+def test_launch_recording_counts_tensor_descriptors() -> None:
+    """A host TensorDescriptor argument is recorded by its argument's name with the bytes its shape addresses (irscope's
+    launch recording and the foreign harness's), so a TMA launch's tensors are all there (the attention launches
+    listed M alone)."""
+    torch = pytest.importorskip("torch")
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    from irscope.compile.launch_values import launch_shape
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import perf_foreign
+
+    q = torch.empty(2 * 4096, 64, dtype=torch.float16)
+    desc = TensorDescriptor(q, shape=[2 * 4096, 64], strides=[64, 1], block_shape=[128, 64])
+    m = torch.empty(2 * 4096, dtype=torch.float32)
+    shape = launch_shape(["M", "desc_q", "N_CTX"], [m, desc, 4096], {}, (32, 2), {}, "test")
+    assert shape.tensors == (TensorBytes("M", 2 * 4096 * 4, "inout"), TensorBytes("desc_q", 2 * 4096 * 64 * 2, "inout"))
+    assert shape.values == {"N_CTX": 4096}
+    half = TensorDescriptor(q, shape=[4096, 64], strides=[64, 1], block_shape=[64, 64])  # a view of half the rows
+    assert perf_foreign._descriptor("desc_k", half) == {
+        "name": "desc_k", "nbytes": 4096 * 64 * 2, "dtype": "float16", "shape": [4096, 64],
+        "descriptor": {"strides": [64, 1], "block_shape": [64, 64], "base_shape": [2 * 4096, 64]}}

@@ -18,7 +18,7 @@ from irscope.analysis.perf.control import (
 from irscope.analysis.perf.exits import early_exits
 from irscope.analysis.perf.panels import (
     PanelTraffic,
-    descriptors_unrecorded,
+    descriptor_args,
     panel_traffic,
     tma_copy_bytes,
     wave_traffic,
@@ -235,14 +235,15 @@ def _with_branch_range(report: PerfReport, both: PerfReport, assumed: list[Regio
 
 def _panels(capture: Capture, shape: LaunchShape, device: DeviceModel, occupancy: Any) -> PanelTraffic | None:
     """A persistent grid's loads by the panels each round of tiles touches (from the TTIR: TTGIR may flatten it); a
-    launch without tensor sizes for its TMA descriptors, by the panels of each wave of resident CTAs."""
+    launch without tensor sizes or with host TMA descriptors, by the panels of each wave of resident CTAs (the
+    descriptors' blocks and indices say the traffic; their tensors' sizes, when recorded, would not say the reuse)."""
     if device.llc_bytes:  # fitted on an NVIDIA L2: a memory-side cache is not modelled so
         return None
     try:
         ttir = capture.read("ttir")
     except (StoreError, KeyError, ValueError):  # a capture without TTIR (Gluon): the generic model applies
         return None
-    if not shape.tensors or descriptors_unrecorded(ttir, {t.name for t in shape.tensors}):
+    if not shape.tensors or descriptor_args(ttir):
         per_sm = max(1, occupancy.ctas) if occupancy is not None and occupancy.fits else 1
         return wave_traffic(ttir, shape.values, shape.grid, device.sm_count * per_sm, device.l2_bytes)
     return panel_traffic(ttir, shape.values, shape.grid, device.l2_bytes)

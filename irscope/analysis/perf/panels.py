@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from irscope.analysis.perf.work import run_scalars, scalar_program_parts
 
-__all__ = ["SHARED_L2_SHARE", "PanelTraffic", "descriptors_unrecorded", "panel_traffic", "wave_traffic"]
+__all__ = ["SHARED_L2_SHARE", "PanelTraffic", "descriptor_args", "panel_traffic", "wave_traffic"]
 
 # The H100/H200 (and A100) L2 is two partitions, each caching for the SMs of the GPCs wired to it (NVIDIA's A100
 # and H100 whitepapers): a line every SM reads is held in both, so data the whole grid shares can use half the L2
@@ -50,6 +50,7 @@ class PanelTraffic:
     why: str
     store_bytes: float = 0.0
     requested_bytes: float = 0.0  # what the loads ask for over the grid (wave_traffic: the descriptor loads)
+    descriptors: tuple[str, ...] = ()  # the descriptor arguments whose traffic this is (wave_traffic)
 
 
 def _span(lines: list[str], start: int) -> int:
@@ -126,17 +127,16 @@ def panel_traffic(ttir: str, values: dict[str, int], grid: tuple[int, int, int],
 _DESC_ARG = re.compile(r"%(?P<name>[\w$.-]+):\s*!tt\.tensordesc<")
 
 
-def descriptors_unrecorded(ttir: str, tensors: set[str]) -> bool:
-    """Whether the kernel takes TMA descriptor arguments whose tensors the launch did not record (``tensors``: the
-    names it recorded): then the recorded sizes are not all the launch's tensors."""
+def descriptor_args(ttir: str) -> tuple[str, ...]:
+    """The kernel's TMA descriptor arguments (host ``TensorDescriptor``s), by name."""
     head = next((line for line in ttir.splitlines() if "tt.func public" in line), "")
-    return any(m["name"] not in tensors for m in _DESC_ARG.finditer(head))
+    return tuple(m["name"] for m in _DESC_ARG.finditer(head))
 
 
 def wave_traffic(ttir: str, values: dict[str, int], grid: tuple[int, int, int], resident: int, l2_bytes: int
                  ) -> PanelTraffic | None:
-    """A grid of one tile per CTA whose tensors' sizes are unknown (TMA descriptors): its loads by the panels each
-    wave of ``resident`` CTAs (program ids in order) touches, and its stores; None if it has no descriptor loads."""
+    """A grid of one tile per CTA that loads through TMA descriptors: its descriptor loads by the panels each wave of
+    ``resident`` CTAs (program ids in order) touches, and its descriptor stores; None if it has no descriptor loads."""
     lines = ttir.splitlines()
     if not any("tt.descriptor_load" in line for line in lines):
         return None
@@ -153,10 +153,10 @@ def wave_traffic(ttir: str, values: dict[str, int], grid: tuple[int, int, int], 
     for line in lines:
         if (m := _DESC.search(line)) is not None and m["op"] == "store":
             stores += _elements(m["shape"]) * _elem_bytes(m["elem"]) * ctas
-    why = (f"the launch recorded no tensor sizes for its TMA descriptors: their bytes come from the descriptors' block "
-           f"shapes and indices in the IR (a loop-carried index named by where its walk starts); the {ctas} CTAs run in "
-           f"{len(rounds)} waves of {resident}; " + _why(biggest, l2_bytes))
-    return PanelTraffic(dram, len(rounds), biggest, why, stores, asked)
+    why = (f"TMA descriptors: their bytes come from the descriptors' block shapes and indices in the IR (a loop-carried "
+           f"index named by where its walk starts); the {ctas} CTAs run in {len(rounds)} waves of {resident}; "
+           + _why(biggest, l2_bytes))
+    return PanelTraffic(dram, len(rounds), biggest, why, stores, asked, descriptor_args(ttir))
 
 
 def _elements(shape: str) -> int:

@@ -112,7 +112,8 @@ def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: 
     outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
     if panels is not None and (panels.requested_bytes or not shape.tensors):  # the descriptors' blocks, tile order
         # the pointer tensors the launch recorded beside the descriptors: each read once
-        pointers = min(inputs, max(0.0, loads - panels.requested_bytes)) if shape.tensors else 0.0
+        beside = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout") and t.name not in panels.descriptors)
+        pointers = min(beside, max(0.0, loads - panels.requested_bytes))
         moved = panels.dram_bytes + pointers + max(stores, panels.store_bytes)
         return moved, 0.0, moved, panels.why, 0.0, 0.0
     if not shape.tensors:
