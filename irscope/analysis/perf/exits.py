@@ -52,19 +52,18 @@ def _blocks(lines: list[str]) -> tuple[dict[str, list[int]], list[int]]:
     """The function-level blocks by name -> their line indices (0-based), and the entry block's."""
     blocks: dict[str, list[int]] = {}
     entry: list[int] = []
-    indent: int | None = None
+    indent: int | None = None  # the function's: its blocks' labels and its closing brace sit there
     current = entry
-    started = False
     for i, line in enumerate(lines):
-        if not started:
-            started = "tt.func" in line and line.rstrip().endswith("{")
+        if indent is None:
+            if "tt.func" in line and line.rstrip().endswith("{"):
+                indent = len(line) - len(line.lstrip())
             continue
         match = _BLOCK.match(line)
-        if match and (indent is None or len(match["indent"]) == indent):
-            indent = len(match["indent"])
+        if match and len(match["indent"]) == indent:  # not a region's block (a reduction's combine)
             current = blocks.setdefault(match["name"], [])
             continue
-        if line.startswith("  }") and not line.startswith("   "):  # the function's closing brace
+        if line.strip() == "}" and len(line) - len(line.lstrip()) == indent:
             break
         current.append(i)
     return blocks, entry
