@@ -84,6 +84,19 @@ def _arg_names(kernel: Any, count: int) -> list[str]:
     return [f"arg{i}" for i in range(count)]
 
 
+def _descriptor(name: str, desc: Any) -> dict[str, Any]:
+    """A TensorDescriptor argument: the bytes its shape addresses in its base tensor, and the descriptor itself."""
+    base = desc.base
+    shape = [int(d) for d in desc.shape]
+    elements = 1
+    for d in shape:
+        elements *= d
+    return {"name": name, "nbytes": elements * int(base.element_size()), "dtype": str(base.dtype).rsplit(".", 1)[-1],
+            "shape": shape, "descriptor": {"strides": [int(s) for s in desc.strides],
+                                           "block_shape": [int(b) for b in desc.block_shape],
+                                           "base_shape": [int(d) for d in base.shape]}}
+
+
 def _record(kernel: Any, grid: Any, args: tuple[Any, ...]) -> None:
     names = _arg_names(kernel, len(args))
     values: dict[str, int] = {}
@@ -96,6 +109,8 @@ def _record(kernel: Any, grid: Any, args: tuple[Any, ...]) -> None:
         elif hasattr(value, "data_ptr") and hasattr(value, "element_size") and hasattr(value, "shape"):
             tensors.append({"name": name, "nbytes": int(value.numel() * value.element_size()),
                             "dtype": str(value.dtype).rsplit(".", 1)[-1], "shape": [int(d) for d in value.shape]})
+        elif hasattr(value, "base") and hasattr(value, "block_shape"):  # a host TensorDescriptor (TMA)
+            tensors.append(_descriptor(name, value))
     try:
         grid3 = [int(g) for g in grid][:3]
     except TypeError:

@@ -41,6 +41,14 @@ def _grid3(grid: Any) -> tuple[int, int, int]:
     return tuple(([*values, 1, 1])[:3])  # type: ignore[return-value]
 
 
+def _descriptor_bytes(desc: Any) -> int:
+    """The bytes a host TensorDescriptor (TMA) addresses: its shape in its base tensor's elements."""
+    dtype = str(getattr(desc.base, "dtype", "")).rsplit(".", 1)[-1]
+    size = getattr(desc.base, "element_size", None)
+    element = int(size()) if callable(size) else DTYPE_BYTES.get(dtype, 4)
+    return element * prod(int(d) for d in desc.shape)
+
+
 def launch_shape(arg_names: list[str], args: list[Any], kwargs: dict[str, Any], grid: Any,
                  roles: dict[str, str], origin: str) -> LaunchShape:
     """Bind positional and keyword arguments to parameter names; ints become values, tensors sizes."""
@@ -53,6 +61,8 @@ def launch_shape(arg_names: list[str], args: list[Any], kwargs: dict[str, Any], 
             continue
         if isinstance(value, int):
             values[name] = value
+        elif hasattr(value, "base") and hasattr(value, "block_shape") and hasattr(value, "shape"):
+            tensors.append(TensorBytes(name, _descriptor_bytes(value), roles.get(name, "inout")))
         elif hasattr(value, "shape") and hasattr(value, "dtype"):
             dtype = str(value.dtype).rsplit(".", 1)[-1]
             size = getattr(value, "element_size", None)

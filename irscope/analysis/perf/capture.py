@@ -15,7 +15,14 @@ from irscope.analysis.perf.control import (
     dead_regions,
     unmodelled,
 )
-from irscope.analysis.perf.panels import PanelTraffic, panel_traffic, tma_copy_bytes, wave_traffic
+from irscope.analysis.perf.exits import early_exits
+from irscope.analysis.perf.panels import (
+    PanelTraffic,
+    descriptor_args,
+    panel_traffic,
+    tma_copy_bytes,
+    wave_traffic,
+)
 from irscope.analysis.perf.predicates import active_shares
 from irscope.analysis.perf.predict import (
     BankSummary,
@@ -160,13 +167,14 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
             uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
     ttgir = capture.read("ttgir")
     scalars = scalar_values(ttgir, shape.values, shape.grid)
-    assumed = [] if both_paths else assumed_branches(ttgir, scalars)
+    exits = early_exits(ttgir, shape.values, shape.grid)
+    assumed = [] if both_paths else assumed_branches(ttgir, scalars, exits.branches)
     dead = dead_regions(ttgir, scalars) + assumed
     shape, roles_note = with_ir_roles(shape, ttgir, tuple((r.start, r.end) for r in dead))
     active = {} if amd else active_shares(list(listing.instructions), ttgir, shape.values, num_warps * warp)
     once = mix_of(once_insns, num_warps, warp, amd, active)
     mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd, active) for label, insns in inside.items()}
-    uncertain.extend(unmodelled(ttgir))
+    uncertain.extend(unmodelled(ttgir, exits.branches))
     _unrolled(ttgir, loops, mixes, uncertain)
     trips = evaluate_trips(ttgir, shape.values, shape.grid)
     accesses = coalescing(ttgir, scalars)
@@ -174,7 +182,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     efficiency, gather_note = dram_efficiency(accesses, device)
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
     costs = loop_costs(trips, matched, mixes)
-    costs, rounds, notes = _control(ttgir, dead, loops, costs, shape)
+    costs, rounds, notes = _control(ttgir, dead, loops, costs, shape, exits.share)
     costs, once, tma = _tma(ttgir, loops, costs, once)
     for cost in costs:
         if cost.trips is None:
@@ -205,9 +213,10 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
                    shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
                    dram_efficiency=efficiency, gather_note=gather_note,
-                   notes=((roles_note,) if roles_note else ()) + tuple(notes), rounds=rounds,
+                   notes=((roles_note,) if roles_note else ()) + ((exits.why,) if exits.why else ()) + tuple(notes),
+                   rounds=rounds, programs=exits.share,
                    serial=_serial(loops, costs), panels=_panels(capture, shape, device, resources.occupancy),
-                   copies=_copies(ttgir, loops, costs), tma_bytes=tma * shape.grid[0] * shape.grid[1] * shape.grid[2],
+                   copies=_copies(ttgir, loops, costs), tma_bytes=tma * _programs(shape) * exits.share,
                    uncertain=tuple(uncertain))
     if not assumed:
         return report
@@ -226,14 +235,15 @@ def _with_branch_range(report: PerfReport, both: PerfReport, assumed: list[Regio
 
 def _panels(capture: Capture, shape: LaunchShape, device: DeviceModel, occupancy: Any) -> PanelTraffic | None:
     """A persistent grid's loads by the panels each round of tiles touches (from the TTIR: TTGIR may flatten it); a
-    launch without tensor sizes (TMA descriptors), by the panels of each wave of resident CTAs."""
+    launch without tensor sizes or with host TMA descriptors, by the panels of each wave of resident CTAs (the
+    descriptors' blocks and indices say the traffic; their tensors' sizes, when recorded, would not say the reuse)."""
     if device.llc_bytes:  # fitted on an NVIDIA L2: a memory-side cache is not modelled so
         return None
     try:
         ttir = capture.read("ttir")
     except (StoreError, KeyError, ValueError):  # a capture without TTIR (Gluon): the generic model applies
         return None
-    if not shape.tensors:
+    if not shape.tensors or descriptor_args(ttir):
         per_sm = max(1, occupancy.ctas) if occupancy is not None and occupancy.fits else 1
         return wave_traffic(ttir, shape.values, shape.grid, device.sm_count * per_sm, device.l2_bytes)
     return panel_traffic(ttir, shape.values, shape.grid, device.l2_bytes)
@@ -261,10 +271,15 @@ def _copies(ttgir: str, loops: list[Any], costs: tuple[LoopCost, ...]) -> float:
     return total
 
 
-def _control(ttgir: str, dead: list[Region], loops: list[Any], costs: tuple[LoopCost, ...], shape: LaunchShape
-             ) -> tuple[tuple[LoopCost, ...], float, list[str]]:
+def _programs(shape: LaunchShape) -> int:
+    return shape.grid[0] * shape.grid[1] * shape.grid[2]
+
+
+def _control(ttgir: str, dead: list[Region], loops: list[Any], costs: tuple[LoopCost, ...], shape: LaunchShape,
+             share: float = 1.0) -> tuple[tuple[LoopCost, ...], float, list[str]]:
     """Loops in regions the launch does not run do no work; a store under an scf.if in a loop runs once per output
-    tile. Returns the costs, the rounds in which each CTA writes its part of the output (for the L2 model), notes."""
+    tile (``share``: of the grid's programs, those that do the work). Returns the costs, the rounds in which each
+    CTA writes its part of the output (for the L2 model), notes."""
     notes: list[str] = []
     out = list(costs)
     for i, (lp, cost) in enumerate(zip(loops, costs, strict=True)):
@@ -273,7 +288,7 @@ def _control(ttgir: str, dead: list[Region], loops: list[Any], costs: tuple[Loop
             out[i] = replace(cost, trips=0.0, executions=0.0, trips_note=region.why)
             notes.append(f"loop at line {cost.line}: {region.why}, so it does no work")
     outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
-    ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
+    ctas = max(1.0, _programs(shape) * share)
     rounds = 1.0
     spans = [lp.ttgir_lines for lp in loops]
     for span in conditional_store_loops(ttgir, spans):

@@ -98,8 +98,10 @@ def _blocks(lines: list[str], indent: int) -> dict[str, tuple[int, int]]:
     return spans
 
 
-def assumed_branches(ttgir: str, scalars: dict[str, int]) -> list[Region]:
+def assumed_branches(ttgir: str, scalars: dict[str, int], decided: tuple[int, ...] = ()) -> list[Region]:
     """Branches on values known only at run time (a loaded label): the shorter path is assumed not taken.
+
+    ``decided``: the lines of branches the program id and the launch decide (``irscope.analysis.perf.exits``).
 
     Triton emits ``cf.cond_br`` for an early ``return`` (Liger's cross entropy skips an ignored row): the path
     with the kernel's main work is the common one; the report says what the other would cost.
@@ -108,7 +110,7 @@ def assumed_branches(ttgir: str, scalars: dict[str, int]) -> list[Region]:
     found = []
     for number, line in enumerate(lines, 1):
         match = _COND_BR.search(line)
-        if match is None or match["cond"] in scalars:
+        if match is None or match["cond"] in scalars or number in decided:
             continue
         indent = next((len(m["indent"]) for text in lines[number:] if (m := _BLOCK.match(text))), 0)
         blocks = _blocks(lines, indent)
@@ -139,16 +141,16 @@ def conditional_store_loops(ttgir: str, loops: list[tuple[int, int]]) -> list[tu
     return found
 
 
-def unmodelled(ttgir: str) -> list[str]:
+def unmodelled(ttgir: str, decided: tuple[int, ...] = ()) -> list[str]:
     """What the model cannot weigh in this module, one sentence each: atomics (contention, spin locks) and branches
-    on loaded values (which way each program goes)."""
+    on loaded values (which way each program goes; not the ``decided`` lines, which the program id decides)."""
     found: list[str] = []
     for number, line in enumerate(ttgir.splitlines(), 1):
         if ("tt.atomic_cas" in line or "tt.atomic_rmw" in line) and not any("atomic" in f for f in found):
             op = "tt.atomic_cas" if "tt.atomic_cas" in line else "tt.atomic_rmw"
             found.append(f"the {op} at TTGIR line {number}: contention between CTAs (a lock spun on, atomics on "
                          "one address) is not modelled, so the time is a lower bound")
-        if "cf.cond_br" in line and not any("branch" in f for f in found):
+        if "cf.cond_br" in line and number not in decided and not any("branch" in f for f in found):
             found.append(f"the branch at TTGIR line {number} depends on values known only when it runs (which way "
                          "each program goes): its shorter path is assumed not taken, its machine code outside "
                          "loops is still counted")

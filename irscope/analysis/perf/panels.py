@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from irscope.analysis.perf.work import run_scalars, scalar_program_parts
 
-__all__ = ["SHARED_L2_SHARE", "PanelTraffic", "panel_traffic", "wave_traffic"]
+__all__ = ["SHARED_L2_SHARE", "PanelTraffic", "descriptor_args", "panel_traffic", "wave_traffic"]
 
 # The H100/H200 (and A100) L2 is two partitions, each caching for the SMs of the GPCs wired to it (NVIDIA's A100
 # and H100 whitepapers): a line every SM reads is held in both, so data the whole grid shares can use half the L2
@@ -34,6 +34,9 @@ _SPLAT = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*tt\.splat\s+(?P<a>%[\w$.-]+)\
 # Example: %a_ptrs_56 = arith.addi %a_ptrs_54, %a_ptrs_55 : tensor<128x64xi32>
 _DEF = re.compile(r"^\s*(?P<res>%[\w$.-]+)(?::\d+)?\s*=\s*(?P<rest>.*)$")
 _FOR = re.compile(r"scf\.for\s+(?P<iv>%[\w$.-]+)\s*=\s*(?P<lb>%[\w$.-]+)\s+to\s+(?P<ub>%[\w$.-]+)\s+step\s+(?P<st>%[\w$.-]+)")
+# Example: scf.for %start_n = %c0_i32 to %N_CTX step %c64_i32 iter_args(%acc_28 = %cst, %offsetkv_y_31 = %offset_y_17)
+_ITER_ARGS = re.compile(r"iter_args\((?P<args>[^)]*)\)")
+_ITER_ARG = re.compile(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+)")
 _BITS = {"f64": 64, "i64": 64, "f32": 32, "i32": 32, "tf32": 32, "f16": 16, "bf16": 16, "i16": 16}
 
 
@@ -46,6 +49,8 @@ class PanelTraffic:
     footprint_bytes: float
     why: str
     store_bytes: float = 0.0
+    requested_bytes: float = 0.0  # what the loads ask for over the grid (wave_traffic: the descriptor loads)
+    descriptors: tuple[str, ...] = ()  # the descriptor arguments whose traffic this is (wave_traffic)
 
 
 def _span(lines: list[str], start: int) -> int:
@@ -112,16 +117,26 @@ def panel_traffic(ttir: str, values: dict[str, int], grid: tuple[int, int, int],
         body_ops, _l, _a = scalar_program_parts("\n".join(body))
         rounds = [[run_scalars(body_ops, {**first[p], match["iv"]: own[r]}, (0, 0, 0), (1, 1, 1))
                    for p, own in enumerate(tiles) if r < len(own)] for r in range(max(len(t) for t in tiles))]
-        dram, biggest = _by_round(rounds, loads, l2_bytes)
+        dram, biggest, _asked = _by_round(rounds, loads, l2_bytes)
         why = (f"the {ctas} CTAs' tile loop runs in {len(rounds)} rounds; " + _why(biggest, l2_bytes))
         return PanelTraffic(dram, len(rounds), biggest, why)
     return None
 
 
+# Example: %desc_q: !tt.tensordesc<tensor<128x64xf16>> loc("desc_q"(#loc))
+_DESC_ARG = re.compile(r"%(?P<name>[\w$.-]+):\s*!tt\.tensordesc<")
+
+
+def descriptor_args(ttir: str) -> tuple[str, ...]:
+    """The kernel's TMA descriptor arguments (host ``TensorDescriptor``s), by name."""
+    head = next((line for line in ttir.splitlines() if "tt.func public" in line), "")
+    return tuple(m["name"] for m in _DESC_ARG.finditer(head))
+
+
 def wave_traffic(ttir: str, values: dict[str, int], grid: tuple[int, int, int], resident: int, l2_bytes: int
                  ) -> PanelTraffic | None:
-    """A grid of one tile per CTA whose tensors' sizes are unknown (TMA descriptors): its loads by the panels each
-    wave of ``resident`` CTAs (program ids in order) touches, and its stores; None if it has no descriptor loads."""
+    """A grid of one tile per CTA that loads through TMA descriptors: its descriptor loads by the panels each wave of
+    ``resident`` CTAs (program ids in order) touches, and its descriptor stores; None if it has no descriptor loads."""
     lines = ttir.splitlines()
     if not any("tt.descriptor_load" in line for line in lines):
         return None
@@ -133,14 +148,15 @@ def wave_traffic(ttir: str, values: dict[str, int], grid: tuple[int, int, int], 
     loads = _loads(lines, 0, len(lines))
     runs = _run_prefix(ops, env, ctas, grid)
     rounds = [runs[w:w + resident] for w in range(0, ctas, resident)]
-    dram, biggest = _by_round(rounds, loads, l2_bytes)
+    dram, biggest, asked = _by_round(rounds, loads, l2_bytes)
     stores = 0.0
     for line in lines:
         if (m := _DESC.search(line)) is not None and m["op"] == "store":
             stores += _elements(m["shape"]) * _elem_bytes(m["elem"]) * ctas
-    why = (f"the launch recorded no tensor sizes (TMA descriptors): the bytes come from the descriptors' block shapes "
-           f"in the IR; the {ctas} CTAs run in {len(rounds)} waves of {resident}; " + _why(biggest, l2_bytes))
-    return PanelTraffic(dram, len(rounds), biggest, why, stores)
+    why = (f"TMA descriptors: their bytes come from the descriptors' block shapes and indices in the IR (a loop-carried "
+           f"index named by where its walk starts); the {ctas} CTAs run in {len(rounds)} waves of {resident}; "
+           + _why(biggest, l2_bytes))
+    return PanelTraffic(dram, len(rounds), biggest, why, stores, asked, descriptor_args(ttir))
 
 
 def _elements(shape: str) -> int:
@@ -150,10 +166,29 @@ def _elements(shape: str) -> int:
     return count
 
 
+def _carried(lines: list[str]) -> dict[str, str]:
+    """Each loop-carried scalar (an ``scf.for`` iter_arg) -> the value it starts from."""
+    found: dict[str, str] = {}
+    for line in lines:
+        if "scf.for" in line and (m := _ITER_ARGS.search(line)) is not None:
+            found.update(_ITER_ARG.findall(m["args"]))
+    return found
+
+
+def _start(name: str, carried: dict[str, str]) -> str:
+    """A loop-carried index is named by where its walk starts (``offsetkv_y`` from ``offset_y``): one panel per start."""
+    for _hop in range(len(carried) + 1):
+        if name not in carried:
+            return name
+        name = carried[name]
+    return name
+
+
 def _loads(lines: list[str], start: int, end: int) -> list[tuple[float, list[str], list[re.Match[str]]]]:
     """Per global load in lines ``start..end``: its bytes, the scalars its address takes per tile, its loops."""
     defs = {m["res"]: m["rest"] for line in lines if (m := _DEF.match(line))}
     splats = {m["res"]: m["a"] for line in lines if (m := _SPLAT.match(line))}
+    carried = _carried(lines)
     inner = [(j, m) for j in range(start, end) if (m := _FOR.search(lines[j]))]
     loads = []
     for j in range(start, end):
@@ -161,17 +196,18 @@ def _loads(lines: list[str], start: int, end: int) -> list[tuple[float, list[str
         if (m := _LOAD.search(lines[j])) is not None:
             loads.append((_elements(m["shape"]) * _elem_bytes(m["elem"]), _splatted(m["ptr"], defs, splats), holders))
         elif (d := _DESC.search(lines[j])) is not None and d["op"] == "load":
-            index = re.findall(r"%[\w$.-]+", d["index"])
+            index = [_start(name, carried) for name in re.findall(r"%[\w$.-]+", d["index"])]
             loads.append((_elements(d["shape"]) * _elem_bytes(d["elem"]), index, holders))
     return loads
 
 
 def _by_round(rounds: list[list[dict[str, int]]], loads: list[tuple[float, list[str], list[re.Match[str]]]],
-              l2_bytes: int) -> tuple[float, float]:
-    """DRAM bytes of the loads over the rounds (each a list of the tiles' scalar values) and the largest footprint."""
+              l2_bytes: int) -> tuple[float, float, float]:
+    """DRAM bytes of the loads over the rounds (each a list of the tiles' scalar values), the largest footprint, and
+    the bytes the loads ask for."""
     shared = SHARED_L2_SHARE * l2_bytes
     previous: dict[tuple[object, ...], float] = {}
-    dram, previous_size, biggest = 0.0, 0.0, 0.0
+    dram, previous_size, biggest, asked = 0.0, 0.0, 0.0, 0.0
     for tiles in rounds:
         panels: dict[tuple[object, ...], float] = {}
         for at in tiles:
@@ -183,11 +219,12 @@ def _by_round(rounds: list[list[dict[str, int]]], loads: list[tuple[float, list[
                         trips *= max(0, -(-(ub - lb) // st))
                 key = (n, *(at.get(s) for s in scalars))
                 panels[key] = max(panels.get(key, 0.0), size * trips)
+                asked += size * trips
         size = sum(panels.values())
         kept = previous if previous_size <= shared else {}
         dram += sum(b for k, b in panels.items() if k not in kept)
         previous, previous_size, biggest = panels, size, max(biggest, size)
-    return dram, biggest
+    return dram, biggest, asked
 
 
 def _why(biggest: float, l2_bytes: int) -> str:

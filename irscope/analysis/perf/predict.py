@@ -110,8 +110,11 @@ def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: 
     loads, stores = totals.loads * ctas, totals.stores * ctas
     inputs = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout"))
     outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
-    if not shape.tensors and panels is not None:  # from the IR's descriptors and tile order
-        moved = panels.dram_bytes + max(stores, panels.store_bytes)
+    if panels is not None and (panels.requested_bytes or not shape.tensors):  # the descriptors' blocks, tile order
+        # the pointer tensors the launch recorded beside the descriptors: each read once
+        beside = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout") and t.name not in panels.descriptors)
+        pointers = min(beside, max(0.0, loads - panels.requested_bytes))
+        moved = panels.dram_bytes + pointers + max(stores, panels.store_bytes)
         return moved, 0.0, moved, panels.why, 0.0, 0.0
     if not shape.tensors:
         return (loads + stores, 0.0, loads + stores,
@@ -216,9 +219,10 @@ class _Spread:
     resident: int
 
 
-def _spread(shape: LaunchShape, sms: int, occupancy: Any) -> _Spread:
-    """The grid in waves of ``SMs x resident CTAs``, CTAs handed out round-robin."""
-    ctas = shape.grid[0] * shape.grid[1] * shape.grid[2]
+def _spread(shape: LaunchShape, sms: int, occupancy: Any, programs: float = 1.0) -> _Spread:
+    """The grid in waves of ``SMs x resident CTAs``, CTAs handed out round-robin; ``programs``: the share of them that
+    do the work (the others return at once and free their slot: the working ones fill the waves)."""
+    ctas = max(1, round(shape.grid[0] * shape.grid[1] * shape.grid[2] * programs))
     per_sm = max(1, occupancy.ctas) if occupancy is not None and occupancy.fits else 1
     concurrent = sms * per_sm
     waves = max(1, math.ceil(ctas / concurrent))
@@ -229,13 +233,24 @@ def _spread(shape: LaunchShape, sms: int, occupancy: Any) -> _Spread:
 
 @dataclass(frozen=True)
 class _Compute:
-    """The compute side: rates per SM, the busiest SM's tensor and vector time, and the plain roofline's."""
+    """The compute side: rates per SM, the busiest SM's tensor and vector time, and the plain roofline's.
+
+    ``stall``: the factor by which dependent issue (too few warps per scheduler) stretches the vector time; the
+    stretch is waiting, not work, so the issue unit is busy ``vector_us / stall`` of it.
+    """
 
     peak: float
     per_sm_tensor: float
     compute_us: float
     vector_us: float
     plain_us: float
+    stall: float = 1.0
+
+    def busiest_unit(self, busy: float) -> tuple[str, float]:
+        """The compute unit busiest over ``busy`` microseconds (tensor cores or issue / CUDA cores) and its share."""
+        tensor = self.compute_us / busy if busy else 0.0
+        vector = self.vector_us / self.stall / busy if busy else 0.0
+        return ("the tensor cores", tensor) if tensor >= vector else ("vector issue", vector)
 
 
 def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread, num_warps: int = 0) -> _Compute:
@@ -261,7 +276,7 @@ def _compute(device: DeviceModel, totals: _Totals, dtype: str, spread: _Spread, 
     # instruction usually needs the last one's result
     per_scheduler = spread.resident * num_warps / ISSUE_PER_SM_CLOCK
     stall = max(1.0, DEPENDENT_ISSUE_CYCLES / per_scheduler) if per_scheduler else 1.0
-    return _Compute(peak, per_sm_tensor, compute_us, max(vector_us, issue_us) * stall, plain_us)
+    return _Compute(peak, per_sm_tensor, compute_us, max(vector_us, issue_us) * stall, plain_us, stall)
 
 
 @dataclass(frozen=True)
@@ -409,6 +424,15 @@ def _verdict(terms: dict[str, float], spread: _Spread, compute: _Compute, memory
                            + (f" ({sms - ctas} of {sms} SMs idle)" if ctas < sms else f" (the last of {spread.waves} "
                               f"waves is {spread.tail:.0%} full)")
                            + f": {terms['compute']:.1f} us against a {plain_compute:.1f} us roofline")
+    if top == "compute":
+        unit, share = compute.busiest_unit(terms["compute"])
+        if share < LATENCY_SOL:
+            stalled = (f", stretched {compute.stall:.1f}x by dependent issue ({spread.resident} CTA(s) of "
+                       "few warps per SM)" if compute.stall > 1.0 else "")
+            return "latency", (f"the compute time {terms['compute']:.1f} us is tensor-core work "
+                               f"({compute.compute_us:.1f} us) and vector work ({compute.vector_us:.1f} us{stalled}) "
+                               f"in series: {unit}, the busiest unit, is busy {share:.0%} of it, under the "
+                               f"{LATENCY_SOL:.0%} at which a unit is the limit")
     if top in ("shared", "l2", "spill") or (top == "latency" and memory_side >= plain_compute):
         what = {"shared": "shared-memory / L1 wavefronts", "l2": "L2 traffic",
                 "spill": "spill traffic to L2 in series with the MMAs (one CTA per SM: nothing overlaps them)"}.get(
@@ -452,12 +476,13 @@ def _one_cta_rows(spread: _Spread, compute: _Compute, traffic: _Traffic, device:
                 "(fewer warps, more CTAs per SM) would overlap one CTA's loads with another's work")
 
 
-def _serial_verdict(terms: dict[str, float], what: str, busy: float, dram_peak_share: float) -> tuple[str, str]:
+def _serial_verdict(terms: dict[str, float], compute: _Compute, what: str, busy: float, dram_peak_share: float
+                    ) -> tuple[str, str]:
     """ncu's rule on the model's own terms: a unit under 60% of its peak over the launch's time is not its limit.
 
     ``dram_peak_share``: the model's DRAM rate against the data sheet's (ncu's percentages are of the sheet's peak).
     """
-    compute_share = terms["compute"] / busy if busy else 0.0
+    compute_share = compute.busiest_unit(busy)[1]
     memory_share = max(terms["dram"] * dram_peak_share, terms["l2"], terms["shared"]) / busy if busy else 0.0
     if max(compute_share, memory_share) < LATENCY_SOL:
         return "latency", what
@@ -501,9 +526,11 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             shared_per_cta: int = 0, l2_bytes_per_request: float = 128.0, dram_efficiency: float = 1.0,
             gather_note: str = "", notes: tuple[str, ...] = (), rounds: float = 1.0,
             serial: tuple[tuple[float, float, str], ...] = (), panels: PanelTraffic | None = None,
-            copies: float = 0.0, tma_bytes: float = 0.0, uncertain: tuple[str, ...] = ()) -> PerfReport:
-    """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``)."""
-    spread = _spread(shape, device.sm_count, occupancy)
+            copies: float = 0.0, tma_bytes: float = 0.0, uncertain: tuple[str, ...] = (),
+            programs: float = 1.0) -> PerfReport:
+    """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``); ``programs``: the
+    share of the grid's programs that get past the early returns their program id decides."""
+    spread = _spread(shape, device.sm_count, occupancy, programs)
     ctas = spread.ctas
     limit = ", ".join(occupancy.limiting) if occupancy is not None else "unknown"
     totals = _totals(once, loops, prologue_iterations)
@@ -529,7 +556,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
                              traffic.dram)
     if serial_us and max(terms, key=lambda k: terms[k]) == "serial":
         sheet_bw = device.sheet_dram_gbs or device.dram_gbs
-        bound, reason = _serial_verdict(terms, serial_what, predicted - LAUNCH_US,
+        bound, reason = _serial_verdict(terms, compute, serial_what, predicted - LAUNCH_US,
                                         device.dram_gbs / sheet_bw if sheet_bw else 1.0)
     fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
         compute.vector_us > 0.3 * (predicted - LAUNCH_US)

@@ -24,6 +24,7 @@ __all__ = [
     "evaluate_trips",
     "mix_of",
     "mma_shape",
+    "program_sample",
     "run_scalars",
     "scalar_program_parts",
     "scalar_values",
@@ -215,6 +216,11 @@ def _pids(grid: tuple[int, int, int], limit: int = 4096) -> list[tuple[int, int,
     step = max(1, total // limit)
     picks = sorted(set(range(0, total, step)) | {total - 1})
     return [(p % grid[0], (p // grid[0]) % grid[1], p // (grid[0] * grid[1])) for p in picks]
+
+
+def program_sample(grid: tuple[int, int, int], limit: int = 4096) -> list[tuple[int, int, int]]:
+    """Program ids to evaluate: all of them for small grids, else an even sample (always with the first and last)."""
+    return _pids(grid, limit)
 
 
 def evaluate_trips(ttgir: str, values: dict[str, int], grid: tuple[int, int, int]) -> list[LoopTrips]:
