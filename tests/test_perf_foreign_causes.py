@@ -220,3 +220,18 @@ def test_what_was_not_modelled_gives_a_range(foreign: tuple[Store, list[dict[str
     # the persistent matmul's re-reads follow its tile order: nothing guessed, no range
     report, _ = _perf(foreign, "tutorial persistent matmul")
     assert report.time_range == () and "range:" not in render_perf(report, "mm")
+
+
+def test_the_shared_l2_share_is_the_h200s_measured_one() -> None:
+    """SHARED_L2_SHARE is what benchmarks/l2_shared_share.py measured on the H200 (ncu DRAM reads of a buffer every
+    SM reads twice, over buffer sizes): the buffer size where the second read starts going to DRAM, over the L2."""
+    from irscope.analysis.perf.panels import SHARED_L2_SHARE
+
+    data = json.loads((DATA / "l2_shared_h200.json").read_text())
+    assert data["gpu"] == "NVIDIA H200" and data["ncu_exit"] == 0
+    shared = [p for p in data["points"] if p["pattern"] == "shared"]
+    fits = max(p["mib"] for p in shared if p["dram_over_size"] < 1.5)  # the second read mostly from the L2
+    spills = min(p["mib"] for p in shared if p["dram_over_size"] >= 1.5)
+    l2_mib = data["l2_bytes"] / 2**20
+    assert fits / l2_mib <= SHARED_L2_SHARE <= spills / l2_mib
+    assert abs(SHARED_L2_SHARE - data["shared_share"]) < 0.01
