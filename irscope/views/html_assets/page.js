@@ -273,8 +273,12 @@
         var b = el("button", { "class": "toggle map-button" }, "show the tile-to-warp map (" + l.shapes[0] + ")");
         var holder = el("div", { "class": "maps" });
         b.addEventListener("click", function () {
-          if (!holder.childNodes.length) { l.maps.forEach(function (m) { holder.appendChild(mapTable(m)); }); }
-          holder.style.display = holder.style.display === "none" ? "" : "none";
+          if (!holder.childNodes.length) {
+            l.maps.forEach(function (m) { holder.appendChild(mapTable(m)); });
+            holder.style.display = "";
+          } else {
+            holder.style.display = holder.style.display === "none" ? "" : "none";
+          }
           if (holder.style.display === "") { holder.scrollIntoView({ block: "nearest" }); }
         });
         box.appendChild(b);
