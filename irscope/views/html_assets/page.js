@@ -221,7 +221,9 @@
     var t = el("table", { "class": "passes folded", "id": "pass-table" });
     t.appendChild(table(["#", "stage", "pass", "+", "-", "what changed"], []).firstChild);
     p.rows.forEach(function (r) {
-      var tr = el("tr", { "class": "pass " + r.status + (r.diff ? " diffable" : ""), "data-pass": String(r.index) });
+      var attrs = { "class": "pass " + r.status + (r.diff ? " diffable" : "") };
+      attrs[r.step ? "data-step-of" : "data-pass"] = String(r.index);
+      var tr = el("tr", attrs);
       [r.step ? "" : r.index, r.stage, (r.step ? "  \u21b3 " : "") + r.name + (r.options ? " {" + r.options + "}" : ""),
        r.added || "", r.removed || "", r.summary].forEach(function (c, i) {
         tr.appendChild(el("td", i === 0 || i === 3 || i === 4 ? { "class": "num" } : null, c));
