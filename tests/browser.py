@@ -28,9 +28,8 @@ def chromium_path() -> str:
     return found
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """One headless Chromium for the whole session."""
+def launch_browser() -> Iterator[Any]:
+    """One headless Chromium (a fixture's body: ``pytest.fixture(scope="session", name="browser")(launch_browser)``)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

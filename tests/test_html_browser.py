@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from tests.browser import box, browser, open_page  # noqa: F401  (browser is a fixture)
+from tests.browser import box, launch_browser, open_page
 from tests.conftest import invoke
 
 pytestmark = [pytest.mark.browser, pytest.mark.compile]
+chromium = pytest.fixture(scope="session", name="browser")(launch_browser)
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +110,7 @@ def _terminal_cells(text: str) -> dict[tuple[str, str], str]:
         parts = row.split()
         if len(parts) != len(cols) + 1 or not parts[0].isdigit():
             continue
-        cells.update({(parts[0], c): v for c, v in zip(cols, parts[1:]) if c != "…"})
+        cells.update({(parts[0], c): v for c, v in zip(cols, parts[1:], strict=False) if c != "…"})
     return cells
 
 
@@ -125,7 +126,7 @@ def test_layout_map_matches_the_terminal_and_names_warps(browser: Any, matmul_pa
     compared = 0
     for tr in table.locator("tr").all()[1:]:
         cells = tr.locator("th, td").all_inner_texts()
-        for col, value in zip(cols, cells[1:]):
+        for col, value in zip(cols, cells[1:], strict=False):
             if (cells[0], col) in terminal:
                 assert value == terminal[(cells[0], col)], (cells[0], col)
                 compared += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from irscope.analysis.diff import DiffOptions, TextDiff
@@ -16,7 +17,7 @@ from irscope.request.captures import Request
 from irscope.store.store import Capture
 from irscope.toolchain.stages import read_stage
 
-__all__ = ["capture_facts_rows", "gather_capture", "gather_comparison", "renumbering_ignored"]
+__all__ = ["capture_facts_rows", "gather_capture", "gather_comparison"]
 
 _PAGE_STAGES = ("source", "glir", "ttir", "ttgir", "llir", "ptx", "sass", "amdgcn")
 
@@ -58,20 +59,13 @@ def _stages(capture: Capture, sass_listing: str | None) -> tuple[StageText, ...]
     return tuple(out)
 
 
-def renumbering_ignored(printed: TextDiff, normalised: Callable[[], TextDiff]) -> TextDiff:
-    """The diff without SSA renumbering when that leaves at most half the changed lines (``irscope diff``'s rule)."""
-    changed = printed.added + printed.removed
-    if not changed or 4 * min(printed.added, printed.removed) < changed:
-        return printed
-    other = normalised()
-    return other if 2 * (other.added + other.removed) <= changed else printed
-
-
 def _pass_diffs(dump: Any, table: Any) -> dict[int, TextDiff]:
     """Each changed pass's diff, as ``irscope diff --pass N`` shows it."""
-    from irscope.request.compare import diff_points, pass_point
+    from irscope.request.compare import diff_points, pass_point, renumbering_ignored
 
     out: dict[int, TextDiff] = {}
+    options = DiffOptions()
+    ssa_free = replace(options, normalize_ssa=True)
     for row in table.rows:
         if not row.changed or row.step or row.index in out:
             continue
@@ -79,9 +73,7 @@ def _pass_diffs(dump: Any, table: Any) -> dict[int, TextDiff]:
             left, right = pass_point(dump, str(row.index), "before"), pass_point(dump, str(row.index), "after")
         except IrscopeError:
             continue
-        options = DiffOptions()
-        out[row.index] = renumbering_ignored(diff_points(left, right, options),
-                                             lambda a=left, b=right: diff_points(a, b, replace(options, normalize_ssa=True)))
+        out[row.index] = renumbering_ignored(diff_points(left, right, options), partial(diff_points, left, right, ssa_free))
     return out
 
 
@@ -144,10 +136,12 @@ def gather_capture(request: Request, capture: Capture, passes: bool = True,
 def gather_comparison(left: Capture, right: Capture) -> SharedComparison:
     """``irscope compare``'s facts of two captures, with the diff of each stage both have."""
     from irscope.analysis.facts import capture_facts, compare_facts
-    from irscope.request.compare import diff_points, stage_point
+    from irscope.request.compare import diff_points, renumbering_ignored, stage_point
 
     a, b = capture_facts(left), capture_facts(right)
     diffs = []
+    options = DiffOptions()
+    ssa_free = replace(options, normalize_ssa=True)
     common = [s.name for s in stages_for(left.manifest.backend) if s.name != "source"
               and s.name in {t.name for t in stages_for(right.manifest.backend)}]
     for stage in common:
@@ -155,7 +149,5 @@ def gather_comparison(left: Capture, right: Capture) -> SharedComparison:
             pa, pb = stage_point(left, stage, f"{stage} of A"), stage_point(right, stage, f"{stage} of B")
         except IrscopeError:
             continue
-        options = DiffOptions()
-        diffs.append((stage, renumbering_ignored(diff_points(pa, pb, options),
-                                                 lambda x=pa, y=pb: diff_points(x, y, replace(options, normalize_ssa=True)))))
+        diffs.append((stage, renumbering_ignored(diff_points(pa, pb, options), partial(diff_points, pa, pb, ssa_free))))
     return SharedComparison(a=a, b=b, deltas=tuple(compare_facts(a.values, b.values)), stage_diffs=tuple(diffs))

@@ -13,7 +13,7 @@ from irscope.analysis.sourcemap import SourceMap
 from irscope.views.diff import pair_lines
 from irscope.views.html_page import highlight_lines, page, rich_html
 
-__all__ = ["capture_page", "capture_page_data", "diff_data", "MAX_DIFF_LINES"]
+__all__ = ["MAX_DIFF_LINES", "capture_page", "capture_page_data", "diff_data"]
 
 # A lowering pass's diff can hold ~15,000 lines; the page keeps the first this many of each and says so.
 MAX_DIFF_LINES = 3000

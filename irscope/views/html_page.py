@@ -8,6 +8,7 @@ Everything that comes from a capture (names, source, IR) reaches the page as JSO
 from __future__ import annotations
 
 import html
+import io
 import json
 from functools import cache
 from importlib import resources
@@ -81,19 +82,9 @@ def rich_html(renderable: Any, width: int = 110) -> str:
     """A rich renderable (the terminal's own view) as escaped HTML with inline colours, without a page around it."""
     from rich.console import Console
 
-    console = Console(record=True, width=width, file=_Null(), color_system="truecolor", force_terminal=True)
+    console = Console(record=True, width=width, file=io.StringIO(), color_system="truecolor", force_terminal=True)
     console.print(renderable, soft_wrap=False)
     return console.export_html(inline_styles=True, code_format="{code}")
-
-
-class _Null:
-    """A file that drops what is written (the recording console keeps its own copy)."""
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        return None
 
 
 @cache
