@@ -56,30 +56,44 @@
 
   // ---- one capture -------------------------------------------------------------------------------------
   // A stage line carries its highlighting as class switches: U+E000 + N opens class N of stage.classes (0: plain).
+  var SWITCH = /([\uE000-\uE0FF])/;
   function lineHtml(text, classes) {
-    var out = "", run = "", open = false;
-    for (var i = 0; i < text.length; i++) {
-      var c = text.charCodeAt(i);
-      if (c >= 0xE000 && c < 0xE100) {
-        out += esc(run);
-        run = "";
-        if (open) { out += "</span>"; open = false; }
-        var name = classes[c - 0xE000];
-        if (name) { out += '<span class="' + name + '">'; open = true; }
-      } else {
-        run += text[i];
-      }
+    if (!SWITCH.test(text)) { return esc(text); }
+    var parts = text.split(SWITCH), out = "", open = false;
+    for (var i = 0; i < parts.length; i++) {
+      var part = parts[i];
+      if (i % 2 === 0) { out += esc(part); continue; }
+      if (open) { out += "</span>"; open = false; }
+      var name = classes[part.charCodeAt(0) - 0xE000];
+      if (name) { out += '<span class="' + name + '">'; open = true; }
     }
-    return out + esc(run) + (open ? "</span>" : "");
+    return out + (open ? "</span>" : "");
   }
-  function stageLines(stage) {
+  function stageLines(stage, from, to) {
     var parts = [];
-    for (var i = 0; i < stage.lines.length; i++) {
+    from = from || 0;
+    to = to === undefined ? stage.lines.length : Math.min(to, stage.lines.length);
+    for (var i = from; i < to; i++) {
       parts.push('<div class="ln" data-n="' + (i + 1) + '"><span class="no">' + (i + 1) +
                  '</span><span class="tx">' + lineHtml(stage.lines[i], stage.classes) + "</span></div>");
     }
     return parts.join("");
   }
+  // The stage pane draws blocks of BLOCK lines when they scroll near the view (a 2,000-line LLVM IR with
+  // 30,000-character lines would take seconds to draw at once); a block with a marked line is drawn at once.
+  var BLOCK = 64, lineHeight = 0, observer = null;
+  function drawBlock(view, block) {
+    if (block.getAttribute("data-drawn")) { return; }
+    var st = view._stage, b = parseInt(block.getAttribute("data-b"), 10);
+    block.innerHTML = stageLines(st, b * BLOCK, (b + 1) * BLOCK);
+    block.style.height = "";
+    block.setAttribute("data-drawn", "1");
+    hitsFor(state.stage, state.line).forEach(function (n) {
+      var node = block.querySelector('.ln[data-n="' + n + '"]');
+      if (node) { node.classList.add("hit"); }
+    });
+  }
+  function blockOf(view, n) { return view.querySelector('.blk[data-b="' + Math.floor((n - 1) / BLOCK) + '"]'); }
   function hitsFor(stage, line) {
     var m = DATA.map[stage];
     return (m && line !== null && m[String(line)]) || [];
@@ -89,12 +103,15 @@
     if (!view || !state.stage) { return; }
     Array.prototype.forEach.call(view.querySelectorAll(".ln.hit"), function (n) { n.classList.remove("hit"); });
     var hits = hitsFor(state.stage, state.line);
-    var first = null;
     hits.forEach(function (n) {
-      var node = view.querySelector('.ln[data-n="' + n + '"]');
-      if (node) { node.classList.add("hit"); first = first || node; }
+      var block = blockOf(view, n);
+      if (!block) { return; }
+      drawBlock(view, block);
+      var node = block.querySelector('.ln[data-n="' + n + '"]');
+      if (node) { node.classList.add("hit"); }
     });
-    if (first) { view.scrollTop = first.offsetTop - view.clientHeight / 3; }
+    view.setAttribute("data-hits", hits.join(","));
+    if (hits.length) { view.scrollTop = (hits[0] - 1) * lineHeight - view.clientHeight / 3; }
     var note = document.getElementById("stage-note");
     var st = DATA.stages.filter(function (s) { return s.name === state.stage; })[0];
     if (state.line === null) {
@@ -115,7 +132,24 @@
     state.stage = name;
     var view = document.getElementById("stage-view");
     var st = DATA.stages.filter(function (s) { return s.name === name; })[0];
-    view.innerHTML = stageLines(st);
+    view._stage = st;
+    if (!lineHeight) {  // one line's height on screen: the undrawn blocks take their lines' room
+      view.innerHTML = stageLines(st, 0, 1);
+      lineHeight = view.firstChild ? view.firstChild.getBoundingClientRect().height || 16 : 16;
+    }
+    var blocks = [];
+    for (var b = 0; b * BLOCK < st.lines.length; b++) {
+      var count = Math.min(BLOCK, st.lines.length - b * BLOCK);
+      blocks.push('<div class="blk" data-b="' + b + '" style="height:' + (count * lineHeight) + 'px"></div>');
+    }
+    view.innerHTML = blocks.join("");
+    view.scrollTop = 0;
+    if (observer) { observer.disconnect(); }
+    observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) { if (e.isIntersecting) { drawBlock(view, e.target); } });
+    }, { root: view, rootMargin: "600px 0px" });
+    Array.prototype.forEach.call(view.childNodes, function (block) { observer.observe(block); });
+    drawBlock(view, view.firstChild);
     view.setAttribute("data-stage", name);
     Array.prototype.forEach.call(document.querySelectorAll(".stage-tabs button"), function (b) {
       b.classList.toggle("on", b.getAttribute("data-stage") === name);

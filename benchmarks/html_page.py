@@ -1,0 +1,90 @@
+"""Size and load time of `irscope html`'s matmul page (every pass stored), measured in headless Chromium.
+
+Writes the page for the bundled matmul (sm90, config 0, with the pass table and every changed pass's diff),
+then opens it from file:// in Debian's Chromium (Playwright drives it; never a downloaded browser) a few
+times and reports: the file's size; ``ready``, the page's own performance.now() when its script has drawn
+the first view (navigation start to the ready marker, parsing the JSON included); ``load``, the wall time
+of goto + waiting for the marker; and how long drawing the largest stage and the largest pass diff take
+on a click. Prints one JSON object.
+
+    python3 benchmarks/html_page.py [--store DIR] [--runs 5] [--chromium /usr/bin/chromium]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def write_page(store: str, out: Path) -> float:
+    """``irscope html matmul`` into ``out``; the seconds it took (a first run compiles the pass dump)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "irscope", "html", "matmul", "--target", "sm90", "-o", str(out),
+                    "--store", store], check=True, env=env)
+    return time.perf_counter() - start
+
+
+def measure(page_file: Path, chromium: str, runs: int) -> dict[str, object]:
+    """Ready and load times over ``runs`` fresh tabs, and the time to draw the largest stage and pass diff."""
+    from playwright.sync_api import sync_playwright
+
+    ready, load, stage_ms, diff_ms = [], [], [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        for _ in range(runs):
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            start = time.perf_counter()
+            page.goto(page_file.resolve().as_uri())
+            page.wait_for_selector("body[data-ready='1']")
+            load.append((time.perf_counter() - start) * 1000)
+            ready.append(page.evaluate("window.irscope.readyAt"))
+            stage_ms.append(page.evaluate("""() => {
+                const big = window.irscope.data.stages.filter(s => s.name !== 'source')
+                    .sort((a, b) => b.lines.length - a.lines.length)[0];
+                const t = performance.now(); window.irscope.showStage(big.name);
+                document.getElementById('stage-view').getBoundingClientRect(); return performance.now() - t; }"""))
+            page.click("#tab-passes")
+            diff_ms.append(page.evaluate("""() => {
+                const diffs = window.irscope.data.passes.diffs;
+                const big = Object.keys(diffs).sort((a, b) => JSON.stringify(diffs[b]).length
+                                                          - JSON.stringify(diffs[a]).length)[0];
+                const t = performance.now(); window.irscope.showPass(parseInt(big, 10));
+                document.getElementById('pass-diff').getBoundingClientRect(); return performance.now() - t; }"""))
+            page.close()
+        browser.close()
+    return {"ready_ms_median": round(statistics.median(ready), 1), "ready_ms_max": round(max(ready), 1),
+            "load_ms_median": round(statistics.median(load), 1), "largest_stage_draw_ms": round(statistics.median(stage_ms), 1),
+            "largest_pass_diff_draw_ms": round(statistics.median(diff_ms), 1), "runs": runs}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--store", help="irscope store (default: a fresh one in a temporary folder)")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--chromium", default=os.environ.get("IRSCOPE_CHROMIUM", "/usr/bin/chromium"))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "matmul.html"
+        seconds = write_page(args.store or str(Path(tmp) / "store"), out)
+        data = json.loads(out.read_text(encoding="utf-8").split('id="irscope-data">', 1)[1].split("</script>", 1)[0])
+        result = {"page": "irscope html matmul --target sm90 (every pass)", "bytes": out.stat().st_size,
+                  "megabytes": round(out.stat().st_size / 1e6, 2), "passes": len(data["passes"]["rows"]),
+                  "pass_diffs": len(data["passes"]["diffs"]), "write_seconds": round(seconds, 1),
+                  **measure(out, args.chromium, args.runs)}
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
