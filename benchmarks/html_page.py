@@ -5,7 +5,8 @@ then opens it from file:// in Debian's Chromium (Playwright drives it; never a d
 times and reports: the file's size; ``ready``, the page's own performance.now() when its script has drawn
 the first view (navigation start to the ready marker, parsing the JSON included); ``load``, the wall time
 of goto + waiting for the marker; and how long drawing the largest stage and the largest pass diff take
-on a click. Prints one JSON object.
+on a click. Then the same page with its pass table repeated to 324 passes (all their diffs kept): its
+ready time and how long the pass tab takes to draw. Prints one JSON object.
 
     python3 benchmarks/html_page.py [--store DIR] [--runs 5] [--chromium /usr/bin/chromium]
 """
@@ -69,6 +70,36 @@ def measure(page_file: Path, chromium: str, runs: int) -> dict[str, object]:
             "largest_pass_diff_draw_ms": round(statistics.median(diff_ms), 1), "runs": runs}
 
 
+def many_passes(data: dict[str, object], out: Path, copies: int = 4) -> int:
+    """The page of ``data`` with its passes (and their diffs) repeated ``copies`` times; how many passes it has."""
+    sys.path.insert(0, str(REPO))
+    from irscope.views.html_page import page
+
+    passes: dict[str, object] = data["passes"]  # type: ignore[assignment]
+    rows, diffs = passes["rows"], passes["diffs"]  # type: ignore[index]
+    step = max(r["index"] for r in rows) + 1
+    passes["rows"] = [{**r, "index": r["index"] + k * step} for k in range(copies) for r in rows]  # type: ignore[index]
+    passes["diffs"] = {str(int(i) + k * step): d for k in range(copies) for i, d in diffs.items()}  # type: ignore[index]
+    out.write_text(page("many passes", data), encoding="utf-8")
+    return len(passes["rows"])  # type: ignore[arg-type]
+
+
+def passes_tab(page_file: Path, chromium: str) -> dict[str, float]:
+    """Ready time of a page, and the time its pass tab takes to draw."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(page_file.resolve().as_uri())
+        page.wait_for_selector("body[data-ready='1']")
+        ready = page.evaluate("window.irscope.readyAt")
+        drawn = page.evaluate("""() => { const t = performance.now(); window.irscope.showTab('passes');
+            document.getElementById('pass-table').getBoundingClientRect(); return performance.now() - t; }""")
+        browser.close()
+    return {"ready_ms": round(ready, 1), "pass_tab_draw_ms": round(drawn, 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--store", help="irscope store (default: a fresh one in a temporary folder)")
@@ -83,6 +114,9 @@ def main() -> None:
                   "megabytes": round(out.stat().st_size / 1e6, 2), "passes": len(data["passes"]["rows"]),
                   "pass_diffs": len(data["passes"]["diffs"]), "write_seconds": round(seconds, 1),
                   **measure(out, args.chromium, args.runs)}
+        big = Path(tmp) / "many.html"
+        count = many_passes(data, big)
+        result["many_passes"] = {"passes": count, "bytes": big.stat().st_size, **passes_tab(big, args.chromium)}
     print(json.dumps(result, indent=2))
 
 
