@@ -21,7 +21,12 @@ INSTALL = ("install it: `apt-get install -y chromium` (Debian's package, /usr/bi
 
 def chromium_path() -> str:
     """The Chromium to drive: $IRSCOPE_CHROMIUM, else Debian's, else one on PATH; fails the test when there is none."""
-    found = os.environ.get("IRSCOPE_CHROMIUM") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None)
+    chosen = os.environ.get("IRSCOPE_CHROMIUM")
+    if chosen:
+        if not Path(chosen).is_file():
+            pytest.fail(f"IRSCOPE_CHROMIUM={chosen} is not a file; unset it or {INSTALL}", pytrace=False)
+        return chosen
+    found = "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None
     found = found or shutil.which("chromium") or shutil.which("chromium-browser")
     if not found:
         pytest.fail(f"the browser tests need Chromium and it is not installed; {INSTALL}", pytrace=False)

@@ -109,7 +109,35 @@ def test_check_html_lists_the_facts_that_moved(captures: Any, shared_store: Path
     assert [d[:3] for d in entry["deltas"]] == [["registers", str(recorded["registers"]), str(recorded["registers"] - 40)]]
 
 
+@pytest.mark.compile
+def test_html_of_a_stored_capture_imports_neither_torch_nor_triton(captures: Any, shared_store: Path,
+                                                                   tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import repo_path
+
+    captures("matmul", "sm90")
+    code = ("import sys\nfrom click.testing import CliRunner\nfrom irscope.cli import cli\n"
+            f"r = CliRunner().invoke(cli, ['html', 'matmul', '--target', 'sm90', '--no-passes', '-o', {str(tmp_path / 'm.html')!r},"
+            f" '--store', {str(shared_store)!r}])\n"
+            "print(r.exit_code, 'triton' in sys.modules, 'torch' in sys.modules)")
+    for _ in range(2):  # the first may import the kernel's module once for perf's launch (cached, as `perf` does)
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "PYTHONPATH": repo_path()})
+    assert proc.stdout.split() == ["0", "False", "False"], proc.stdout + proc.stderr[-2000:]
+
+
 def test_html_refuses_an_output_in_a_missing_folder(tmp_path: Path) -> None:
     result = invoke("html", "matmul", "-o", tmp_path / "no-such-dir" / "m.html")
     assert result.exit_code != 0
     assert "Traceback" not in result.output and "no-such-dir" in result.output
+
+
+def test_a_missing_browser_fails_the_browser_tests(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from tests.browser import chromium_path
+
+    monkeypatch.setenv("IRSCOPE_CHROMIUM", str(tmp_path / "no-chromium"))
+    with pytest.raises(pytest.fail.Exception, match="apt-get install -y chromium"):
+        chromium_path()
