@@ -93,6 +93,7 @@ def test_pass_diff_is_the_terminal_diff(browser: Any, matmul_page: Path, shared_
     page.click(f"#pass-table tr.pass[data-pass='{row['index']}']")
     assert "on" in (page.locator(f"#pass-table tr.pass[data-pass='{row['index']}']").get_attribute("class") or "")
     assert page.locator("#pass-diff h2").inner_text() == f"pass {row['index']}: what it changed"
+    page.wait_for_selector("#pass-diff .diffbox[data-drawn='all']")
     assert page.locator("#pass-diff .diff tr.a").count() == added
     assert page.locator("#pass-diff .diff tr.d").count() == removed
     diff = box(page, "#pass-diff .diffbox")
@@ -179,6 +180,7 @@ def test_compare_page_side_by_side(browser: Any, shared_store: Path, captures: A
     assert page.locator("#first-divergence").inner_text().startswith("First divergence: ")
     page.click("#tab-diffs")
     page.click(".stage-tabs button[data-stage='ttgir']")
+    page.wait_for_selector("#stage-diff .diffbox[data-drawn='all']")
     rows = page.locator("#stage-diff .diff tr").count()
     assert rows > 10
     left, right = box(page, "#stage-diff .diff td.d"), box(page, "#stage-diff .diff td.a")

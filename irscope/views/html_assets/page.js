@@ -198,8 +198,8 @@
     if (start) { showStage(start.name); }
   }
 
-  function diffTable(d, sideBySide) {
-    var parts = ['<table class="diff">'];
+  function diffRows(d, sideBySide) {
+    var parts = [];
     d.hunks.forEach(function (h) {
       parts.push('<tr class="h"><td colspan="' + (sideBySide ? 4 : 3) + '">' + esc(h.header) + "</td></tr>");
       h.rows.forEach(function (r) {
@@ -216,18 +216,30 @@
         }
       });
     });
-    parts.push("</table>");
-    return parts.join("");
+    return parts;
   }
+  // A diff draws its first rows at once and the rest in slices after it, so a 3,000-line diff shows at once;
+  // the box says data-drawn="all" when every row is in.
+  var DIFF_SLICE = 300;
   function diffBlock(d, sideBySide) {
     var box = el("div", { "class": "diffbox" });
     var head = el("div", { "class": "note" }, "--- " + d.left + "   +++ " + d.right + "   (+" + d.added + " -" + d.removed +
                   " lines" + (d.changed ? "" : ", identical") + ")");
     box.appendChild(head);
     if (d.cut) { box.appendChild(el("div", { "class": "note warn" }, d.cut)); }
-    var body = el("div");
-    body.innerHTML = diffTable(d, sideBySide);
-    box.appendChild(body);
+    var rows = diffRows(d, sideBySide);
+    var table = el("table", { "class": "diff" });
+    var body = el("tbody");
+    table.appendChild(body);
+    box.appendChild(table);
+    var done = 0;
+    function slice() {
+      if (!box.isConnected && done > 0) { return; }  // replaced by another diff meanwhile
+      body.insertAdjacentHTML("beforeend", rows.slice(done, done + DIFF_SLICE).join(""));
+      done += DIFF_SLICE;
+      if (done < rows.length) { setTimeout(slice, 0); } else { box.setAttribute("data-drawn", "all"); }
+    }
+    slice();
     return box;
   }
   function showPass(index) {
