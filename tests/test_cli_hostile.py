@@ -138,7 +138,7 @@ def _bases(f: Files) -> dict[str, list[str]]:
         "trust": ["no_such_key"], "bench": ["vector_add"], "run": ["vector_add"], "capture": ["--target", "sm90", "--", "true"],
         "compare": [*BASE_KERNEL, "--vs-config", "1"], "facts": [*BASE_KERNEL, "-o", str(f.folder / "facts.json")],
         "check": [str(f.folder / "no-facts.json")], "repro": [*BASE_KERNEL, "-o", str(f.folder / "repro.py")],
-        "triton": ["list"], "perf": BASE_KERNEL,
+        "triton": ["list"], "perf": BASE_KERNEL, "html": [*BASE_KERNEL, "-o", str(f.folder / "page.html")],
     }
 
 

@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "facts": "irscope.cli.facts_cmd:facts",
     "check": "irscope.cli.facts_cmd:check",
     "repro": "irscope.cli.repro_cmd:repro",
+    "html": "irscope.cli.html_cmd:html_cmd",
 }
 
 

@@ -12,6 +12,7 @@ from irscope.cli.options import (
     json_option,
     kernel_options,
     not_empty,
+    output_file,
     store_option,
     target_value,
 )
@@ -36,13 +37,15 @@ from irscope.request.captures import LaunchSpec
 @click.option("--stage", "-s", metavar="STAGE", default=None, callback=not_empty,
               help="also show this stage's text diff (ttir, ttgir, llir, ptx, sass, amdgcn)")
 @click.option("--all", "show_all", is_flag=True, help="list the facts that are equal too")
+@click.option("--html", "html_file", metavar="FILE.html", callback=output_file,
+              help="also write the comparison as one self-contained HTML page, with every stage's side-by-side diff")
 @jobs_option("with 2 or more, the two sides compile at once when both are missing")
 @json_option
 @store_option
 @kernel_options
 def compare(kernel: str, other: str | None, target: str | None, vs_target: str | None, config: int,
             vs_config: int | None, triton_spec: str | None, vs_triton: str | None, stage: str | None, show_all: bool,
-            jobs: int | None, as_json: bool, store_dir: str | None, launch: LaunchSpec) -> None:
+            html_file: str | None, jobs: int | None, as_json: bool, store_dir: str | None, launch: LaunchSpec) -> None:
     """Compare two compilations by what changed: loops and pipelining, tensor-core instructions,
     layouts, registers, spills, shared memory, occupancy and the instruction mix.
 
@@ -56,6 +59,8 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
         irscope compare matmul --triton 3.5.1 --vs-triton 3.9.0 --target sm90   # needs Triton 3.5.1
 
         irscope compare matmul --set num_stages=2
+
+        irscope compare matmul --config 0 --vs-config 1 --html compare.html
     """
     from irscope.analysis.facts import capture_facts, compare_facts
     from irscope.model.paths import store_root
@@ -94,6 +99,12 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
     if left.manifest.key == right.manifest.key:
         raise UsageError(f"both sides are capture {left.manifest.key}; give a second kernel, --vs-target, "
                          "--vs-config, --vs-triton or --set NAME=VALUE")
+    if html_file is not None:
+        from irscope.cli.html_cmd import write_page
+        from irscope.request.share import gather_comparison
+        from irscope.views.html_compare import comparison_page
+
+        write_page(html_file, comparison_page(gather_comparison(left, right)))
     a, b = capture_facts(left), capture_facts(right)
     deltas = compare_facts(a.values, b.values)
     if as_json:

@@ -110,15 +110,13 @@ def diff(asked: Asked, request: Request, capture: Capture, start: str | None, en
 def _ignore_renumbering(printed: TextDiff, normalised: Callable[[], TextDiff]) -> TextDiff:
     """The diff without SSA renumbering when that leaves at most half of the changed lines (the TUI's rule), with
     a note on stderr; else the diff as printed."""
-    changed = printed.added + printed.removed
-    if not changed or 4 * min(printed.added, printed.removed) < changed:  # renumbering cannot be half of it
-        return printed
-    other = normalised()
-    left = other.added + other.removed
-    if 2 * left > changed:
-        return printed
-    click.echo(f"irscope: SSA renumbering ignored: {changed - left} of {changed} changed lines only renumber values "
-               "(--no-normalize-ssa shows them)", err=True)
+    from irscope.request.compare import renumbering_ignored
+
+    other = renumbering_ignored(printed, normalised)
+    if other is not printed:
+        changed, left = printed.added + printed.removed, other.added + other.removed
+        click.echo(f"irscope: SSA renumbering ignored: {changed - left} of {changed} changed lines only renumber "
+                   "values (--no-normalize-ssa shows them)", err=True)
     return other
 
 

@@ -124,11 +124,13 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
 @click.argument("snapshot_file", metavar="FACTS.json", type=click.Path(dir_okay=False))
 @click.option("--tolerance", "tolerances", metavar="FACT=AMOUNT", multiple=True, callback=not_empty,
               help="allow a fact to move this much (repeatable; adds to the file's), e.g. registers=8 or 'instructions.*=5%'")
+@click.option("--html", "html_file", metavar="FILE.html", callback=output_file,
+              help="also write the result as one self-contained HTML page (a CI artifact), the changed entries first")
 @jobs_option("compile N entries at a time in worker processes")
 @json_option
 @triton_option
 @store_option
-def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_json: bool,
+def check(snapshot_file: str, tolerances: tuple[str, ...], html_file: str | None, jobs: int | None, as_json: bool,
           store_dir: str | None) -> None:
     """Compile every entry of FACTS.json again (with the Triton chosen now, e.g. --triton) and exit 1
     listing the facts that changed beyond their tolerance; 0 when none did.
@@ -136,6 +138,8 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_
     Example:
 
         irscope --triton 3.6.0 check facts.json --tolerance registers=5%   # needs Triton 3.6.0
+
+        irscope check facts.json --html check.html   # needs facts.json from irscope facts
     """
     from irscope.model.paths import require_writable, store_root
     from irscope.request.factsfile import check_snapshot, default_workers
@@ -153,6 +157,8 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_
         results = check_snapshot(path, root, str(chosen.python) if chosen else None, tolerances,
                                  jobs or default_workers(), step)
     bad = [r for r in results if r.failed]
+    if html_file is not None:
+        _write_check_page(html_file, snapshot_file, results)
     if as_json:
         click.echo(json.dumps([{**r.job.to_json(), "failed": r.failed, "error": r.error,
                                 "changed": [{"fact": d.name, "was": d.before, "now": d.after, "allowed": d.allowed}
@@ -171,3 +177,16 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_
                    + (f" ({moved} facts beyond tolerance)" if moved else ""))
     if bad:
         raise SystemExit(1)
+
+
+def _write_check_page(html_file: str, snapshot_file: str, results: list[Any]) -> None:
+    """The check's result as one HTML page."""
+    from irscope.analysis.share import CheckEntry, SharedCheck
+    from irscope.cli.html_cmd import write_page
+    from irscope.store.store import triton_version
+    from irscope.views.html_compare import check_page
+
+    entries = tuple(CheckEntry(label=r.job.label(), note=r.label, failed=r.failed, error=r.error, deltas=r.deltas)
+                    for r in results)
+    write_page(html_file, check_page(SharedCheck(snapshot=snapshot_file, triton_version=triton_version(),
+                                                 entries=entries)))

@@ -103,27 +103,10 @@ def _pass_text(request: Request, capture: Capture, pass_name: str) -> tuple[str,
 
 
 def _with_machine_code(text: str, capture: Capture) -> LayoutReport:
-    """The report of a capture's TTGIR, each global access checked against the PTX / AMDGCN widths, each
-    conversion against the PTX, and each layout and conversion traced to the first IR (the author's, for Gluon)."""
-    from irscope.analysis.layouts.access_widths import access_widths
-    from irscope.analysis.layouts.explain import analyze_layouts
-    from irscope.analysis.layouts.provenance import with_provenance
-    from irscope.errors import StoreError
-    from irscope.parse.lineinfo import parse_ptx
+    """The report of a capture's TTGIR, checked against its machine code (irscope.analysis.layouts.capture)."""
+    from irscope.analysis.layouts.capture import layout_report_with_machine_code
 
-    try:
-        listing = parse_ptx(capture.read("ptx")) if capture.manifest.backend == "cuda" else None
-        accesses = access_widths(capture, listing)
-    except StoreError:
-        listing, accesses = None, []
-    report = analyze_layouts(text, accesses=accesses, listing=listing)
-    for stage in ("glir", "ttir"):  # a Gluon kernel's first IR, else a Triton kernel's
-        if stage in capture.manifest.files:
-            try:
-                return with_provenance(report, text, capture.read(stage), stage)
-            except StoreError:
-                break
-    return report
+    return layout_report_with_machine_code(text, capture)
 
 
 @click.command("layouts")

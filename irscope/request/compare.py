@@ -88,3 +88,13 @@ def diff_points(left: IrPoint, right: IrPoint, options: DiffOptions) -> TextDiff
     if ir == "llvm":
         a, b, _ = comparable_llvm(strip_pass_manager_noise(a), strip_pass_manager_noise(b))
     return diff_texts(a, b, left.label, right.label, ir=ir, options=options)
+
+
+def renumbering_ignored(printed: TextDiff, normalised: Callable[[], TextDiff]) -> TextDiff:
+    """The diff without SSA renumbering (``normalised()``) when that leaves at most half of the changed lines (the
+    TUI's rule), else the diff as printed."""
+    changed = printed.added + printed.removed
+    if not changed or 4 * min(printed.added, printed.removed) < changed:  # renumbering cannot be half of it
+        return printed
+    other = normalised()
+    return other if 2 * (other.added + other.removed) <= changed else printed

@@ -42,7 +42,7 @@ def render_unified(diff: TextDiff) -> Text:
     return out
 
 
-def _pairs(hunk: Hunk) -> list[tuple[DiffLine | None, DiffLine | None]]:
+def pair_lines(hunk: Hunk) -> list[tuple[DiffLine | None, DiffLine | None]]:
     """Left/right line pairs: unchanged lines face themselves, a run of removals faces the additions after it."""
     pairs: list[tuple[DiffLine | None, DiffLine | None]] = []
     removed: list[DiffLine] = []
@@ -84,7 +84,7 @@ def render_side_by_side(diff: TextDiff, width: int = 160) -> Text:
     out.append(f"{'':6}{diff.left[:column]:<{column}} │ {'':6}{diff.right[:column]}\n", style="bold")
     for hunk in diff.hunks:
         out.append(f"@@ -{hunk.old_start},{hunk.old_len} +{hunk.new_start},{hunk.new_len} @@\n", style=_HUNK)
-        for left, right in _pairs(hunk):
+        for left, right in pair_lines(hunk):
             same = left is right
             out.append_text(_cell(left, left.old if left else None, column, "" if same else _REMOVED))
             out.append(" │ " if same else " ┃ ", style="dim" if same else "yellow")
