@@ -182,8 +182,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """After the doc test: how many of the docs' commands it skipped, and why (their ``# needs ...``)."""
+    from tests.browser import BROWSERLESS
     from tests.doc_commands import SKIPPED
 
+    if BROWSERLESS:
+        terminalreporter.section("browser tests not run")
+        terminalreporter.write_line(BROWSERLESS[0])
     if SKIPPED:
         terminalreporter.section(f"doc commands skipped: {len(SKIPPED)}")
         for line in SKIPPED:

@@ -135,9 +135,16 @@ def test_html_refuses_an_output_in_a_missing_folder(tmp_path: Path) -> None:
     assert "Traceback" not in result.output and "no-such-dir" in result.output
 
 
-def test_a_missing_browser_fails_the_browser_tests(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from tests.browser import chromium_path
+def test_a_missing_browser_fails_the_browser_tests_where_they_are_required(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    from tests import browser
 
     monkeypatch.setenv("IRSCOPE_CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setenv("IRSCOPE_BROWSER_TESTS", "required")  # as .ci/run sets it
     with pytest.raises(pytest.fail.Exception, match="apt-get install -y chromium"):
-        chromium_path()
+        browser.chromium_path()
+    monkeypatch.delenv("IRSCOPE_BROWSER_TESTS")  # a machine with nothing but Python: not run, and the summary says why
+    monkeypatch.setattr(browser, "BROWSERLESS", [])
+    with pytest.raises(pytest.skip.Exception, match="IRSCOPE_BROWSER_TESTS=required makes this a failure"):
+        browser.chromium_path()
+    assert "apt-get install -y chromium" in browser.BROWSERLESS[0]
