@@ -66,3 +66,21 @@ def test_a_module_replay_after_an_extraction_of_the_same_file_compiles_its_own_k
         for name in [m for m in sys.modules if m.startswith("twokernels")]:
             del sys.modules[name]
         importlib.invalidate_caches()
+
+
+def test_a_what_if_of_a_kernel_whose_module_runs_the_vendors_tool_at_import_sees_the_captures_tools(
+        tmp_path: Path) -> None:
+    # FlagGems finds its vendor at import by running nvidia-smi / rocm-smi (DeviceDetector): the replay of a kernel
+    # of such a module (addmm_kernel, topk's _MIN_FLOAT16_VAL = tl.constexpr(torch.finfo(...).min)) imports it
+    # under the stand-in tools the capture had, so it finds the same vendor and compiles the same kernel.
+    program = DATA / "programs" / "probed_package.py"
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(program), store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "vendor nvidia\n" in proc.stdout
+    compare = irscope("compare", "vendor_scale_kernel", "--set", "num_warps=8", store=tmp_path)
+    assert compare.returncode == 0, compare.stderr
+    ttgir = irscope("show", "vendor_scale_kernel", "--set", "num_warps=8", "--stage", "ttgir", store=tmp_path)
+    assert ttgir.returncode == 0, ttgir.stderr
+    assert '"ttg.num-warps" = 8' in ttgir.stdout
+    assert "dense<2.000000e+00>" in ttgir.stdout  # the NVIDIA scale: the module saw the capture's nvidia-smi
+    assert "dense<-6.550400e+04>" in ttgir.stdout  # torch.finfo(torch.float16).min, computed by the module
