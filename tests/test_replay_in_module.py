@@ -84,3 +84,15 @@ def test_a_what_if_of_a_kernel_whose_module_runs_the_vendors_tool_at_import_sees
     assert '"ttg.num-warps" = 8' in ttgir.stdout
     assert "dense<2.000000e+00>" in ttgir.stdout  # the NVIDIA scale: the module saw the capture's nvidia-smi
     assert "dense<-6.550400e+04>" in ttgir.stdout  # torch.finfo(torch.float16).min, computed by the module
+
+
+def test_a_what_if_of_a_kernel_with_a_tl_constexpr_decorated_helper_keeps_the_decorator(tmp_path: Path) -> None:
+    # FlagGems' sort and scan kernels type their values with ``@tl.constexpr def get_int_t(...)``: the replay's
+    # extracted module must keep that decorator (Triton rejects a plain function: "Unsupported function referenced").
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(DATA / "programs" / "constexpr_helper.py"),
+                   store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    ttgir = irscope("show", "as_uint_kernel", "--set", "num_warps=8", "--stage", "ttgir", store=tmp_path)
+    assert ttgir.returncode == 0, ttgir.stderr
+    assert '"ttg.num-warps" = 8' in ttgir.stdout
+    assert "tt.bitcast" in ttgir.stdout and "-> tensor<256xi32" in ttgir.stdout  # get_int_t(32, False): uint32

@@ -28,8 +28,9 @@ from typing import Any
 
 from irscope.errors import UsageError
 
-# Decorators kept on the functions: they make the JIT functions themselves.
-_KEPT_DECORATORS = frozenset({"jit", "constexpr_function"})
+# Decorators kept on the functions: they make the JIT functions themselves (``@tl.constexpr def get_int_t``, as
+# FlagGems writes it, makes a function the kernel calls at compile time).
+_KEPT_DECORATORS = frozenset({"jit", "constexpr_function", "constexpr"})
 # Calls allowed in a module constant the kernel reads (everything else would run program code).
 _SAFE_CALLS = frozenset({"constexpr", "int", "float", "bool", "str", "tuple"})
 _SAFE_NODES = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
