@@ -28,6 +28,7 @@ mark (a ``_irscope_gpu`` attribute) with it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -201,6 +202,7 @@ def custom_ops_keep_mode(torch: Any, mode: Any) -> None:
     stack = torch.overrides._get_current_function_mode_stack
 
     def in_mode(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)  # torch names the kernel's module in its errors
         def run(*args: Any, **kwargs: Any) -> Any:
             if mode in stack():
                 return fn(*args, **kwargs)
@@ -212,9 +214,10 @@ def custom_ops_keep_mode(torch: Any, mode: Any) -> None:
         if fn is not None:
             real(self, device_types, in_mode(fn))
             return fn
+
         def inner(kernel: Callable[..., Any]) -> Callable[..., Any]:
             real(self, device_types, in_mode(kernel))
             return kernel
         return inner
 
-    custom_ops.CustomOpDef.register_kernel = register_kernel
+    setattr(custom_ops.CustomOpDef, "register_kernel", register_kernel)  # noqa: B010 (torch's own class, patched)

@@ -8,7 +8,7 @@ import triton
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "pkgs"))
 
-from probed_kernels.ops import VENDOR, vendor_scale_kernel  # noqa: E402
+from probed_kernels.ops import VENDOR, vendor_scale_kernel
 
 DEVICE = triton.runtime.driver.active.get_active_torch_device()
 
