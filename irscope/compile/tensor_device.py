@@ -195,13 +195,17 @@ def functions_keep_marks(torch: Any, mode: Any) -> None:
 
 def custom_ops_keep_mode(torch: Any, mode: Any) -> None:
     """A ``torch.library.custom_op``'s kernels run with ``mode`` in place, as the program's own code does: torch
-    calls the op as a torch function (the mode set aside), and the kernel is the program's code again."""
+    calls the op as a torch function (the mode set aside), and the kernel is the program's code again. torch's own
+    custom ops run as they were."""
     from torch._library import custom_ops
 
     real = custom_ops.CustomOpDef.register_kernel
     stack = torch.overrides._get_current_function_mode_stack
 
     def in_mode(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if str(getattr(fn, "__module__", "")).startswith("torch."):
+            return fn  # torch's own ops run as they were
+
         @functools.wraps(fn)  # torch names the kernel's module in its errors
         def run(*args: Any, **kwargs: Any) -> Any:
             if mode in stack():
