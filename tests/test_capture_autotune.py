@@ -128,3 +128,16 @@ def test_a_generator_pruner_is_read_once_and_its_configs_compiled(tmp_path: Path
     assert ("autotune staged_sum_kernel: 3 configs, 3 pruned by early_config_prune, 2 compiled; configs 3-4 (the first: "
             "config 3 (BLOCK: 128, NUM_STAGES: 3, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None, "
             "ir_override: None)) are not among the autotuner's configs; they came from early_config_prune\n") in stderr
+
+
+def test_a_configs_pre_hook_runs_before_its_compile_as_before_its_launch_on_a_gpu(tmp_path: Path) -> None:
+    # FlagGems' Hopper mm makes its TMA descriptors with a dummy [1, 1] block and lets each config's pre_hook set
+    # the real block shapes: without the hook Triton compiles another kernel ("accumulator shape is incompatible").
+    said = _capture(tmp_path, "--autotune", "all", program=DATA / "programs" / "descriptor_hook.py")
+    assert "NOT captured" not in said, said
+    captures = {c.manifest.config_index: c for c in Store(tmp_path).captures()}
+    assert sorted(captures) == [0, 1]
+    for index, rows in ((0, 64), (1, 128)):
+        manifest = captures[index].manifest
+        assert manifest.signature["a_desc"] == f"tensordesc<fp16[{rows}, 32]>", manifest.signature
+        assert manifest.signature["c_desc"] == f"tensordesc<fp16[{rows}, 64]>", manifest.signature

@@ -47,8 +47,8 @@ def test_a_seed_above_2_to_the_63_is_a_gpu_generators_uint64(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(("mode", "function", "line"), [
-    ("type", "where_out", "programs/device_dispatch.py:31 refused a CPU tensor (`assert len(devices)"),
-    ("index", "scale_forward", "programs/device_dispatch.py:39 refused a CPU tensor (`table = TABLES[device_index]`: "
+    ("type", "where_out", "programs/device_dispatch.py:32 refused a CPU tensor (`assert len(devices)"),
+    ("index", "scale_forward", "programs/device_dispatch.py:40 refused a CPU tensor (`table = TABLES[device_index]`: "
                                "TypeError: list indices must be integers or slices, not NoneType)"),
 ])
 def test_a_library_that_refuses_the_stand_ins_cpu_tensors_is_told_apart_from_a_program_bug(
@@ -63,11 +63,13 @@ def test_a_library_that_refuses_the_stand_ins_cpu_tensors_is_told_apart_from_a_p
     assert "the offline stand-in keeps tensors on the CPU, where a GPU's would say cuda:0" in said
 
 
-@pytest.mark.parametrize("mode", ["type", "index"])
-def test_a_library_that_dispatches_on_the_tensors_device_sees_the_gpu(tmp_path: Path, mode: str) -> None:
-    # The same library code on tensors the program made on the driver's device: as on a GPU, cuda:0, index 0.
+@pytest.mark.parametrize(("mode", "where"), [("type", ""), ("index", ""), ("type", "custom_op"),
+                                             ("index", "custom_op")])
+def test_a_library_that_dispatches_on_the_tensors_device_sees_the_gpu(tmp_path: Path, mode: str, where: str) -> None:
+    # The same library code on tensors the program made on the driver's device: as on a GPU, cuda:0, index 0; also
+    # inside a torch.library.custom_op's kernel (gemlite's forward_functional, whose GEMV reads W_q.device.index).
     proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(DATA / "programs" / "device_dispatch.py"),
-                   mode, store=tmp_path)
+                   mode, *filter(None, [where]), store=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert [c.manifest.kernel for c in Store(tmp_path).captures()] == ["select_kernel"]
 

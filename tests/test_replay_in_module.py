@@ -66,3 +66,75 @@ def test_a_module_replay_after_an_extraction_of_the_same_file_compiles_its_own_k
         for name in [m for m in sys.modules if m.startswith("twokernels")]:
             del sys.modules[name]
         importlib.invalidate_caches()
+
+
+def test_a_what_if_of_a_kernel_whose_module_runs_the_vendors_tool_at_import_sees_the_captures_tools(
+        tmp_path: Path) -> None:
+    # FlagGems finds its vendor at import by running nvidia-smi / rocm-smi (DeviceDetector): the replay of a kernel
+    # of such a module (addmm_kernel, topk's _MIN_FLOAT16_VAL = tl.constexpr(torch.finfo(...).min)) imports it
+    # under the stand-in tools the capture had, so it finds the same vendor and compiles the same kernel.
+    program = DATA / "programs" / "probed_package.py"
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(program), store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "vendor nvidia\n" in proc.stdout
+    compare = irscope("compare", "vendor_scale_kernel", "--set", "num_warps=8", store=tmp_path)
+    assert compare.returncode == 0, compare.stderr
+    ttgir = irscope("show", "vendor_scale_kernel", "--set", "num_warps=8", "--stage", "ttgir", store=tmp_path)
+    assert ttgir.returncode == 0, ttgir.stderr
+    assert '"ttg.num-warps" = 8' in ttgir.stdout
+    assert "dense<2.000000e+00>" in ttgir.stdout  # the NVIDIA scale: the module saw the capture's nvidia-smi
+    assert "dense<-6.550400e+04>" in ttgir.stdout  # torch.finfo(torch.float16).min, computed by the module
+
+
+def test_a_what_if_of_a_kernel_with_a_tl_constexpr_decorated_helper_keeps_the_decorator(tmp_path: Path) -> None:
+    # FlagGems' sort and scan kernels type their values with ``@tl.constexpr def get_int_t(...)``: the replay's
+    # extracted module must keep that decorator (Triton rejects a plain function: "Unsupported function referenced").
+    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(DATA / "programs" / "constexpr_helper.py"),
+                   store=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    ttgir = irscope("show", "as_uint_kernel", "--set", "num_warps=8", "--stage", "ttgir", store=tmp_path)
+    assert ttgir.returncode == 0, ttgir.stderr
+    assert '"ttg.num-warps" = 8' in ttgir.stdout
+    assert "tt.bitcast" in ttgir.stdout and "-> tensor<256xi32" in ttgir.stdout  # get_int_t(32, False): uint32
+
+
+@pytest.mark.parametrize(("top", "said"), [
+    ("import not_installed_anywhere_xyz\nVALUE = not_installed_anywhere_xyz.value()\n",
+     "(not_installed_anywhere_xyz is not installed here: the program's dependency, not irscope's fault)"),
+    ("VALUE = int('nine')\n", "(raised by the program's own code at {path}:5)"),
+    ("VALUE = triton.runtime.driver.active.get_vendor_table()\n",
+     "(irscope's fault: its offline stand-in has no driver.active.get_vendor_table)"),
+])
+def test_a_replay_whose_module_cannot_be_imported_says_whose_fault_it_is(tmp_path: Path, top: str, said: str) -> None:
+    # The kernel reads a value only its module's code computes (int('nine') is run from the extracted text), and
+    # importing the module fails: the one line says
+    # whether the module needs a package not installed here, the program's code raised, or irscope's stand-in lacks
+    # the piece the code asked for.
+    import importlib
+
+    from irscope.compile.function import ensure_driver
+    from irscope.compile.replay import load_replayed
+    from irscope.errors import UsageError
+    from irscope.model.targets import resolve_target
+
+    ensure_driver(resolve_target("sm90"))
+    package = tmp_path / "faulty_kernels"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    path = package / "ops.py"
+    path.write_text("import triton\nimport triton.language as tl\n\n\n" + top + "\n\n@triton.jit\n"
+                    "def value_kernel(x_ptr):\n    tl.store(x_ptr, VALUE)\n", encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with pytest.raises(UsageError) as refused:
+            load_replayed(path, "value_kernel", "faulty_kernels.ops", str(path))
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m.startswith("faulty_kernels")]:
+            del sys.modules[name]
+        importlib.invalidate_caches()
+    line = str(refused.value)
+    assert "\n" not in line
+    assert "faulty_kernels.ops failed too: " in line or line.startswith("the recorded source of value_kernel cannot be"
+                                                                        " compiled here: ValueError"), line
+    assert line.endswith(said.format(path=path)), line

@@ -10,8 +10,10 @@ benchmarks the survivors. Offline nothing can be benchmarked, so the modes are:
 - ``first``: only the first of those (for a ``perf_model``, the best estimate);
 - ``all``: every config, no pruning function called.
 
-Pre-hooks (``Config.pre_hook``, ``reset_to_zero``, ``restore_value``) touch tensors before a
-benchmark run; nothing runs offline, so they are not called.
+A config's own ``pre_hook`` is called before its launch, as Triton calls it before each launch of that config: it
+may set what the compile depends on (FlagGems' Hopper mm sets its TMA descriptors' block shapes there). The
+autotuner's ``reset_to_zero`` / ``restore_value`` hooks only reset tensors between benchmark runs; nothing is
+benchmarked offline, so they are not called.
 """
 
 from __future__ import annotations
@@ -231,6 +233,13 @@ def choose_configs(tuner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], mo
     return choice, chosen
 
 
+def config_pre_hook(tuner: Any, config: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Call ``config.pre_hook`` (if any) with the launch's arguments by name, as Triton does before launching it."""
+    hook = getattr(config, "pre_hook", None)
+    if hook is not None:
+        hook({**dict(zip(tuner.arg_names, args, strict=False)), **kwargs, **config.all_kwargs()})
+
+
 def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> Any:
     """``Autotuner.run`` without a GPU: choose the configs as ``--autotune`` says, launch (compile) each, bench none.
 
@@ -260,6 +269,7 @@ def offline_run(tuner: Any, *args: Any, **kwargs: Any) -> Any:
         for index, config in chosen:
             hook.set_config((index, hook.config_values(config)), choice.as_record())
             try:
+                config_pre_hook(tuner, config, args, kwargs)
                 result = tuner.fn.run(*args, **kwargs, **config.all_kwargs())
             except Exception as exc:  # one config that does not compile must not hide the others
                 hook.write_record("failures", {"name": choice.kernel, "error": f"config {index} ({config}): {exc}",

@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from irscope.compile import offline_bench as bench
-from irscope.compile.autotune_policy import ConfigChoice, capture_mode, failure_cause, kernel_name, tuning_key
+from irscope.compile.autotune_policy import (
+    ConfigChoice,
+    capture_mode,
+    config_pre_hook,
+    failure_cause,
+    kernel_name,
+    tuning_key,
+)
 
 WRAPPED = "_irscope_offline_run"  # marks a subclass's run that irscope has wrapped
 
@@ -78,7 +85,8 @@ def _compile(tuner: Any, index: int | None, config: Any, args: tuple[Any, ...], 
         session.set_config((index, session.config_values(tuner.configs[index])),
                            _provisional(tuner, index, benched=benched))
     try:
-        tuner.fn.run(*args, **meta, **config.all_kwargs())  # pre-hooks touch tensors: none runs offline
+        config_pre_hook(tuner, config, args, meta)  # as Triton's _bench: it may set what the compile depends on
+        tuner.fn.run(*args, **meta, **config.all_kwargs())
     except Exception as exc:  # as Triton does for a config that fails: it cannot win, the others go on
         session.write_record("failures", {"name": kernel_name(tuner), **failure_cause(exc),
                                           "error": f"config {index} ({config}): {type(exc).__name__}: {exc}"})

@@ -9,9 +9,13 @@ configs; ``@triton.heuristics`` values are computed from the arguments.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from irscope.compile.specialize import CompileJob, gpu_target, mock_tensor_class, specialize, stand_in_dtype
@@ -86,7 +90,7 @@ def stand_in_device() -> None:
     """
     from triton.runtime import driver
 
-    from irscope.compile import device_standin
+    from irscope.compile import device_standin, gpu_tools
     from irscope.compile.program_hook import OfflineDriver
     from irscope.compile.records import OfflineTarget
     from irscope.model.targets import native_target
@@ -100,8 +104,20 @@ def stand_in_device() -> None:
     if getattr(stand_in_device, "installed", None) == (target.backend, target.arch):
         return
     stand_in_device.installed = (target.backend, target.arch)  # type: ignore[attr-defined]
-    device_standin.install(offline, OfflineTarget(backend=target.backend, arch=target.arch,
-                                                  warp_size=target.warp_size))
+    gpu = device_standin.install(offline, OfflineTarget(backend=target.backend, arch=target.arch,
+                                                        warp_size=target.warp_size))
+    if gpu is not None:  # nvidia-smi / rocm-smi answering as the capture's did (FlagGems runs them at import)
+        gpu_tools.install(gpu, _tools_folder())
+
+
+def _tools_folder() -> Path:
+    """This process's folder of stand-in GPU tools (removed at exit); a later target rewrites the same tools."""
+    folder = getattr(_tools_folder, "made", None)
+    if folder is None:
+        folder = Path(tempfile.mkdtemp(prefix="irscope-gpu-tools-"))
+        atexit.register(shutil.rmtree, folder, True)
+        _tools_folder.made = folder  # type: ignore[attr-defined]
+    return folder
 
 
 def load_object(kernel: FunctionKernel, target: Target | None = None) -> Any:

@@ -60,10 +60,11 @@ def _script(gpu: Gpu, tool: str) -> str:
 
 
 def install(gpu: Gpu, folder: Path) -> None:
-    """Write the stand-in tools for ``gpu`` into ``folder`` and put it first on this process's PATH."""
+    """Write the stand-in tools for ``gpu`` into ``folder`` and put it first on this process's PATH (once)."""
     folder.mkdir(parents=True, exist_ok=True)
     for tool in NO_DRIVER:
         path = folder / tool
         path.write_text(f"#!{sys.executable}\n{_script(gpu, tool)}", encoding="utf-8")
         path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    os.environ["PATH"] = os.pathsep.join([str(folder), os.environ.get("PATH", "")])
+    rest = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p != str(folder)]
+    os.environ["PATH"] = os.pathsep.join([str(folder), *rest])

@@ -28,14 +28,17 @@ from typing import Any
 
 from irscope.errors import UsageError
 
-# Decorators kept on the functions: they make the JIT functions themselves.
-_KEPT_DECORATORS = frozenset({"jit", "constexpr_function"})
+# Decorators kept on the functions: they make the JIT functions themselves (``@tl.constexpr def get_int_t``, as
+# FlagGems writes it, makes a function the kernel calls at compile time).
+_KEPT_DECORATORS = frozenset({"jit", "constexpr_function", "constexpr"})
 # Calls allowed in a module constant the kernel reads (everything else would run program code).
 _SAFE_CALLS = frozenset({"constexpr", "int", "float", "bool", "str", "tuple"})
 _SAFE_NODES = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
                ast.Tuple, ast.List, ast.Dict, ast.Subscript, ast.Slice, ast.Load, ast.operator, ast.unaryop,
                ast.boolop, ast.cmpop, ast.keyword, ast.Call)
 _BUILTINS = frozenset(dir(builtins))
+# Whose fault a value the replay cannot have is: irscope's (its replay runs none of the program's own code).
+_NOT_RUN = "irscope does not run the program's code to get it (irscope's limit, not the program's fault)"
 
 
 @dataclass(frozen=True)
@@ -176,13 +179,13 @@ def extract_kernel(text: str, name: str, where: str, module: str = "") -> Replay
             if wanted in _BUILTINS:
                 continue
             raise UsageError(f"replaying {name} needs {wanted!r}, which {where} does not define at module level; "
-                             "irscope compiles recorded kernels without running the program's code")
+                             "irscope compiles recorded kernels without running the program's code (irscope's limit)")
         stmt = found
         line = f"{where}:{stmt.lineno}"
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             if isinstance(stmt, ast.ImportFrom) and stmt.level and _absolute(stmt, module) is None:
                 raise UsageError(f"replaying {name} needs {wanted!r} from a relative import ({line}), which "
-                                 "cannot be resolved outside its package")
+                                 "cannot be resolved outside its package (irscope's limit: the module is not known)")
             imports.setdefault(id(stmt), set()).add(wanted)
             kept[id(stmt)] = wanted
             continue
@@ -193,7 +196,7 @@ def extract_kernel(text: str, name: str, where: str, module: str = "") -> Replay
             assert value is not None
             if not _safe_value(value):
                 raise UsageError(f"replaying {name} needs {wanted!r}, computed by the program at {line} "
-                                 f"({ast.unparse(value)[:60]}); irscope does not run the program's code to get it")
+                                 f"({ast.unparse(value)[:60]}); {_NOT_RUN}")
             todo.extend(n.id for n in ast.walk(value) if isinstance(n, ast.Name))
             if isinstance(stmt, ast.AnnAssign):
                 todo.extend(n.id for n in ast.walk(stmt.annotation) if isinstance(n, ast.Name))
@@ -202,7 +205,7 @@ def extract_kernel(text: str, name: str, where: str, module: str = "") -> Replay
             todo.extend(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
         else:
             raise UsageError(f"replaying {name} needs {wanted!r}, defined by a {type(stmt).__name__.lower()} "
-                             f"statement at {line}; irscope does not run the program's code to get it")
+                             f"statement at {line}; {_NOT_RUN}")
         kept[id(stmt)] = wanted
     order = []
     for stmt in tree.body:
@@ -254,7 +257,8 @@ def load_replayed(path: Path, name: str, module: str = "", filename: str = "") -
     try:
         exec(compile(replay.text, filename, "exec"), generated.__dict__)  # only the extracted definitions
     except Exception as exc:  # an import the kernel needs is missing here: say which, in one line
-        raise UsageError(f"the recorded source of {name} cannot be compiled here: {type(exc).__name__}: {exc}") from None
+        raise UsageError(f"the recorded source of {name} cannot be compiled here: {one_line(exc)} "
+                         f"({whose_fault(exc)})") from None
     return getattr(generated, name)
 
 
@@ -310,8 +314,8 @@ def _from_module(module: str, name: str, text: str, refused: UsageError) -> Any:
             linecache.cache.pop(str(getattr(imported, "__file__", "")), None)
             imported = importlib.reload(imported)
     except Exception as exc:
-        raise UsageError(f"{refused}; importing its module {module} failed too: {type(exc).__name__}: "
-                         f"{' '.join(str(exc).split())}") from None
+        raise UsageError(f"{refused}; importing its module {module} failed too: {one_line(exc)} "
+                         f"({whose_fault(exc)})") from None
     try:
         same = Path(str(getattr(imported, "__file__", ""))).read_text(encoding="utf-8") == text
     except OSError:
@@ -319,6 +323,31 @@ def _from_module(module: str, name: str, text: str, refused: UsageError) -> Any:
     if not same or not hasattr(imported, name):
         raise UsageError(f"{refused}; its module {module} is not the recorded source any more") from None
     return getattr(imported, name)
+
+
+def one_line(exc: BaseException) -> str:
+    """``Type: message`` on one line."""
+    said = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {said}" if said else type(exc).__name__
+
+
+def whose_fault(exc: BaseException) -> str:
+    """Whose fault an exception of the program's code in a replay is, as a clause: irscope's stand-in (the missing
+    piece named), a module not installed here, or the program's code (where it raised)."""
+    import traceback
+
+    from irscope.compile.standin_faults import blame
+
+    found = blame(exc)
+    if found["cause"] == "irscope":
+        if found["missing"]:
+            return f"irscope's fault: its offline stand-in has no {found['missing']}"
+        return f"irscope's fault: raised in its own code at {found['where']}"
+    if isinstance(exc, ModuleNotFoundError):
+        return f"{exc.name or 'a module'} is not installed here: the program's dependency, not irscope's fault"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith("<")]
+    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    return f"raised by the program's own code{where}"
 
 
 def job_replay(job: Any) -> dict[str, Any]:

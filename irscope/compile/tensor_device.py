@@ -15,7 +15,8 @@ input itself, keeps its own mark: ``cpu_t.copy_(gpu_t)`` stays on the CPU); a GP
 only a tensor whose memory is on the CPU is answered for; ``p.data = t`` gives ``p`` the mark of ``t``
 (``Module.cuda()`` moves parameters that way); ``nn.Parameter(t)`` takes ``t``'s; a marked tensor's ``.grad`` is
 marked. A custom ``autograd.Function``'s backward (Liger's, which asks its saved tensors' device) runs with the mode
-in place, as the forward did.
+in place, as the forward did. So does a ``torch.library.custom_op``'s kernel (GemLite's forward: ``fp4_mapping[
+W_q.device.index]``), which torch calls with the mode set aside, as it calls every torch function.
 
 A custom ``autograd.Function``'s saved tensors keep the marks they had when saved, and its backward's incoming
 gradients are marked when one of its saved tensors was (Liger's fused_add_rms_norm saves its output ``S``).
@@ -27,6 +28,7 @@ mark (a ``_irscope_gpu`` attribute) with it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -189,3 +191,37 @@ def functions_keep_marks(torch: Any, mode: Any) -> None:
     for name in ("apply", "apply_boxed"):  # apply_boxed is newer than torch 2.11
         if hasattr(backward, name):
             setattr(backward, name, marking(getattr(backward, name)))
+
+
+def custom_ops_keep_mode(torch: Any, mode: Any) -> None:
+    """A ``torch.library.custom_op``'s kernels run with ``mode`` in place, as the program's own code does: torch
+    calls the op as a torch function (the mode set aside), and the kernel is the program's code again. torch's own
+    custom ops run as they were."""
+    from torch._library import custom_ops
+
+    real = custom_ops.CustomOpDef.register_kernel
+    stack = torch.overrides._get_current_function_mode_stack
+
+    def in_mode(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if str(getattr(fn, "__module__", "")).startswith("torch."):
+            return fn  # torch's own ops run as they were
+
+        @functools.wraps(fn)  # torch names the kernel's module in its errors
+        def run(*args: Any, **kwargs: Any) -> Any:
+            if mode in stack():
+                return fn(*args, **kwargs)
+            with mode:
+                return fn(*args, **kwargs)
+        return run
+
+    def register_kernel(self: Any, device_types: Any, fn: Any = None, /) -> Any:
+        if fn is not None:
+            real(self, device_types, in_mode(fn))
+            return fn
+
+        def inner(kernel: Callable[..., Any]) -> Callable[..., Any]:
+            real(self, device_types, in_mode(kernel))
+            return kernel
+        return inner
+
+    setattr(custom_ops.CustomOpDef, "register_kernel", register_kernel)  # noqa: B010 (torch's own class, patched)

@@ -394,6 +394,7 @@ def _keep_tensors_on_cpu(torch: Any) -> None:
     mode.__enter__()
     tensor_device.parameters_keep_mark(torch)
     tensor_device.functions_keep_marks(torch, mode)
+    tensor_device.custom_ops_keep_mode(torch, mode)
 
 
 def patch_torch(torch: Any, gpu: Gpu) -> None:

@@ -4,7 +4,8 @@
 (on a GPU, all three are cuda:0). ``python device_dispatch.py index``: ``scale_forward`` picks its per-GPU lookup
 table with ``x.device.index`` (0 on a GPU). Either then launches ``select_kernel``. With ``backward`` as a second
 argument it runs in a custom backward on the gradient autograd hands it, which the offline stand-in does not
-mark (a custom backward that saved no GPU tensor sees a gradient that says cpu).
+mark (a custom backward that saved no GPU tensor sees a gradient that says cpu). With ``custom_op`` it runs in
+a ``torch.library.custom_op``'s kernel, as gemlite's ``forward_functional`` runs its GEMV.
 """
 
 import sys
@@ -42,11 +43,16 @@ def scale_forward(x):
     return out
 
 
-def main() -> int:
-    dispatch = where_out if sys.argv[1] == "type" else None
+def run(x):
+    return where_out(x > 0, x, -x) if sys.argv[1] == "type" else scale_forward(x)
 
-    def run(x):
-        return dispatch(x > 0, x, -x) if dispatch else scale_forward(x)
+
+@torch.library.custom_op("device_dispatch::run", mutates_args=())
+def run_op(x: torch.Tensor) -> torch.Tensor:
+    return run(x)
+
+
+def main() -> int:
 
     class Through(torch.autograd.Function):
         @staticmethod
@@ -61,6 +67,8 @@ def main() -> int:
     x = torch.randn(256, device=DEVICE, requires_grad=sys.argv[2:] == ["backward"])
     if x.requires_grad:
         Through.apply(x).sum().backward()
+    elif sys.argv[2:] == ["custom_op"]:
+        run_op(x)
     else:
         run(x)
     return 0
