@@ -12,7 +12,7 @@ import pytest
 from irscope.analysis.resources import capture_resources
 from irscope.compile.offline_warmup import WarmKernel, amd_handles
 from irscope.store.store import Store
-from tests.conftest import DATA
+from tests.conftest import DATA, invoke
 from tests.test_program_capture import irscope
 
 PROGRAM = DATA / "programs" / "warmup_occupancy.py"
@@ -33,6 +33,9 @@ def test_a_warmed_up_kernel_has_the_registers_and_shared_memory_of_its_capture(t
     assert said["shared"] == res.shared_dynamic and said["n_spills"] == 0
     assert said["threads"] >= 8 * capture.manifest.warp_size  # num_warps=8 fits the block
     assert said["programs"] > 0
+    perf = invoke("perf", "row_softmax_kernel", store=tmp_path)  # the launch of the warmed-up kernel gives the grid
+    assert perf.exit_code == 0, perf.output
+    assert f"the program's grid {said['programs']}x1x1, its one launch" in perf.output
 
 
 def test_launching_a_warmed_up_kernel_runs_nothing_and_reads_the_compiled_kernel() -> None:

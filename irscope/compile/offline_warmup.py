@@ -63,11 +63,13 @@ class WarmKernel:
     """A ``CompiledKernel`` made offline for ``warmup()``: its asm and metadata, handles read from the binary.
 
     Attribute reads other than the handles go to the compiled kernel; ``kernel[grid](...)`` and ``run`` launch
-    nothing (the compile was captured when ``warmup`` ran).
+    nothing (the compile was captured when ``warmup`` ran), the first noting its grid for ``irscope perf``.
     """
 
-    def __init__(self, compiled: Any) -> None:
+    def __init__(self, compiled: Any, jit: Any = None, key: str | None = None) -> None:
         self._compiled = compiled
+        self._jit = jit  # the JITFunction and its launch key: a launch of this kernel notes its grid for perf
+        self._key = key
         self._handles: tuple[int, int, int] | None = None
 
     def _init_handles(self) -> None:
@@ -101,8 +103,15 @@ class WarmKernel:
         return self._handle(2)
 
     def __getitem__(self, grid: Any) -> Callable[..., None]:
-        """A launch over ``grid`` that runs nothing."""
-        return lambda *args, **kwargs: None
+        """A launch over ``grid`` that runs nothing; its grid and arguments are noted as the JIT's launches are."""
+        def launch(*args: Any, **kwargs: Any) -> None:
+            if self._jit is not None and self._key is not None:
+                from irscope.compile.launch_notes import note_launch
+                from irscope.compile.session import _STATE
+
+                _STATE.launch_spec = self._key
+                note_launch(self._jit, args, {**kwargs, "grid": grid})
+        return launch
 
     def run(self, *args: Any, **kwargs: Any) -> None:
         """A launch that runs nothing."""

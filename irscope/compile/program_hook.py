@@ -289,6 +289,7 @@ def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], is_manual
                      config=getattr(_STATE, "config", None), autotune=getattr(_STATE, "autotune", None) or {})
     if is_manual_warmup:
         _STATE.warm = _preload(jit, job, full=True)
+        _STATE.warm_launch = (jit, _STATE.launch_spec)
         return True
     _POOL[0].submit(jit, job)
     return True
@@ -456,7 +457,7 @@ def _install_offline_benchmarks(autotuner: type, session: str) -> None:
         _STATE.launch_spec = _STATE.warm = None
         kernel = launch(self, *args, **kwargs)
         if kernel is None and _STATE.warm is not None:  # warmup(): the kernel compiled here, never loaded
-            return offline_warmup.WarmKernel(_STATE.warm)
+            return offline_warmup.WarmKernel(_STATE.warm, *_STATE.warm_launch)
         if kernel is None:
             launch_notes.note_launch(self, args, kwargs)  # the grid the skipped launch would have run
         return offline_bench.NotLaunched(getattr(self, "__name__", "?")) if kernel is None else kernel
