@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -65,6 +66,7 @@ def capture(source: Source, target: str, layout: Layout, jobs: int, timeout: flo
     run.mkdir(parents=True, exist_ok=True)
     cases = run / "cases.jsonl"
     cases.unlink(missing_ok=True)
+    shutil.rmtree(run / "store", ignore_errors=True)  # made again: a capture kept from before would shadow its new one
     env = dict(os.environ, PYTHONPATH=pythonpath(layout.site / source.name), CORPUS_CASES=str(cases),
                TRITON_CACHE_DIR=str(run / "triton-cache"), TORCHINDUCTOR_CACHE_DIR=str(run / "inductor-cache"),
                TORCHINDUCTOR_COMPILE_THREADS="1", PYTHONUNBUFFERED="1", IRSCOPE_PRECOMPILE="0")

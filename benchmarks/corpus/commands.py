@@ -47,6 +47,13 @@ def _map_line(capture: Path, function: str) -> int:
     return 1
 
 
+def stages(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """The stages ``show`` is asked for: the target's, a Gluon kernel's glir in place of the ttir it has not."""
+    names = STAGES.get(str(manifest.get("backend")), STAGES["cuda"])
+    files = manifest.get("files") or {}
+    return tuple("glir" if s == "ttir" and "glir" in files and "ttir" not in files else s for s in names)
+
+
 def _argv(name: str, key: str, store: Path, capture: Path, manifest: dict[str, Any], scratch: Path) -> list[str]:
     base = [key, "--store", str(store)]
     if name.startswith("show:"):
@@ -90,8 +97,7 @@ def jobs(layout: Layout, runs: list[Path], commands: tuple[str, ...], per_kernel
             scratch = run / "scratch"
             scratch.mkdir(exist_ok=True)
             for command in commands:
-                names = [f"show:{s}" for s in STAGES.get(str(manifest.get("backend")), STAGES["cuda"])] \
-                    if command == "show" else [command]
+                names = [f"show:{s}" for s in stages(manifest)] if command == "show" else [command]
                 for name in names:
                     argv = _argv(name, key, run / "store", path.parent, manifest, scratch)
                     yield Job(f"{run.name}/{key}/{name}", run.name, key, kernel, name, tuple(argv))

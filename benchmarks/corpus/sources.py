@@ -43,7 +43,7 @@ SOURCES: tuple[Source, ...] = (
     Source("hf_inductor", ("transformers==4.57.1", "huggingface_hub==0.36.0", "tokenizers==0.22.1",
                            "safetensors==0.6.2", "tqdm==4.67.1"), "hf_inductor_driver.py",
            note="tiny-config Hugging Face models under torch.compile (Inductor's Triton kernels)"),
-    Source("tutorials", (), "tutorials_driver.py", tutorials=True,
+    Source("tutorials", ("tabulate==0.9.0",), "tutorials_driver.py", tutorials=True,
            note="Triton's tutorials and Gluon tutorials, from --tutorials DIR"),
 )
 

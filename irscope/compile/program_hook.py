@@ -272,8 +272,12 @@ class OfflineDriver:
         raise has_no("driver.active", name)
 
 
-def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any) -> bool:
-    """Hand the launch's specialization to the compile pool, then tell the JIT to skip the launch."""
+def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], is_manual_warmup: bool = False,
+                        **_: Any) -> bool:
+    """Hand the launch's specialization to the compile pool, then tell the JIT to skip the launch.
+
+    A ``warmup()`` wants the compiled kernel back (its registers, its metadata): it compiles here, in full.
+    """
     if getattr(_STATE, "inside", False):
         return False  # the preload in _preload: let the JIT compile
     from irscope.compile.compile_pool import PreloadJob
@@ -283,12 +287,20 @@ def _offline_cache_hook(*, key: Any, fn: Any, compile: dict[str, Any], **_: Any)
     _STATE.launch_spec = spec_key(compile["specialization_data"])
     job = PreloadJob(kernel=f"{fn.module}:{fn.name}", specialization=compile["specialization_data"],
                      config=getattr(_STATE, "config", None), autotune=getattr(_STATE, "autotune", None) or {})
+    if is_manual_warmup:
+        _STATE.warm = _preload(jit, job, full=True)
+        _STATE.warm_launch = (jit, _STATE.launch_spec)
+        return True
     _POOL[0].submit(jit, job)
     return True
 
 
-def _preload(jit: Any, job: Any) -> None:
-    """Compile one job through the JIT's own preload path (its record is written by the listener)."""
+def _preload(jit: Any, job: Any, full: bool = False) -> Any:
+    """Compile one job through the JIT's own preload path (its record is written by the listener).
+
+    Returns the compiled kernel, or None when the compile failed or stopped early; ``full``: never stop after
+    TTGIR when another compile makes the same code (the caller needs the binary).
+    """
     from triton.runtime import driver
 
     from irscope.compile import gluon_layouts, same_code
@@ -304,10 +316,10 @@ def _preload(jit: Any, job: Any) -> None:
         compile_fn = jit.__dict__.get("compile")
         if compile_fn is not None:  # else no ASTSource would reach an alias record: every compile runs in full
             jit.compile = _naming_source(compile_fn)
-        _STATE.may_stop = compile_fn is not None
+        _STATE.may_stop = compile_fn is not None and not full
         same_code.mark_compile_start()
         with gluon_layouts.decoding_preload(jit):  # a Gluon kernel's layout constexprs, as objects again
-            jit.preload(job.specialization)
+            return jit.preload(job.specialization)
     except same_code.SameCode as same:  # stopped after TTGIR: another compile makes the same code
         _write_alias(same)
     except Exception as exc:  # reported as not captured; the program goes on
@@ -320,6 +332,7 @@ def _preload(jit: Any, job: Any) -> None:
         set_config(*outer)  # in the program's own process (the first job), its autotuner loop goes on
         for caches in jit.device_caches.values():
             caches[0].clear()  # keep the compiled kernel out of the JIT cache: a later launch must not run it
+    return None
 
 
 def _naming_source(compile_fn: Any) -> Any:
@@ -432,7 +445,7 @@ def _install_offline_benchmarks(autotuner: type, session: str) -> None:
     import triton.testing
     from triton.runtime.jit import JITFunction
 
-    from irscope.compile import autotune_subclass, launch_notes, offline_bench
+    from irscope.compile import autotune_subclass, launch_notes, offline_bench, offline_warmup
 
     autotune_subclass.install(autotuner)
     triton.testing.do_bench = offline_bench.do_bench
@@ -441,8 +454,10 @@ def _install_offline_benchmarks(autotuner: type, session: str) -> None:
     launch = JITFunction.run
 
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        _STATE.launch_spec = None
+        _STATE.launch_spec = _STATE.warm = None
         kernel = launch(self, *args, **kwargs)
+        if kernel is None and _STATE.warm is not None:  # warmup(): the kernel compiled here, never loaded
+            return offline_warmup.WarmKernel(_STATE.warm, *_STATE.warm_launch)
         if kernel is None:
             launch_notes.note_launch(self, args, kwargs)  # the grid the skipped launch would have run
         return offline_bench.NotLaunched(getattr(self, "__name__", "?")) if kernel is None else kernel
