@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from pathlib import Path
 
@@ -51,24 +49,3 @@ def test_launching_a_warmed_up_kernel_runs_nothing_and_reads_the_compiled_kernel
     assert (warm.n_regs, warm.n_spills, warm.n_max_threads) == (40, 2, 256)
     assert warm.metadata == {"shared": 0} and warm.asm is compiled.asm
     assert amd_handles("  .vgpr_count: 8\n") == (8, 0, 1024)
-
-
-TUTORIALS = Path(os.environ.get("IRSCOPE_TRITON_TUTORIALS", "/nonexistent"))
-DRIVER = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus" / "drivers" / "tutorials_driver.py"
-
-
-@pytest.mark.compile
-@pytest.mark.skipif(not (TUTORIALS / "02-fused-softmax.py").is_file(),
-                    reason="IRSCOPE_TRITON_TUTORIALS names no python/tutorials folder of triton-lang/triton")
-def test_the_fused_softmax_tutorial_sizes_its_grid_from_the_warmed_up_kernel(tmp_path: Path,
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    # The real tutorial, through the corpus driver (benchmarks skipped), when a checkout of it is at hand.
-    cases = tmp_path / "cases.jsonl"
-    monkeypatch.setenv("CORPUS_TUTORIALS", str(TUTORIALS))
-    monkeypatch.setenv("CORPUS_ONLY", "02-fused-softmax")
-    monkeypatch.setenv("CORPUS_CASES", str(cases))
-    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(DRIVER), store=tmp_path / "store")
-    assert proc.returncode == 0, proc.stderr
-    assert [json.loads(line) for line in cases.read_text().splitlines()] == [
-        {"case": "tutorials/02-fused-softmax.py", "ok": True}]
-    assert [c.manifest.kernel for c in Store(tmp_path / "store").captures()] == ["softmax_kernel"]
