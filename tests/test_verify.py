@@ -264,3 +264,43 @@ def test_a_line_triton_left_at_line_0_is_unchecked_and_one_moved_elsewhere_disag
     if status == "unchecked":
         assert not result.disagreements, _report(result)
         assert all("at line 0 (no source line in Triton's line info)" in f.evidence for f in ptx)
+
+
+TILE_LOOP = str(DATA / "kernels" / "tile_loop.py")
+
+
+def test_a_tile_loops_waits_are_its_own_not_those_of_the_k_loop_inside_it(shared_store, tmp_path):
+    """The grouped-GEMM shape (Triton's tutorial 08 on sm90 disagreed twice): the K-loop's waits keep groups in
+    flight and the tile loop around it drains them. The tile loop's claim is checked against its own waits only,
+    so a drain the PTX lacks is still caught."""
+    launch = LaunchSpec(args="fp16[1024,1024], fp16[1024,1024], fp16[1024,1024], 1024, 1024, 1024, 1024, 1024, 1024",
+                        constexprs=("BLOCK_M=128", "BLOCK_N=128", "BLOCK_K=32", "NUM_SM=132"))
+    capture = get_capture(make_request(f"{TILE_LOOP}:tile_loop_gemm", "sm90", launch=launch), str(shared_store))
+    result = verify_capture(capture)
+    assert not result.disagreements, _report(result)
+    waits = {f.claim for f in result.findings if f.topic == "waits" and f.status == "agree"}
+    assert "loop at line 16: ttg.async_wait waits with 0 group(s) left in flight" in waits
+    assert "loop at line 21: ttg.async_wait waits with 2 group(s) left in flight" in waits
+    cap = _copy(capture, tmp_path)
+    text = cap.read("ptx")
+    drain = text.index("cp.async.wait_group \t0;")  # the tile loop's own (LLVM placed that block before its header)
+    path = cap.stage_path("ptx")
+    path.write_text(text[:drain] + "cp.async.wait_group \t1;" + text[drain + len("cp.async.wait_group \t0;"):])
+    _record(cap, path)
+    cap = Store(tmp_path).get(cap.manifest.key)
+    assert cap is not None
+    bad = [f.claim for f in verify_capture(cap).disagreements]
+    assert bad == ["loop at line 16: ttg.async_wait waits with 0 group(s) left in flight"], bad
+
+
+def test_a_tile_loops_mma_count_leaves_out_the_k_loops(shared_store):
+    """On gfx942 the pipeliner leaves the K-loop's last dot in the tile loop (the tutorial grouped GEMM: 2 dots,
+    32 MFMAs, against 48 counted with the K-loop's 16 inside): the tile loop's count is its own MFMAs."""
+    launch = LaunchSpec(args="fp16[1024,1024], fp16[1024,1024], fp16[1024,1024], 1024, 1024, 1024, 1024, 1024, 1024",
+                        constexprs=("BLOCK_M=128", "BLOCK_N=128", "BLOCK_K=32", "NUM_SM=132"))
+    capture = get_capture(make_request(f"{TILE_LOOP}:tile_loop_gemm", "gfx942", launch=launch), str(shared_store))
+    result = verify_capture(capture)
+    assert not result.disagreements, _report(result)
+    mma = {f.claim for f in result.findings if f.topic == "mma" and f.status == "agree"}
+    assert "loop at line 16: 16 mfma instruction(s) per iteration for the tile(s) of 1 dot(s)" in mma
+    assert "loop at line 21: 16 mfma instruction(s) per iteration for the tile(s) of 1 dot(s)" in mma

@@ -153,6 +153,16 @@ def _asm_loop_instructions(listing: Listing, label: str) -> tuple[list[Instructi
     return inside, before
 
 
+def _outside_inner_loops(listing: Listing, label: str, inside: list[Instruction]) -> list[Instruction]:
+    """The loop's own instructions: those of the loops nested in it belong to them (the tutorial grouped GEMM's
+    tile loop holds its K-loop, whose waits keep groups in flight; the tile loop's own wait drains them)."""
+    found = next((lp for lp in listing.loops if lp.label == label), None)
+    if found is None:
+        return inside
+    nested = [lp for lp in listing.loops if lp is not found and found.start <= lp.start and lp.end <= found.end]
+    return [i for i in inside if not any(lp.contains(i.number) for lp in nested)]
+
+
 def _count(insns: list[Instruction], kind: str, line: int | None, kernel_file: str) -> int:
     return sum(1 for i in insns if classify(i.opcode) == kind and (line is None or _line_of(i.frames, kernel_file) == line))
 
@@ -238,7 +248,8 @@ def _check_pipeline(loop: Loop, listing: Listing, kernel_file: str, unroll: int 
             ours = sorted(w.pending for w in loop.waits if w.op == op_name and w.pending is not None)
             if not ours:
                 continue
-            theirs = sorted(n for i in inside if i.opcode.startswith(mnemonic) and (n := pending_count(i.text)) is not None)
+            theirs = sorted(n for i in _outside_inner_loops(listing, evidence.label, inside)
+                            if i.opcode.startswith(mnemonic) and (n := pending_count(i.text)) is not None)
             claim = f"{name}: {op_name} waits with {', '.join(map(str, ours))} group(s) left in flight"
             shown = f"ptx: {mnemonic} {', '.join(map(str, theirs)) or '(none in the loop)'}"
             out.append(Finding("waits", claim, shown, AGREE if set(ours) == set(theirs) else DISAGREE))
@@ -358,7 +369,7 @@ def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Li
     if evidence is None or not evidence.label:
         return [Finding("mma", claim, f"no loop in the {listing.stage} matched this loop", UNCHECKED)]
     spans = _asm_loop_instructions(listing, evidence.label)
-    inside = spans[0] if spans else []
+    inside = _outside_inner_loops(listing, evidence.label, spans[0]) if spans else []
     mmas = [i for i in inside if classify(i.opcode) == "mma"]
     dots = _dots_in(module, loop)
     expected = [e for d in dots if (e := _expected_mma(d, layouts)) is not None]
