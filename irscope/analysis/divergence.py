@@ -33,6 +33,8 @@ _NAME_NOISE = re.compile(r"[^a-z0-9]")
 # Example: \t.loc\t1 48 20   /   .file\t1 "/work/k.py"   /   // begin inline asm   (PTX/AMDGCN lines that are positions)
 _ASM_NOISE = re.compile(r"^\s*(?:\.loc\b|\.file\b|//|;|\.Ltmp\d+:|\.Lfunc_end|\.Ldebug_)")
 # Example: STL [R1+0x10], R20   /   LDL.64 R4, [R1+0x8]   /   st.local.u32   /   scratch_store_dword   (a spill or local array)
+# Example:   llvm.func @matmul_kernel(%arg0: !llvm.ptr<1>, ...) attributes {nvvm.kernel = 1 : ui1, nvvm.maxnreg = 160 : i32} {
+_FUNC_ATTRS = re.compile(r"^(\s*(?:tt|llvm)\.func\b.*?) attributes \{.*\} \{$")
 _LOCAL = re.compile(r"^(?:(?P<st>STL|st\.local|scratch_store)|(?P<ld>LDL|ld\.local|scratch_load))")
 
 
@@ -166,7 +168,30 @@ def _same(a: _Side, sa: int, b: _Side, sb: int) -> bool:
         return True
     if _line_count(body_a) != _line_count(body_b):  # normalising keeps the lines one for one: they differ
         return False
-    return a.lines(sa) == b.lines(sb)
+    la, lb = a.lines(sa), b.lines(sb)
+    return la == lb or [_code(x) for x in la] == [_code(x) for x in lb]
+
+
+def _code(line: str) -> str:
+    """A line with the module's and the kernel function's attribute dictionaries set aside: an option a pass
+    records there (``ttg.maxnreg``, ``ttng.two-ctas``, scratch sizes) is not code; the code it changes differs
+    where it does."""
+    if line.startswith("module attributes {"):
+        return "module attributes"
+    if "func" in line and (m := _FUNC_ATTRS.match(line)):
+        return m.group(1)
+    return line
+
+
+def _attributes_only(a: _Side, sa: int, b: _Side, sb: int) -> list[str]:
+    """How the module attributes differ between two sections whose code agrees ('' pieces when they do not)."""
+    if a.body(sa) == b.body(sb):
+        return []
+    before, after = mlir_facts(a.body(sa)).module_attrs, mlir_facts(b.body(sb)).module_attrs
+    moved = [f"{k} {before[k]} -> {v}" if k in before else f"+{k} = {v}" for k, v in after.items() if before.get(k) != v]
+    moved += [f"-{k}" for k in before if k not in after]
+    said = "only module attributes differ: " + ", ".join(moved) if moved else "only the kernel's attributes differ"
+    return [f"the MLIR code agrees through every pass; {said}"]
 
 
 def _changes_ir(side: _Side, p: PassSnapshot) -> bool:
@@ -205,12 +230,18 @@ def _pass_effect(a: _Side, b: _Side, pa: PassSnapshot | None, pb: PassSnapshot |
             out.append(f"options {pa.options or '(none)'} -> {pb.options or '(none)'}")
         if pa.name != pb.name:
             out.append(f"renamed {pa.name} -> {pb.name}")
-    for label, side, p in (("A", a, pa), ("B", b, pb)):
-        if p is None:
+    effects = {label: effect_of(side.source, p) for label, side, p in (("A", a, pa), ("B", b, pb)) if p is not None}
+    pieces = {label: e.changes if e.changed else () for label, e in effects.items()}
+    common = set(pieces.get("A", ())) & set(pieces.get("B", ()))
+    if len(effects) == 2 and pieces["A"] == pieces["B"]:
+        return [*out, f"on both: {effects['A'].summary or 'no change'}"]
+    for label in ("A", "B"):
+        if label not in effects:
             out.append(f"{label} does not run this pass")
             continue
-        effect = effect_of(side.source, p)
-        out.append(f"on {label}: {effect.summary or 'no change'}" if effect.changed else f"on {label}: no change")
+        own = [c for c in pieces[label] if c not in common]
+        same = " (the rest as on the other side)" if common and own else ""
+        out.append(f"on {label}: {'; '.join(own) or effects[label].summary or 'no change'}{same}")
     return out
 
 
@@ -228,10 +259,12 @@ def _diverged_at(a: _Side, b: _Side, steps: list[AlignedPass], first: PassSnapsh
                               effect=tuple(_pass_effect(a, b, one_a, one_b)), compared=compared,
                               note=f"only {label} runs this pass, and it changed the IR")
     pa, pb = last.a, last.b
+    earlier = list(dict.fromkeys(p.stage for p in a.passes if p.index < pa.index and p.stage and p.stage != pa.stage))
+    agree = f"; the {' and '.join(s.upper() for s in earlier)} code agree" if earlier else ""
     return Divergence(level="pass", stage=pa.stage or None, pass_name=pa.name, index_a=pa.index, index_b=pb.index,
                       effect=tuple(_pass_effect(a, b, pa, pb)), compared=compared,
                       note=f"the IR agrees up to this pass and differs from its output to the end of the MLIR "
-                           f"pipeline ({compared} aligned passes compared)")
+                           f"pipeline ({compared} aligned passes compared{agree})")
 
 
 def pass_divergence(dump_a: DumpSource, dump_b: DumpSource) -> Divergence:
@@ -258,7 +291,10 @@ def pass_divergence(dump_a: DumpSource, dump_b: DumpSource) -> Divergence:
             agreed = i
             break
     if agreed == (both[-1] if both else -1) and both:
+        last = steps[agreed]
+        assert last.a is not None and last.b is not None and last.a.output is not None and last.b.output is not None
         return Divergence(level="none", stage=None, compared=compared,
+                          effect=tuple(_attributes_only(a, last.a.output, b, last.b.output)),
                           note="the outputs of the last aligned MLIR pass are equal")
     first_a, first_b = a.passes[0].input, b.passes[0].input
     frontend = first_a is not None and first_b is not None and not _same(a, first_a, b, first_b)
@@ -274,7 +310,7 @@ def pass_divergence(dump_a: DumpSource, dump_b: DumpSource) -> Divergence:
         at = steps[agreed].a
         assert at is not None
         found = replace(found, note=found.note + f"; the frontends' first IRs differed too, but agree again by "
-                                                 f"pass {at.index} ({at.name})")
+                                                 f"A's pass {at.index} ({at.name})")
     return found
 
 
@@ -327,7 +363,8 @@ def line_deltas(stage: str, a: Sequence[tuple[int | None, str]], b: Sequence[tup
     out: list[LineDelta] = []
     for line in set(ca) | set(cb):
         before, after = ca.get(line, Counter()), cb.get(line, Counter())
-        kinds = sorted(set(before) | set(after), key=lambda k: (k == "instructions", k))
+        kinds = sorted(set(before) | set(after), key=lambda k: (k == "instructions", k == "other",
+                                                                 not k.startswith("spill"), k))
         changes = tuple(f"{k} {before.get(k, 0)} -> {after.get(k, 0)}" for k in kinds
                         if before.get(k, 0) != after.get(k, 0))
         if not changes:

@@ -57,11 +57,16 @@ def first_divergence(left: Capture, right: Capture, dump_a: Callable[[], PassDum
     ``dump_a``/``dump_b`` give each side's per-pass dump (compiling it when the store has none).
     """
     found = pass_divergence(dump_a(), dump_b())
+    same_backend = left.manifest.backend == right.manifest.backend
+    if found.level == "pass" and found.stage == "llir" and same_backend:  # TTGIR agrees: the machine code per line
+        return replace(found, lines=tuple(_per_line(left, right, "llir")))
     if found.level != "none":
         return found
     backend = left.manifest.backend
     stages = LOWER_STAGES.get(backend, ("llir",)) if backend == right.manifest.backend else ("llir",)
-    found = stage_divergence(stages, _reader(left), _reader(right), found.compared)
+    mlir = found
+    found = stage_divergence(stages, _reader(left), _reader(right), mlir.compared)
+    found = replace(found, effect=(*mlir.effect, *found.effect))
     if found.level == "stage" and found.stage is not None and backend == right.manifest.backend:
         return replace(found, lines=tuple(_per_line(left, right, found.stage)))
     return found
