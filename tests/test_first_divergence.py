@@ -1,0 +1,98 @@
+"""`irscope compare` names the first divergence: the pass from which two compilations differ, or the lower stage
+when every MLIR pass agrees, checked against the per-pass dumps and the machine code of real compiles."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from irscope.analysis.diff import DiffOptions, normalize
+from irscope.analysis.divergence import align_passes
+from irscope.analysis.resources import capture_resources
+from irscope.parse.passes import PassSnapshot, section_body
+from irscope.store.passdump import load_dump
+from irscope.store.store import Store
+from tests.conftest import invoke
+
+
+def _pass(index: int, name: str, cls: str = "") -> PassSnapshot:
+    return PassSnapshot(index=index, kind="before", pass_class=cls or name, name=name, options="", anchor="",
+                        symbol="", ir="mlir", stage="ttgir", section=index, input=index, output=index + 1)
+
+
+def test_pipelines_align_by_name_with_passes_added_removed_and_renamed():
+    a = [_pass(0, "canonicalize"), _pass(1, "tritongpu-coalesce"), _pass(2, "tritongpu-F32DotTC"),
+         _pass(3, "tritongpu-pipeline", "TritonGPUPipeline"), _pass(4, "cse")]
+    b = [_pass(0, "canonicalize"), _pass(1, "tritongpu-coalesce"), _pass(2, "triton-nvidia-gpu-assign-cga-layouts"),
+         _pass(3, "tritongpu-pipeliner", "TritonGPUPipeline"), _pass(4, "cse")]
+    pairs = [(s.a.name if s.a else None, s.b.name if s.b else None) for s in align_passes(a, b)]
+    assert pairs == [("canonicalize", "canonicalize"), ("tritongpu-coalesce", "tritongpu-coalesce"),
+                     ("tritongpu-F32DotTC", None), (None, "triton-nvidia-gpu-assign-cga-layouts"),
+                     ("tritongpu-pipeline", "tritongpu-pipeliner"), ("cse", "cse")]
+
+
+def _compare(store: Path, *args: str) -> dict:
+    result = invoke("compare", *args, "--json", "--store", str(store))
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output[result.output.index("{"):])
+
+
+def _outputs_equal(dump_a, pass_a: int, dump_b, pass_b: int) -> bool:
+    """Whether two passes' outputs are one IR once SSA numbers and locations are set aside (re-derived here)."""
+    texts = [section_body(d.text(d.index.passes[i].output)) for d, i in ((dump_a, pass_a), (dump_b, pass_b))]
+    return normalize(texts[0], "mlir", DiffOptions(normalize_ssa=True)) == \
+        normalize(texts[1], "mlir", DiffOptions(normalize_ssa=True))
+
+
+@pytest.mark.compile
+def test_num_stages_diverges_at_the_pass_that_reads_it(shared_store):
+    data = _compare(shared_store, "matmul", "--target", "sm90", "--set", "num_stages=2")
+    first = data["first_divergence"]
+    assert first["level"] == "pass" and first["stage"] == "ttgir"
+    by_key = {c.manifest.key: c for c in Store(shared_store).captures()}
+    dump_a, dump_b = load_dump(by_key[data["a"]["key"]].path), load_dump(by_key[data["b"]["key"]].path)
+    assert dump_a is not None and dump_b is not None
+    ia, ib = first["index_a"], first["index_b"]
+    # The named pass is where the IR parts: its outputs differ, the outputs of the pass before it agree.
+    assert dump_a.index.passes[ia].name == first["pass"] == dump_b.index.passes[ib].name
+    assert not _outputs_equal(dump_a, ia, dump_b, ib) and _outputs_equal(dump_a, ia - 1, dump_b, ib - 1)
+    assert "num-stages=3 -> num-stages=2" in " ".join(first["effect"])  # the option the pass was given
+    moved = {m["fact"]: (m["a"], m["b"]) for m in first["moved"]}
+    assert moved["loop1.stages"] == (3, 2)
+    assert first["see"] == (f"irscope diff matmul --target sm90 --pass {ia} ; "
+                            f"irscope diff matmul --target sm90 --set num_stages=2 --pass {ib}")
+    for command in first["see_commands"]:  # the commands run as written and show that pass's change
+        shown = invoke(*shlex.split(command)[1:], "--store", str(shared_store))
+        assert shown.exit_code == 0 and first["pass"] in shown.output, shown.output
+
+
+@pytest.mark.compile
+def test_a_ptxas_level_option_is_reported_at_the_lower_stage_with_spills_per_line(shared_store):
+    """maxnreg reaches the MLIR only as an attribute: the code agrees through every pass, the LLVM IR is where it
+    first differs, and the spills ptxas adds are listed on the kernel lines they belong to."""
+    data = _compare(shared_store, "matmul", "--target", "sm90", "--set", "maxnreg=160")
+    first = data["first_divergence"]
+    assert first["level"] == "stage" and first["stage"] == "llir" and first["pass"] is None
+    assert any('"nvvm.maxnreg"="160"' in e for e in first["effect"])
+    assert any("ttg.maxnreg = 160" in e for e in first["effect"])
+    by_key = {c.manifest.key: c for c in Store(shared_store).captures()}
+    a, b = capture_resources(by_key[data["a"]["key"]]), capture_resources(by_key[data["b"]["key"]])
+    moved = {m["fact"]: (m["a"], m["b"]) for m in first["moved"]}
+    assert moved["registers"] == (a.registers, b.registers) and b.registers <= 160 < a.registers
+    assert moved["spills"] == (0, b.spill_stores + b.spill_loads) and b.spill_stores > 0
+    sass = [d for d in first["lines"] if d["stage"] == "sass"]
+    assert sass and all(d["line"] is not None for d in sass)
+    spilled = sum(int(c.split(" -> ")[1]) for d in sass for c in d["changes"] if c.startswith("spill stores"))
+    assert 0 < spilled <= b.spill_stores  # the lines shown carry ptxas' spill stores (the rest are on lines not shown)
+    text = invoke("compare", "matmul", "--target", "sm90", "--set", "maxnreg=160", "--store", str(shared_store))
+    assert "First divergence: stage llir" in text.output and "spill stores 0 ->" in text.output
+    assert first["see"] == "irscope compare matmul --target sm90 --set maxnreg=160 --stage llir --facts-only"
+
+
+@pytest.mark.compile
+def test_facts_only_is_the_plain_compare(shared_store):
+    plain = _compare(shared_store, "vector_add", "--target", "sm90", "--set", "num_warps=8", "--facts-only")
+    assert "first_divergence" not in plain and plain["changed"]
