@@ -16,6 +16,7 @@ from irscope.parse.passes import PassSnapshot, section_body
 from irscope.store.passdump import load_dump
 from irscope.store.store import Store
 from tests.conftest import invoke
+from tests.test_tritons import OLD, _cli, old_triton  # noqa: F401  (the fixture: Triton OLD, installed once)
 
 
 def _pass(index: int, name: str, cls: str = "") -> PassSnapshot:
@@ -96,3 +97,32 @@ def test_a_ptxas_level_option_is_reported_at_the_lower_stage_with_spills_per_lin
 def test_facts_only_is_the_plain_compare(shared_store):
     plain = _compare(shared_store, "vector_add", "--target", "sm90", "--set", "num_warps=8", "--facts-only")
     assert "first_divergence" not in plain and plain["changed"]
+
+
+# ---- two Tritons: the older one installed by `irscope triton install`, as tests/test_tritons.py does --------------
+
+
+def _cli_json(home: Path, *args: str) -> dict:
+    done = _cli(home, *args, "--json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+@pytest.mark.compile
+def test_two_tritons_diverge_at_a_named_pass_and_equal_ttgir_goes_down(old_triton):  # noqa: F811
+    data = _cli_json(old_triton, "compare", "matmul", "--target", "sm90", "--triton", OLD, "--vs-triton", "current")
+    first = data["first_divergence"]
+    assert first["level"] == "pass" and first["pass"], first
+    by_key = {c.manifest.key: c for c in Store(old_triton).captures()}
+    dump_a, dump_b = load_dump(by_key[data["a"]["key"]].path), load_dump(by_key[data["b"]["key"]].path)
+    assert dump_a is not None and dump_b is not None
+    assert dump_a.index.passes[first["index_a"]].name == first["pass"] == dump_b.index.passes[first["index_b"]].name
+    assert not _outputs_equal(dump_a, first["index_a"], dump_b, first["index_b"])
+    assert all(_cli(old_triton, *shlex.split(c)[1:]).returncode == 0 for c in first["see_commands"])
+    # vector_add: the two Tritons' TTGIR code agrees; the report says so and goes on to the LLVM level.
+    add = _cli_json(old_triton, "compare", "vector_add", "--target", "sm90", "--triton", OLD, "--vs-triton", "current")
+    low = add["first_divergence"]
+    assert low["stage"] in ("llir", "ptx", "sass"), low
+    if low["level"] == "pass":
+        assert "TTGIR code agree" in low["note"]
+    assert low["lines"] and all(d["stage"] in ("ptx", "sass") for d in low["lines"])

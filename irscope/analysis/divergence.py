@@ -138,15 +138,28 @@ def align_passes(a: Sequence[PassSnapshot], b: Sequence[PassSnapshot]) -> list[A
 
 
 class _Side:
-    """One side's dump: section texts and their comparable lines, each computed once."""
+    """One side's dump: section texts, their line counts and comparable lines, each computed once."""
 
     def __init__(self, source: DumpSource) -> None:
         self.source = source
         self.passes = [p for p in source.index.passes if p.ir == "mlir"]
+        self._bodies: dict[int, str] = {}
+        self._counts: dict[int, int] = {}
         self._lines: dict[int, list[str]] = {}
 
     def body(self, section: int) -> str:
-        return section_body(self.source.text(section))
+        if section not in self._bodies:
+            self._bodies[section] = section_body(self.source.text(section))
+            if len(self._bodies) > 4:
+                self._bodies.pop(next(iter(self._bodies)))
+        return self._bodies[section]
+
+    def count(self, section: int) -> int:
+        """How many lines ``normalize`` keeps of the section (all but the ``#loc`` definitions), counted cheaply."""
+        if section not in self._counts:
+            body = self.body(section)
+            self._counts[section] = body.count("\n") + 1 - body.startswith("#loc") - body.count("\n#loc")
+        return self._counts[section]
 
     def lines(self, section: int) -> list[str]:
         if section not in self._lines:
@@ -156,18 +169,12 @@ class _Side:
         return self._lines[section]
 
 
-def _line_count(body: str) -> int:
-    """How many lines ``normalize`` keeps of a section's MLIR (all but the ``#loc`` definitions), counted cheaply."""
-    return body.count("\n") + 1 - body.startswith("#loc") - body.count("\n#loc")
-
-
 def _same(a: _Side, sa: int, b: _Side, sb: int) -> bool:
     """Whether two sections hold the same IR once locations and SSA numbers are set aside."""
-    body_a, body_b = a.body(sa), b.body(sb)
-    if body_a == body_b:
-        return True
-    if _line_count(body_a) != _line_count(body_b):  # normalising keeps the lines one for one: they differ
+    if a.count(sa) != b.count(sb):  # normalising keeps the lines one for one: they differ
         return False
+    if a.body(sa) == b.body(sb):
+        return True
     la, lb = a.lines(sa), b.lines(sb)
     return la == lb or [_code(x) for x in la] == [_code(x) for x in lb]
 
@@ -260,7 +267,8 @@ def _diverged_at(a: _Side, b: _Side, steps: list[AlignedPass], first: PassSnapsh
                               note=f"only {label} runs this pass, and it changed the IR")
     pa, pb = last.a, last.b
     earlier = list(dict.fromkeys(p.stage for p in a.passes if p.index < pa.index and p.stage and p.stage != pa.stage))
-    agree = f"; the {' and '.join(s.upper() for s in earlier)} code agree" if earlier else ""
+    agree = f"; the {' and '.join(s.upper() for s in earlier)} code agree{'s' if len(earlier) == 1 else ''}" \
+        if earlier else ""
     return Divergence(level="pass", stage=pa.stage or None, pass_name=pa.name, index_a=pa.index, index_b=pb.index,
                       effect=tuple(_pass_effect(a, b, pa, pb)), compared=compared,
                       note=f"the IR agrees up to this pass and differs from its output to the end of the MLIR "

@@ -114,6 +114,10 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
              Side(other or kernel, other_request.target.name, second_config, vs_triton or triton_spec,
                   second_launch.settings))
     div = None if facts_only else _divergence((request, left, first_env), (other_request, right, second_env))
+    targets = None
+    if request.target.name != other_request.target.name:
+        targets = _targets((request, left, first_env), (other_request, right, second_env), a.values, b.values,
+                           with_dumps=not facts_only)
     if as_json:
         data = {"a": {"key": a.key, "label": a.label, "facts": a.values, "unread": list(a.unread)},
                 "b": {"key": b.key, "label": b.label, "facts": b.values, "unread": list(b.unread)},
@@ -122,16 +126,25 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
             from irscope.views.divergence_text import divergence_json
 
             data["first_divergence"] = divergence_json(div, deltas, see_commands(div, *sides))
+        if targets is not None:
+            from irscope.views.divergence_text import targets_json
+
+            data["targets"] = targets_json(targets)
         click.echo(json.dumps(data, indent=2, default=str))
         return
     from irscope.views.facts_text import render_comparison
 
-    first: list[str] = []
+    head: list[str] = []
     if div is not None:
         from irscope.views.divergence_text import render_divergence
 
-        first = render_divergence(div, deltas, see_commands(div, *sides))
-    report = render_comparison(a, b, deltas, show_all, first) + "\n"
+        head = render_divergence(div, deltas, see_commands(div, *sides))
+    if targets is not None:
+        from irscope.views.divergence_text import render_targets
+
+        head += [""] if head else []
+        head += render_targets(targets, request.target.name, other_request.target.name)
+    report = render_comparison(a, b, deltas, show_all, head) + "\n"
     if stage is not None:
         from irscope.analysis.diff import DiffOptions
         from irscope.request.compare import diff_points, stage_point
@@ -190,6 +203,24 @@ def _divergence(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any]) -> Di
             return get_pass_dump(request, capture, on_compile=dump_notice)
 
     return first_divergence(first[1], second[1], lambda: dump(first), lambda: dump(second))
+
+
+def _targets(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any], facts_a: dict[str, Any],
+             facts_b: dict[str, Any], with_dumps: bool) -> Any:
+    """The two targets' machine code paired by kernel line (each side: request, capture, Triton environment)."""
+    from irscope.request.passdump import get_pass_dump
+    from irscope.request.target_compare import compare_targets
+    from irscope.toolchain.tritons import using
+
+    def dumps() -> Any:
+        out = []
+        for request, capture, env in (first, second):
+            with using(env):
+                out.append(get_pass_dump(request, capture))
+        return tuple(out)
+
+    return compare_targets((first[0], first[1]), (second[0], second[1]), (facts_a, facts_b),
+                           dumps if with_dumps else None)
 
 
 def _compile_both(store: Any, sides: list[tuple[str, str, int, LaunchSpec, Any]]) -> None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from irscope.analysis.divergence import Divergence, LineDelta
 from irscope.analysis.facts import Delta, show_value
+
+if TYPE_CHECKING:
+    from irscope.request.target_compare import TargetComparison
 
 _MOVED_SHOWN = 8
 
@@ -31,6 +34,16 @@ def _line(d: LineDelta) -> str:
     return f"    {d.stage:<6} {where}{source}: {', '.join(d.changes)}"
 
 
+def _moved(d: Delta) -> str:
+    """``registers 208 -> 160``; a list fact by its counts (``layouts +7 -5``)."""
+    if isinstance(d.before, list) and isinstance(d.after, list):
+        added = sum(1 for x in d.after if x not in d.before)
+        removed = sum(1 for x in d.before if x not in d.after)
+        if added + removed > 2:
+            return f"{d.name} +{added} -{removed}"
+    return f"{d.name} {show_value(d.before)} -> {show_value(d.after)}"
+
+
 def render_divergence(div: Divergence, moved: Sequence[Delta], see: Sequence[str]) -> list[str]:
     """The divergence block of ``compare``: where, what differs there, per kernel line, what moved, how to look."""
     lines = [f"First divergence: {_where(div)}", f"  {div.note}"]
@@ -41,7 +54,7 @@ def render_divergence(div: Divergence, moved: Sequence[Delta], see: Sequence[str
         lines.append("  per kernel line (instructions by class, A -> B):")
         lines += [_line(d) for d in div.lines]
     if moved:
-        shown = ", ".join(f"{d.name} {show_value(d.before)} -> {show_value(d.after)}" for d in moved[:_MOVED_SHOWN])
+        shown = ", ".join(_moved(d) for d in moved[:_MOVED_SHOWN])
         more = f" and {len(moved) - _MOVED_SHOWN} more" if len(moved) > _MOVED_SHOWN else ""
         lines.append(f"  moved: {shown}{more}")
     for command in see:
@@ -57,3 +70,28 @@ def divergence_json(div: Divergence, moved: Sequence[Delta], see: Sequence[str])
             "see": " ; ".join(see), "see_commands": list(see), "note": div.note, "compared_passes": div.compared,
             "lines": [{"stage": d.stage, "line": d.line, "source": d.source, "changes": list(d.changes)}
                       for d in div.lines]}
+
+
+def render_targets(found: TargetComparison, a: str, b: str, limit: int = 10) -> list[str]:
+    """The per-line comparison of two targets: whole-kernel differences, then the costliest lines."""
+    lines = [f"Across targets, A ({a}) -> B ({b}):"]
+    lines += [f"  {w}" for w in found.whole]
+    lines.append(f"  per kernel line, {found.ranked}:")
+    for t in found.lines[:limit]:
+        where = f"line {t.line}" if t.line is not None else "no kernel line"
+        source = f" ({t.source[:56]})" if t.source else ""
+        lines.append(f"    {where}{source}: {'; '.join(t.differs)}")
+    if len(found.lines) > limit:
+        lines.append(f"    and {len(found.lines) - limit} more lines (--json lists them)")
+    return lines
+
+
+def targets_json(found: TargetComparison) -> dict[str, Any]:
+    """The ``targets`` object of ``compare --json`` across targets."""
+    def side(p: Any) -> dict[str, Any] | None:
+        return None if p is None else {"instructions": p.instructions, "dynamic": p.dynamic,
+                                       "mma": dict(p.mma), "buffer_ops": p.buffer_ops, "widths": list(p.widths)}
+
+    return {"whole": list(found.whole), "ranked": found.ranked,
+            "lines": [{"line": t.line, "source": t.source, "differs": list(t.differs), "cost": t.cost,
+                       "a": side(t.a), "b": side(t.b)} for t in found.lines]}
