@@ -126,3 +126,23 @@ def test_two_tritons_diverge_at_a_named_pass_and_equal_ttgir_goes_down(old_trito
     if low["level"] == "pass":
         assert "TTGIR code agree" in low["note"]
     assert low["lines"] and all(d["stage"] in ("ptx", "sass") for d in low["lines"])
+
+
+@pytest.mark.compile
+def test_across_targets_the_machine_code_is_paired_by_kernel_line_and_ranked_by_perf(shared_store):
+    data = _compare(shared_store, "matmul", "--target", "sm90", "--vs-target", "gfx942")
+    targets = data["targets"]
+    assert targets["ranked"].startswith("ranked by perf's estimate")
+    fa, fb = data["a"]["facts"], data["b"]["facts"]
+    # Every tensor-core instruction of each side's listing is on a kernel line, and the lines carry them all.
+    for side, stage in (("a", "ptx"), ("b", "amdgcn")):
+        listed = sum(n for t in targets["lines"] if t[side] for n in t[side]["mma"].values())
+        assert listed == fa[f"instructions.{stage}.mma"] if side == "a" else listed == fb[f"instructions.{stage}.mma"]
+    dot = next(t for t in targets["lines"] if "tl.dot" in t["source"])
+    assert list(dot["a"]["mma"]) == [f"wgmma {fa['mma.shape'][0]}"] and list(dot["b"]["mma"]) == [f"mfma {fb['mma.shape'][0]}"]
+    assert dot["a"]["dynamic"] > dot["a"]["instructions"]  # inside the K loop: perf's trips weight it
+    loads = [t for t in targets["lines"] if "tl.load" in t["source"]]
+    assert loads and all(t["b"]["buffer_ops"] > 0 and t["a"]["buffer_ops"] == 0 for t in loads)
+    assert [t["cost"] for t in targets["lines"]] == sorted((t["cost"] for t in targets["lines"]), reverse=True)
+    whole = " ".join(targets["whole"])
+    assert "pipeliner: tritongpu-pipeline -> tritonamdgpu-" in whole and "occupancy limited by" in whole

@@ -80,7 +80,8 @@ class Divergence:
     """The first point where two compilations differ.
 
     Attributes:
-        level: ``pass`` (an MLIR pass), ``stage`` (the frontend's first IR, or a lower stage) or ``none``.
+        level: ``pass`` (an MLIR pass), ``stage`` (the frontend's first IR, or a lower stage), ``none``, or
+            ``unknown`` (not searched: a per-pass dump could not be made; ``note`` says why).
         stage: the stage it lies in (``ttgir``, ``llir``, ``ptx``, ``sass``), None at level ``none``.
         pass_name: the pass, at level ``pass``.
         index_a / index_b: the pass's index in each side's dump (None where one side lacks the pass).

@@ -17,7 +17,7 @@ from irscope.analysis.instructions import access_bytes, classify
 from irscope.analysis.sourcemap import map_listing
 from irscope.parse.lineinfo import Listing
 
-__all__ = ["LineProfile", "TargetLine", "line_profiles", "pair_lines"]
+__all__ = ["LineProfile", "TargetComparison", "TargetLine", "line_profiles", "pair_lines"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,21 @@ class TargetLine:
     b: LineProfile | None
     differs: tuple[str, ...]
     cost: float
+
+
+@dataclass(frozen=True)
+class TargetComparison:
+    """Two targets' machine code per kernel line, and the whole-kernel facts that differ between them.
+
+    Attributes:
+        lines: the kernel lines whose machine code differs, costliest first.
+        whole: shared memory (LDS), the occupancy limiter and the pipeliner that ran, where they differ.
+        ranked: how the lines are ranked, with the reason when perf could not estimate a side.
+    """
+
+    lines: tuple[TargetLine, ...]
+    whole: tuple[str, ...]
+    ranked: str
 
 
 def _executions(listing: Listing, number: int, loops: Mapping[str, float] | None) -> float | None:

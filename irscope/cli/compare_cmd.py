@@ -202,7 +202,14 @@ def _divergence(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any]) -> Di
         with using(env):
             return get_pass_dump(request, capture, on_compile=dump_notice)
 
-    return first_divergence(first[1], second[1], lambda: dump(first), lambda: dump(second))
+    from irscope.analysis.divergence import Divergence
+    from irscope.errors import IrscopeError
+
+    try:
+        return first_divergence(first[1], second[1], lambda: dump(first), lambda: dump(second))
+    except IrscopeError as exc:  # a per-pass compile that fails leaves the facts to compare
+        click.echo(f"irscope: no first divergence: {exc}", err=True)
+        return Divergence(level="unknown", stage=None, note=f"not searched: {exc}")
 
 
 def _targets(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any], facts_a: dict[str, Any],

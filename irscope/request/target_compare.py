@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from irscope.analysis.passes import effect_of
-from irscope.analysis.target_lines import LineProfile, TargetLine, line_profiles, pair_lines
+from irscope.analysis.target_lines import LineProfile, TargetComparison, line_profiles, pair_lines
 from irscope.analysis.verify import lower_listings
 from irscope.errors import IrscopeError, StoreError
 from irscope.request.captures import Request
@@ -16,21 +15,6 @@ from irscope.store.passdump import PassDump
 from irscope.store.store import Capture
 
 __all__ = ["TargetComparison", "compare_targets"]
-
-
-@dataclass(frozen=True)
-class TargetComparison:
-    """Two targets' machine code per kernel line, and the whole-kernel facts that differ between them.
-
-    Attributes:
-        lines: the kernel lines whose machine code differs, costliest first.
-        whole: shared memory (LDS), the occupancy limiter and the pipeliner that ran, where they differ.
-        ranked: how the lines are ranked, with the reason when perf could not estimate a side.
-    """
-
-    lines: tuple[TargetLine, ...]
-    whole: tuple[str, ...]
-    ranked: str
 
 
 def _perf_loops(request: Request, capture: Capture) -> tuple[dict[str, float] | None, str]:

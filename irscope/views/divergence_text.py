@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from irscope.analysis.divergence import Divergence, LineDelta
 from irscope.analysis.facts import Delta, show_value
-
-if TYPE_CHECKING:
-    from irscope.request.target_compare import TargetComparison
+from irscope.analysis.target_lines import TargetComparison
 
 _MOVED_SHOWN = 8
 
@@ -25,6 +23,8 @@ def _where(div: Divergence) -> str:
         return f"pass {div.pass_name} ({div.stage or 'stage ?'}; {', '.join(sides)})"
     if div.level == "stage":
         return f"stage {div.stage}"
+    if div.level == "unknown":
+        return "not found"
     return "nowhere: the two compile to the same code"
 
 
