@@ -58,7 +58,9 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
     renamed between Tritons are allowed) and names the pass from whose output on the two differ, with
     SSA numbers and locations set aside; when every MLIR pass agrees, the first lower stage that
     differs (LLVM IR, PTX or AMDGCN, SASS), with what moved per kernel line. It needs both sides'
-    per-pass dumps (compiled once when missing); --facts-only leaves it out.
+    per-pass dumps (compiled once when missing); --facts-only leaves it out. Between two targets,
+    the machine code is also paired by kernel line (tensor-core family and shape, buffer ops,
+    access widths), ranked by perf's estimate of how often each line's instructions run.
 
     The sides are KERNEL and OTHER (kernels or capture keys; OTHER defaults to KERNEL), each
     with its --target/--config/--triton and the second's --vs-target/--vs-config/--vs-triton.
