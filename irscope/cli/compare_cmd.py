@@ -42,7 +42,8 @@ if TYPE_CHECKING:
               help="also show this stage's text diff (ttir, ttgir, llir, ptx, sass, amdgcn)")
 @click.option("--all", "show_all", is_flag=True, help="list the facts that are equal too")
 @click.option("--facts-only", is_flag=True,
-              help="only the facts: do not look for the first divergent pass (which needs both per-pass dumps)")
+              help="only the facts: no first divergent pass (which needs both per-pass dumps), no per-line "
+                   "pairing of two targets")
 @jobs_option("with 2 or more, the two sides compile at once when both are missing")
 @json_option
 @store_option
@@ -117,9 +118,8 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
                   second_launch.settings))
     div = None if facts_only else _divergence((request, left, first_env), (other_request, right, second_env))
     targets = None
-    if request.target.name != other_request.target.name:
-        targets = _targets((request, left, first_env), (other_request, right, second_env), a.values, b.values,
-                           with_dumps=not facts_only)
+    if request.target.name != other_request.target.name and not facts_only:
+        targets = _targets((request, left, first_env), (other_request, right, second_env), a.values, b.values)
     if as_json:
         data = {"a": {"key": a.key, "label": a.label, "facts": a.values, "unread": list(a.unread)},
                 "b": {"key": b.key, "label": b.label, "facts": b.values, "unread": list(b.unread)},
@@ -209,13 +209,13 @@ def _divergence(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any]) -> Di
 
     try:
         return first_divergence(first[1], second[1], lambda: dump(first), lambda: dump(second))
-    except IrscopeError as exc:  # a per-pass compile that fails leaves the facts to compare
+    except (IrscopeError, OSError) as exc:  # a per-pass compile that fails leaves the facts to compare
         click.echo(f"irscope: no first divergence: {exc}", err=True)
         return Divergence(level="unknown", stage=None, note=f"not searched: {exc}")
 
 
 def _targets(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any], facts_a: dict[str, Any],
-             facts_b: dict[str, Any], with_dumps: bool) -> Any:
+             facts_b: dict[str, Any]) -> Any:
     """The two targets' machine code paired by kernel line (each side: request, capture, Triton environment)."""
     from irscope.request.passdump import get_pass_dump
     from irscope.request.target_compare import compare_targets
@@ -228,8 +228,7 @@ def _targets(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any], facts_a:
                 out.append(get_pass_dump(request, capture))
         return tuple(out)
 
-    return compare_targets((first[0], first[1]), (second[0], second[1]), (facts_a, facts_b),
-                           dumps if with_dumps else None)
+    return compare_targets((first[0], first[1]), (second[0], second[1]), (facts_a, facts_b), dumps)
 
 
 def _compile_both(store: Any, sides: list[tuple[str, str, int, LaunchSpec, Any]]) -> None:
