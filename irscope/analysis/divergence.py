@@ -141,9 +141,15 @@ def align_passes(a: Sequence[PassSnapshot], b: Sequence[PassSnapshot]) -> list[A
 class _Side:
     """One side's dump: section texts, their line counts and comparable lines, each computed once."""
 
-    def __init__(self, source: DumpSource) -> None:
+    def __init__(self, source: DumpSource, unchanged: frozenset[int] = frozenset()) -> None:
         self.source = source
         self.passes = [p for p in source.index.passes if p.ir == "mlir"]
+        # A pass known to print its input unchanged (the cached pass table says so) outputs the text of an
+        # earlier section: comparisons are made, and remembered, on that one.
+        self.canon: dict[int, int] = {}
+        for p in self.passes:
+            if p.index in unchanged and p.input is not None and p.output is not None:
+                self.canon[p.output] = self.canon.get(p.input, p.input)
         self._bodies: dict[int, str] = {}
         self._counts: dict[int, int] = {}
         self._lines: dict[int, list[str]] = {}
@@ -170,8 +176,14 @@ class _Side:
         return self._lines[section]
 
 
-def _same(a: _Side, sa: int, b: _Side, sb: int) -> bool:
-    """Whether two sections hold the same IR once locations and SSA numbers are set aside."""
+def _same(a: _Side, sa: int, b: _Side, sb: int, memo: dict[tuple[int, int], bool] | None = None) -> bool:
+    """Whether two sections hold the same IR once locations and SSA numbers are set aside (``memo``: answers so
+    far, by the sections' canonical ids)."""
+    if memo is not None:
+        key = (a.canon.get(sa, sa), b.canon.get(sb, sb))
+        if key not in memo:
+            memo[key] = _same(a, key[0], b, key[1])
+        return memo[key]
     if a.count(sa) != b.count(sb):  # normalising keeps the lines one for one: they differ
         return False
     if a.body(sa) == b.body(sb):
@@ -276,15 +288,18 @@ def _diverged_at(a: _Side, b: _Side, steps: list[AlignedPass], first: PassSnapsh
                            f"pipeline ({compared} aligned passes compared{agree})")
 
 
-def pass_divergence(dump_a: DumpSource, dump_b: DumpSource) -> Divergence:
+def pass_divergence(dump_a: DumpSource, dump_b: DumpSource, unchanged_a: frozenset[int] = frozenset(),
+                    unchanged_b: frozenset[int] = frozenset()) -> Divergence:
     """The MLIR pass from whose output on the two dumps differ for good: the first whose output differs after the
     last aligned pass whose outputs agree (or the frontend's first IR, when they never agree); level ``none``
     when the last aligned pass's outputs agree.
 
     Searched from the end: the passes before the last agreement need not be read, and a difference that a later
     pass washes out (``canonicalize`` folding what two frontends generated differently) is not the answer.
+    ``unchanged_a``/``unchanged_b``: passes known to leave each side's IR as it was (their texts are not read).
     """
-    a, b = _Side(dump_a), _Side(dump_b)
+    a, b = _Side(dump_a, unchanged_a), _Side(dump_b, unchanged_b)
+    memo: dict[tuple[int, int], bool] = {}
     if not a.passes or not b.passes:
         return Divergence(level="none", stage=None, note="a dump holds no MLIR pass")
     steps = [s for s in align_passes(a.passes, b.passes)
@@ -296,7 +311,7 @@ def pass_divergence(dump_a: DumpSource, dump_b: DumpSource) -> Divergence:
         step = steps[i]
         assert step.a is not None and step.b is not None and step.a.output is not None and step.b.output is not None
         compared += 1
-        if _same(a, step.a.output, b, step.b.output):
+        if _same(a, step.a.output, b, step.b.output, memo):
             agreed = i
             break
     if agreed == (both[-1] if both else -1) and both:

@@ -50,13 +50,25 @@ def _per_line(left: Capture, right: Capture, stage: str) -> list:
     return out
 
 
+def _unchanged(dump: PassDump) -> frozenset[int]:
+    """The passes the dump's cached pass table (when current) says left the IR as it was; none when not cached."""
+    from irscope.request.passdump import EFFECTS_VERSION, read_effects
+
+    cached = read_effects(dump.path.parent, dump.info.flavour, dump.info.file)
+    if cached is None or cached.version != EFFECTS_VERSION:
+        return frozenset()
+    return frozenset(r["index"] for r in cached.rows if r.get("status") == "unchanged" and not r.get("step")
+                     and isinstance(r.get("index"), int))
+
+
 def first_divergence(left: Capture, right: Capture, dump_a: Callable[[], PassDump],
                      dump_b: Callable[[], PassDump]) -> Divergence:
     """Where ``right`` first differs from ``left``: an MLIR pass, the frontend's first IR, a lower stage, or none.
 
     ``dump_a``/``dump_b`` give each side's per-pass dump (compiling it when the store has none).
     """
-    found = pass_divergence(dump_a(), dump_b())
+    first, second = dump_a(), dump_b()
+    found = pass_divergence(first, second, _unchanged(first), _unchanged(second))
     same_backend = left.manifest.backend == right.manifest.backend
     if found.level == "pass" and found.stage == "llir" and same_backend:  # TTGIR agrees: the machine code per line
         return replace(found, lines=tuple(_per_line(left, right, "llir")))
