@@ -232,7 +232,7 @@ def _quoted(text_a: str, text_b: str, ir: str) -> list[str]:
     return out
 
 
-def _text_effect(text_a: str, text_b: str, ir: str, la: list[str], lb: list[str]) -> list[str]:
+def _text_effect(text_a: str, text_b: str, ir: str) -> list[str]:
     """What differs between two texts of one stage: the counted facts, else the first lines that differ."""
     if ir == "mlir":
         said = describe_change(mlir_facts(text_a), mlir_facts(text_b))
@@ -245,7 +245,7 @@ def _pass_effect(a: _Side, b: _Side, pa: PassSnapshot | None, pb: PassSnapshot |
     """What a divergent pass did differently: its output B against A, its options, what it did on each side."""
     out: list[str] = []
     if pa is not None and pb is not None and pa.output is not None and pb.output is not None:
-        out += _text_effect(a.body(pa.output), b.body(pb.output), "mlir", a.lines(pa.output), b.lines(pb.output))
+        out += _text_effect(a.body(pa.output), b.body(pb.output), "mlir")
         if pa.options != pb.options:
             out.append(f"options {pa.options or '(none)'} -> {pb.options or '(none)'}")
         if pa.name != pb.name:
@@ -265,8 +265,7 @@ def _pass_effect(a: _Side, b: _Side, pa: PassSnapshot | None, pb: PassSnapshot |
     return out
 
 
-def _diverged_at(a: _Side, b: _Side, steps: list[AlignedPass], first: PassSnapshot,
-                 compared: int) -> Divergence:
+def _diverged_at(a: _Side, b: _Side, steps: list[AlignedPass], compared: int) -> Divergence:
     """The divergence at aligned step ``steps[-1]`` (both sides run it), or at a pass one side runs alone before it."""
     last = steps[-1]
     assert last.a is not None and last.b is not None
@@ -324,12 +323,12 @@ def pass_divergence(dump_a: DumpSource, dump_b: DumpSource, unchanged_a: frozens
     frontend = first_a is not None and first_b is not None and not _same(a, first_a, b, first_b)
     if agreed < 0 and frontend:
         assert first_a is not None and first_b is not None
-        effect = _text_effect(a.body(first_a), b.body(first_b), "mlir", a.lines(first_a), b.lines(first_b))
+        effect = _text_effect(a.body(first_a), b.body(first_b), "mlir")
         return Divergence(level="stage", stage=a.passes[0].stage or "ttir", effect=tuple(effect), compared=compared,
                           note="the first IR, as the frontend generated it from the kernel, differs before any pass, "
                                "and no pass makes the two agree again")
     nxt = next(i for i in both if i > agreed)
-    found = _diverged_at(a, b, steps[agreed + 1:nxt + 1], a.passes[0], compared)
+    found = _diverged_at(a, b, steps[agreed + 1:nxt + 1], compared)
     if frontend and agreed >= 0:
         at = steps[agreed].a
         assert at is not None
@@ -361,7 +360,7 @@ def stage_divergence(stages: Sequence[str], read_a: Callable[[str], str], read_b
         ir, la = comparable_stage(stage, text_a)
         _, lb = comparable_stage(stage, text_b)
         if la != lb:
-            return Divergence(level="stage", stage=stage, effect=tuple(_text_effect(text_a, text_b, ir, la, lb)),
+            return Divergence(level="stage", stage=stage, effect=tuple(_text_effect(text_a, text_b, ir)),
                               compared=compared, note=f"every MLIR pass's output is equal; {stage} is the first "
                                                       "lower stage that differs")
     return Divergence(level="none", stage=None, compared=compared,
