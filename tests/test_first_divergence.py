@@ -155,3 +155,33 @@ def test_across_targets_the_machine_code_is_paired_by_kernel_line_and_ranked_by_
     assert [t["cost"] for t in targets["lines"]] == sorted((t["cost"] for t in targets["lines"]), reverse=True)
     whole = " ".join(targets["whole"])
     assert "pipeliner: tritongpu-pipeline -> tritonamdgpu-" in whole and "occupancy limited by" in whole
+
+
+@pytest.mark.compile
+def test_a_pass_only_one_pipeline_runs_is_named_when_it_changed_the_ir(captures, tmp_path):
+    """Side B is side A's real dump with one pass more (before triton-licm) that renames the kernel: the alignment
+    passes over it on A, and the divergence is that pass, on B alone."""
+    import gzip
+
+    from irscope.analysis.divergence import pass_divergence
+    from irscope.request.passdump import get_pass_dump
+    from irscope.store.passdump import scan_dump
+
+    dump = get_pass_dump(captures.request("matmul", "sm90"), captures("matmul", "sm90"))
+    text = gzip.decompress(dump.path.read_bytes()).decode()
+    head = "// -----// IR Dump Before TritonLoopInvariantCodeMotion: triton-licm"
+    at = text.index(head)
+    ir = text[text.index("\n", at) + 1:text.index("\n// -----//", at) + 1]
+    extra = "// -----// IR Dump Before IrscopeExtra: irscope-extra ('builtin.module' operation) //----- //\n"
+    rest = text[at:]
+    assert "@matmul_kernel(" in ir and "@matmul_kernel(" in rest
+    side_b = text[:at] + extra + ir + rest.replace("@matmul_kernel(", "@matmul_kernel_b(")  # to the end
+    (tmp_path / "a.gz").write_bytes(gzip.compress(text.encode()))
+    (tmp_path / "b.gz").write_bytes(gzip.compress(side_b.encode()))
+    a, b = scan_dump(tmp_path / "a.gz"), scan_dump(tmp_path / "b.gz")
+    found = pass_divergence(a, b)
+    extra_pass = next(p for p in b.index.passes if p.name == "irscope-extra")
+    assert (found.level, found.pass_name, found.index_a, found.index_b) == ("pass", "irscope-extra", None,
+                                                                            extra_pass.index)
+    assert "only B runs this pass" in found.note and "A does not run this pass" in found.effect
+    assert pass_divergence(a, scan_dump(tmp_path / "a.gz")).level == "none"  # a dump against itself: none
