@@ -108,7 +108,7 @@ def test_compare_against_the_base_config(shared_store):
     result = invoke("compare", "matmul", "--target", "sm90", "--set", "num_stages=2", "--json",
                     "--store", str(shared_store))
     assert result.exit_code == 0, result.output
-    changed = {c["fact"]: c for c in json.loads(result.output)["changed"]}
+    changed = {c["fact"]: c for c in json.loads(result.stdout)["changed"]}
     assert (changed["loop1.stages"]["a"], changed["loop1.stages"]["b"]) == (3, 2)
     assert changed["shared_bytes"]["b"] < changed["shared_bytes"]["a"]
 

@@ -231,3 +231,45 @@ def test_the_tui_precompiles_the_neighbours_and_a_what_if_on_one_is_a_store_hit(
             assert {c.manifest.key for c in Store(store).captures()} == made  # a store hit: nothing compiled
 
     asyncio.run(run())
+
+
+def test_compare_opens_both_pass_lists_at_the_first_divergent_pass(store: str, captures: Callable[..., Capture],
+                                                                   shared_store: Path) -> None:
+    """With both per-pass dumps stored, C's report names the first divergence and p shows A's and B's passes side
+    by side, each list's cursor on that pass (num_stages=3 against 2: the pass that assigns latencies)."""
+    from textual.widgets import OptionList
+
+    from irscope.request.captures import LaunchSpec, get_capture, make_request
+    from irscope.request.passdump import get_pass_dump
+    from irscope.tui.screens.divergence import DivergenceScreen
+
+    request = make_request("matmul", "sm90", 0, launch=LaunchSpec(settings=("num_stages=2",)), store_dir=store)
+    get_pass_dump(request, get_capture(request, store))
+
+    async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
+        nav = screen.query_one(Navigator)
+        nav.focus()
+        variant = CaptureId("matmul", "sm90", 0, "num_stages=2")
+        assert nav.reveal("config", CaptureId("matmul", "sm90", 0))
+        await until(pilot, lambda: nav.cursor_capture() == CaptureId("matmul", "sm90", 0), what="the cursor on c0")
+        await pilot.press("c")
+        assert nav.reveal("config", variant)
+        await until(pilot, lambda: nav.cursor_capture() == variant, what="the cursor on the variant")
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, CompareScreen), what="the comparison", timeout=60)
+        text = app.screen.text
+        assert "First divergence: pass tritongpu-assign-latencies" in text and "num-stages=3 -> num-stages=2" in text
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, DivergenceScreen), what="the pass lists")
+        await pilot.pause()
+        lists = [app.screen.query_one(f"#passes-{k}", OptionList) for k in "ab"]
+        for listing in lists:
+            assert listing.highlighted is not None
+            label = str(listing.get_option_at_index(listing.highlighted).prompt)
+            assert label.split()[-1] == "tritongpu-assign-latencies"
+        assert "tritongpu-assign-latencies" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, CompareScreen)
+
+    drive(store, steps)

@@ -61,6 +61,11 @@ def _mma_shape(opcode: str) -> str:
     return found.group(1).lstrip(".") if found else ""
 
 
+def mma_family(opcode: str) -> str:
+    """A tensor-core instruction's family and shape: ``wgmma m64n256k16``, ``mfma 32x32x8``."""
+    return f"{_mma_kind(opcode)} {_mma_shape(opcode)}".strip()
+
+
 def _layouts(ttgir: str) -> list[str]:
     """The layout definitions of a TTGIR, in today's spelling, sorted (alias names are not facts)."""
     return sorted({canonical_op(m.group(2).lstrip("#")) for m in _LAYOUT_ALIAS.finditer(ttgir)})

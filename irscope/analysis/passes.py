@@ -49,7 +49,7 @@ def _code_version() -> str:
 VERSION = _code_version()
 
 __all__ = ["VERSION", "DumpSource", "IrFacts", "PassEffect", "PassTable", "comparable_llvm", "describe_change",
-           "effects_to_json", "find_pass", "llvm_facts", "llvm_function", "mlir_facts", "pass_effects", "pass_table"]
+           "effect_of", "effects_to_json", "find_pass", "llvm_facts", "llvm_function", "mlir_facts", "pass_effects", "pass_table"]
 
 
 class DumpSource(Protocol):
@@ -214,6 +214,11 @@ def pass_effect(p: PassSnapshot, cache: _Facts) -> PassEffect:
         summary = "FAILED; " + summary if summary else "FAILED"
     return PassEffect(**base, status=status, added=added, removed=removed, summary=summary, changes=changes,
                       line=p.line)
+
+
+def effect_of(source: DumpSource, p: PassSnapshot) -> PassEffect:
+    """The effect of one pass or step, computed alone (no table)."""
+    return pass_effect(p, _Facts(source))
 
 
 def _fallback(status: str, a: list[str], b: list[str], ir: str = "mlir") -> str:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import shlex
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,6 +22,9 @@ from irscope.cli.output import render_rich, write
 from irscope.cli.requests import Asked
 from irscope.errors import UsageError
 from irscope.request.captures import LaunchSpec
+
+if TYPE_CHECKING:
+    from irscope.analysis.divergence import Divergence
 
 
 @click.command("compare")
@@ -39,15 +44,28 @@ from irscope.request.captures import LaunchSpec
 @click.option("--all", "show_all", is_flag=True, help="list the facts that are equal too")
 @click.option("--html", "html_file", metavar="FILE.html", callback=output_file,
               help="also write the comparison as one self-contained HTML page, with every stage's side-by-side diff")
+@click.option("--facts-only", is_flag=True,
+              help="only the facts: no first divergent pass (which needs both per-pass dumps), no per-line "
+                   "pairing of two targets")
 @jobs_option("with 2 or more, the two sides compile at once when both are missing")
 @json_option
 @store_option
 @kernel_options
 def compare(kernel: str, other: str | None, target: str | None, vs_target: str | None, config: int,
             vs_config: int | None, triton_spec: str | None, vs_triton: str | None, stage: str | None, show_all: bool,
-            html_file: str | None, jobs: int | None, as_json: bool, store_dir: str | None, launch: LaunchSpec) -> None:
-    """Compare two compilations by what changed: loops and pipelining, tensor-core instructions,
-    layouts, registers, spills, shared memory, occupancy and the instruction mix.
+            html_file: str | None, facts_only: bool, jobs: int | None, as_json: bool, store_dir: str | None,
+            launch: LaunchSpec) -> None:
+    """Compare two compilations by what changed: the first pass where they part ways and what it did
+    there, then loops and pipelining, tensor-core instructions, layouts, registers, spills, shared
+    memory, occupancy and the instruction mix.
+
+    The first divergence aligns the two MLIR pass pipelines by pass name (passes added, removed or
+    renamed between Tritons are allowed) and names the pass from whose output on the two differ, with
+    SSA numbers and locations set aside; when every MLIR pass agrees, the first lower stage that
+    differs (LLVM IR, PTX or AMDGCN, SASS), with what moved per kernel line. It needs both sides'
+    per-pass dumps (compiled once when missing); --facts-only leaves it out. Between two targets,
+    the machine code is also paired by kernel line (tensor-core family and shape, buffer ops,
+    access widths), ranked by perf's estimate of how often each line's instructions run.
 
     The sides are KERNEL and OTHER (kernels or capture keys; OTHER defaults to KERNEL), each
     with its --target/--config/--triton and the second's --vs-target/--vs-config/--vs-triton.
@@ -99,23 +117,50 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
     if left.manifest.key == right.manifest.key:
         raise UsageError(f"both sides are capture {left.manifest.key}; give a second kernel, --vs-target, "
                          "--vs-config, --vs-triton or --set NAME=VALUE")
+    a, b = capture_facts(left), capture_facts(right)
+    deltas = compare_facts(a.values, b.values)
+    sides = (Side(kernel, request.target.name, config, triton_spec, first_launch.settings),
+             Side(other or kernel, other_request.target.name, second_config, vs_triton or triton_spec,
+                  second_launch.settings))
+    div = None if facts_only else _divergence((request, left, first_env), (other_request, right, second_env))
+    targets = None
+    if request.target.name != other_request.target.name and not facts_only:
+        targets = _targets((request, left, first_env), (other_request, right, second_env), a.values, b.values)
     if html_file is not None:
         from irscope.cli.html_cmd import write_page
         from irscope.request.share import gather_comparison
+        from irscope.views.divergence_text import render_divergence
         from irscope.views.html_compare import comparison_page
 
-        write_page(html_file, comparison_page(gather_comparison(left, right)))
-    a, b = capture_facts(left), capture_facts(right)
-    deltas = compare_facts(a.values, b.values)
+        told = render_divergence(div, deltas, see_commands(div, *sides)) if div is not None else []
+        write_page(html_file, comparison_page(gather_comparison(left, right), told))
     if as_json:
-        click.echo(json.dumps({"a": {"key": a.key, "label": a.label, "facts": a.values, "unread": list(a.unread)},
-                               "b": {"key": b.key, "label": b.label, "facts": b.values, "unread": list(b.unread)},
-                               "changed": [{"fact": d.name, "a": d.before, "b": d.after} for d in deltas]},
-                              indent=2, default=str))
+        data = {"a": {"key": a.key, "label": a.label, "facts": a.values, "unread": list(a.unread)},
+                "b": {"key": b.key, "label": b.label, "facts": b.values, "unread": list(b.unread)},
+                "changed": [{"fact": d.name, "a": d.before, "b": d.after} for d in deltas]}
+        if div is not None:
+            from irscope.views.divergence_text import divergence_json
+
+            data["first_divergence"] = divergence_json(div, deltas, see_commands(div, *sides))
+        if targets is not None:
+            from irscope.views.divergence_text import targets_json
+
+            data["targets"] = targets_json(targets)
+        click.echo(json.dumps(data, indent=2, default=str))
         return
     from irscope.views.facts_text import render_comparison
 
-    report = render_comparison(a, b, deltas, show_all) + "\n"
+    head: list[str] = []
+    if div is not None:
+        from irscope.views.divergence_text import render_divergence
+
+        head = render_divergence(div, deltas, see_commands(div, *sides))
+    if targets is not None:
+        from irscope.views.divergence_text import render_targets
+
+        head += [""] if head else []
+        head += render_targets(targets, request.target.name, other_request.target.name)
+    report = render_comparison(a, b, deltas, show_all, head) + "\n"
     if stage is not None:
         from irscope.analysis.diff import DiffOptions
         from irscope.request.compare import diff_points, stage_point
@@ -125,6 +170,79 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
                              DiffOptions())
         report += "\n" + render_rich(render_unified(result), color=False, width=200, soft_wrap=True, end="")
     write(report, newline=False)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a comparison as the command line named it (for the commands that show its text)."""
+
+    kernel: str
+    target: str
+    config: int
+    triton: str | None
+    settings: tuple[str, ...]
+
+    def args(self) -> list[str]:
+        """Its options: KERNEL --target T [--config N] [--triton X] [--set NAME=VALUE ...]."""
+        out = [self.kernel, "--target", self.target]
+        out += ["--config", str(self.config)] if self.config else []
+        out += ["--triton", self.triton] if self.triton else []
+        return out + [arg for item in self.settings for arg in ("--set", item)]
+
+
+def see_commands(div: Divergence, a: Side, b: Side) -> list[str]:
+    """How to see the text where two sides diverge: that pass's diff on each side, or that stage across both."""
+    if div.level == "pass":
+        return [shlex.join(["irscope", "diff", *side.args(), "--pass", str(index)])
+                for side, index in ((a, div.index_a), (b, div.index_b)) if index is not None]
+    if div.level != "stage" or not div.stage:
+        return []
+    vs = [] if b.kernel == a.kernel else [b.kernel]
+    vs += [*a.args()[1:]]
+    vs += ["--vs-target", b.target] if b.target != a.target else []
+    vs += ["--vs-config", str(b.config)] if b.config != a.config else []
+    vs += ["--vs-triton", b.triton] if b.triton and b.triton != a.triton else []
+    vs += [arg for item in b.settings if item not in a.settings for arg in ("--set", item)]
+    return [shlex.join(["irscope", "compare", a.kernel, *vs, "--stage", div.stage, "--facts-only"])]
+
+
+def _divergence(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any]) -> Divergence:
+    """Where the second side first differs from the first (each: request, capture, Triton environment)."""
+    from irscope.cli.requests import dump_notice
+    from irscope.request.divergence import first_divergence
+    from irscope.request.passdump import get_pass_dump
+    from irscope.toolchain.tritons import using
+
+    def dump(side: tuple[Any, Any, Any]) -> Any:
+        request, capture, env = side
+        with using(env):
+            return get_pass_dump(request, capture, on_compile=dump_notice)
+
+    from irscope.analysis.divergence import Divergence
+    from irscope.errors import IrscopeError
+
+    try:
+        return first_divergence(first[1], second[1], lambda: dump(first), lambda: dump(second))
+    except (IrscopeError, OSError) as exc:  # a per-pass compile that fails leaves the facts to compare
+        click.echo(f"irscope: no first divergence: {exc}", err=True)
+        return Divergence(level="unknown", stage=None, note=f"not searched: {exc}")
+
+
+def _targets(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any], facts_a: dict[str, Any],
+             facts_b: dict[str, Any]) -> Any:
+    """The two targets' machine code paired by kernel line (each side: request, capture, Triton environment)."""
+    from irscope.request.passdump import get_pass_dump
+    from irscope.request.target_compare import compare_targets
+    from irscope.toolchain.tritons import using
+
+    def dumps() -> Any:
+        out = []
+        for request, capture, env in (first, second):
+            with using(env):
+                out.append(get_pass_dump(request, capture))
+        return tuple(out)
+
+    return compare_targets((first[0], first[1]), (second[0], second[1]), (facts_a, facts_b), dumps)
 
 
 def _compile_both(store: Any, sides: list[tuple[str, str, int, LaunchSpec, Any]]) -> None:

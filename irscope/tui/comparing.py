@@ -9,11 +9,37 @@ from __future__ import annotations
 
 from textual.screen import Screen
 
+from irscope.store.passdump import PassDump
 from irscope.store.store import Capture
 from irscope.tui.catalog import CaptureId
 from irscope.tui.screens.compare import CompareScreen, capture_name, comparison_text
+from irscope.tui.screens.divergence import PassList, pass_rows
 from irscope.tui.state import AppState
 from irscope.tui.widgets.navigator import Navigator
+
+
+def _side(label: str, capture: Capture, dump: PassDump, index: int | None) -> PassList:
+    """One side's pass list, at the pass of ``index``."""
+    passes = [p for p in dump.index.passes if p.ir == "mlir"]
+    at = next((i for i, p in enumerate(passes) if p.index == index), None)
+    return PassList(f"{label}: {capture_name(capture)}", pass_rows([(p.index, p.stage, p.name) for p in passes]), at)
+
+
+def divergence_of(left: Capture, right: Capture) -> tuple[str, PassList, PassList] | None:
+    """The first divergence's report and both pass lists, when both captures have their per-pass dumps stored."""
+    from irscope.analysis.facts import compare_facts
+    from irscope.request.divergence import first_divergence
+    from irscope.store.passdump import load_dump
+    from irscope.tui.screens.compare import facts_of
+    from irscope.views.divergence_text import render_divergence
+
+    dump_a, dump_b = load_dump(left.path), load_dump(right.path)
+    if dump_a is None or dump_b is None:
+        return None
+    div = first_divergence(left, right, lambda: dump_a, lambda: dump_b)
+    moved = compare_facts(facts_of(left).values, facts_of(right).values)
+    head = "\n".join(render_divergence(div, moved, ()))
+    return head, _side("A", left, dump_a, div.index_a), _side("B", right, dump_b, div.index_b)
 
 
 class Comparisons:
@@ -80,7 +106,9 @@ class Comparisons:
         app = self.screen.app
 
         def work() -> None:
-            text = comparison_text(left, right)
-            app.call_from_thread(app.push_screen, CompareScreen(text, title))
+            found = divergence_of(left, right)
+            first = [*found[0].splitlines(), "  (p: the two pass lists side by side at that pass)"] if found else []
+            text = comparison_text(left, right, first=first)
+            app.call_from_thread(app.push_screen, CompareScreen(text, title, found))
 
         self.screen.run_worker(work, thread=True, exclusive=True, group="compare")

@@ -34,9 +34,13 @@ def render_deltas(deltas: Sequence[Delta], left: str = "A", right: str = "B") ->
     return lines
 
 
-def render_comparison(a: Facts, b: Facts, deltas: Sequence[Delta], show_all: bool = False) -> str:
-    """The ``compare`` report: both sides, then the facts that changed (and with --all the rest)."""
+def render_comparison(a: Facts, b: Facts, deltas: Sequence[Delta], show_all: bool = False,
+                      first: Sequence[str] = ()) -> str:
+    """The ``compare`` report: both sides, ``first`` (the first divergence's lines), then the facts that changed
+    (and with --all the rest)."""
     lines = [f"A: {a.label}  ({a.key})", f"B: {b.label}  ({b.key})", ""]
+    if first:
+        lines += [*first, ""]
     changed = {d.name for d in deltas}
     if deltas:
         lines.append(f"{len(deltas)} facts differ:")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from irscope.analysis.share import SharedCheck, SharedComparison
@@ -15,8 +16,11 @@ def _value(value: Any) -> str:
     return "(absent)" if value is None else str(value)
 
 
-def comparison_page_data(shared: SharedComparison) -> dict[str, Any]:
-    """The comparison's facts (changed first), its first divergence, and each stage's side-by-side diff."""
+def comparison_page_data(shared: SharedComparison, divergence: Sequence[str] = ()) -> dict[str, Any]:
+    """The comparison's facts (changed first), its first divergence, and each stage's side-by-side diff.
+
+    ``divergence``: the first divergent pass or stage as ``irscope compare`` words it, when it was found.
+    """
     changed = {d.name for d in shared.deltas}
     names = list(dict.fromkeys([*shared.a.values, *shared.b.values]))
     facts = [[n, _value(shared.a.values.get(n)), _value(shared.b.values.get(n)), n in changed] for n in names]
@@ -27,13 +31,14 @@ def comparison_page_data(shared: SharedComparison) -> dict[str, Any]:
         "compare_facts": sorted(facts, key=lambda f: not f[3]), "changed": len(changed),
         "unread": [*shared.a.unread, *shared.b.unread],
         "first_divergence": None if first is None else {"stage": first[0], "line": first[1]},
+        "divergence_text": list(divergence),
         "stage_diffs": [{"stage": stage, **diff_data(diff, side_by_side=True)} for stage, diff in shared.stage_diffs],
     }
 
 
-def comparison_page(shared: SharedComparison) -> str:
+def comparison_page(shared: SharedComparison, divergence: Sequence[str] = ()) -> str:
     """The comparison's page, one self-contained HTML document."""
-    data = comparison_page_data(shared)
+    data = comparison_page_data(shared, divergence)
     return page(f"irscope compare: {data['title']}", data)
 
 

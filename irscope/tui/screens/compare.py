@@ -7,6 +7,7 @@ facts that differ first. The facts are read once per capture and session (ptxas 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -41,8 +42,8 @@ def hold_facts(result: dict[str, Any]) -> None:
                             unread=tuple(str(u) for u in result.get("unread", ())))
 
 
-def comparison_text(left: Capture, right: Capture, quick: bool = False) -> str:
-    """The ``irscope compare`` report of two captures.
+def comparison_text(left: Capture, right: Capture, quick: bool = False, first: Sequence[str] = ()) -> str:
+    """The ``irscope compare`` report of two captures (``first``: the first divergence's lines, below the sides).
 
     ``quick``: when the right side's facts have not been read yet, compare only those its stored texts give
     (``capture_facts(quick=True)``) and say that the rest follows.
@@ -56,9 +57,9 @@ def comparison_text(left: Capture, right: Capture, quick: bool = False) -> str:
         a = Facts(a.key, a.label, {k: v for k, v in a.values.items() if k in b.values}, a.unread)
         note = (f"\n(reading the rest: {', '.join(SLOW_FACTS)} come from the bundled NVIDIA tools and appear here "
                 "in a moment)") if len(b.values) < len(facts_of(left).values) else ""
-        return render_comparison(a, b, compare_facts(a.values, b.values), show_all=True) + note
+        return render_comparison(a, b, compare_facts(a.values, b.values), show_all=True, first=first) + note
     b = facts_of(right)
-    return render_comparison(a, b, compare_facts(a.values, b.values), show_all=True)
+    return render_comparison(a, b, compare_facts(a.values, b.values), show_all=True, first=first)
 
 
 class CompareScreen(ModalScreen[None]):
@@ -75,11 +76,13 @@ class CompareScreen(ModalScreen[None]):
         width: 95%; height: 90%; border: round $primary; background: $surface; padding: 0 1;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,C", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,C", "dismiss", "Close"),
+                                             Binding("p", "passes", "Passes at the first divergence")]
 
-    def __init__(self, text: str, title: str = "") -> None:
+    def __init__(self, text: str, title: str = "", divergence: tuple[str, Any, Any] | None = None) -> None:
         super().__init__()
         self.text = text
+        self.divergence = divergence
         self.title_text = title or "compare: A is the marked capture, B the one on screen"
 
     def compose(self) -> ComposeResult:
@@ -88,6 +91,15 @@ class CompareScreen(ModalScreen[None]):
         log.border_title = f"{self.title_text} (Escape closes)"
         log.write_lines(self.text.splitlines())
         yield log
+
+    def action_passes(self) -> None:
+        """The two pass lists side by side at the first divergent pass (when both dumps are stored)."""
+        if self.divergence is None:
+            self.notify("The pass lists need both captures' per-pass dumps: open each one's passes first.", timeout=4)
+            return
+        from irscope.tui.screens.divergence import DivergenceScreen
+
+        self.app.push_screen(DivergenceScreen(*self.divergence))
 
     def show_text(self, text: str, title: str = "") -> None:
         """Replace the report (the variant's once it compiled; the whole one, once the slower facts are read)."""

@@ -367,6 +367,9 @@
     var fd = DATA.first_divergence;
     node.appendChild(el("p", { "id": "first-divergence" }, fd ? "First divergence: " + fd.stage + ", line " + fd.line + " of A"
                                                                : "The stages' texts are the same on both sides."));
+    if (DATA.divergence_text && DATA.divergence_text.length) {
+      node.appendChild(el("pre", { "id": "pass-divergence" }, DATA.divergence_text.join("\n")));
+    }
     node.appendChild(el("p", null, DATA.changed + " fact(s) differ"));
     var t = table(["fact", "A", "B"], DATA.compare_facts.map(function (f) { return f.slice(0, 3); }), "compare");
     Array.prototype.forEach.call(t.querySelectorAll("tr"), function (tr, i) {
