@@ -65,7 +65,7 @@ def _fake_buffers() -> None:
     import torch
     from torch._subclasses.fake_tensor import FakeTensor
 
-    guards = torch._C._dynamo.guards
+    guards: Any = torch._C._dynamo.guards
     if torch._C._has_cuda or getattr(guards._reinterpret_tensor, "_irscope_offline", False):
         return
     reinterpret = guards._reinterpret_tensor
@@ -104,7 +104,8 @@ def record_launches(compiled: Any, inputs: list[Any]) -> None:
     if mode is None or not callable(compiled):
         return
     outer = getattr(_STATE, "inductor_launches", None)
-    _STATE.inductor_launches = pending = []
+    pending: list[tuple[Any, tuple[Any, ...]]] = []
+    _STATE.inductor_launches = pending
     try:
         with mode:
             compiled(list(inputs))  # the boxed calling convention: the wrapper may clear the list it is given
