@@ -14,7 +14,10 @@ for a stream, and aborts), so the fake inputs require no grad; a graph whose bac
 partitioned by AOT autograd on the CPU, and each forward and backward graph it hands to Inductor's inner compile
 is compiled on fake ``cuda`` inputs (the backward when the program first runs it, as on a GPU). Inductor's
 joint-graph constant folding, which evaluates constants (a causal mask's ``torch.ones``) on the graph's device,
-evaluates them on the CPU.
+evaluates them on the CPU, and so does AOT autograd's tracer the constants it computes (a fresh KV cache's
+``torch.tensor([], device=...)``); pad_mm, which times an unaligned mm padded and unpadded on real GPU tensors,
+does not pad it. ``.contiguous()`` and ``.copy_()`` of a fake ``cuda`` tensor are aten operators while Inductor
+compiles (``fake_indexing``).
 """
 
 from __future__ import annotations
