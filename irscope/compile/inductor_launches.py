@@ -55,13 +55,14 @@ def install(module: Any) -> None:
 
     tuner._precompile_config = precompile_config
     tuner.run = run
-    _fake_buffers()
 
 
 def _fake_buffers() -> None:
     """The generated wrapper's C++ helpers on fake ``cuda`` tensors: its buffers (``empty_strided_cuda``, which a torch
-    built without CUDA cannot make) are fake ``cuda`` tensors, and a view of one (``reinterpret_tensor``, which would
-    make a plain ``meta`` tensor of it) a fake one."""
+    built without CUDA cannot make) are fake ``cuda`` tensors, a view of one (``reinterpret_tensor``, which would
+    make a plain ``meta`` tensor of it) a fake one, and a fake input is left as it is by ``copy_if_misaligned`` and
+    ``assert_alignment`` (which read its data pointer: a training graph's wrapper aborted the process there).
+    Made before the wrapper's module is loaded, which binds them."""
     import torch
     from torch._subclasses.fake_tensor import FakeTensor
 
@@ -78,14 +79,21 @@ def _fake_buffers() -> None:
             return reinterpret(base, size, stride, offset)
         return torch.as_strided(base, size, stride, base.storage_offset() + offset)
 
+    def real_unless_fake(real: Callable[..., Any], fake: Callable[..., Any]) -> Callable[..., Any]:
+        return lambda tensor, *args: fake(tensor) if isinstance(tensor, FakeTensor) else real(tensor, *args)
+
     reinterpret_tensor._irscope_offline = True  # type: ignore[attr-defined]
     guards._empty_strided_cuda, guards._reinterpret_tensor = empty_strided_cuda, reinterpret_tensor
+    guards.copy_if_misaligned = real_unless_fake(guards.copy_if_misaligned, lambda tensor: tensor)
+    if hasattr(guards, "assert_alignment"):
+        guards.assert_alignment = real_unless_fake(guards.assert_alignment, lambda tensor: True)
 
 
 def launching(compile_inner: Callable[..., Any]) -> Callable[..., Any]:
     """Inductor's inner compile, then one run of the compiled graph on its fake inputs, recording its launches."""
 
     def inner(gm: Any, example_inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        _fake_buffers()
         compiled = compile_inner(gm, example_inputs, *args, **kwargs)
         record_launches(compiled, list(example_inputs))
         return compiled
