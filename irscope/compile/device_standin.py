@@ -181,6 +181,8 @@ def install(driver: Any, target: OfflineTarget) -> Gpu | None:
         "torch._subclasses.fake_tensor": inductor_offline.no_device_init,
         "torch._inductor.fx_passes.misc_patterns": inductor_offline.cpu_random_patterns,
         "torch._inductor.fx_passes.joint_graph": inductor_offline.cpu_constant_folding,
+        "torch.fx.experimental.proxy_tensor": inductor_offline.cpu_constant_propagation,
+        "torch._inductor.fx_passes.pad_mm": inductor_offline.untimed_mm_padding,
     }
     for name in list(actions):
         if name in sys.modules:

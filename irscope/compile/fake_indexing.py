@@ -8,10 +8,17 @@ operators themselves work on such tensors, so indexing on a tensor whose real de
 here as the operators Python indexing means: an int is ``select``, a slice ``slice``, ``None`` ``unsqueeze``,
 ``...`` the dimensions it stands for, tensors ``index`` (``index_put_`` to assign). Every other tensor, and a
 torch built with CUDA, keeps torch's own indexing.
+
+``t.contiguous()`` of a tensor that is not contiguous (Hugging Face's ``attn_output.transpose(1, 2).contiguous()``)
+and ``t.copy_(src)`` select the device in their bindings too; while Inductor compiles a graph (``inductor_offline``)
+they are the aten operators ``contiguous`` and ``copy_`` on such a tensor (only then: Dynamo, tracing the program's
+own code, would trace a Python method and break the graph at the binding it calls).
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -50,6 +57,34 @@ def install(torch: Any) -> None:
 
     tensor.__getitem__ = getitem
     tensor.__setitem__ = setitem
+
+
+@contextlib.contextmanager
+def device_free_methods(torch: Any) -> Iterator[None]:
+    """``contiguous`` and ``copy_`` of fake ``cuda`` tensors as aten operators, inside the block (a CPU-only torch)."""
+    tensor = torch.Tensor
+    contiguous, copy = tensor.contiguous, tensor.copy_
+    if torch._C._has_cuda or getattr(contiguous, "_irscope_offline", False):
+        yield
+        return
+    real_device = torch._C.TensorBase.device.__get__
+
+    def contiguous_(self: Any, memory_format: Any = torch.contiguous_format) -> Any:
+        if real_device(self).type != "cuda":
+            return contiguous(self, memory_format=memory_format)
+        return torch.ops.aten.contiguous.default(self, memory_format=memory_format)
+
+    def copy_(self: Any, src: Any, non_blocking: bool = False) -> Any:
+        if real_device(self).type != "cuda":
+            return copy(self, src, non_blocking)
+        return torch.ops.aten.copy_.default(self, src, non_blocking)
+
+    contiguous_._irscope_offline = True  # type: ignore[attr-defined]
+    tensor.contiguous, tensor.copy_ = contiguous_, copy_
+    try:
+        yield
+    finally:
+        tensor.contiguous, tensor.copy_ = contiguous, copy
 
 
 def _view(torch: Any, base: Any, index: Any) -> tuple[Any, Any]:

@@ -6,21 +6,26 @@ second time with fake tensors on ``cuda:0`` (the same shapes, strides and dtypes
 generates the Triton kernels it would for the stood-in GPU (it reads the SM count and capability from the
 stand-in) and compiles them through Triton for the target, where the recording listener sees them. The
 program itself runs the graph eagerly on the CPU. Nothing compiled for the target is launched: Inductor's
-launchers, which would load the binaries onto a GPU, are not made.
+launchers, which would load the binaries onto a GPU, are not made; the compiled graph's wrapper runs once on the
+fake inputs, recording the launches it would make (``inductor_launches``).
 
 A torch built without CUDA cannot run autograd on fake ``cuda`` tensors (its C++ side asks the CUDA device guard
 for a stream, and aborts), so the fake inputs require no grad; a graph whose backward is needed is traced and
 partitioned by AOT autograd on the CPU, and each forward and backward graph it hands to Inductor's inner compile
 is compiled on fake ``cuda`` inputs (the backward when the program first runs it, as on a GPU). Inductor's
 joint-graph constant folding, which evaluates constants (a causal mask's ``torch.ones``) on the graph's device,
-evaluates them on the CPU.
+evaluates them on the CPU, and so does AOT autograd's tracer the constants it computes (a fresh KV cache's
+``torch.tensor([], device=...)``); pad_mm, which times an unaligned mm padded and unpadded on real GPU tensors,
+does not pad it. ``.contiguous()`` and ``.copy_()`` of a fake ``cuda`` tensor are aten operators while Inductor
+compiles (``fake_indexing``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +85,11 @@ def _compile_for_target(real_compile: Callable[..., Any], gm: Any, example_input
 
     if torch.is_grad_enabled() and any(isinstance(v, torch.Tensor) and v.requires_grad for v in example_inputs):
         return _compile_training_graphs(real_compile, gm, example_inputs, report)
-    _compile_on_gpu(real_compile, gm, list(example_inputs))
+    from torch._inductor import compile_fx as module
+
+    from irscope.compile.inductor_launches import launching
+
+    _compile_on_gpu(real_compile, gm, list(example_inputs), inner_compile=launching(module.compile_fx_inner))
     return None
 
 
@@ -89,6 +98,8 @@ def _compile_on_gpu(compile_fn: Callable[..., Any], gm: Any, example_inputs: lis
     import torch
     from torch._guards import TracingContext, tracing
     from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from irscope.compile.fake_indexing import device_free_methods
 
     mode = FakeTensorMode(allow_non_fake_inputs=True)
     fakes = _fake_gpu_inputs(example_inputs, mode, torch)
@@ -105,7 +116,7 @@ def _compile_on_gpu(compile_fn: Callable[..., Any], gm: Any, example_inputs: lis
     outer = getattr(_STATE, "inside", False)
     _STATE.inside = True
     try:
-        with tracing(context), mode:
+        with tracing(context), mode, device_free_methods(torch):
             compile_fn(_to_gpu_graph(gm, torch), fakes, **kwargs)
     finally:
         _STATE.inside = outer
@@ -120,11 +131,13 @@ def _compile_training_graphs(real_compile: Callable[..., Any], gm: Any, example_
     from torch._functorch.aot_autograd import make_boxed_func
     from torch._inductor import compile_fx as module
 
+    from irscope.compile.inductor_launches import launching
+
     real_inner = module.compile_fx_inner
 
     def inner(graph: Any, inputs: Any, **kwargs: Any) -> Any:
         what = "torch.compile backward graph" if kwargs.get("is_backward") else "torch.compile graph"
-        _reported(report, what, _compile_on_gpu, real_inner, graph, list(inputs), **kwargs)
+        _reported(report, what, _compile_on_gpu, launching(real_inner), graph, list(inputs), **kwargs)
         return make_boxed_func(graph.forward)
 
     return real_compile(dynamo_graph_copy(gm), example_inputs, inner_compile=inner)
@@ -193,8 +206,12 @@ def wrap_compile_fx(module: Any, report: Callable[[str, str], None]) -> None:
 
 
 def skip_launchers(module: Any) -> None:
-    """Inductor's kernels compile for the target but are never loaded onto a GPU (there is none)."""
+    """Inductor's kernels compile for the target but are never loaded onto a GPU (there is none); their launches
+    are recorded (``inductor_launches``)."""
+    from irscope.compile import inductor_launches
+
     module.CachingAutotuner._make_launchers = lambda self: None
+    inductor_launches.install(module)
 
 
 def no_device_init(module: Any) -> None:
@@ -221,29 +238,71 @@ def cpu_constant_folding(module: Any) -> None:
     """Inductor's joint-graph pass folds constants (a causal mask's ``torch.ones``) by running them for real on the
     graph's device; on the stand-in GPU they run on the CPU. Only the folded scalar is kept: the graph's nodes keep
     their ``cuda`` device, as on a GPU."""
+    folder = module.UniformValueConstantFolder
+    for name in ("__init__", "run"):
+        setattr(folder, name, _on_cpu(getattr(folder, name)))
+
+
+def cpu_constant_propagation(module: Any) -> None:
+    """AOT autograd's tracer computes the value of each small op whose inputs are all constants for real (Hugging
+    Face's ``torch.tensor([], device=cuda)`` of a fresh KV cache, moved to ``cuda``), on the graph's device; on the
+    stand-in GPU it computes them on the CPU. The values serve ``.item()`` and the like, the same on either device;
+    the traced graph keeps its ``cuda`` device."""
+    real = module.unset_fake_temporarily
+    if getattr(real, "_irscope_offline", False):
+        return
+
+    @contextlib.contextmanager
+    def unset_fake_temporarily() -> Iterator[Any]:
+        with real() as outer, _cpu_for_gpu_ops()():
+            yield outer
+
+    unset_fake_temporarily._irscope_offline = True  # type: ignore[attr-defined]
+    module.unset_fake_temporarily = unset_fake_temporarily
+
+
+def untimed_mm_padding(module: Any) -> None:
+    """Inductor pads an mm's shapes when it measures the padded mm faster on the GPU, timing both on real tensors
+    made there; offline nothing can be timed, so an mm is padded only when Inductor is told to (``force_shape_pad``),
+    as the unpadded mm's first (offline: fastest) time would decide."""
+
+    def should_pad(*args: Any, **kwargs: Any) -> bool:
+        import torch
+
+        return bool(torch._inductor.config.force_shape_pad)
+
+    module._should_pad = should_pad
+
+
+_MODES: list[Any] = []
+
+
+def _cpu_for_gpu_ops() -> Any:
+    """A dispatch mode in which a real aten call that asks for the GPU (a ``device`` argument) gets the CPU."""
+    if _MODES:
+        return _MODES[0]
     import torch
     from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_map
+
+    def cpu(value: Any) -> Any:
+        return torch.device("cpu") if isinstance(value, torch.device) and value.type == "cuda" else value
 
     class CpuForGpuOps(TorchDispatchMode):
         """An aten call that asks for the GPU gets the CPU."""
 
         def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-            kwargs = kwargs or {}
-            device = kwargs.get("device")
-            if device is not None and torch.device(device).type == "cuda":
-                kwargs = {**kwargs, "device": torch.device("cpu")}
-            return func(*args, **kwargs)
+            return func(*tree_map(cpu, tuple(args)), **tree_map(cpu, dict(kwargs or {})))
 
-    folder = module.UniformValueConstantFolder
-    for name in ("__init__", "run"):
-        setattr(folder, name, _on_cpu(getattr(folder, name), CpuForGpuOps))
+    _MODES.append(CpuForGpuOps)
+    return CpuForGpuOps
 
 
-def _on_cpu(method: Callable[..., Any], mode: Any) -> Callable[..., Any]:
-    """``method`` run with the dispatch ``mode`` in place."""
+def _on_cpu(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method`` run with real aten calls for the GPU made on the CPU."""
 
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        with mode():
+        with _cpu_for_gpu_ops()():
             return method(self, *args, **kwargs)
 
     return run

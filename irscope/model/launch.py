@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LAUNCHES_FILE = "launches.json"  # a program capture's recorded launches: [{grid, values, tensors}]
+# A program capture's recorded launches: [{grid, values, tensors}]; an Inductor kernel's also say ``per_run``, how
+# many times one run of its torch.compile graph launches it.
+LAUNCHES_FILE = "launches.json"
 
 
 @dataclass(frozen=True)
