@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from irscope.cli.options import (
+    engine_option,
     jobs_option,
     json_option,
     not_empty,
@@ -70,9 +71,10 @@ def _default_target(kernel: str, launch: LaunchSpec, store_dir: str | None) -> s
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, callback=output_file,
               help="write the snapshot here (default: print it)")
 @jobs_option("compile N entries at a time in worker processes")
+@engine_option
 @compile_options
 def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int, ...], all_configs: bool,
-          tolerances: tuple[str, ...], output: str | None, jobs: int | None, store_dir: str | None,
+          tolerances: tuple[str, ...], output: str | None, jobs: int | None, engine: Any, store_dir: str | None,
           launch: LaunchSpec) -> None:
     """Snapshot the facts of KERNELS' compilations (loops, mma, layouts, registers, spills, shared
     memory, occupancy, instruction mix) for 'irscope check' to guard in CI.
@@ -80,6 +82,8 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
     Example:
 
         irscope facts matmul softmax --target sm90 --target gfx942 --all-configs -o facts.json
+
+        irscope facts matmul softmax --all-configs --engine dask -j 2 -o facts.json
     """
     from irscope.analysis.facts import parse_tolerance
     from irscope.errors import UsageError
@@ -106,7 +110,8 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
     require_writable(root)
     chosen = selected()
     with _progress(len(job_list), "compiling") as step:
-        outcomes = run_jobs(job_list, root, str(chosen.python) if chosen else None, jobs or default_workers(), step)
+        outcomes = run_jobs(job_list, root, str(chosen.python) if chosen else None, jobs or default_workers(), step,
+                            engine=engine)
     failed = [o for o in outcomes if o.error]
     for o in failed:
         click.echo(f"irscope: error: {o.job.label()}: {o.error}", err=True)
@@ -125,10 +130,11 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
 @click.option("--tolerance", "tolerances", metavar="FACT=AMOUNT", multiple=True, callback=not_empty,
               help="allow a fact to move this much (repeatable; adds to the file's), e.g. registers=8 or 'instructions.*=5%'")
 @jobs_option("compile N entries at a time in worker processes")
+@engine_option
 @json_option
 @triton_option
 @store_option
-def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_json: bool,
+def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, engine: Any, as_json: bool,
           store_dir: str | None) -> None:
     """Compile every entry of FACTS.json again (with the Triton chosen now, e.g. --triton) and exit 1
     listing the facts that changed beyond their tolerance; 0 when none did.
@@ -136,6 +142,8 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_
     Example:
 
         irscope --triton 3.6.0 check facts.json --tolerance registers=5%   # needs Triton 3.6.0
+
+        irscope check facts.json --engine dask=tcp://10.0.0.5:8786   # needs a running Dask scheduler
     """
     from irscope.model.paths import require_writable, store_root
     from irscope.request.factsfile import check_snapshot, default_workers
@@ -151,7 +159,7 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], jobs: int | None, as_
     total = len(read_snapshot(path)[0])  # a malformed file is refused before anything compiles
     with _progress(total, "checking") as step:
         results = check_snapshot(path, root, str(chosen.python) if chosen else None, tolerances,
-                                 jobs or default_workers(), step)
+                                 jobs or default_workers(), step, engine=engine)
     bad = [r for r in results if r.failed]
     if as_json:
         click.echo(json.dumps([{**r.job.to_json(), "failed": r.failed, "error": r.error,
