@@ -204,9 +204,9 @@ def verdict(case: Case, first: dict[str, Any] | None, changed: list[dict[str, An
     return ("partly" if stage_ok or facts_seen else "no"), f"irscope's first divergence is {place}; {facts_note}"
 
 
-def run_case(case: Case, work: Path, wheels: Path, home: Path, offline: bool) -> Row:
-    """One case, end to end; an error becomes the row's note."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(
+def run_case(case: Case, work: Path, wheels: Path, home: Path, offline: bool, checkout: Path = REPO) -> Row:
+    """One case, end to end, with the irscope of ``checkout``; an error becomes the row's note."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(checkout), os.environ.get("PYTHONPATH", "")]).rstrip(
         os.pathsep), "IRSCOPE_PRECOMPILE": "0"}
     env.pop("IRSCOPE_TRITON", None)
     store = work / "store"
@@ -266,6 +266,8 @@ def main() -> int:
     parser.add_argument("--tritons-home", type=Path, default=None,
                         help="where the Tritons are installed (default: $IRSCOPE_HOME, else the work folder)")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    parser.add_argument("--irscope", type=Path, default=REPO,
+                        help="the checkout whose irscope runs the commands (default: this one)")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/versions.md")
     opts = parser.parse_args()
     names = {c.name for c in CASES}
@@ -277,7 +279,8 @@ def main() -> int:
     rows = []
     for case in chosen:
         print(f"{case.name}: Triton {case.versions[0]} vs {case.versions[1]} on {case.target} ...", flush=True)
-        row = run_case(case, opts.work, opts.wheels or opts.work / "wheels", home, opts.wheels is not None)
+        row = run_case(case, opts.work, opts.wheels or opts.work / "wheels", home, opts.wheels is not None,
+                       opts.irscope.resolve())
         print(f"  first divergence: {row.divergence}\n  moved: {', '.join(row.moved) or 'nothing'}\n"
               f"  agrees with the report: {row.agrees} ({row.note})", flush=True)
         rows.append(row)

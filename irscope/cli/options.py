@@ -233,6 +233,7 @@ def _engine_value(ctx: click.Context, param: click.Parameter, value: str | None)
 
 def engine_option(f: F) -> F:
     """``--engine local|dask|dask=ADDRESS``: where the jobs run (-j is the local cluster's size)."""
-    return click.option("--engine", "engine", default=None, metavar="local|dask[=ADDRESS]", callback=_engine_value,
-                        help="run the compiles on local worker processes (default), on a Dask LocalCluster of -j "
-                             "workers (dask) or on a running Dask scheduler (dask=tcp://HOST:8786)")(f)
+    return click.option("--engine", "engine", default=None, metavar="ENGINE", callback=_engine_value,
+                        help="where the compiles run: local (worker processes here, the default), dask (a Dask "
+                             "LocalCluster of -j workers) or dask=ADDRESS (a running scheduler, e.g. "
+                             "dask=tcp://HOST:8786)")(f)

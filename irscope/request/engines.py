@@ -57,15 +57,17 @@ def _distributed() -> Any:
     return distributed
 
 
-def run_on_dask(jobs: Sequence[dict[str, Any]], store: str, triton: str | None, workers: int, address: str,
-                progress: Callable[[int], None] | None = None, facts: bool = True) -> list[dict[str, Any]]:
-    """Run plain-data jobs on a Dask cluster (a LocalCluster of ``workers`` processes when no address).
+def run_on_dask(run: Callable[..., dict[str, Any]], jobs: Sequence[dict[str, Any]], store: str, triton: str | None,
+                workers: int, address: str, progress: Callable[[int], None] | None = None,
+                facts: bool = True) -> list[dict[str, Any]]:
+    """``run(job, store=, triton=, facts=)`` for each plain-data job on a Dask cluster (a LocalCluster of
+    ``workers`` processes when no address); the results in job order.
 
-    The results are in job order. A job's ``store`` is the path each worker writes its captures to:
-    on a cluster of several machines, a shared folder, or a local one whose captures stay there.
+    ``run`` is a module-level function (``factsfile.run_job``), sent to the workers by reference. The
+    ``store`` is the path each worker writes its captures to: on a cluster of several machines, a shared
+    folder, or a local one whose captures stay there.
     """
     distributed = _distributed()
-    from irscope.request.factsfile import run_job
 
     cluster = None
     try:
@@ -78,7 +80,7 @@ def run_on_dask(jobs: Sequence[dict[str, Any]], store: str, triton: str | None, 
     except OSError as exc:
         raise UsageError(f"--engine dask={address}: no Dask scheduler answers there ({exc})") from None
     try:
-        futures = client.map(run_job, list(jobs), store=store, triton=triton, facts=facts, pure=False)
+        futures = client.map(run, list(jobs), store=store, triton=triton, facts=facts, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         results: dict[int, dict[str, Any]] = {}
         for future in distributed.as_completed(futures):

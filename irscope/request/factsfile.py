@@ -14,11 +14,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from irscope.analysis.facts import FACTS_FORMAT, Delta, compare_facts, parse_tolerance
 from irscope.errors import IrscopeError, UsageError
-from irscope.request.engines import Engine
+
+if TYPE_CHECKING:
+    from irscope.request.engines import Engine
 
 _JOB_FIELDS = ("kernel", "target", "config")
 
@@ -122,7 +124,8 @@ def run_jobs(jobs: Sequence[Job], store: Path, triton: str | None, workers: int,
         from irscope.request.engines import run_on_dask
 
         step = (lambda i: progress(jobs[i])) if progress else None
-        found = run_on_dask([job.to_json() for job in jobs], str(store), triton, workers, engine.address, step, facts)
+        found = run_on_dask(run_job, [job.to_json() for job in jobs], str(store), triton, workers, engine.address,
+                            step, facts)
         results = dict(enumerate(found))
     elif workers <= 1 or len(jobs) <= 1:
         for i, job in enumerate(jobs):
