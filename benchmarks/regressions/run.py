@@ -62,7 +62,10 @@ class Row:
 
 
 def _irscope(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, env=env)
+    """``python -m irscope ARGS`` in the checkout that is first on ``env``'s PYTHONPATH (``-m`` looks in the cwd)."""
+    checkout = env.get("PYTHONPATH", str(REPO)).split(os.pathsep)[0] or str(REPO)
+    return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, env=env,
+                          cwd=checkout)
 
 
 def wheel_of(case: Case, wheels: Path, offline: bool) -> Path:
@@ -134,7 +137,7 @@ def compile_side(case: Case, source: Path, python: str, store: Path, env: dict[s
             "--num-warps", str(case.num_warps), "--num-stages", str(case.num_stages), "-j", "1", "-o", str(out),
             "--store", str(store)]
     for name, value in case.constexprs.items():
-        args += ["--constexpr", f"{name}={value}"]
+        args += ["--constexpr", f"{name}={value!r}" if isinstance(value, str) else f"{name}={value}"]
     for name, value in case.sets.items():
         args += ["--set", f"{name}={value}"]
     done = _irscope(args, env)
@@ -178,30 +181,47 @@ def divergence_text(first: dict[str, Any] | None) -> tuple[str, str]:
 _MLIR = ("ttir", "ttgir")
 
 
+def _direction(change: dict[str, Any] | None, sign: str) -> bool:
+    """Whether a fact moved the way the report says (``+``: up, ``-``: down, empty: at all)."""
+    if change is None:
+        return False
+    a, b = change["a"], change["b"]
+    if not sign or not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+        return True
+    return b > a if sign == "+" else b < a
+
+
 def verdict(case: Case, first: dict[str, Any] | None, changed: list[dict[str, Any]]) -> tuple[str, str]:
     """Whether irscope's answer agrees with the report's own analysis, and why."""
-    moved = {str(c["fact"]) for c in changed}
+    by_name = {str(c["fact"]): c for c in changed}
     wanted = case.expected
-    facts_seen = [f for f in wanted.facts if f in moved]
+    said = [(f.rstrip("+-"), f[-1] if f[-1] in "+-" else "") for f in wanted.facts]
+    seen = [f"{name} {'up' if sign == '+' else 'down' if sign == '-' else 'moved'}" for name, sign in said
+            if _direction(by_name.get(name), sign)]
+    missed = [f"{name} {'up' if sign == '+' else 'down' if sign == '-' else 'moved'}" for name, sign in said
+              if not _direction(by_name.get(name), sign)]
+    facts_ok = not missed
     facts_note = ""
-    if wanted.facts:
-        facts_note = (f"the facts the report names moved ({', '.join(facts_seen)})" if len(facts_seen) == len(
-            wanted.facts) else f"of the facts the report names, moved: {', '.join(facts_seen) or 'none'}")
+    if said:
+        facts_note = (f"as the report says: {', '.join(seen)}" if facts_ok else
+                      f"the report says {', '.join(missed)}, irscope does not" + (f" (agreed: {', '.join(seen)})"
+                                                                                  if seen else ""))
     if not wanted.stage:
         return "no cause named", ("the report names no compiler cause; irscope's answer is the first lead"
                                   + (f"; {facts_note}" if facts_note else ""))
     if first is None or first.get("level") == "none":
-        ok = len(facts_seen) == len(wanted.facts)
         stage_note = "the first divergence is not reported by this irscope" if first is None else \
             "irscope found every stage equal"
-        return ("partly" if ok else "no"), f"{stage_note}; {facts_note}"
+        return ("partly" if facts_ok or seen else "no"), f"{stage_note}; {facts_note}"
     stage = str(first.get("stage") or "").lower()
     at_backend = stage not in _MLIR
     stage_ok = at_backend == (wanted.stage == "backend")
     place = "below the MLIR stages" if at_backend else "in an MLIR pass"
-    if stage_ok and len(facts_seen) == len(wanted.facts):
+    expected = "below the MLIR stages" if wanted.stage == "backend" else "in an MLIR pass"
+    if stage_ok and facts_ok:
         return "yes", f"irscope's first divergence is {place}, as the report says; {facts_note}"
-    return ("partly" if stage_ok or facts_seen else "no"), f"irscope's first divergence is {place}; {facts_note}"
+    return ("partly" if stage_ok or seen else "no"), (f"irscope's first divergence is {place} (the report: "
+                                                      f"{expected}); {facts_note}")
 
 
 def run_case(case: Case, work: Path, wheels: Path, home: Path, offline: bool, checkout: Path = REPO) -> Row:
@@ -215,8 +235,11 @@ def run_case(case: Case, work: Path, wheels: Path, home: Path, offline: bool, ch
         source = kernel_file(case, wheel, work)
         if case.modules or case.stand_ins:
             env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(helper_site(case, wheel, work))])
-        keys = [compile_side(case, source, triton_python(v, home, env), store, env) for v in case.versions]
-        done = _irscope(["compare", keys[0], keys[1], "--json", "--store", str(store)], env)
+        pythons = [triton_python(v, home, env) for v in case.versions]
+        keys = [compile_side(case, source, python, store, env) for python in pythons]
+        # Each side's Triton goes with it: a pass-by-pass comparison compiles each capture again with its own.
+        done = _irscope(["compare", keys[0], keys[1], "--triton", pythons[0], "--vs-triton", pythons[1], "--json",
+                         "--store", str(store)], env)
         if done.returncode != 0:
             raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "compare failed")
         data = json.loads(done.stdout)
