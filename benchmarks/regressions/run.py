@@ -174,8 +174,11 @@ def divergence_text(first: dict[str, Any] | None) -> tuple[str, str]:
     where = str(first.get("stage") or "?")
     if level == "pass" and first.get("pass"):
         where = f"pass {first['pass']} ({where}; pass {first.get('index_a')} / {first.get('index_b')})"
-    effect = "; ".join(str(e) for e in first.get("effect") or [])
-    return (f"{where}: {effect}" if effect else where), str(first.get("see") or "")
+    # The effect in a table cell: what the pass did, not the text lines it printed (the ``see`` command shows those).
+    said = [str(e) for e in first.get("effect") or [] if not str(e).startswith(("A: ", "B: "))]
+    effect = "; ".join(e if len(e) <= 160 else e[:157] + "..." for e in said[:3])
+    see = first.get("see") or ""
+    return (f"{where}: {effect}" if effect else where), "; ".join(see) if isinstance(see, list) else str(see)
 
 
 _MLIR = ("ttir", "ttgir")
