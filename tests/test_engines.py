@@ -73,3 +73,10 @@ def test_reading_the_store_imports_no_engine(tmp_path):
     env = {**os.environ, "PYTHONPATH": repo_path(), "IRSCOPE_HOME": str(tmp_path / "home")}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_dask_missing_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if dask[distributed] were not installed
+    result = invoke("facts", "vector_add", "--target", "sm80", "--engine", "dask", "--store", tmp_path / "s")
+    assert result.exit_code != 0 and "pip install 'irscope[dask]'" in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
