@@ -16,8 +16,14 @@ from typing import Any
 from irscope.errors import UsageError
 
 ENGINES = ("local", "dask")
-# Dask settings for the LocalCluster made here: no stack sampling, a slower system monitor.
-_QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.system-monitor.interval": "2s"}
+# Dask settings for the LocalCluster made here. A job is one long compile on the worker's task thread; the
+# worker's event loop and monitors wake every 10-100 ms by default (stack sampling, loop health ticks, memory
+# polls), each time taking the GIL from Triton's Python front end, so they run seldom here. glibc keeps its own
+# malloc trimming (Dask's 64 KiB threshold makes an allocation-heavy LLVM/ptxas compile return memory constantly).
+_QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+          "distributed.admin.system-monitor.interval": "2s", "distributed.admin.system-monitor.disk": False,
+          "distributed.admin.system-monitor.gil.enabled": False, "distributed.worker.memory.monitor-interval": "1s",
+          "distributed.nanny.pre-spawn-environ": {"MALLOC_TRIM_THRESHOLD_": None}}
 
 
 @dataclass(frozen=True)
@@ -78,8 +84,7 @@ def run_on_dask(run: Callable[..., dict[str, Any]], jobs: Sequence[dict[str, Any
         if address:
             client = distributed.Client(address, timeout="10s")
         else:
-            # The workers' statistical profiler samples every thread's stack each 10 ms: CPU a compile needs, for
-            # a dashboard nobody opens here. The Nanny hands this config to the worker processes it starts.
+            # The Nanny hands this config to the worker processes it starts.
             with dask.config.set(_QUIET):
                 cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                    dashboard_address=None, silence_logs=40)
