@@ -173,7 +173,10 @@ def divergence_text(first: dict[str, Any] | None) -> tuple[str, str]:
         return "none: every stage the two captures hold is equal", str(first.get("see") or "")
     where = str(first.get("stage") or "?")
     if level == "pass" and first.get("pass"):
-        where = f"pass {first['pass']} ({where}; pass {first.get('index_a')} / {first.get('index_b')})"
+        a, b = first.get("index_a"), first.get("index_b")
+        numbers = f"pass {a} of A, {b} of B" if a is not None and b is not None else \
+            f"pass {a} of A, not run in B" if a is not None else f"pass {b} of B, not run in A"
+        where = f"pass {first['pass']} ({where}; {numbers})"
     # The effect in a table cell: what the pass did, not the text lines it printed (the ``see`` command shows those).
     said = [str(e) for e in first.get("effect") or [] if not str(e).startswith(("A: ", "B: "))]
     effect = "; ".join(e if len(e) <= 160 else e[:157] + "..." for e in said[:3])
