@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from irscope.cli.options import (
+    engine_option,
     jobs_option,
     json_option,
     not_empty,
@@ -70,9 +71,10 @@ def _default_target(kernel: str, launch: LaunchSpec, store_dir: str | None) -> s
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, callback=output_file,
               help="write the snapshot here (default: print it)")
 @jobs_option("compile N entries at a time in worker processes")
+@engine_option
 @compile_options
 def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int, ...], all_configs: bool,
-          tolerances: tuple[str, ...], output: str | None, jobs: int | None, store_dir: str | None,
+          tolerances: tuple[str, ...], output: str | None, jobs: int | None, engine: Any, store_dir: str | None,
           launch: LaunchSpec) -> None:
     """Snapshot the facts of KERNELS' compilations (loops, mma, layouts, registers, spills, shared
     memory, occupancy, instruction mix) for 'irscope check' to guard in CI.
@@ -80,6 +82,8 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
     Example:
 
         irscope facts matmul softmax --target sm90 --target gfx942 --all-configs -o facts.json
+
+        irscope facts matmul softmax --all-configs --engine dask -j 2 -o facts.json
     """
     from irscope.analysis.facts import parse_tolerance
     from irscope.errors import UsageError
@@ -106,7 +110,8 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
     require_writable(root)
     chosen = selected()
     with _progress(len(job_list), "compiling") as step:
-        outcomes = run_jobs(job_list, root, str(chosen.python) if chosen else None, jobs or default_workers(), step)
+        outcomes = run_jobs(job_list, root, str(chosen.python) if chosen else None, jobs or default_workers(), step,
+                            engine=engine)
     failed = [o for o in outcomes if o.error]
     for o in failed:
         click.echo(f"irscope: error: {o.job.label()}: {o.error}", err=True)
@@ -127,11 +132,12 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
 @click.option("--html", "html_file", metavar="FILE.html", callback=output_file,
               help="also write the result as one self-contained HTML page (a CI artifact), the changed entries first")
 @jobs_option("compile N entries at a time in worker processes")
+@engine_option
 @json_option
 @triton_option
 @store_option
-def check(snapshot_file: str, tolerances: tuple[str, ...], html_file: str | None, jobs: int | None, as_json: bool,
-          store_dir: str | None) -> None:
+def check(snapshot_file: str, tolerances: tuple[str, ...], html_file: str | None, jobs: int | None, engine: Any,
+          as_json: bool, store_dir: str | None) -> None:
     """Compile every entry of FACTS.json again (with the Triton chosen now, e.g. --triton) and exit 1
     listing the facts that changed beyond their tolerance; 0 when none did.
 
@@ -140,6 +146,8 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], html_file: str | None
         irscope --triton 3.6.0 check facts.json --tolerance registers=5%   # needs Triton 3.6.0
 
         irscope check facts.json --html check.html   # needs facts.json from irscope facts
+
+        irscope check facts.json --engine dask=tcp://10.0.0.5:8786   # needs a running Dask scheduler
     """
     from irscope.model.paths import require_writable, store_root
     from irscope.request.factsfile import check_snapshot, default_workers
@@ -155,7 +163,7 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], html_file: str | None
     total = len(read_snapshot(path)[0])  # a malformed file is refused before anything compiles
     with _progress(total, "checking") as step:
         results = check_snapshot(path, root, str(chosen.python) if chosen else None, tolerances,
-                                 jobs or default_workers(), step)
+                                 jobs or default_workers(), step, engine=engine)
     bad = [r for r in results if r.failed]
     if html_file is not None:
         _write_check_page(html_file, snapshot_file, results)

@@ -218,3 +218,24 @@ def jobs_option(what: str) -> Callable[[F], F]:
                             help=f"{what} (default: the number of cores)")(f)
 
     return deco
+
+
+def _engine_value(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """An --engine value as an Engine (None: local workers); a bad one is a usage error."""
+    if value is None:
+        return None
+    from irscope.errors import UsageError
+    from irscope.request.engines import parse_engine
+
+    try:
+        return parse_engine(value)
+    except UsageError as exc:
+        raise click.BadParameter(str(exc).removeprefix("--engine ")) from None
+
+
+def engine_option(f: F) -> F:
+    """``--engine local|dask|dask=ADDRESS``: where the jobs run (-j is the local cluster's size)."""
+    return click.option("--engine", "engine", default=None, metavar="ENGINE", callback=_engine_value,
+                        help="where the compiles run: local (worker processes here, the default), dask (a Dask "
+                             "LocalCluster of -j workers) or dask=ADDRESS (a running scheduler, e.g. "
+                             "dask=tcp://HOST:8786)")(f)

@@ -3,7 +3,7 @@
 A snapshot (``irscope facts ... -o facts.json``) lists entries, each a job (kernel, launch, target,
 config) with the facts its compilation had. ``irscope check facts.json`` runs the jobs again, with
 the Triton chosen now, and reports the facts that moved beyond their tolerance. A job is plain JSON
-so any engine (a process pool here; Ray or Dask elsewhere) can run it: ``run_job(job, store, triton)``.
+so any engine (a process pool here, or Dask: ``request/engines.py``) can run it: ``run_job(job, store, triton)``.
 """
 
 from __future__ import annotations
@@ -14,10 +14,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from irscope.analysis.facts import FACTS_FORMAT, Delta, compare_facts, parse_tolerance
 from irscope.errors import IrscopeError, UsageError
+
+if TYPE_CHECKING:
+    from irscope.request.engines import Engine
 
 _JOB_FIELDS = ("kernel", "target", "config")
 
@@ -113,10 +116,18 @@ def validate(jobs: Sequence[Job], store: Path) -> None:
 
 
 def run_jobs(jobs: Sequence[Job], store: Path, triton: str | None, workers: int,
-             progress: Callable[[Job], None] | None = None, facts: bool = True) -> list[Outcome]:
-    """Run jobs, ``workers`` at a time in worker processes (1: in this process); results in job order."""
+             progress: Callable[[Job], None] | None = None, facts: bool = True,
+             engine: Engine | None = None) -> list[Outcome]:
+    """Run jobs, ``workers`` at a time in worker processes (1: in this process) or on ``engine``; in job order."""
     results: dict[int, dict[str, Any]] = {}
-    if workers <= 1 or len(jobs) <= 1:
+    if engine is not None and engine.kind == "dask":
+        from irscope.request.engines import run_on_dask
+
+        step = (lambda i: progress(jobs[i])) if progress else None
+        found = run_on_dask(run_job, [job.to_json() for job in jobs], str(store), triton, workers, engine.address,
+                            step, facts)
+        results = dict(enumerate(found))
+    elif workers <= 1 or len(jobs) <= 1:
         for i, job in enumerate(jobs):
             results[i] = run_job(job.to_json(), str(store), triton, facts)
             if progress:
@@ -200,13 +211,14 @@ class CheckResult:
 
 
 def check_snapshot(path: Path, store: Path, triton: str | None = None, extra_tolerances: Sequence[str] = (),
-                   workers: int = 1, progress: Callable[[Job], None] | None = None) -> list[CheckResult]:
+                   workers: int = 1, progress: Callable[[Job], None] | None = None,
+                   engine: Engine | None = None) -> list[CheckResult]:
     """Recompile every entry of a snapshot and compare its facts with the recorded ones."""
     entries, file_tolerances, _ = read_snapshot(path)
     rules = [parse_tolerance(f"{k}={v}") for k, v in file_tolerances.items()]
     rules += [parse_tolerance(t) for t in extra_tolerances]
     validate([job for job, _ in entries], store)
-    outcomes = run_jobs([job for job, _ in entries], store, triton, workers, progress)
+    outcomes = run_jobs([job for job, _ in entries], store, triton, workers, progress, engine=engine)
     results = []
     for (job, recorded), outcome in zip(entries, outcomes, strict=True):
         if outcome.error:
