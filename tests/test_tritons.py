@@ -68,7 +68,7 @@ _TRITON_COMMANDS = {
     "timing": ["vector_add"], "map": ["vector_add", "--line", "30"], "annotate": ["vector_add"],
     "loops": ["vector_add"], "resources": ["vector_add"], "perf": ["vector_add"], "graph": ["vector_add"],
     "repro": ["vector_add"], "verify": ["vector_add"], "facts": ["vector_add"], "check": ["facts.json"],
-    "tui": ["vector_add"],
+    "tui": ["vector_add"], "html": ["vector_add"],
 }
 
 
