@@ -117,9 +117,14 @@ def test_map_lists_tensor_core_memory_and_waits_first_and_leaves_out_never_execu
         lines = _section(out, stage)
         listed = [line for line in lines if line.startswith("  ") and not line.startswith(("  kinds:", "  note:", "  ..."))]
         assert first in listed[0], (stage, listed[:3])
-        assert lines[-1].endswith("tensor-core, memory, wait and barrier instructions are shown first)"), lines[-1]
+        assert lines[-1].endswith("tensor-core, memory, wait, fence and barrier instructions are shown first, "
+                                  "then the rest)"), lines[-1]
         ranks = [0 if first in line else 1 for line in listed]
         assert ranks == sorted(ranks), (stage, listed)  # every tensor-core instruction before the rest
+        # the fences that order the tensor cores' work come before the address arithmetic (ptx's shr, sass's U*)
+        fence = next(i for i, line in enumerate(listed) if ("wgmma.fence" in line or "WARPGROUP.ARRIVE" in line))
+        arithmetic = next(i for i, line in enumerate(listed) if line.split()[1].startswith(("shr.", "U")))
+        assert fence < arithmetic, (stage, listed)
     sass = _section(out, "sass")
     assert "LDS" not in sass[1] and sass[1].startswith("  kinds: ")
     assert not any("@!PT" in line for line in sass if line.startswith("  /*"))

@@ -33,15 +33,25 @@ def _opcode_summary(lines: list[MappedLine], top: int = 6) -> str:
 # What a reader looks for first in what a line became: tensor-core math, then memory, then waits and barriers.
 _RANK = {"mma": 0, "async_copy": 1, "global_load": 1, "shared_load": 1, "scalar_load": 1, "shared_store": 1,
          "global_store": 1, "convert": 1, "wait": 2, "barrier": 3}
-_FIRST = "tensor-core, memory, wait and barrier instructions are shown first"
+_FIRST = "tensor-core, memory, wait, fence and barrier instructions are shown first, then the rest"
+# Ordering the tensor cores' work, with the barriers: `wgmma.fence`, `wgmma.commit_group`, `fence.proxy.async`,
+# SASS's `WARPGROUP.ARRIVE` (instruction classes leave them out: they move no data and wait for nothing)
+_FENCES = ("wgmma.fence", "wgmma.commit_group", "fence.", "membar", "WARPGROUP.ARRIVE", "FENCE.", "MEMBAR")
+
+
+def _rank(opcode: str) -> int:
+    kind = classify(opcode)
+    if kind is None and opcode.startswith(_FENCES):
+        return _RANK["barrier"]
+    return _RANK.get(kind or "", len(_RANK))
 
 
 def _pick(found: list[MappedLine], limit: int) -> list[MappedLine]:
     """At most ``limit`` lines: all in text order when they fit, else the tensor-core, memory, wait and
-    barrier instructions first (in that order), then the rest, each group in text order."""
+    fence or barrier instructions first (in that order), then the rest, each group in text order."""
     if limit <= 0 or len(found) <= limit:
         return found
-    return sorted(found, key=lambda m: _RANK.get(classify(m.opcode) or "", len(_RANK)))[:limit]
+    return sorted(found, key=lambda m: _rank(m.opcode))[:limit]
 
 
 def _never_note(never: list[MappedLine]) -> str:
