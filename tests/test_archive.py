@@ -373,3 +373,34 @@ def test_export_and_list_say_what_they_leave_out(captures, tmp_path):
         f"irscope: warning: left out {good}/passes.mlir.0-0-0.gz: a link",
         f"irscope: warning: left out the capture {cap.manifest.key}, which cannot be read: manifest.json is not valid "
         f"JSON (Expecting property name enclosed in double quotes: line 1 column 3 (char 2))"]
+
+
+@pytest.mark.compile
+def test_export_names_a_damaged_pass_dump_and_is_quiet_about_a_healthy_capture(captures, tmp_path):
+    """Issue 28 item 5: a per-pass dump its index names but that was deleted gave "12 files" and no word, a cut one
+    went out silently, and every export warned about the capture's derived/ folder (what irscope makes again)."""
+    import shutil
+
+    cap = captures("vector_add", "sm90")
+    store = tmp_path / "store"
+    shutil.copytree(cap.path, store / "captures" / cap.manifest.key)
+    key = cap.manifest.key
+    assert invoke("passes", key, store=store).exit_code == 0  # stores the dump
+    assert invoke("show", key, "--stage", "sass", store=store).exit_code == 0  # fills derived/
+    folder = store / "captures" / key
+    assert (folder / "derived").is_dir()
+    (dump,) = folder.glob("passes.mlir.*.gz")
+
+    def exported(name: str) -> list[str]:
+        result = invoke("export", key, "-o", tmp_path / name, store=store)
+        assert result.exit_code == 0, result.output
+        return result.stderr.splitlines()
+
+    assert exported("healthy.tar.gz") == []
+    data = dump.read_bytes()
+    dump.write_bytes(data[: len(data) // 2])
+    (line,) = exported("cut.tar.gz")
+    assert line.startswith(f"irscope: warning: exported as it is, damaged: {key}/{dump.name}: cut short ("), line
+    dump.unlink()
+    assert exported("missing.tar.gz") == [
+        f"irscope: warning: exported as it is, damaged: {key}/{dump.name}: missing (named by passes.mlir.json)"]

@@ -35,6 +35,8 @@ def export_cmd(selection: tuple[str, ...], output: str, everything: bool, store_
         click.echo(f"  {cap.manifest.kernel:<24} {cap.manifest.target:<7} {cap.manifest.key}")
     for skipped in done.skipped:
         click.echo(f"irscope: warning: left out {skipped}", err=True)
+    for damaged in done.damaged:
+        click.echo(f"irscope: warning: exported as it is, damaged: {damaged}", err=True)
     for key, why in store.unreadable() if everything else []:
         click.echo(f"irscope: warning: left out the capture {key}, which cannot be read: {why}", err=True)
 

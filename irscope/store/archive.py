@@ -106,6 +106,7 @@ class Exported:
 
     files: int
     skipped: tuple[str, ...] = ()
+    damaged: tuple[str, ...] = ()  # files written as they are, though the manifest or a dump index says otherwise
 
 
 def _unexportable(path: Path) -> str:
@@ -123,12 +124,21 @@ def _unexportable(path: Path) -> str:
 
 def export(captures: list[Capture], out: Path) -> Exported:
     """Write the captures into a gzipped tar; the number of files written and those left out, with why."""
+    from irscope.store.passdump import dump_problems
+    from irscope.toolchain.derived import DERIVED
+
     count = 0
     skipped: list[str] = []
+    damaged: list[str] = []
     tmp = out.with_name(out.name + ".tmp")
     with tarfile.open(tmp, "w:gz") as tar:
         for cap in captures:
+            damaged += [p.removeprefix(f"{cap.manifest.key}: ") for p in cap.verify_files()
+                        if "no checksums recorded" not in p]
+            damaged += [f"{cap.manifest.key}/{p}" for p in dump_problems(cap.path)]
             for path in sorted(cap.path.iterdir()):
+                if path.name == DERIVED and path.is_dir() and not path.is_symlink():
+                    continue  # what irscope made from the capture's files (its SASS, tool reports): made again
                 if why := _unexportable(path):
                     skipped.append(f"{cap.manifest.key}/{path.name}: {why}")
                     continue
@@ -145,7 +155,7 @@ def export(captures: list[Capture], out: Path) -> Exported:
                     tar.addfile(info, fh)
                 count += 1
     tmp.replace(out)
-    return Exported(count, tuple(skipped))
+    return Exported(count, tuple(skipped), tuple(damaged))
 
 
 class _Capped(io.RawIOBase):

@@ -38,7 +38,7 @@ from irscope.parse.passes import (
 )
 from irscope.store.passwrite import FAILED, FORMAT, index_path
 
-__all__ = ["DumpInfo", "DumpReadError", "PassDump", "load_dump", "load_failed_dump", "scan_dump"]
+__all__ = ["DumpInfo", "DumpReadError", "PassDump", "dump_problems", "load_dump", "load_failed_dump", "scan_dump"]
 
 _READ_CHUNK = 1 << 16
 _CACHE_TEXTS = 8
@@ -160,6 +160,38 @@ def load_dump(directory: Path, flavour: str = "mlir") -> PassDump | None:
     if not candidates:
         return None
     return scan_dump(candidates[-1], flavour)
+
+
+def dump_problems(directory: Path) -> list[str]:
+    """What is wrong with the per-pass dumps a capture directory's indexes name, one line each (``export`` says
+    it): a .gz that is missing, cut short, or whose gzip members do not decompress to their end."""
+    found: list[str] = []
+    for index in sorted(directory.glob("passes.*.json")):
+        if index.name.endswith(".effects.json") or index.is_symlink():
+            continue
+        try:
+            data = json.loads(index.read_text(encoding="utf-8"))
+            name = str(data["file"])
+            sections = data["sections"]
+        except (OSError, ValueError, KeyError, TypeError):
+            found.append(f"{index.name}: the index cannot be read")
+            continue
+        path = directory / name
+        if not path.is_file():
+            found.append(f"{name}: missing (named by {index.name})")
+            continue
+        try:
+            end = max((int(row[3]) + int(row[4]) for row in sections), default=0)  # [id, line, size, offset, length, ...]
+            if path.stat().st_size < end:
+                found.append(f"{name}: cut short ({path.stat().st_size} of {end} bytes)")
+                continue
+            with open(path, "rb") as f:
+                for row in sections:
+                    f.seek(int(row[3]))
+                    zlib.decompress(f.read(int(row[4])), wbits=31)
+        except (zlib.error, OSError, ValueError, TypeError, IndexError) as exc:
+            found.append(f"{name}: damaged ({exc})")
+    return found
 
 
 def load_failed_dump(directory: Path, flavour: str = "mlir") -> PassDump | None:
