@@ -238,3 +238,20 @@ def test_a_read_only_store_serves_reads_and_names_itself_for_compiles(template, 
         done = _read_only(store, *args)
         assert done.returncode == 1, done.stderr
         assert "the store is read-only: use --store DIR" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_key_prefix_reaches_past_the_kernels_name(captures, tmp_path):
+    """Issue 28 (walkthrough): `irscope show l` opened layernorm_fwd and `show mat` the matmul, silently: a bare
+    prefix of a name is no name; a key prefix past the name still finds its capture."""
+    import shutil
+
+    from tests.conftest import invoke
+
+    cap = captures("vector_add", "sm90")
+    shutil.copytree(cap.path, tmp_path / "captures" / cap.manifest.key)
+    key = cap.manifest.key
+    for prefix in ("v", "vector", "vector_ad"):
+        shown = invoke("show", prefix, "--stage", "ttgir", store=tmp_path)
+        assert shown.exit_code == 2 and f"unknown kernel '{prefix}'" in shown.output, shown.output
+    assert invoke("show", key[: len("vector_add-sm90-c0-") + 4], "--stage", "ttgir", store=tmp_path).exit_code == 0
+    assert invoke("show", "vector_add-sm90", "--stage", "ttgir", store=tmp_path).exit_code == 0

@@ -256,6 +256,8 @@ class Store:
     def find(self, name: str) -> list[Capture]:
         """Captures whose key is or starts with ``name``, or whose kernel/function is ``name``; oldest first.
 
+        A key prefix reaches past the kernel's name (``matmul-sm90``, ``add_kernel-sm90-c0-p-c6``): a bare
+        ``l`` or ``mat`` is no kernel's name and names nothing, rather than whichever capture it begins.
         A capture named by its whole key that cannot be read is an error saying why.
         """
         exact, why = self.lookup(name)
@@ -265,7 +267,8 @@ class Store:
             raise StoreError(f"capture {name} cannot be read: {why}; delete {self.captures_dir / name} and capture "
                              "it again (or open its archive again)")
         return [c for c in self.captures()
-                if c.manifest.key.startswith(name) or name in (c.manifest.kernel, c.manifest.function)]
+                if ("-" in name and c.manifest.key.startswith(name))  # a kernel name has no "-"
+                or name in (c.manifest.kernel, c.manifest.function)]
 
     def _staging_lock(self, name: str) -> Path:
         return self.locks_dir / "staging" / f"{name}.lock"
