@@ -255,3 +255,23 @@ def test_a_key_prefix_reaches_past_the_kernels_name(captures, tmp_path):
         assert shown.exit_code == 2 and f"unknown kernel '{prefix}'" in shown.output, shown.output
     assert invoke("show", key[: len("vector_add-sm90-c0-") + 4], "--stage", "ttgir", store=tmp_path).exit_code == 0
     assert invoke("show", "vector_add-sm90", "--stage", "ttgir", store=tmp_path).exit_code == 0
+
+
+def test_list_names_a_capture_missing_a_stage_file(captures, tmp_path):
+    """Issue 28 (walkthrough): a capture whose .ptx was deleted was listed as healthy; only `show` said so."""
+    import json
+    import shutil
+
+    from tests.conftest import invoke
+
+    cap = captures("vector_add", "sm90")
+    shutil.copytree(cap.path, tmp_path / "captures" / cap.manifest.key)
+    (ptx,) = (tmp_path / "captures" / cap.manifest.key).glob("*.ptx")
+    assert "DAMAGED" not in invoke("list", store=tmp_path).output
+    ptx.unlink()
+    listed = invoke("list", store=tmp_path)
+    assert listed.exit_code == 0
+    row = next(line for line in listed.output.splitlines() if cap.manifest.key in line)
+    assert row.endswith(f"DAMAGED: {ptx.name} missing (irscope show {cap.manifest.key} says more)"), row
+    data = json.loads(invoke("list", "--json", store=tmp_path).stdout)
+    assert [c["missing"] for c in data["captures"]] == [[ptx.name]]

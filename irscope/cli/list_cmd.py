@@ -178,7 +178,7 @@ def list_cmd(kernel: str | None, launch: LaunchSpec, as_json: bool, store_dir: s
             "captures": [{"key": c.manifest.key, "kernel": c.manifest.kernel, "target": c.manifest.target,
                           "config": c.manifest.config_index, "config_values": c.manifest.config,
                           "origin": c.manifest.origin, "triton_version": c.manifest.triton_version,
-                          "path": str(c.path)} for c in captures],
+                          "path": str(c.path), "missing": c.missing_files()} for c in captures],
             "unreadable": [{"key": key, "why": why} for key, why in unreadable],
         }, indent=2))
         return
@@ -203,7 +203,9 @@ def list_cmd(kernel: str | None, launch: LaunchSpec, as_json: bool, store_dir: s
                + (f" (and {len(unreadable)} that cannot be read)" if unreadable else ""))
     for c in shown:
         m = c.manifest
+        missing = c.missing_files()
+        damaged = f"  DAMAGED: {', '.join(missing)} missing (irscope show {m.key} says more)" if missing else ""
         out.append(f"  {m.kernel:<14} {m.target:<7} {_how(m)}  Triton {m.triton_version}  "
-                   f"{m.compile_seconds:.2f} s  {m.created}  {m.key}")
+                   f"{m.compile_seconds:.2f} s  {m.created}  {m.key}{damaged}")
     out += [f"  cannot read {key}: {why}" for key, why in unreadable]
     click.echo("\n".join(out))

@@ -154,6 +154,10 @@ class Capture:
                 return exc.why_line()
         return None
 
+    def missing_files(self) -> list[str]:
+        """The manifest's files that are not in the capture's folder (a stat each: cheap enough for ``list``)."""
+        return [name for name in sorted(set(self.manifest.files.values())) if not (self.path / name).is_file()]
+
     def verify_files(self) -> list[str]:
         """Every file whose size or sha256 differs from the manifest's, as one line each."""
         problems: list[str] = []
