@@ -101,6 +101,7 @@ def test_ptxas_unrolling_is_named(shared_store):
     assert loops[2].evidence[1].unrolled == 1 and loops[2].evidence[1].in_loop["global_load"] == 3
     text = render_loops(loops, "layer_norm_fwd")
     assert text.count("ptxas unrolled the loop 4 times: one SASS iteration does the work of 4 PTX iterations") == 2
+    assert "(4x the PTX loop's global load instructions)" in text and "tensor-core" not in text  # no dot in it
     # map --line on a load of that loop says why SASS has four times the PTX's instructions; the third loop's does not
     first, third = loops[0].loads[0].line, loops[2].loads[0].line
     shown = CliRunner().invoke(cli, ["map", capture.manifest.key, "--line", str(first), "--store", str(shared_store)])

@@ -30,6 +30,18 @@ def _load_line(s: LoadStream, shared_line: bool = False) -> str:
     return f"    {where}: {_ASYNC_WORDS.get(s.kind, s.kind)}{width}{staged}; {depth}"
 
 
+_UNROLLED = (("mma", "tensor-core"), ("async_copy", "copy"), ("global_load", "global load"),
+             ("global_store", "global store"))
+
+
+def _unrolled_kinds(e: Evidence) -> str:
+    """The instruction classes an unrolled loop repeats, those of this loop only: "tensor-core and global load"."""
+    kinds = [name for kind, name in _UNROLLED if e.in_loop.get(kind)]
+    if not kinds:
+        return "instructions"
+    return (", ".join(kinds[:-1]) + " and " + kinds[-1] if len(kinds) > 1 else kinds[0]) + " instructions"
+
+
 def _evidence_line(e: Evidence) -> list[str]:
     if not e.label:
         return [f"  {e.stage}: no loop here matches it (unrolled or merged by the backend)"]
@@ -42,11 +54,11 @@ def _evidence_line(e: Evidence) -> list[str]:
     out = [f"  {e.stage} (loop {e.label}): " + ("; ".join(parts) if parts else "no tensor-core or memory instructions")]
     if e.llvm_unrolled > 1:
         out.append(f"    LLVM unrolled the loop {e.llvm_unrolled} times: one {e.stage} iteration runs {e.llvm_unrolled} "
-                   f"iterations of the TTGIR loop ({e.llvm_unrolled}x one iteration's tensor-core, copy and global "
-                   "memory instructions); the left-over iterations run in the remainder blocks LLVM named .epil or .prol")
+                   f"iterations of the TTGIR loop ({e.llvm_unrolled}x one iteration's {_unrolled_kinds(e)}); the "
+                   "left-over iterations run in the remainder blocks LLVM named .epil or .prol")
     if e.unrolled > 1:
         out.append(f"    ptxas unrolled the loop {e.unrolled} times: one SASS iteration does the work of {e.unrolled} PTX "
-                   f"iterations ({e.unrolled}x the PTX loop's tensor-core, copy and global memory instructions)")
+                   f"iterations ({e.unrolled}x the PTX loop's {_unrolled_kinds(e)})")
     if e.waits:
         out.append(f"    waits: {', '.join(dict.fromkeys(w.op for w in e.waits))}")
     ahead = [f"{n} {KINDS[k]}" for k, n in sorted(e.before_loop.items()) if k in ("async_copy", "global_load")]
