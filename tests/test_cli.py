@@ -161,6 +161,32 @@ def test_a_missing_function_or_constexpr_is_refused_before_triton_is_imported(tm
     assert "IMPORTED True" in imported.stderr
 
 
+def test_launch_errors_told_by_the_def_line_come_before_triton(tmp_path):
+    """A missing or unknown --constexpr (--args) and a Gluon kernel's short --signature answered after 3.5 s of
+    importing Triton, behind an `irscope: compiling ...` line; the kernel's `def` line already says so."""
+    add = f"{REPO / 'docs' / 'examples' / 'ops.py'}:add_kernel"
+    args = ["--args", "x=fp32[4096], y=fp32[4096], out=fp32[4096], n=4096", "--store", str(tmp_path)]
+    gluon = f"{DATA / 'programs' / 'gluon_transpose.py'}:transpose_kernel"
+    read = "read_layout=gl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])"
+    cases = [
+        (["show", add, *args], "add_kernel: missing constexpr 'BLOCK' (give it with --constexpr NAME=VALUE); "
+         "arguments: x, y, out, n, BLOCK"),
+        (["show", add, *args, "--constexpr", "BLOK=1024"], "--constexpr BLOK: add_kernel has no parameter 'BLOK'; "
+         "constexpr parameters: BLOCK (launch options: num_warps, num_stages, num_ctas, maxnreg, ...)"),
+        (["show", gluon, "--args", "fp16[512,256], fp16[256,512], 512, 256", "--constexpr", "BLOCK_M=64",
+          "--constexpr", "BLOCK_N=64", "--constexpr", read, "--store", str(tmp_path)],
+         "transpose_kernel: missing constexpr 'write_layout' (give it with --constexpr NAME=VALUE); "
+         "arguments: in_ptr, out_ptr, M, N, BLOCK_M, BLOCK_N, read_layout, write_layout"),
+        (["show", gluon, "--signature", "*fp16:16, *fp16:16, i32, i32, 64, 64", "--store", str(tmp_path)],
+         "--signature has 6 entries but transpose_kernel takes 8 arguments; missing read_layout, write_layout "
+         "(give constexprs with --constexpr NAME=VALUE)"),
+    ]
+    for argv, message in cases:
+        proc = _run_module(argv, {})
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.splitlines() == [f"irscope: error: {message}", "IMPORTED False False", "LAZY []"]
+
+
 def test_python_dash_m_and_help():
     proc = subprocess.run([sys.executable, "-m", "irscope", "--help"], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": repo_path()}, timeout=60)

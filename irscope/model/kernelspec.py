@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from irscope.errors import UsageError
 from irscope.model.definition import find_definition, module_file, source_digest
 from irscope.model.gluon_layout_text import looks_like_layout, parse_layout
+from irscope.model.kernel_params import check_launch_early
 
 # Example: kernels/matmul.py:matmul_kernel   or   my_pkg.ops.attention:_attn_fwd
 _REF_RE = re.compile(r"^(?P<target>[^:]+):(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$")
@@ -477,56 +478,8 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
         options={k: v for k, v in (options or {}).items() if v is not None},
         source_sha=sha,
     )
-    if kernel.signature:
-        _check_signature_early(kernel)
+    check_launch_early(kernel)
     return kernel
-
-
-_PLAIN_JIT_RE = re.compile(r"(?:triton\.)?jit(?:\(.*\))?", re.S)
-
-
-def _plain_parameters(ref: FunctionRef) -> list[tuple[str, bool]] | None:
-    """``(name, has a default)`` per parameter of a function only ``@triton.jit`` decorates, read with ``ast``; else None.
-
-    None too when its decorators may supply values (``@triton.autotune``, ``@triton.heuristics``) or it is not
-    found as a plain ``def``: then only Triton can tell.
-    """
-    import ast
-
-    if not ref.line or "." in ref.defined_as:
-        return None
-    try:
-        tree = ast.parse(ref.path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
-        return None
-    node = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == ref.defined_as), None)
-    if node is None or not node.decorator_list or not all(_PLAIN_JIT_RE.fullmatch(ast.unparse(d))
-                                                          for d in node.decorator_list):
-        return None
-    a = node.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-        return None
-    first_default = len(a.args) - len(a.defaults)
-    return [(arg.arg, i >= first_default) for i, arg in enumerate(a.args)]
-
-
-def _check_signature_early(kernel: FunctionKernel) -> None:
-    """Refuse a --signature that misses or overruns the parameters before Triton is imported, as compiling would."""
-    params = _plain_parameters(kernel.ref)
-    if params is None:
-        return
-    names = [n for n, _ in params]
-    entries = kernel.signature
-    if len(entries) > len(names):
-        raise UsageError(f"--signature has {len(entries)} entries but {kernel.name} takes {len(names)} "
-                         f"arguments ({', '.join(names)})")
-    given = set(kernel.constexprs) | set(kernel.options)
-    if any(n in given for n in names[:len(entries)]):
-        return  # compiling says which value is given twice
-    uncovered = [n for n, default in params[len(entries):] if n not in given and not default]
-    if uncovered:
-        raise UsageError(f"--signature has {len(entries)} entries but {kernel.name} takes {len(names)} arguments; "
-                         f"missing {', '.join(uncovered)} (give constexprs with --constexpr NAME=VALUE)")
 
 
 @dataclass(frozen=True)
