@@ -207,3 +207,19 @@ def test_a_compile_error_without_a_source_excerpt_is_one_line() -> None:
         text = compile_message(exc)
     assert text == ("Triton could not compile the kernel (RuntimeError): RuntimeError; ValueError: "
                     "PassManager::run failed; in the TritonGPU pipeline")
+
+
+def test_an_unreadable_constexpr_value_names_the_option_and_what_is_valid(tmp_path):
+    """`--constexpr BLOCK=abc` said `cannot read argument 'abc': expected a tensor like ...`, naming neither the
+    option nor the constexpr; a tensor is still refused as one."""
+    add = f"{REPO / 'docs' / 'examples' / 'ops.py'}:add_kernel"
+    args = ["show", add, "--args", "x=fp32[4096], y=fp32[4096], out=fp32[4096], n=4096", "--store", str(tmp_path)]
+    proc = _run_module([*args, "--constexpr", "BLOCK=abc"], {})
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[0] == (
+        "irscope: error: --constexpr BLOCK: cannot read 'abc' as a constexpr value; valid: a number (1024, 0.5), "
+        "True/False, None, a quoted string ('relu') or a Gluon layout (gl.BlockedLayout([1, 4], [32, 1], [4, 1], "
+        "[1, 0]))")
+    tensor = _run_module([*args, "--constexpr", "BLOCK=fp16[4]"], {})
+    assert tensor.returncode == 2
+    assert tensor.stderr.splitlines()[0] == "irscope: error: --constexpr 'BLOCK=fp16[4]': a constexpr cannot be a tensor"

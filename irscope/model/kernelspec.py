@@ -266,6 +266,11 @@ def parse_args(text: str) -> list[ArgSpec]:
     return specs
 
 
+# What a --constexpr value may be, for the message that refuses another.
+_CONSTEXPR_VALUES = ("a number (1024, 0.5), True/False, None, a quoted string ('relu') "
+                     "or a Gluon layout (gl.BlockedLayout([1, 4], [32, 1], [4, 1], [1, 0]))")
+
+
 def parse_constexprs(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
     """``("BLOCK=1024", "ACT='relu'", "ACT=")`` -> ``{"BLOCK": 1024, "ACT": "relu"}``, ``{"ACT": ""}``.
 
@@ -284,9 +289,13 @@ def parse_constexprs(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
         if looks_like_layout(value):  # a Gluon layout's constructor text, checked here, built where it compiles
             out[name.strip()] = {"layout": parse_layout(value, f"--constexpr {name.strip()}").text()}
             continue
-        spec = parse_arg_value(name.strip(), value.strip())
-        if spec.kind == "tensor":
+        if _TENSOR_RE.match(value.replace(" ", "")):
             raise UsageError(f"--constexpr {item!r}: a constexpr cannot be a tensor")
+        try:
+            spec = parse_arg_value(name.strip(), value.strip())
+        except UsageError:
+            raise UsageError(f"--constexpr {name.strip()}: cannot read {value.strip()!r} as a constexpr value; "
+                             f"valid: {_CONSTEXPR_VALUES}") from None
         out[name.strip()] = spec.value
     return out
 
