@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -181,6 +183,14 @@ def test_launch_errors_told_by_the_def_line_come_before_triton(tmp_path):
          "--signature has 6 entries but transpose_kernel takes 8 arguments; missing read_layout, write_layout "
          "(give constexprs with --constexpr NAME=VALUE)"),
     ]
+    # Foreign code: Liger's GEGLU kernel; its file imports dozens of local modules, digested only once it can launch.
+    liger = importlib.util.find_spec("liger_kernel")
+    assert liger is not None and liger.submodule_search_locations, "liger-kernel is not installed (pip install -e '.[dev]')"
+    geglu = f"{Path(liger.submodule_search_locations[0]) / 'ops' / 'geglu.py'}:_geglu_tanh_forward_kernel"
+    cases.append((["show", geglu, "--args", "a=fp32[8,4096], b=fp32[8,4096], c=fp32[8,4096], stride=4096",
+                   "--constexpr", "BLOCK_SIZE=4096", "--store", str(tmp_path)],
+                  "_geglu_tanh_forward_kernel: missing constexpr 'n_cols' (give it with --constexpr NAME=VALUE); "
+                  "arguments: a, b, c, stride, n_cols, BLOCK_SIZE"))
     for argv, message in cases:
         proc = _run_module(argv, {})
         assert proc.returncode == 2, proc.stderr

@@ -478,17 +478,15 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
         raise UsageError(f"{spec}: describe the launch with exactly one of --signature \"*fp16:16, i32, 128\" "
                          "or --args \"x=fp16[4096], n=4096\"")
     _check_source_text(ref.path, ref.path.read_bytes())
-    sha = source_digest(ref.path)
     kernel = FunctionKernel(
         ref=ref,
         signature=tuple(parse_signature(signature)) if signature else (),
         args=tuple(parse_args(args)) if args else (),
         constexprs=parse_constexprs(constexprs),
         options={k: v for k, v in (options or {}).items() if v is not None},
-        source_sha=sha,
     )
-    check_launch_early(kernel)
-    return kernel
+    check_launch_early(kernel)  # before digesting the files it imports: a library's can take seconds
+    return dataclasses.replace(kernel, source_sha=source_digest(ref.path))
 
 
 @dataclass(frozen=True)
