@@ -18,12 +18,15 @@ The convention the docs follow (and ``collect`` enforces):
 
 docs/cli-reference.md is generated from ``--help`` and holds no shell blocks; its examples are not run here,
 but ``reference_examples`` reads them so that ``unmarked_needs`` can check them with every other command: one
-that names a Triton other than the installed one (``--triton 3.5.1``), or installs one, must say ``# needs``.
+that names a Triton other than the installed one (``--triton 3.5.1``), or installs one, runs on a GPU
+(``irscope bench``), or reads a file the repository lacks (the reader's ``my_kernels.py``, an archive
+``captures.tar.gz``) that the command line does not write itself, must say ``# needs``.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +47,10 @@ _EXIT = re.compile(r"\s#\s*exit\s+(?P<status>\d+)\b")
 _TRITON_VERSION = re.compile(r"--(?:vs-)?triton(?:=|\s+)(?P<version>\d+(?:\.\d+)+\S*)")
 # Example: irscope triton install 3.5.1
 _TRITON_INSTALL = re.compile(r"\birscope\s+triton\s+install\b")
+# Example: my_kernels.py:add_kernel, captures.tar.gz, facts.json (a file a command reads or writes)
+_FILE_WORD = re.compile(r"^(?P<path>[\w./-]+\.(?:py|json|tar\.gz|tgz|tar|zip|pt))(?::[\w.]+)?$")
+# Options whose value is a file the command writes.
+_WRITES = ("-o", "--out", "--output", "--html", "--plot")
 
 
 @dataclass(frozen=True)
@@ -221,8 +228,9 @@ def reference_examples(root: Path, doc: str) -> list[DocCommand]:
     return commands
 
 
-def unmarked_needs(command: DocCommand, installed: str) -> str | None:
-    """Why a command without ``# needs`` cannot run here as written: it names another Triton, or installs one."""
+def unmarked_needs(command: DocCommand, installed: str, root: Path | None = None) -> str | None:
+    """Why a command without ``# needs`` cannot run here as written: it names another Triton, installs one,
+    needs a GPU, or (given the repository's ``root``) reads a file the repository lacks."""
     if command.needs:
         return None
     text = command.text.split(" #")[0]
@@ -231,4 +239,37 @@ def unmarked_needs(command: DocCommand, installed: str) -> str | None:
     other = sorted({m["version"] for m in _TRITON_VERSION.finditer(text)} - {installed})
     if other:
         return f"it needs Triton {', '.join(other)} installed, and {installed} is: mark it # needs Triton {other[0]}"
+    if gpu := _gpu_use(text):
+        return f"{gpu}: mark it # needs a GPU"
+    if root is not None and (missing := _missing_input(text, root)):
+        return f"it reads {missing}, which the repository lacks: mark it # needs your file (or what makes it)"
+    return None
+
+
+def _gpu_use(text: str) -> str | None:
+    """What in a command line needs a GPU: ``irscope bench``, ``irscope perf --gpu native``."""
+    for part in re.split(r"&&|\|\||;|\|", text):
+        words = shlex.split(part)
+        if words[:1] != ["irscope"]:
+            continue
+        if "bench" in words[1:2]:
+            return "irscope bench times kernels on the local GPU"
+        if words[1:2] == ["perf"] and "native" in words and "--gpu" in words:
+            return "perf --gpu native measures the local GPU"
+    return None
+
+
+def _missing_input(text: str, root: Path) -> str | None:
+    """The first file a command line reads that is not in ``root`` and that an earlier part of the line did not write."""
+    written: set[str] = set()
+    for part in re.split(r"&&|\|\||;|\|", text):
+        words = shlex.split(part)
+        for k, word in enumerate(words):
+            file = _FILE_WORD.match(word)
+            if not file:
+                continue
+            if k and words[k - 1] in _WRITES:
+                written.add(file["path"])
+            elif file["path"] not in written and not (root / file["path"]).exists():
+                return file["path"]
     return None

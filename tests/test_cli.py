@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -161,6 +163,40 @@ def test_a_missing_function_or_constexpr_is_refused_before_triton_is_imported(tm
     assert "IMPORTED True" in imported.stderr
 
 
+def test_launch_errors_told_by_the_def_line_come_before_triton(tmp_path):
+    """A missing or unknown --constexpr (--args) and a Gluon kernel's short --signature answered after 3.5 s of
+    importing Triton, behind an `irscope: compiling ...` line; the kernel's `def` line already says so."""
+    add = f"{REPO / 'docs' / 'examples' / 'ops.py'}:add_kernel"
+    args = ["--args", "x=fp32[4096], y=fp32[4096], out=fp32[4096], n=4096", "--store", str(tmp_path)]
+    gluon = f"{DATA / 'programs' / 'gluon_transpose.py'}:transpose_kernel"
+    read = "read_layout=gl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])"
+    cases = [
+        (["show", add, *args], "add_kernel: missing constexpr 'BLOCK' (give it with --constexpr NAME=VALUE); "
+         "arguments: x, y, out, n, BLOCK"),
+        (["show", add, *args, "--constexpr", "BLOK=1024"], "--constexpr BLOK: add_kernel has no parameter 'BLOK'; "
+         "constexpr parameters: BLOCK (launch options: num_warps, num_stages, num_ctas, maxnreg, ...)"),
+        (["show", gluon, "--args", "fp16[512,256], fp16[256,512], 512, 256", "--constexpr", "BLOCK_M=64",
+          "--constexpr", "BLOCK_N=64", "--constexpr", read, "--store", str(tmp_path)],
+         "transpose_kernel: missing constexpr 'write_layout' (give it with --constexpr NAME=VALUE); "
+         "arguments: in_ptr, out_ptr, M, N, BLOCK_M, BLOCK_N, read_layout, write_layout"),
+        (["show", gluon, "--signature", "*fp16:16, *fp16:16, i32, i32, 64, 64", "--store", str(tmp_path)],
+         "--signature has 6 entries but transpose_kernel takes 8 arguments; missing read_layout, write_layout "
+         "(give constexprs with --constexpr NAME=VALUE)"),
+    ]
+    # Foreign code: Liger's GEGLU kernel; its file imports dozens of local modules, digested only once it can launch.
+    liger = importlib.util.find_spec("liger_kernel")
+    assert liger is not None and liger.submodule_search_locations, "liger-kernel is not installed (pip install -e '.[dev]')"
+    geglu = f"{Path(liger.submodule_search_locations[0]) / 'ops' / 'geglu.py'}:_geglu_tanh_forward_kernel"
+    cases.append((["show", geglu, "--args", "a=fp32[8,4096], b=fp32[8,4096], c=fp32[8,4096], stride=4096",
+                   "--constexpr", "BLOCK_SIZE=4096", "--store", str(tmp_path)],
+                  "_geglu_tanh_forward_kernel: missing constexpr 'n_cols' (give it with --constexpr NAME=VALUE); "
+                  "arguments: a, b, c, stride, n_cols, BLOCK_SIZE"))
+    for argv, message in cases:
+        proc = _run_module(argv, {})
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.splitlines() == [f"irscope: error: {message}", "IMPORTED False False", "LAZY []"]
+
+
 def test_python_dash_m_and_help():
     proc = subprocess.run([sys.executable, "-m", "irscope", "--help"], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": repo_path()}, timeout=60)
@@ -181,3 +217,19 @@ def test_a_compile_error_without_a_source_excerpt_is_one_line() -> None:
         text = compile_message(exc)
     assert text == ("Triton could not compile the kernel (RuntimeError): RuntimeError; ValueError: "
                     "PassManager::run failed; in the TritonGPU pipeline")
+
+
+def test_an_unreadable_constexpr_value_names_the_option_and_what_is_valid(tmp_path):
+    """`--constexpr BLOCK=abc` said `cannot read argument 'abc': expected a tensor like ...`, naming neither the
+    option nor the constexpr; a tensor is still refused as one."""
+    add = f"{REPO / 'docs' / 'examples' / 'ops.py'}:add_kernel"
+    args = ["show", add, "--args", "x=fp32[4096], y=fp32[4096], out=fp32[4096], n=4096", "--store", str(tmp_path)]
+    proc = _run_module([*args, "--constexpr", "BLOCK=abc"], {})
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[0] == (
+        "irscope: error: --constexpr BLOCK: cannot read 'abc' as a constexpr value; valid: a number (1024, 0.5), "
+        "True/False, None, a quoted string ('relu') or a Gluon layout (gl.BlockedLayout([1, 4], [32, 1], [4, 1], "
+        "[1, 0]))")
+    tensor = _run_module([*args, "--constexpr", "BLOCK=fp16[4]"], {})
+    assert tensor.returncode == 2
+    assert tensor.stderr.splitlines()[0] == "irscope: error: --constexpr 'BLOCK=fp16[4]': a constexpr cannot be a tensor"

@@ -243,3 +243,24 @@ def test_the_needs_check_reads_wrapped_examples_and_versions(tmp_path: Path) -> 
     assert [unmarked_needs(c, "3.9.0") is None for c in (show, check, compare, install)] == [True, False, True, False]
     assert "Triton 3.6.0" in (unmarked_needs(check, "3.9.0") or "")
     assert unmarked_needs(check, "3.6.0") is None
+
+
+def test_reference_examples_that_cannot_run_from_a_clone_say_so(tmp_path: Path) -> None:
+    """A --help example on a GPU (`irscope bench`), or reading the reader's file or an archive the repository lacks,
+    carries ``# needs``: `bench ... --plot`, `trust captures.tar.gz`, `show my_kernels.py:...`, `capture -- python
+    my_script.py` failed on a fresh clone unmarked."""
+    installed = _triton_version()
+    examples = [c for doc in GENERATED for c in reference_examples(REPO, doc)]
+    problems = [f"{c.where}: {c.text}\n  {why}" for c in examples if (why := unmarked_needs(c, installed, REPO))]
+    assert not problems, "\n".join(problems)
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "kernels" / "k.py").write_text("")
+    (tmp_path / "r.md").write_text(
+        "```\n      irscope bench matmul --plot m.png\n\n      irscope trust captures.tar.gz\n\n"
+        "      irscope show mine.py:add --args \"n=4\"\n\n      irscope capture -- python my_script.py --size 4\n\n"
+        "      irscope show kernels/k.py:add --args \"n=4\"\n\n      irscope export m -o a.tar.gz && irscope open a.tar.gz\n\n"
+        "      irscope perf matmul --gpu native\n\n      irscope trust captures.tar.gz   # needs an archive\n```\n")
+    whys = [unmarked_needs(c, "3.9.0", tmp_path) for c in reference_examples(tmp_path, "r.md")]
+    assert [w is None for w in whys] == [False, False, False, False, True, True, False, True]
+    assert "GPU" in (whys[0] or "") and "captures.tar.gz" in (whys[1] or "") and "mine.py" in (whys[2] or "")
+    assert "my_script.py" in (whys[3] or "") and "GPU" in (whys[6] or "")

@@ -214,3 +214,21 @@ def _triton_version() -> str:
     import triton
 
     return triton.__version__
+
+
+@pytest.mark.compile
+def test_list_tells_a_program_capture_from_a_file_function_one_by_where_each_came_from(tmp_path):
+    """`irscope list transpose_kernel` with a program's capture and a FILE:FUNCTION one labelled the group by the
+    first one's origin and gave the FILE:FUNCTION row an empty origin (`made ...; from ; divisible by 16: ...`)."""
+    assert _capture_program(tmp_path, "sm90").returncode == 0
+    shown = invoke("show", *TRANSPOSE, "--stage", "glir", store=tmp_path)
+    assert shown.exit_code == 0, shown.output
+    listing = invoke("list", "transpose_kernel", store=tmp_path)
+    assert listing.exit_code == 0, listing.output
+    lines = listing.output.splitlines()
+    assert lines[0] == "transpose_kernel  (2 captures, 1 from FILE:FUNCTION, 1 from a program run)"
+    told = [line.strip() for line in lines if line.strip().startswith("made ")]
+    assert len(told) == 2 and not any("from ;" in t for t in told)
+    assert any(f"; from {PROGRAM}:transpose_kernel (FILE:FUNCTION); divisible by 16: in_ptr, out_ptr, M, N" in t
+               for t in told), told
+    assert any(f"; from {sys.executable} {PROGRAM} (a program run); divisible by 16" in t for t in told), told

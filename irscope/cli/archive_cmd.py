@@ -66,7 +66,7 @@ def open_cmd(archive: str, store_dir: str | None, replace: tuple[str, ...], trus
 
     Example:
 
-        irscope open captures.tar.gz && irscope show matmul --target sm90
+        irscope open captures.tar.gz && irscope show matmul --target sm90   # needs an archive
     """
     from irscope.store.archive import open_archive
 

@@ -44,7 +44,7 @@ def bench(kernels: tuple[str, ...], sizes: str | None, runs: int, plot_path: str
 
     Example:
 
-        irscope bench matmul matmul_tma --plot matmul.png
+        irscope bench matmul matmul_tma --plot matmul.png   # needs a GPU
     """
     from irscope.run.bench import bench_kernel, measure_ceilings, plot, require_gpu
 

@@ -41,7 +41,7 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
 
     Example:
 
-        irscope capture --target sm90 -- python my_script.py --size 4096
+        irscope capture --target sm90 -- python my_script.py --size 4096   # needs your program
     """
     from irscope.toolchain.tritons import selected
 

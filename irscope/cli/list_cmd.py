@@ -95,7 +95,10 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
             for c in captures]}, indent=2, default=str))
         return
     first = captures[0].manifest
-    lines = [f"{name}  ({len(captures)} capture{'s' if len(captures) != 1 else ''}, {first.origin})"]
+    origins = Counter(c.manifest.origin for c in captures)
+    kinds = (first.origin if len(origins) == 1 else
+             ", ".join(f"{n} from {_ORIGINS.get(o, o)}" for o, n in sorted(origins.items())))
+    lines = [f"{name}  ({len(captures)} capture{'s' if len(captures) != 1 else ''}, {kinds})"]
     programs = {c.manifest.program for c in captures}
     if first.program and len(programs) == 1:
         lines.append(f"  recorded from: {first.program}")
@@ -109,7 +112,7 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
         lines.append(f"  {m.target:<7} config {m.config_index:<3} {detail}")
         lines.append(f"          {m.key}")
         shared = slots[(m.target, m.config_index)] > 1  # then say what tells it from the others of its slot
-        told = [f"made {m.created}" if shared else "", f"from {m.program}" if len(programs) > 1 else "",
+        told = [f"made {m.created}" if shared else "", _made_from(m, len(origins) > 1) if len(programs) > 1 else "",
                 _specialized(m) if shared else ""]
         if any(told):
             lines.append(f"          {'; '.join(t for t in told if t)}")
@@ -120,6 +123,17 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
     else:
         lines.append(f"  select one with: irscope show {name} --target TARGET --config N")
     click.echo("\n".join(lines))
+
+
+# What each origin of a capture is, in a listing that holds several.
+_ORIGINS = {"bundled": "a bundled kernel", "module": "a kernel module", "function": "FILE:FUNCTION",
+            "program": "a program run"}
+
+
+def _made_from(m: Manifest, kind: bool) -> str:
+    """``from python train.py``, ``from ops.py:add_kernel (FILE:FUNCTION)`` (``kind``: with the kind it is)."""
+    source = m.program if m.origin == "program" and m.program else f"{m.kernel_path}:{m.function}"
+    return f"from {source}" + (f" ({_ORIGINS.get(m.origin, m.origin)})" if kind else "")
 
 
 def _specialized(m: Manifest) -> str:

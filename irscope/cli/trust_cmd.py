@@ -24,7 +24,7 @@ def trust(what: str, store_dir: str | None) -> None:
 
     Example:
 
-        irscope trust captures.tar.gz
+        irscope trust captures.tar.gz   # needs an exported archive
     """
     from irscope.store.archive import trust_archive
 

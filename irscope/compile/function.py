@@ -20,13 +20,10 @@ from typing import Any
 
 from irscope.compile.specialize import CompileJob, gpu_target, mock_tensor_class, specialize, stand_in_dtype
 from irscope.errors import UsageError
+from irscope.model.kernel_params import OPTION_NAMES
 from irscope.model.kernels import load_module
 from irscope.model.kernelspec import ArgSpec, FunctionKernel, RecordedKernel
 from irscope.model.targets import Target
-
-# Launch options that are not kernel arguments.
-OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "waves_per_eu", "matrix_instr_nonkdim",
-                "kpack", "enable_fp_fusion", "launch_cooperative_grid", "launch_pdl")
 
 
 @dataclass(frozen=True)

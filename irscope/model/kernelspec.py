@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from irscope.errors import UsageError
 from irscope.model.definition import find_definition, module_file, source_digest
 from irscope.model.gluon_layout_text import looks_like_layout, parse_layout
+from irscope.model.kernel_params import check_launch_early
 
 # Example: kernels/matmul.py:matmul_kernel   or   my_pkg.ops.attention:_attn_fwd
 _REF_RE = re.compile(r"^(?P<target>[^:]+):(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$")
@@ -265,6 +266,11 @@ def parse_args(text: str) -> list[ArgSpec]:
     return specs
 
 
+# What a --constexpr value may be, for the message that refuses another.
+_CONSTEXPR_VALUES = ("a number (1024, 0.5), True/False, None, a quoted string ('relu') "
+                     "or a Gluon layout (gl.BlockedLayout([1, 4], [32, 1], [4, 1], [1, 0]))")
+
+
 def parse_constexprs(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
     """``("BLOCK=1024", "ACT='relu'", "ACT=")`` -> ``{"BLOCK": 1024, "ACT": "relu"}``, ``{"ACT": ""}``.
 
@@ -283,9 +289,13 @@ def parse_constexprs(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
         if looks_like_layout(value):  # a Gluon layout's constructor text, checked here, built where it compiles
             out[name.strip()] = {"layout": parse_layout(value, f"--constexpr {name.strip()}").text()}
             continue
-        spec = parse_arg_value(name.strip(), value.strip())
-        if spec.kind == "tensor":
+        if _TENSOR_RE.match(value.replace(" ", "")):
             raise UsageError(f"--constexpr {item!r}: a constexpr cannot be a tensor")
+        try:
+            spec = parse_arg_value(name.strip(), value.strip())
+        except UsageError:
+            raise UsageError(f"--constexpr {name.strip()}: cannot read {value.strip()!r} as a constexpr value; "
+                             f"valid: {_CONSTEXPR_VALUES}") from None
         out[name.strip()] = spec.value
     return out
 
@@ -468,65 +478,15 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
         raise UsageError(f"{spec}: describe the launch with exactly one of --signature \"*fp16:16, i32, 128\" "
                          "or --args \"x=fp16[4096], n=4096\"")
     _check_source_text(ref.path, ref.path.read_bytes())
-    sha = source_digest(ref.path)
     kernel = FunctionKernel(
         ref=ref,
         signature=tuple(parse_signature(signature)) if signature else (),
         args=tuple(parse_args(args)) if args else (),
         constexprs=parse_constexprs(constexprs),
         options={k: v for k, v in (options or {}).items() if v is not None},
-        source_sha=sha,
     )
-    if kernel.signature:
-        _check_signature_early(kernel)
-    return kernel
-
-
-_PLAIN_JIT_RE = re.compile(r"(?:triton\.)?jit(?:\(.*\))?", re.S)
-
-
-def _plain_parameters(ref: FunctionRef) -> list[tuple[str, bool]] | None:
-    """``(name, has a default)`` per parameter of a function only ``@triton.jit`` decorates, read with ``ast``; else None.
-
-    None too when its decorators may supply values (``@triton.autotune``, ``@triton.heuristics``) or it is not
-    found as a plain ``def``: then only Triton can tell.
-    """
-    import ast
-
-    if not ref.line or "." in ref.defined_as:
-        return None
-    try:
-        tree = ast.parse(ref.path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
-        return None
-    node = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == ref.defined_as), None)
-    if node is None or not node.decorator_list or not all(_PLAIN_JIT_RE.fullmatch(ast.unparse(d))
-                                                          for d in node.decorator_list):
-        return None
-    a = node.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-        return None
-    first_default = len(a.args) - len(a.defaults)
-    return [(arg.arg, i >= first_default) for i, arg in enumerate(a.args)]
-
-
-def _check_signature_early(kernel: FunctionKernel) -> None:
-    """Refuse a --signature that misses or overruns the parameters before Triton is imported, as compiling would."""
-    params = _plain_parameters(kernel.ref)
-    if params is None:
-        return
-    names = [n for n, _ in params]
-    entries = kernel.signature
-    if len(entries) > len(names):
-        raise UsageError(f"--signature has {len(entries)} entries but {kernel.name} takes {len(names)} "
-                         f"arguments ({', '.join(names)})")
-    given = set(kernel.constexprs) | set(kernel.options)
-    if any(n in given for n in names[:len(entries)]):
-        return  # compiling says which value is given twice
-    uncovered = [n for n, default in params[len(entries):] if n not in given and not default]
-    if uncovered:
-        raise UsageError(f"--signature has {len(entries)} entries but {kernel.name} takes {len(names)} arguments; "
-                         f"missing {', '.join(uncovered)} (give constexprs with --constexpr NAME=VALUE)")
+    check_launch_early(kernel)  # before digesting the files it imports: a library's can take seconds
+    return dataclasses.replace(kernel, source_sha=source_digest(ref.path))
 
 
 @dataclass(frozen=True)
