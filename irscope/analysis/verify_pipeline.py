@@ -36,11 +36,13 @@ class Finding:
 
 
 def line_of(frames: tuple, kernel_file: str) -> int | None:
+    """The kernel file's line among an instruction's or op's source frames (innermost first)."""
     own = innermost_in(frames, kernel_file)
     return own.line if own is not None else None
 
 
 def loop_name(loop: Loop) -> str:
+    """``loop at line N`` (or its TTGIR lines when it has no source line), as findings name it."""
     where = f"line {loop.line}" if loop.line else f"TTGIR lines {loop.ttgir_lines[0]}-{loop.ttgir_lines[1]}"
     return f"loop at {where}"
 
@@ -165,7 +167,8 @@ def _span(low: Fraction, high: Fraction) -> str:
 
 
 def check_pipeline(loop: Loop, listing: Listing, kernel_file: str, unroll: int = 1, peeled: int = 0
-                    ) -> list[Finding]:
+                   ) -> list[Finding]:
+    """The loop's pipelined loads and (PTX) its waits against the lower stage's loop and what precedes it."""
     out: list[Finding] = []
     evidence = next((e for e in loop.evidence if e.stage == listing.stage), None)
     name = loop_name(loop)
