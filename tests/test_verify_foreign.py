@@ -164,9 +164,11 @@ SWEEP = "sweep-sm90-c0-p-2fb0b880f9e88089e2f8"
 MERGE = "merge_16x16_to_64x64_inverse_kernel-sm90-c0-p-e7909432d5a0f1edfbb9"
 STATE = "_state_passing_fwd_kernel-gfx942-c0-p-e2f8572c04607cf4feb8"
 BASED = "fused_chunk_based_fwd_kernel-sm90-c0-p-2e1c5b6080d5928cb710"
+DB = "_chunk_state_bwd_db_kernel-gfx942-c0-p-3fc8689daa2be74e9af7"
+EMBEDDING = "embedding_kernel-gfx942-c0-p-771ac15b6f31d8aaa407"
 
 
-@pytest.mark.parametrize("key", [SWEEP, MERGE, STATE, BASED])
+@pytest.mark.parametrize("key", [SWEEP, MERGE, STATE, BASED, DB, EMBEDDING])
 def test_corpus_captures_verify_without_disagreement(store: Store, key: str) -> None:
     found = verify_capture(_get(store, key))
     assert [(f.topic, f.claim, f.evidence) for f in found.disagreements] == []
@@ -226,3 +228,48 @@ def test_loop_with_mma_v2_dots_and_a_wgmma(store: Store) -> None:
     assert _family_matches("wgmma", [(64, 32, 16)], opcodes, "ptx") == (True, "")
     assert _family_matches("wgmma", [(64, 64, 16)], opcodes, "ptx") == (False, "")
     assert _family_matches("mma.sync", [(16, 8, None)], opcodes[1:], "ptx") == (False, "")
+
+
+def test_a_prologue_copy_with_a_constant_false_mask_may_take_fewer_instructions(store: Store) -> None:
+    from dataclasses import replace
+
+    from irscope.analysis.verify import lower_listings
+    from irscope.analysis.verify_pipeline import check_pipeline
+
+    # mamba's _chunk_state_bwd_db_kernel, 3 stages: nheads_per_program is 1 (Triton specializes it), so the loop
+    # runs at most once and the pipeliner's second prologue round has the mask `arith.constant dense<false>`.
+    # Every lane of that buffer load reads one out-of-range offset: LLVM merges line 461's two loads into one.
+    capture = _get(store, DB)
+    loop = capture_loops(capture)[0][0]
+    assert [(s.line, s.before_loop, s.in_loop, s.stages, s.masked_off) for s in loop.loads if s.before_loop] == [
+        (460, 2, 1, 3, 1), (461, 2, 1, 3, 1)]
+    pipeline = {f.claim.split(" load of ")[1].split(" ")[1]: (f.status, f.evidence)
+                for f in verify_capture(capture).findings if f.topic == "pipeline"}
+    assert pipeline["460"] == ("agree", "amdgcn: 2 global_load instruction(s) before the loop, 1 in it")
+    status, evidence = pipeline["461"]
+    assert status == "agree" and evidence.startswith("amdgcn: 3 global_load instruction(s) before the loop, 2 in it")
+    assert "constant-false mask" in evidence
+    # Counted as a live copy, the merged one is short of what the loop's own copy takes.
+    listing = lower_listings(capture, sass=False)[0][0]
+    live = replace(loop, loads=tuple(replace(s, masked_off=0) for s in loop.loads))
+    found = {f.claim: f.status for f in check_pipeline(live, listing, capture.manifest.kernel_path)}
+    assert [v for k, v in found.items() if "line 461" in k] == ["disagree"]
+
+
+def test_a_load_folded_into_its_use_keeps_the_uses_line(store: Store, tmp_path: Path) -> None:
+    import shutil
+
+    # flag_gems' embedding_kernel: `row_idx = tl.load(in_ptr)` (line 30, i64) is used as 32 bits at line 31;
+    # LLVM's load <2 x i32> keeps line 30, the AMDGPU backend narrows it to `s_load_dword` on the extract (line 31).
+    capture = _get(store, EMBEDDING)
+    lines = {f.claim: (f.status, f.evidence) for f in verify_capture(capture).findings if f.topic == "lines"}
+    status, evidence = lines["line 30: TTGIR has tt.load"]
+    assert status == "agree", evidence
+    assert evidence.startswith("amdgcn: 0 global load instruction(s) attributed to line 30; 1 at line(s) 31")
+    # With line 31's instructions filed elsewhere, nothing is left for the load: it disagrees.
+    moved = Store(tmp_path / "store")
+    shutil.copytree(capture.path, moved.root / "captures" / EMBEDDING)
+    amdgcn = moved.root / "captures" / EMBEDDING / capture.manifest.files["amdgcn"]
+    amdgcn.write_text(amdgcn.read_text().replace(".loc\t1 31 5", ".loc\t1 16 1"))
+    lines = {f.claim: f.status for f in verify_capture(_get(moved, EMBEDDING)).findings if f.topic == "lines"}
+    assert lines["line 30: TTGIR has tt.load"] == "disagree"

@@ -32,6 +32,8 @@ _ASYNC_MIN_BYTES = 4
 _NUM_STAGES = re.compile(r"\btt\.num_stages\s*=\s*(?P<n>\d+)")
 # Example: {contiguity = 8 : i32}
 _CONTIGUITY = re.compile(r"\bcontiguity\s*=\s*(?P<n>\d+)")
+# Example: %acc_1 = arith.constant dense<false> : tensor<32x128xi1, #blocked1>  |  %false = arith.constant false
+_ALL_FALSE = re.compile(r"=\s*arith\.constant\s+(?:dense<false>|false\b)")
 # Example: %stride_am: i32 loc("stride_am"(#loc))   /   %a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(...)
 _FUNC_ARG = re.compile(r"(?P<name>%[\w$.-]+):\s*(?P<type>[^{,()]+?(?:<[^>]*>)?)\s*(?P<attrs>\{[^}]*\})?\s*loc\(")
 _WAIT_WHAT = {
@@ -77,6 +79,9 @@ class LoadStream:
         layout: the layout of the tensor it loads (``#blocked1``, or the inline attribute): one source
             line can hold loads in several layouts (a value used in two layouts is loaded twice), each
             its own stream, pipelined or not on its own.
+        masked_off: prologue copies whose mask is a constant false (the pipeliner folded the guard of a
+            round that never runs: an argument specialized to 1 bounds the trip count). Every lane of
+            such a buffer load reads the same out-of-range offset, so LLVM may merge its instructions.
     """
 
     line: int | None
@@ -89,6 +94,7 @@ class LoadStream:
     depends_on: tuple[str, ...] = ()
     peeled: int = 0
     layout: str = ""
+    masked_off: int = 0
 
 
 @dataclass(frozen=True)
@@ -191,6 +197,15 @@ def _prologue(module: MlirModule, loop: MlirOp) -> list[MlirOp]:
             if max(start, region_start) < op.line < loop.line and op.depth >= loop.depth]
 
 
+def _masked_off(module: MlirModule, op: MlirOp, definer: dict[str, int]) -> bool:
+    """Whether a load's mask is a constant all-false (``arith.constant dense<false>``)."""
+    at = 2 if canonical_op(op.name).startswith("amdg.buffer") else 1
+    if len(op.operands) <= at or (index := definer.get(op.operands[at])) is None:
+        return False
+    mask = module.ops[index]
+    return mask.name == "arith.constant" and bool(_ALL_FALSE.search(mask.text))
+
+
 def _users(module: MlirModule) -> dict[str, list[MlirOp]]:
     users: dict[str, list[MlirOp]] = {}
     for op in module.ops:
@@ -289,6 +304,9 @@ def _streams(module: MlirModule, loop: MlirOp, body: list[MlirOp], kernel_file: 
     # A stream: the loads of one source line in one layout (the prologue's copies have the loop's types).
     ahead = Counter((_kernel_line(op, kernel_file), kind, _loaded_layout(op))
                     for op in prologue if (kind := _load_kind(op)))
+    definer = module.definer()
+    off = Counter((_kernel_line(op, kernel_file), kind, _loaded_layout(op))
+                  for op in prologue if (kind := _load_kind(op)) and _masked_off(module, op, definer))
     peeled = _peeled(prologue, body, kernel_file)
     streams: dict[tuple[int | None, str, str], list[MlirOp]] = {}
     for op in body:
@@ -304,7 +322,7 @@ def _streams(module: MlirModule, loop: MlirOp, body: list[MlirOp], kernel_file: 
         address = list(ops[0].operands[: 2 if canonical_op(ops[0].name).startswith("amdg.buffer") else 1])
         depends = tuple(sorted(set(module.arguments_feeding(address, args))))
         found.append(LoadStream(line, kind, len(ops), before, stages, width, feeds, depends, peeled if before else 0,
-                                layout.partition(":")[2]))
+                                layout.partition(":")[2], off[(line, kind, layout)]))
     return sorted(found, key=lambda s: (s.line or 0, s.kind, -s.stages))
 
 

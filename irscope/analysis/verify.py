@@ -7,17 +7,25 @@ What is checked, per capture:
   copies the PTX / AMDGCN issues from the same source line before the loop and inside it. Loads of one
   line in other layouts mix their instructions with it: then the counts of all of them are compared
   together, or, when only this one is issued ahead, the instructions before the loop give its count per copy.
+  A copy whose mask is a constant false may take a single instruction (every lane reads one offset); on AMD
+  a copy with one address for all lanes may be a scalar load. When a line's count is off, line info may
+  have filed the copies under another pipelined load's line or under line 0: the loop's pipelined loads
+  are then compared together (those in the loop's own inner loops never count for it). See verify_pipeline.
 - ``waits``: the loop's TTGIR waits (``ttg.async_wait {num = N}``, ``ttng.warp_group_dot_wait
   {pendings = N}``) against ``cp.async.wait_group N`` / ``wgmma.wait_group N`` in the PTX loop.
 - ``mma``: the matrix instruction the loop's dot layout names (kind and instruction shape) against
   the tensor-core instructions in the loop, and their number per iteration against the tile; a loop
-  holding dots of several kinds (mma v2 beside a wgmma) is checked per kind.
+  holding dots of several kinds (mma v2 beside a wgmma or a tcgen05 MMA) is checked per kind. A tcgen05
+  MMA's M and N sit in its instruction descriptor, not its mnemonic: its kind is checked. Only copies of
+  the loop's own dots (their source lines) before it count as iterations LLVM peeled off the loop.
 - ``registers`` / ``shared``: ptxas -v on the PTX against the cubin; the TTGIR's ``ttg.shared`` against
   Triton's metadata (what ``resources`` prints) and, on AMD, the LDS the AMDGCN declares.
 - ``lines``: every TTGIR dot, global load/store and async copy has instructions of the same class
   attributed to its source line in each lower stage (a dot with a blocked result: multiply-adds), and no
   stage names a line past the end of the file. An op of one arm of an ``scf.if`` whose twin in the other
-  arm has the instructions is unchecked: LLVM merges the two into one, on one arm's line.
+  arm has the instructions is unchecked: LLVM merges the two into one, on one arm's line. A load with none
+  on its line agrees when a line using its value, with no load of its own, has them (instruction selection
+  folded the load into its use).
 - ``widths``: the width each global access's layout allows (``layouts``) never below what the PTX /
   AMDGCN instructions of the same source position move (a wider instruction would mean irscope read
   the layout wrong); narrower ones are what ``layouts`` reports as such, with the reason. Accesses
@@ -33,21 +41,28 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from irscope.analysis.instructions import canonical_op, classify, pending_count
-from irscope.analysis.loops import LoadStream, Loop, capture_loops
+from irscope.analysis.instructions import canonical_op, classify
+from irscope.analysis.loops import Loop, capture_loops
+from irscope.analysis.verify_pipeline import (
+    AGREE,
+    AT_LINE_0,
+    DISAGREE,
+    UNCHECKED,
+    Finding,
+    asm_loop_instructions,
+    check_pipeline,
+    line_of,
+    loop_name,
+)
 from irscope.errors import StoreError
+from irscope.parse.layout_kinds import TensorMemoryLayout
 from irscope.parse.layouts import AmdMfmaLayout, BlockedLayout, LayoutTable, NvidiaMmaLayout, parse_layouts
-from irscope.parse.lineinfo import Instruction, Listing, parse_amdgcn, parse_ptx
-from irscope.parse.mlir_locs import innermost_in
+from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
 from irscope.parse.mlir_ops import MlirModule, MlirOp, parse_module
-from irscope.parse.ttgir_ops import parse_types
+from irscope.parse.ttgir_ops import TensorType, element_bits, parse_types
 from irscope.store.store import Capture
 
 __all__ = ["Finding", "Verification", "verify_capture"]
-
-AGREE, DISAGREE, UNCHECKED = "agree", "disagree", "unchecked"
-# Evidence that cannot be placed: instructions of the class that Triton's line info leaves at line 0.
-_AT_LINE_0 = "; it has {n} at line 0 (no source line in Triton's line info), which may be this line's"
 
 # Example: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16  |  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 _PTX_MMA_SHAPE = re.compile(r"\.m(?P<m>\d+)n(?P<n>\d+)k(?P<k>\d+)\b")
@@ -62,26 +77,7 @@ _EPILOGUE = re.compile(r"%\S*\.epil\b")
 # Example: fma.rn.f32 | mad.lo.s32 | FFMA R4, R2, R3, R4 | v_fmac_f32_e32 | v_pk_fma_f32   (an FMA dot's code)
 _FMA = re.compile(r"^(?:fma\.|mad\.(?!wide)|FFMA|HFMA2|DFMA|IMAD(?!\.)|v_(?:pk_)?fma|v_fmac|v_mad|v_mac|v_dot)")
 _PLURAL = {"load": "loads", "store": "stores", "async copy": "async copies"}
-_PIPELINE_CLASS = {"async": "async_copy", "register": "global_load"}
 _LINE_CLASSES = ("mma", "global_load", "global_store", "async_copy")
-_WAIT_PTX = {"ttg.async_wait": "cp.async.wait_group", "ttng.warp_group_dot_wait": "wgmma.wait_group"}
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One claim checked against a lower stage.
-
-    Attributes:
-        topic: ``files``, ``pipeline``, ``waits``, ``mma``, ``registers``, ``shared``, ``lines`` or ``widths``.
-        claim: what irscope says, in words (with the source line or loop it is about).
-        evidence: what the lower stage shows.
-        status: ``agree``, ``disagree`` or ``unchecked`` (then ``evidence`` says why).
-    """
-
-    topic: str
-    claim: str
-    evidence: str
-    status: str
 
 
 @dataclass(frozen=True)
@@ -110,11 +106,6 @@ class Verification:
         return [f for f in self.findings if f.status == UNCHECKED]
 
 
-def _line_of(frames: tuple, kernel_file: str) -> int | None:
-    own = innermost_in(frames, kernel_file)
-    return own.line if own is not None else None
-
-
 def lower_listings(capture: Capture, sass: bool = True) -> tuple[list[Listing], list[Finding]]:
     """The lower stages with line info: PTX and SASS (NVIDIA; ``sass`` False leaves it out) or AMDGCN."""
     from irscope.analysis.sourcemap import sass_listing
@@ -137,125 +128,6 @@ def lower_listings(capture: Capture, sass: bool = True) -> tuple[list[Listing], 
     return found, problems
 
 
-def _loop_name(loop: Loop) -> str:
-    where = f"line {loop.line}" if loop.line else f"TTGIR lines {loop.ttgir_lines[0]}-{loop.ttgir_lines[1]}"
-    return f"loop at {where}"
-
-
-def _asm_loop_instructions(listing: Listing, label: str) -> tuple[list[Instruction], list[Instruction]] | None:
-    """(instructions inside the loop, instructions between the previous loop and it), by header label."""
-    found = next((lp for lp in listing.loops if lp.label == label), None)
-    if found is None:
-        return None
-    earlier = [lp.end for lp in listing.loops if lp.end < found.start]
-    inside = [i for i in listing.inside(found) if not i.text.startswith("@!PT")]
-    before = [i for i in listing.between(max(earlier, default=0), found.start - 1) if not i.text.startswith("@!PT")]
-    return inside, before
-
-
-def _outside_inner_loops(listing: Listing, label: str, inside: list[Instruction]) -> list[Instruction]:
-    """The loop's own instructions: those of the loops nested in it belong to them (the tutorial grouped GEMM's
-    tile loop holds its K-loop, whose waits keep groups in flight; the tile loop's own wait drains them)."""
-    found = next((lp for lp in listing.loops if lp.label == label), None)
-    if found is None:
-        return inside
-    nested = [lp for lp in listing.loops if lp is not found and found.start <= lp.start and lp.end <= found.end]
-    return [i for i in inside if not any(lp.contains(i.number) for lp in nested)]
-
-
-def _count(insns: list[Instruction], kind: str, line: int | None, kernel_file: str) -> int:
-    return sum(1 for i in insns if classify(i.opcode) == kind and (line is None or _line_of(i.frames, kernel_file) == line))
-
-
-def _siblings(loop: Loop, stream: LoadStream) -> list[LoadStream]:
-    """The loop's other load streams of the same source line and class (loads of it in other layouts)."""
-    return [s for s in loop.loads if s is not stream and s.line == stream.line
-            and _PIPELINE_CLASS[s.kind] == _PIPELINE_CLASS[stream.kind]]
-
-
-def _shared_line(stream: LoadStream, others: list[LoadStream], claim: str, shown: str, asm_before: int,
-                 asm_in: int, unroll: int, peeled: int) -> Finding:
-    """A pipelined load whose source line also holds loads in other layouts: their instructions mix.
-
-    When only this one is issued ahead, the instructions before the loop are its own: they give its
-    instructions per copy, and what the loop has beyond its own copies must cover the other loads
-    (at least one instruction each). With several issued ahead the counts cannot be split.
-    """
-    where = f"line {stream.line}"
-    if all(s.before_loop * stream.in_loop == stream.before_loop * s.in_loop for s in others):
-        # Issued equally far ahead, the loads' instructions keep the loop's ratio together, whatever each needs.
-        before = sum(s.before_loop for s in (stream, *others))
-        in_loop = sum(s.in_loop for s in (stream, *others))
-        ok = asm_before * in_loop * unroll == asm_in * (before + peeled * in_loop)
-        return Finding("pipeline", claim, shown + f" for all {len(others) + 1} loads of {where} (in different layouts, "
-                       f"each issued {stream.stages - 1} round(s) ahead: together {before} before the loop, {in_loop} "
-                       "per iteration)", AGREE if ok else DISAGREE)
-    if any(s.before_loop for s in others):
-        return Finding("pipeline", claim, shown + f"; {len(others) + 1} loads of {where} in different layouts are "
-                       "issued ahead by different numbers of rounds, and line info cannot tell their instructions "
-                       "apart", UNCHECKED)
-    rounds = stream.before_loop + peeled * stream.in_loop
-    rest = sum(s.in_loop for s in others) * unroll
-    per_copy, left = divmod(asm_before, rounds)
-    mine = per_copy * stream.in_loop * unroll
-    shown += (f"; the {asm_before} before the loop are this load's alone ({rounds} copies of {per_copy}), so {mine} "
-              f"in the loop are its own and the other {asm_in - mine} belong to the {rest} load(s) of {where} in "
-              "other layouts, not issued ahead")
-    return Finding("pipeline", claim, shown, AGREE if not left and per_copy and asm_in - mine >= rest else DISAGREE)
-
-
-def _check_pipeline(loop: Loop, listing: Listing, kernel_file: str, unroll: int = 1, peeled: int = 0
-                    ) -> list[Finding]:
-    out: list[Finding] = []
-    evidence = next((e for e in loop.evidence if e.stage == listing.stage), None)
-    name = _loop_name(loop)
-    pipelined = [s for s in loop.loads if s.before_loop]
-    if evidence is None or not evidence.label:
-        if pipelined:
-            out.append(Finding("pipeline", f"{name}: pipelined {loop.achieved_stages} stages",
-                               f"no loop in the {listing.stage} matched this loop", UNCHECKED))
-        return out
-    spans = _asm_loop_instructions(listing, evidence.label)
-    if spans is None:
-        return out
-    inside, before = spans
-    for stream in pipelined:
-        kind = _PIPELINE_CLASS[stream.kind]
-        asm_in = _count(inside, kind, stream.line, kernel_file)
-        asm_before = _count(before, kind, stream.line, kernel_file)
-        layout = f" in {stream.layout}" if stream.layout and _siblings(loop, stream) else ""
-        claim = (f"{name}: the {stream.kind} load of line {stream.line}{layout} is issued {stream.before_loop} "
-                 f"time(s) before the loop and {stream.in_loop} time(s) per iteration ({stream.stages} stages)")
-        shown = f"{listing.stage}: {asm_before} {kind} instruction(s) before the loop, {asm_in} in it"
-        if unroll > 1:
-            shown += f" (the {listing.stage} loop holds {unroll} iterations: LLVM unrolled it)"
-        if peeled:
-            shown += f" (LLVM peeled {peeled} iteration(s) in front of the {listing.stage} loop)"
-        if asm_in == 0 and (nowhere := sum(1 for i in inside if not i.frames and classify(i.opcode) == kind)):
-            out.append(Finding("pipeline", claim, shown + _AT_LINE_0.format(n=nowhere), UNCHECKED))
-        elif asm_in == 0:
-            out.append(Finding("pipeline", claim, shown, DISAGREE))
-        elif others := _siblings(loop, stream):
-            out.append(_shared_line(stream, others, claim, shown, asm_before, asm_in,
-                                    unroll, peeled))
-        elif asm_before * stream.in_loop * unroll != asm_in * (stream.before_loop + peeled * stream.in_loop):
-            out.append(Finding("pipeline", claim, shown + f" (ratio {asm_before / asm_in:g}, TTGIR "
-                               f"{stream.before_loop / stream.in_loop:g})", DISAGREE))
-        else:
-            out.append(Finding("pipeline", claim, shown, AGREE))
-    if listing.stage == "ptx":
-        for op_name, mnemonic in _WAIT_PTX.items():
-            ours = sorted(w.pending for w in loop.waits if w.op == op_name and w.pending is not None)
-            if not ours:
-                continue
-            theirs = sorted(n for i in _outside_inner_loops(listing, evidence.label, inside)
-                            if i.opcode.startswith(mnemonic) and (n := pending_count(i.text)) is not None)
-            claim = f"{name}: {op_name} waits with {', '.join(map(str, ours))} group(s) left in flight"
-            shown = f"ptx: {mnemonic} {', '.join(map(str, theirs)) or '(none in the loop)'}"
-            out.append(Finding("waits", claim, shown, AGREE if set(ours) == set(theirs) else DISAGREE))
-    return out
-
-
 def _dots_in(module: MlirModule, loop: Loop) -> list[MlirOp]:
     first, last = loop.ttgir_lines
     inner = [op for op in module.ops if op.name in ("scf.for", "scf.while") and first < op.line <= last]
@@ -268,6 +140,8 @@ def _expected_mma(dot: MlirOp, layouts: LayoutTable) -> tuple[str, tuple[int, in
     types = [t for _, t in parse_types(dot.text)]
     if len(types) < 3:
         return None
+    if canonical_op(dot.name) == "ttng.tc_gen5_mma":
+        return _expected_tcgen05(types[0], types[2], layouts)
     a, result = types[0], types[-1]
     layout = layouts.get(result.encoding)
     if len(result.shape) != 2 or len(a.shape) < 2:
@@ -293,6 +167,25 @@ def _expected_mma(dot: MlirOp, layouts: LayoutTable) -> tuple[str, tuple[int, in
     return None
 
 
+def _expected_tcgen05(a: TensorType, acc: TensorType, layouts: LayoutTable
+                      ) -> tuple[str, tuple[int, int, int | None], int | None] | None:
+    """A tcgen05 MMA's instruction shape: M and N are its tensor-memory accumulator's block, K is 256 bits.
+
+    The operands are memory descriptors (A, B in shared memory, the accumulator in tensor memory, then
+    the barrier), so the accumulator is the third type, not the last.
+    """
+    layout = layouts.get(acc.encoding)
+    if not isinstance(layout, TensorMemoryLayout) or len(acc.shape) != 2 or len(a.shape) < 2:
+        return None
+    bits = element_bits(a.element)
+    k = 256 // bits if bits else None
+    big_m, big_n = acc.shape
+    count = None
+    if k and not layout.two_ctas and big_m % layout.block_m == 0 and big_n % layout.block_n == 0:
+        count = big_m // layout.block_m * (big_n // layout.block_n) * max(a.shape[-1] // k, 1)
+    return "tcgen05.mma", (layout.block_m, layout.block_n, k), count
+
+
 def _unroll(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listing, epilogue: bool) -> int:
     """How many iterations the lower stage's loop holds (LLVM unrolls loops, leaving an epilogue).
 
@@ -302,7 +195,7 @@ def _unroll(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listi
     evidence = next((e for e in loop.evidence if e.stage == listing.stage), None)
     if not loop.mma_ops or evidence is None or not evidence.label or not epilogue:
         return 1
-    spans = _asm_loop_instructions(listing, evidence.label)
+    spans = asm_loop_instructions(listing, evidence.label)
     count = sum(1 for i in (spans[0] if spans else []) if classify(i.opcode) == "mma")
     expected = [e[2] for d in _dots_in(module, loop) if (e := _expected_mma(d, layouts)) is not None]
     if not expected or any(r is None for r in expected):
@@ -311,7 +204,7 @@ def _unroll(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listi
     return count // want if want and count % want == 0 and count > want else 1
 
 
-def _peeled(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listing, unroll: int) -> int:
+def _peeled(loop: Loop, listing: Listing, unroll: int, kernel_file: str) -> int:
     """Iterations LLVM copied in front of the lower stage's loop (besides those Triton peeled).
 
     Told by the tensor-core instructions before the loop over those one iteration needs; 0 for loops
@@ -320,12 +213,15 @@ def _peeled(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listi
     evidence = next((e for e in loop.evidence if e.stage == listing.stage), None)
     if not loop.mma_ops or evidence is None or not evidence.label:
         return 0
-    spans = _asm_loop_instructions(listing, evidence.label)
+    spans = asm_loop_instructions(listing, evidence.label)
     if spans is None:
         return 0
     inside, before = spans
     per_iteration = sum(1 for i in inside if classify(i.opcode) == "mma") // max(unroll, 1)
-    ahead = sum(1 for i in before if classify(i.opcode) == "mma")
+    # Only copies of this loop's own dots: an earlier loop's dots peeled after it (Triton's pipeliner
+    # leaves a loop's last iterations behind it) lie before this loop too, on their own lines.
+    own = {line_of(i.frames, kernel_file) for i in inside if classify(i.opcode) == "mma"}
+    ahead = sum(1 for i in before if classify(i.opcode) == "mma" and line_of(i.frames, kernel_file) in own)
     triton_peeled = max((s.peeled for s in loop.loads), default=0)
     if not per_iteration or ahead % per_iteration:
         return 0
@@ -338,12 +234,18 @@ def _family_of(opcode: str) -> str:
         return "wgmma"
     if opcode.startswith("mma.sync"):
         return "mma.sync"
+    if opcode.startswith("tcgen05.mma"):
+        return "tcgen05.mma"
     return "mfma" if opcode.startswith(("v_mfma", "v_smfmac")) else opcode
 
 
 def _family_matches(family: str, tiles: list[tuple[int, int, int | None]], opcodes: list[str],
                     stage: str) -> tuple[bool, str]:
     """Whether the family's instructions exist and each has one of its dots' tile shapes; how a tile is filled."""
+    if family == "tcgen05.mma":
+        # M and N sit in its instruction-descriptor operand, not in the mnemonic: the kind is checked.
+        issued = any(_family_of(o) == family for o in opcodes)
+        return issued, " (tcgen05.mma: M and N sit in its instruction descriptor, not in the mnemonic)" if issued else ""
     shapes = set()
     for op in {o for o in opcodes if _family_of(o) == family}:
         found = (_PTX_MMA_SHAPE if stage == "ptx" else _AMD_MMA_SHAPE).search(op)
@@ -364,19 +266,19 @@ def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Li
     if not loop.mma_ops or listing.stage == "sass":
         return []
     evidence = next((e for e in loop.evidence if e.stage == listing.stage), None)
-    name = _loop_name(loop)
+    name = loop_name(loop)
     claim = f"{name}: {loop.mma}"
     if evidence is None or not evidence.label:
         return [Finding("mma", claim, f"no loop in the {listing.stage} matched this loop", UNCHECKED)]
-    spans = _asm_loop_instructions(listing, evidence.label)
-    inside = _outside_inner_loops(listing, evidence.label, spans[0]) if spans else []
+    spans = asm_loop_instructions(listing, evidence.label)
+    inside = spans[0] if spans else []
     mmas = [i for i in inside if classify(i.opcode) == "mma"]
     dots = _dots_in(module, loop)
     expected = [e for d in dots if (e := _expected_mma(d, layouts)) is not None]
     if loop.mma.startswith("FMA") and not expected:
         status = AGREE if not mmas else DISAGREE
         return [Finding("mma", claim, f"{listing.stage}: {len(mmas)} tensor-core instruction(s) in the loop", status)]
-    if loop.mma.startswith("tcgen05"):
+    if loop.mma.startswith("tcgen05") and all(e[0] == "tcgen05.mma" for e in expected):
         opcodes = sorted({i.opcode for i in mmas})
         ok = bool(mmas) and all(o.startswith("tcgen05.mma") for o in opcodes)
         return [Finding("mma", claim, f"{listing.stage}: {len(mmas)} x {', '.join(opcodes) or 'no tensor-core instruction'}"
@@ -432,8 +334,21 @@ def _merged_arms(op: MlirOp, module: MlirModule, have: Counter[tuple[int, str]],
         return []
     others = [o for o in module.ops if o.parent == op.parent and o.region != op.region
               and canonical_op(o.name) == canonical_op(op.name)]
-    lines = {ln for o in others if (ln := _line_of(o.location.frames, kernel_file)) is not None}
+    lines = {ln for o in others if (ln := line_of(o.location.frames, kernel_file)) is not None}
     return sorted(ln for ln in lines if have[(ln, kind)])
+
+
+def _at_users(op: MlirOp, module: MlirModule, have: Counter[tuple[int, str]], kinds: tuple[str, ...],
+              wanted: dict[tuple[int, str], MlirOp], kernel_file: str) -> list[int]:
+    """Lines using ``op``'s result, with no op of its class of their own, that hold instructions of its class.
+
+    Instruction selection may fold a load into its use (a 64-bit load of which one half is used becomes
+    a 32-bit load there), and the new instruction keeps the use's line.
+    """
+    results = set(op.results)
+    lines = {ln for user in module.ops if results.intersection(user.operands)
+             and (ln := line_of(user.location.frames, kernel_file)) is not None}
+    return sorted(ln for ln in lines if not any((ln, k) in wanted for k in kinds) and any(have[(ln, k)] for k in kinds))
 
 
 def _check_lines(module: MlirModule, layouts: LayoutTable, listings: list[Listing], kernel_file: str,
@@ -442,7 +357,7 @@ def _check_lines(module: MlirModule, layouts: LayoutTable, listings: list[Listin
     wanted: dict[tuple[int, str], MlirOp] = {}
     for op in module.ops:
         kind = _line_class(op, layouts)
-        if kind is not None and (line := _line_of(op.location.frames, kernel_file)) is not None:
+        if kind is not None and (line := line_of(op.location.frames, kernel_file)) is not None:
             wanted.setdefault((line, kind), op)
     counted: dict[str, Counter[tuple[int, str]]] = {}
     lost: dict[str, Counter[str]] = {}
@@ -453,7 +368,7 @@ def _check_lines(module: MlirModule, layouts: LayoutTable, listings: list[Listin
         for insn in listing.instructions:
             if not insn.frames and (kind := _instruction_class(insn.opcode)) is not None:
                 unplaced[kind] += 1
-            line = _line_of(insn.frames, kernel_file)
+            line = line_of(insn.frames, kernel_file)
             if line is None:
                 continue
             if source_lines and line > source_lines:
@@ -487,7 +402,7 @@ def _check_lines(module: MlirModule, layouts: LayoutTable, listings: list[Listin
             if not count and (nowhere or ptx_nowhere):
                 # Triton's line info, not irscope: its lowering left these at line 0 (Triton 3.5's warp-specialized
                 # TMA copies for sm100, say), so which line they came from cannot be read from this stage.
-                shown += (_AT_LINE_0.format(n=nowhere) if nowhere else
+                shown += (AT_LINE_0.format(n=nowhere) if nowhere else
                           f"; the PTX has {ptx_nowhere} at line 0 (no source line in Triton's line info), and ptxas's "
                           "line table follows the PTX's")
                 out.append(Finding("lines", claim, shown, UNCHECKED))
@@ -498,6 +413,13 @@ def _check_lines(module: MlirModule, layouts: LayoutTable, listings: list[Listin
                 shown += (f"; the same op in the other arm of its scf.if has them at line(s) {', '.join(map(str, arms))}"
                           ": LLVM merges the two arms' instructions into one, which keeps one line")
                 out.append(Finding("lines", claim, shown, UNCHECKED))
+                continue
+            if not count and kind == "global_load" and (users := _at_users(op, module, have, (kind, *alts), wanted,
+                                                                           kernel_file)):
+                shown += (f"; {sum(have[(ln, k)] for ln in users for k in (kind, *alts))} at line(s) "
+                          f"{', '.join(map(str, users))}, which use(s) its value and load nothing of their own: "
+                          "instruction selection folded the load into its use, which keeps the use's line")
+                out.append(Finding("lines", claim, shown, AGREE))
                 continue
             out.append(Finding("lines", claim, shown, AGREE if count else DISAGREE))
         if past_end:
@@ -604,8 +526,8 @@ def verify_capture(capture: Capture) -> Verification:
             if listing.stage == "sass":
                 continue
             unroll = _unroll(loop, module, layouts, listing, listing.stage in epilogues)
-            peeled = _peeled(loop, module, layouts, listing, unroll)
-            findings.extend(_check_pipeline(loop, listing, m.kernel_path, unroll, peeled))
+            peeled = _peeled(loop, listing, unroll, m.kernel_path)
+            findings.extend(check_pipeline(loop, listing, m.kernel_path, unroll, peeled))
             findings.extend(_check_mma(loop, module, layouts, listing, unroll))
     try:
         source_lines = len(capture.read("source").splitlines())
