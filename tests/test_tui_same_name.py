@@ -1,0 +1,64 @@
+"""Two different kernels of one name, target and config in the store: the TUI opens the one whose key is given."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+
+from irscope.store.store import Store
+from irscope.tui.app import make_app
+from irscope.tui.catalog import Catalog
+from irscope.tui.screens.main import MainScreen
+from irscope.tui.widgets.ir_view import IRView
+from tests.conftest import DATA, REPO, invoke
+from tests.test_tui_app import SIZE, screen_text, until
+
+pytestmark = pytest.mark.compile
+
+OPS = REPO / "docs" / "examples" / "ops.py"
+
+
+@pytest.fixture(scope="module")
+def two_adds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    """A store with docs/examples/ops.py's add_kernel and then two_kernels.py's (a recorded program); both keys."""
+    store = tmp_path_factory.mktemp("two-adds")
+    shown = invoke("show", f"{OPS}:add_kernel", "--args", "x=fp32[4096], y=fp32[4096], out=fp32[4096], n=4096",
+                   "--constexpr", "BLOCK=1024", "--target", "sm90", "--stage", "ttir", store=store)
+    assert shown.exit_code == 0, shown.output
+    recorded = invoke("capture", "--store", str(store), "--target", "sm90", "--", sys.executable,
+                      str(DATA / "programs" / "two_kernels.py"))
+    assert recorded.exit_code == 0, recorded.output
+    adds = [c.manifest for c in Store(store).captures() if c.manifest.kernel == "add_kernel"]
+    assert [m.origin == "program" for m in adds] == [False, True]
+    return store, adds[0].key, adds[1].key
+
+
+def test_each_key_opens_its_own_capture(two_adds: tuple[Path, str, str]) -> None:
+    store, first, second = two_adds
+
+    async def run(key: str) -> None:
+        app = make_app(key, None, 0, str(store), record_passes=False)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, MainScreen)
+            await until(pilot, lambda: screen.current is not None, what="the capture")
+            await pilot.pause()
+            assert screen.current is not None and screen.current.key == key
+            document = screen.query_one(IRView).document
+            assert document is not None and document.ref.key == key  # the TTGIR on screen is this capture's
+            assert "add_kernel (two_kernels.py)" in screen_text(app)  # the other is listed apart in the tree
+
+    asyncio.run(run(first))
+    asyncio.run(run(second))
+
+
+def test_the_catalog_lists_both_and_what_ifs_follow_their_base(two_adds: tuple[Path, str, str]) -> None:
+    store, first, second = two_adds
+    catalog = Catalog.load(str(store))
+    ids = [catalog.find(first), catalog.find(second)]
+    assert None not in ids and ids[0] != ids[1]
+    assert [catalog.key(cid) for cid in ids if cid is not None] == [first, second]
+    assert sorted(n for n in catalog.names() if n.startswith("add_kernel")) == ["add_kernel", "add_kernel (two_kernels.py)"]
