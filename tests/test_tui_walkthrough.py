@@ -1,4 +1,5 @@
-"""Two different kernels of one name, target and config in the store: the TUI opens the one whose key is given."""
+"""What a new user met in the TUI (issue #28), on real captures: two different kernels of one name, target and
+config in the store (the TUI opens the one whose key is given), the what-if form's focus, hidden locations."""
 
 from __future__ import annotations
 
@@ -62,3 +63,30 @@ def test_the_catalog_lists_both_and_what_ifs_follow_their_base(two_adds: tuple[P
     assert None not in ids and ids[0] != ids[1]
     assert [catalog.key(cid) for cid in ids if cid is not None] == [first, second]
     assert sorted(n for n in catalog.names() if n.startswith("add_kernel")) == ["add_kernel", "add_kernel (two_kernels.py)"]
+
+
+def test_the_what_if_form_opens_with_its_first_field_focused(two_adds: tuple[Path, str, str]) -> None:
+    from textual.widgets import Input
+
+    from irscope.tui.screens.what_if import WhatIfScreen
+
+    store, first, _ = two_adds
+
+    async def run() -> None:
+        app = make_app(first, None, 0, str(store), record_passes=False)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, MainScreen)
+            await until(pilot, lambda: screen.current is not None, what="the capture")
+            await pilot.press("x")
+            await until(pilot, lambda: isinstance(app.screen, WhatIfScreen), what="the what-if form")
+            await pilot.pause()
+            form = app.screen
+            assert isinstance(form, WhatIfScreen)
+            fields = [f for f in form.query(Input) if form.movable or str(f.id).startswith("set-")]
+            assert fields and app.focused is fields[0], app.focused
+            assert fields[0].value  # the capture's own value, selected: typing replaces it, no Tab first
+            await pilot.press("7")
+            assert fields[0].value == "7"
+
+    asyncio.run(run())
