@@ -90,3 +90,56 @@ def test_the_what_if_form_opens_with_its_first_field_focused(two_adds: tuple[Pat
             assert fields[0].value == "7"
 
     asyncio.run(run())
+
+
+def test_locations_are_hidden_and_hash_shows_them_with_the_stored_line_numbers(two_adds: tuple[Path, str, str]) -> None:
+    from irscope.tui.linemap import line_map
+    from irscope.tui.widgets.keys_footer import shown_keys
+    from irscope.tui.widgets.side_panel import SidePanel
+    from irscope.tui.widgets.text_view import TextView
+
+    store, first, _ = two_adds
+    stored = Store(store).get(first)
+    assert stored is not None
+    ttgir = (stored.path / stored.manifest.files["ttgir"]).read_text().rstrip("\n").split("\n")
+    func = next(i for i, line in enumerate(ttgir) if "tt.func public @add_kernel" in line) + 1
+    assert any(line.startswith("#loc") for line in ttgir[:func])  # the stored text names its file before the body
+
+    async def run() -> None:
+        app = make_app(first, None, 0, str(store), record_passes=False)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, MainScreen)
+            await until(pilot, lambda: screen.current is not None, what="the capture")
+            await pilot.pause()
+            view = screen.query_one(TextView)
+            text = screen_text(app)
+            assert "#loc" not in text and " loc(" not in text  # hidden, as irscope show hides them on a terminal
+            assert ("number_sign", "Locations") in [k[:2] for k in shown_keys(screen)]  # the footer names the key
+            document = view.document
+            assert document is not None and document.full is not None
+            row = next(r for r, line in enumerate(document.lines) if "tt.func public @add_kernel" in line)
+            assert row < func - 1 and view.row_label(row) == str(func)  # the stored text's number, not the row's
+            # The source map, read from the stored text, points the same rows at the same kernel lines.
+            shown, full = line_map(stored, document), line_map(stored, document.full)
+            assert shown.to_source and all(full.to_source.get(document.number(r) - 1) == line
+                                           for r, line in shown.to_source.items())
+            assert len(shown.to_source) == len([r for r in full.to_source if not ttgir[r].startswith("#loc")])
+            await until(pilot, lambda: bool(screen.query_one(SidePanel).line_map), what="the source map")
+            assert screen.query_one(SidePanel).line_map.to_source == shown.to_source
+            view.move_to(row)
+            await pilot.press("number_sign")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "#loc" in text and " loc(" in text
+            assert view.document is document.full and view.cursor == func - 1  # the cursor stayed on its line
+            side = screen.query_one(SidePanel)
+            await until(pilot, lambda: side.line_map.to_source == full.to_source, what="the map of the rows shown")
+            await pilot.press("number_sign")
+            await pilot.pause()
+            assert "#loc" not in screen_text(app) and view.cursor == row
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert "show or hide MLIR locations" in screen_text(app)
+
+    asyncio.run(run())
