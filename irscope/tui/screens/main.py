@@ -58,7 +58,6 @@ class MainScreen(Screen[None]):
         Binding("right_square_bracket", "change(1)", "Next change", key_display="]"),
         Binding("left_square_bracket", "change(-1)", "Prev change", key_display="[", show=False),
         Binding("r", "toggle_ssa", "Ignore renumbering", show=False),
-        Binding("number_sign", "toggle_locations", "Locations", key_display="#"),
         Binding("slash", "search", "Search", key_display="/"),
         Binding("p", "go_to_pass", "Pass"),
         Binding("n", "match(1)", "Next match", show=False),
@@ -82,6 +81,7 @@ class MainScreen(Screen[None]):
         Binding("c", "mark_compare", "Compare", key_display="c C"),
         Binding("C", "compare", "Compare with marked", show=False),
         Binding("q", "app.quit", "Quit"),
+        Binding("number_sign", "toggle_locations", "Locations", key_display="#"),  # last: a narrow footer drops it first
     ]
 
     # Textual repaints the whole screen when the focus moves (60 ms here); the widgets whose look depends on
