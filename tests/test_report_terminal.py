@@ -170,8 +170,26 @@ def test_the_themes_differ_and_the_environment_chooses_one(store: str, monkeypat
     assert dark.exit_code == light.exit_code == from_env.exit_code == global_form.exit_code == 0, light.output
     assert "\x1b[38;5;" in dark.output and dark.output != light.output
     assert from_env.output == light.output == global_form.output
+    # A bad IRSCOPE_THEME (a shell setting): one warning line where text is coloured, and the default theme.
     bad = runner.invoke(cli, args, env={"IRSCOPE_THEME": "blue"})
-    assert bad.exit_code == 2 and "IRSCOPE_THEME" in bad.output and "Traceback" not in bad.output
+    assert bad.exit_code == 0 and bad.stdout == dark.stdout, bad.output
+    assert bad.stderr.count("\n") == 1 and "IRSCOPE_THEME='blue' is not a theme (valid: dark, light); using dark" \
+        in bad.stderr
+    # A bad --theme (typed for this command): one line, what was wrong and what is valid, exit 2.
+    typed = runner.invoke(cli, [*args, "--theme", "blue"])
+    assert typed.exit_code == 2 and typed.stdout == ""
+    assert typed.stderr == "irscope: error: --theme 'blue' is not a theme; valid: dark, light\n"
+
+
+def test_a_bad_theme_in_the_environment_leaves_commands_that_never_colour_alone(store: str,
+                                                                                monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("IRSCOPE_HOME", store)
+    runner = CliRunner()
+    for args in (["list"], ["show", "vector_add", "--stage", "ttir", "--target", "sm90", "--no-color"]):
+        plain = runner.invoke(cli, args)
+        bad = runner.invoke(cli, args, env={"IRSCOPE_THEME": "bogus"})
+        assert bad.exit_code == plain.exit_code == 0 and bad.stdout == plain.stdout, bad.output
+        assert "IRSCOPE_THEME" not in bad.stderr and "Usage:" not in bad.output
 
 
 def test_show_hides_locations_on_a_terminal_and_keeps_them_piped(term: Terminal, store: str, pager: Path):

@@ -231,7 +231,9 @@ def test_search_next_previous_and_go_to_line(store: str) -> None:
         assert view.cursor == first
         await pilot.press("g")
         await pilot.press("1", "2", "0", "enter")
-        assert view.cursor == 119
+        assert view.row_label(view.cursor) == "120"  # line 120 of the stored text (its #loc lines hidden above it)
+        assert view.document is not None and view.document.full is not None
+        assert view.document.full.lines[119].startswith(view.row_text(view.cursor).split(" loc(")[0])
         assert " 120 " in screen_text(app)
 
     drive(store, steps)

@@ -20,29 +20,47 @@ F = TypeVar("F", bound=Callable[..., Any])
 THEME_ENV = "IRSCOPE_THEME"
 THEME_HELP = f"colours of highlighted IR, for a dark or a light terminal (default: {DEFAULT_THEME}; env {THEME_ENV})"
 _THEME_KEY = "irscope.theme"
+_BAD_ENV_KEY = "irscope.theme.bad-env"
 _WIDEST = 1000
 
 
 def theme_value(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """Remember ``--theme`` (or ``IRSCOPE_THEME``) for the whole command line; the last one given wins."""
+    """Remember ``--theme`` for the whole command line; the last one given wins. A bad one is a one-line usage
+    error: it was typed for this command (a bad ``IRSCOPE_THEME`` is only warned about, by ``current_theme``)."""
     if value is None:
         return
     if value.strip().lower() not in THEMES:
-        raise click.BadParameter(f"{value!r} (--theme or {THEME_ENV}) is not a theme; choose {' or '.join(THEMES)}")
+        click.echo(f"irscope: error: --theme {value!r} is not a theme; valid: {', '.join(THEMES)}", err=True)
+        ctx.exit(2)
     ctx.meta[_THEME_KEY] = value.strip().lower()
 
 
 def theme_option(f: F) -> F:
-    """``--theme dark|light`` (env ``IRSCOPE_THEME``): the colours of highlighted text."""
-    return click.option("--theme", metavar="|".join(THEMES), envvar=THEME_ENV, default=None, expose_value=False,
+    """``--theme dark|light`` (else ``IRSCOPE_THEME``): the colours of highlighted text."""
+    return click.option("--theme", metavar="|".join(THEMES), default=None, expose_value=False,
                         callback=theme_value, help=THEME_HELP)(f)
 
 
 def current_theme() -> str:
-    """The theme asked for on this command line, else the default."""
+    """The theme of ``--theme``, else of ``IRSCOPE_THEME``, else the default.
+
+    ``IRSCOPE_THEME`` is a setting of the shell that every command sees, most of them never colouring: it is
+    read only here, where text is highlighted, and one that names no theme costs one warning line (once per
+    command) and the default theme rather than failing the command.
+    """
     ctx = click.get_current_context(silent=True)
-    theme = ctx.meta.get(_THEME_KEY) if ctx is not None else None
-    return theme if isinstance(theme, str) else DEFAULT_THEME
+    meta: dict[str, Any] = ctx.meta if ctx is not None else {}
+    theme = meta.get(_THEME_KEY)
+    if isinstance(theme, str):
+        return theme
+    value = os.environ.get(THEME_ENV, "")
+    theme = value.strip().lower() or DEFAULT_THEME
+    if theme not in THEMES:
+        click.echo(f"irscope: warning: {THEME_ENV}={value!r} is not a theme (valid: {', '.join(THEMES)}); "
+                   f"using {DEFAULT_THEME}", err=True)
+        theme = DEFAULT_THEME
+    meta[_THEME_KEY] = theme
+    return theme
 
 
 def wants_colour(color: bool | None) -> bool:

@@ -82,8 +82,8 @@ def _latest(catalog: Catalog) -> CaptureId | None:
     captures = catalog.store.captures()
     for capture in reversed(captures):
         m = capture.manifest
-        cid = CaptureId(m.kernel, m.target, m.config_index)
-        if (cid.kernel in catalog.kernels or cid in catalog.stored) and catalog.key(cid) == m.key:
+        cid = catalog.find(m.key) or CaptureId(m.kernel, m.target, m.config_index)
+        if not cid.variant and (cid.kernel in catalog.kernels or cid in catalog.stored) and catalog.key(cid) == m.key:
             return cid
     return None
 
@@ -103,9 +103,9 @@ def make_app(kernel: str | None = None, target: str | None = None, config: int =
         request = make_request(kernel, target, config, store_dir=store_dir)
         name = request.kernel.name
         stored = kind_of(request.kernel).stored
-        if stored is not None:
+        if stored is not None:  # the very capture named: another of the same kernel name may be listed too
             m = stored.manifest
-            start = CaptureId(m.kernel, m.target, m.config_index)
+            start = catalog.find(m.key) or CaptureId(m.kernel, m.target, m.config_index)
         else:
             start = CaptureId(name, request.target.name, config)
             catalog.targets.setdefault(request.target.name, request.target)

@@ -16,6 +16,7 @@ from irscope.model.kernels import KernelInfo, bundled_kernels, get_kernel, read_
 from irscope.model.paths import store_root
 from irscope.model.targets import TARGETS, Target, native_target, resolve_target
 from irscope.request.captures import Request
+from irscope.store.manifest import Manifest
 from irscope.store.store import Capture, Store, triton_version
 
 
@@ -80,6 +81,7 @@ class Catalog:
     targets: dict[str, Target] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     _keys: dict[CaptureId, str] = field(default_factory=dict, repr=False)
+    _names: dict[tuple[str, str, str], str] = field(default_factory=dict, repr=False)
 
     @classmethod
     def load(cls, store_dir: str | None = None, extra_kernel: str | None = None) -> Catalog:
@@ -113,7 +115,7 @@ class Catalog:
         if known is not None and known.path == path:
             return
         trusted = Store(capture.path.parent.parent).is_trusted(m.key)  # an archive's kernel_path is not adopted
-        if known is None and trusted and m.origin in ("bundled", "module") and path.is_file():
+        if known is None and m.kernel not in self._names.values() and trusted and m.origin in ("bundled", "module") and path.is_file():
             try:
                 info = read_kernel(path)
             except IrscopeError as exc:
@@ -125,7 +127,22 @@ class Catalog:
         if m.target not in self.targets:
             self.targets[m.target] = Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,
                                             description="recorded target")
-        self.stored[CaptureId(m.kernel, m.target, m.config_index)] = capture
+        self.stored[CaptureId(self._name(m), m.target, m.config_index)] = capture
+
+    def _name(self, m: Manifest) -> str:
+        """The name a stored capture's kernel is listed under: its own, or with its file's name (then its key)
+        when another kernel of that name (another file, or a recorded program's) is listed already."""
+        source = (m.kernel, m.kernel_path, m.program)
+        if source in self._names:
+            return self._names[source]
+        taken = {*self.kernels, *self._names.values()}
+        name = m.kernel
+        if name in taken:
+            name = f"{m.kernel} ({Path(m.kernel_path).name})"
+        if name in taken:
+            name = f"{m.kernel} ({m.key})"
+        self._names[source] = name
+        return name
 
     def add_variant(self, capture: Capture) -> CaptureId:
         """File a what-if variant or another Triton's capture under its config; its id."""
@@ -133,7 +150,9 @@ class Catalog:
         what = [f"{k}={v}" for k, v in m.settings.items()]
         if m.triton_version != self.triton_version:
             what.append(f"Triton {m.triton_version}")
-        cid = CaptureId(m.kernel, m.target, m.config_index, ", ".join(what) or m.key)
+        kernel = m.kernel if self.compilable(m.kernel) and self.kernels[m.kernel].path == Path(m.kernel_path) \
+            else self._name(m)
+        cid = CaptureId(kernel, m.target, m.config_index, ", ".join(what) or m.key)
         if m.target not in self.targets and m.target not in TARGETS:
             self.targets[m.target] = Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,
                                             description="recorded target")
@@ -216,6 +235,13 @@ class Catalog:
         if cid not in self._keys:
             self._keys[cid] = self.request(cid).key()
         return self._keys[cid]
+
+    def find(self, key: str) -> CaptureId | None:
+        """The id a stored capture is listed under, by its store key (None: the catalog does not list it)."""
+        for cid, capture in [*self.stored.items(), *self.variants.items()]:
+            if capture.manifest.key == key:
+                return cid
+        return None
 
     def capture(self, cid: CaptureId) -> Capture | None:
         """The stored capture, or None when it has not been made."""

@@ -36,6 +36,7 @@ class Command:
 _ACTIONS: tuple[tuple[str, str, str], ...] = (
     ("Toggle diff", "toggle_diff", "compare the stage with the previous one, or the pass with its input (d)"),
     ("Toggle side-by-side diff", "toggle_side_by_side", "two columns instead of a unified diff (s)"),
+    ("Show or hide locations", "toggle_locations", "MLIR #loc lines and loc(...) suffixes (#)"),
     ("Ignore SSA renumbering", "toggle_ssa", "diffs treat %x_12 and %x_13 as the same value, or not (r)"),
     ("Next change", "change(1)", "jump to the next change of the diff (])"),
     ("Previous change", "change(-1)", "jump to the previous change of the diff ([)"),

@@ -6,10 +6,11 @@ between stages and passes costs a dictionary lookup after the first visit.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -88,6 +89,9 @@ class Document:
         lexer: the highlighter's lexer name.
         ir: ``mlir``, ``llvm``, ``asm`` or ``python``: how to compare and map it.
         size: characters of the text.
+        numbers: with MLIR locations hidden, the stored text's line number (1-based) of each row; empty when
+            the rows are the stored text's lines (row ``i`` is line ``i + 1``).
+        full: with locations hidden, the document with them (what source maps are read from); else None.
     """
 
     ref: DocRef
@@ -96,6 +100,31 @@ class Document:
     lexer: str
     ir: str
     size: int
+    numbers: tuple[int, ...] = ()
+    full: Document | None = None
+
+    def number(self, row: int) -> int:
+        """The stored text's line number (1-based) of a row."""
+        return self.numbers[row] if self.numbers else row + 1
+
+    def row_of(self, line: int) -> int:
+        """The row showing a line of the stored text, or the next row shown after it (a hidden line's)."""
+        if not self.numbers:
+            return line - 1
+        return min(bisect.bisect_left(self.numbers, line), len(self.numbers) - 1)
+
+    def without_locations(self) -> Document:
+        """This MLIR text with its ``#loc`` lines and ``loc(...)`` suffixes hidden (as ``irscope show`` hides
+        them on a terminal), rows numbered as in the stored text; itself when there is nothing to hide."""
+        from irscope.analysis.diff import hide_locations
+
+        if self.lexer != "mlir" or self.full is not None or "loc" not in self.text:
+            return self
+        kept = [i + 1 for i, line in enumerate(self.lines) if not line.startswith("#loc")]
+        lines = _lines(hide_locations(self.text))
+        if len(lines) != len(kept) or lines == self.lines:
+            return self  # not one shown row per kept line: show the text as stored rather than misnumber it
+        return replace(self, lines=lines, size=sum(map(len, lines)) + len(lines), numbers=tuple(kept), full=self)
 
     @cached_property
     def text(self) -> str:
@@ -170,6 +199,8 @@ class Documents:
         self._dumps: dict[str, PassDump | None] = {}
         self._effects: dict[str, dict[tuple[int, str], PassEffect] | None] = {}
         self._docs: LRU[DocRef, Document] = LRU(24)
+        self._hidden: LRU[DocRef, Document] = LRU(24)  # the same texts with their MLIR locations hidden
+        self.show_locations = False  # as ``irscope show`` on a terminal: ``#loc`` lines and ``loc(...)`` hidden
         self._diffs: LRU[tuple[DocRef, DiffOptions], TextDiff] = LRU(12)
         self._computing: dict[tuple[DocRef, DiffOptions], threading.Event] = {}
         self._computing_lock = threading.Lock()
@@ -245,7 +276,19 @@ class Documents:
         return f"{head} · {ref.stage} pass {snap.index}: after {snap.label}"
 
     def document(self, ref: DocRef) -> Document:
-        """The text of a stage, or the IR a pass produced."""
+        """The text of a stage, or the IR a pass produced; its MLIR locations hidden unless ``show_locations``."""
+        with self.lock:
+            full = self._document(ref)
+            if self.show_locations:
+                return full
+            found = self._hidden.get(ref)
+            if found is None or found.full is not full:
+                found = full.without_locations()
+                self._hidden.put(ref, found)
+            return found
+
+    def stored(self, ref: DocRef) -> Document:
+        """The text as the store holds it, locations and all (what analyses read)."""
         with self.lock:
             return self._document(ref)
 

@@ -135,7 +135,7 @@ def gather_facts(docs: Documents, key: str, report: LayoutReport | None) -> tupl
     notes: list[str] = []
     if report is None:
         try:
-            report = analyze_layouts(docs.document(DocRef(key, "ttgir")).text)
+            report = analyze_layouts(docs.stored(DocRef(key, "ttgir")).text)
         except IrscopeError as exc:
             notes.append(f"layouts: {exc}")
     if report is not None:

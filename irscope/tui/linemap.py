@@ -79,10 +79,11 @@ def line_map(capture: Capture, document: Document) -> LineMap:
 
     kernel_file = capture.manifest.kernel_path
     ref = document.ref
+    stored = document.full or document  # maps number the stored text's lines; the rows shown may hide some
     if ref.pass_index is not None:
         if document.ir != "mlir":
             return EMPTY
-        return from_stage_map(map_mlir(ref.stage, document.text, kernel_file))
+        return shown_rows(from_stage_map(map_mlir(ref.stage, stored.text, kernel_file)), document)
     if ref.stage == "source":
         return EMPTY
     smap = map_stage(capture, ref.stage)
@@ -90,7 +91,18 @@ def line_map(capture: Capture, document: Document) -> LineMap:
         raise StoreError(smap.problems[0])
     if ref.stage == "sass":
         return sass_rows(document, smap)
-    return from_stage_map(smap)
+    return shown_rows(from_stage_map(smap), document)
+
+
+def shown_rows(lmap: LineMap, document: Document) -> LineMap:
+    """A map of the stored text's rows as the rows ``document`` shows (its hidden location lines map nowhere)."""
+    if not document.numbers:
+        return lmap
+    row_of = {number - 1: row for row, number in enumerate(document.numbers)}
+    to_source = {row_of[r]: line for r, line in lmap.to_source.items() if r in row_of}
+    from_source = {line: shown for line, rows in lmap.from_source.items()
+                   if (shown := tuple(row_of[r] for r in rows if r in row_of))}
+    return LineMap(to_source=to_source, from_source=from_source, origin=lmap.origin)
 
 
 def sass_rows(document: Document, smap: StageMap) -> LineMap:

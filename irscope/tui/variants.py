@@ -166,7 +166,7 @@ class Variants:
             if nav is not None:
                 nav.add_variant(cid)
         elif nav is not None:
-            cid = CaptureId(m.kernel, m.target, m.config_index)
+            cid = catalog.find(m.key) or CaptureId(m.kernel, m.target, m.config_index)
             nav.set_busy(cid, None)  # a config of another target: now captured
 
 

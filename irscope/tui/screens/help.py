@@ -27,6 +27,8 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("] [", "next / previous change of the diff"),
         ("r", "diffs ignore SSA renumbering (%x_12 vs %x_13), or not (the line under the diff says which)"),
         ("/  n  N", "search (a regular expression; lower case ignores case), next and previous match"),
+        ("#", "show or hide MLIR locations: #loc lines and loc(...) (hidden at first; the line numbers are the "
+              "stored text's either way)"),
         ("g  :", "go to a line number"),
         ("y  Y", "copy the cursor line / the whole text"),
         ("↑ ↓ PgUp PgDn Home End", "move the cursor; the source pane follows it"),

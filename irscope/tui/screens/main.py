@@ -81,6 +81,7 @@ class MainScreen(Screen[None]):
         Binding("c", "mark_compare", "Compare", key_display="c C"),
         Binding("C", "compare", "Compare with marked", show=False),
         Binding("q", "app.quit", "Quit"),
+        Binding("number_sign", "toggle_locations", "Locations", key_display="#"),  # last: a narrow footer drops it first
     ]
 
     # Textual repaints the whole screen when the focus moves (60 ms here); the widgets whose look depends on
@@ -290,6 +291,22 @@ class MainScreen(Screen[None]):
         self.ignore_ssa = not shown
         self.notify("Diffs ignore SSA renumbering." if self.ignore_ssa else "Diffs compare SSA names as printed.",
                     timeout=2)
+
+    def action_toggle_locations(self) -> None:
+        """Show or hide MLIR locations (``#loc`` lines, ``loc(...)``); the cursor stays on its line."""
+        docs = self.state.documents
+        view = self.query_one(TextView)
+        shown = view.document if not view.diffing else None
+        line = shown.number(view.cursor) if shown is not None and view.cursor < len(shown.lines) else 1
+        docs.show_locations = not docs.show_locations
+        self.query_one(SidePanel).forget_maps()
+        ref = self.current
+        if ref is not None:  # the same ref, another text: show it again (show_ref skips the one on screen)
+            document = docs.document(ref)
+            self.reader.show(document, document.row_of(line) if shown is not None else 0)
+            self.call_after_refresh(self._side_follows, ref)
+        self.notify("Locations shown (#loc lines, loc(...))." if docs.show_locations else
+                    "Locations hidden; line numbers stay those of the stored text.", timeout=2)
 
     def action_change(self, step: int) -> None:
         """Go to the next or previous change of the diff."""

@@ -77,6 +77,14 @@ class WhatIfScreen(ModalScreen["WhatIfChoice | None"]):
                                 placeholder=str(value), id=f"set-{name}")
             yield Static("", id="what-if-error")
 
+    def on_mount(self) -> None:
+        """Focus the first field the user may change, so typing edits it at once (the scroll would take the focus)."""
+        fields = list(self.query(Input))
+        if not self.movable:  # the target and Triton stay: the first setting
+            fields = [f for f in fields if f.id is not None and f.id.startswith("set-")] or fields
+        if fields:
+            fields[0].focus()
+
     def changed(self) -> dict[str, Any]:
         """The values the user changed, typed."""
         from irscope.request.settings import parse_settings

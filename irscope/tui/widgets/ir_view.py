@@ -112,9 +112,16 @@ class IRView(LinesView):
         return rows
 
     def go_to_line(self, line: int) -> bool:
-        """Put the cursor on a line (1-based) of the text; False when the text has no such line to go to."""
-        self.move_to(line - 1)
+        """Put the cursor on a line (1-based) of the stored text (with locations hidden: the row showing it, or
+        the next one); False when the text has no such line to go to."""
+        self.move_to(self.document.row_of(line) if self.document is not None else line - 1)
         return True
+
+    def row_label(self, row: int) -> str:
+        """The row's line number in the stored text (the same with locations hidden or shown)."""
+        if self.document is None or row >= len(self.document.lines):
+            return str(row + 1)
+        return str(self.document.number(row))
 
     def highlight_row(self, row: int, limit: int, theme: SyntaxTheme) -> list[Segment]:
         """A line with syntax colours."""

@@ -105,6 +105,10 @@ class SidePanel(Vertical):
         """The tab in front."""
         return self.query_one(TabbedContent).active.removeprefix("tab-")
 
+    def forget_maps(self) -> None:
+        """The text's rows changed (locations hidden or shown): map them again."""
+        self._maps.clear()
+
     def forget_facts(self) -> None:
         """The passes' effects arrived: gather the facts again."""
         self._facts_key = ""
@@ -267,7 +271,7 @@ class SidePanel(Vertical):
 
         why = ""
         try:
-            report: LayoutReport | None = analyze_layouts(self.documents.document(source).text)
+            report: LayoutReport | None = analyze_layouts(self.documents.stored(source).text)
         except IrscopeError as exc:
             report, why = None, str(exc)
         except Exception as exc:  # the layout analysis is another module's: report its failure, keep the UI up
