@@ -232,3 +232,15 @@ def test_list_tells_a_program_capture_from_a_file_function_one_by_where_each_cam
     assert any(f"; from {PROGRAM}:transpose_kernel (FILE:FUNCTION); divisible by 16: in_ptr, out_ptr, M, N" in t
                for t in told), told
     assert any(f"; from {sys.executable} {PROGRAM} (a program run); divisible by 16" in t for t in told), told
+
+
+@pytest.mark.compile
+def test_a_compile_mlir_rejects_says_what_mlir_said(tmp_path):
+    """Triton's exception for an IR the MLIR verifier rejects is a bare "error encountered during parsing"; MLIR
+    printed the reason (here: the author's layouts are for 4 warps, the what-if asks 8), which irscope kept in a log
+    nobody saw (Triton's Gluon tutorial 05's kernels under the corpus's compare)."""
+    result = invoke("show", *TRANSPOSE, "--target", "sm90", "--set", "num_warps=8", "--stage", "ttgir", store=tmp_path)
+    assert result.exit_code != 0
+    line = result.output.strip().splitlines()[-1]
+    assert "error encountered during parsing; MLIR: Result has an invalid layout: " in line, line
+    assert "warpsPerCTA = [4, 1]" in line and "Traceback" not in result.output

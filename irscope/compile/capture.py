@@ -66,15 +66,37 @@ def quiet_triton(log: Path) -> Iterator[None]:
 
     sys.stderr.flush()
     saved_fd = os.dup(2)
+    start = log.stat().st_size if log.exists() else 0
     with open(log, "ab") as sink, warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*TRITON_DEFAULT_FP_FUSION.*")
         os.dup2(sink.fileno(), 2)
+        _LOGS.append((log, start))
         try:
             yield
         finally:
+            _LOGS.pop()
             sys.stderr.flush()
             os.dup2(saved_fd, 2)
             os.close(saved_fd)
+
+
+_LOGS: list[tuple[Path, int]] = []  # the logs quiet_triton is writing now, innermost last, with where each began
+
+
+# Example: loc("k.py":12:5): error: 'ttg.convert_layout' op ...     /     error: layout has 4 warps, the module 8
+_MLIR_ERROR = re.compile(r"(?:^|:\s)error:\s*(?P<what>.+)$")
+
+
+def mlir_errors(log: Path, start: int = 0, most: int = 3) -> list[str]:
+    """The first ``error:`` diagnostics MLIR printed into ``log`` after byte ``start`` (a failed compile's reason)."""
+    try:
+        with open(log, "rb") as f:
+            f.seek(start)
+            text = f.read(1 << 20).decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    found = [m["what"].strip() for line in text.splitlines() if (m := _MLIR_ERROR.search(line))]
+    return list(dict.fromkeys(found))[:most]
 
 
 def compile_job(job: CompileJob) -> tuple[Any, float, dict[str, float]]:
@@ -98,6 +120,12 @@ def compile_job(job: CompileJob) -> tuple[Any, float, dict[str, float]]:
     try:
         kernel = triton.compile(job.source(), target=job.gpu_target, options=job.options)
     except Exception as exc:
+        if _LOGS:  # MLIR's own words: a bare "error encountered during parsing" leaves the reason in the log
+            import sys
+
+            sys.stderr.flush()
+            for said in mlir_errors(*_LOGS[-1]):
+                exc.add_note(said)
         raise CompileError(compile_message(exc, job.fn)) from exc
     finally:
         knobs.compilation.listener = saved
@@ -123,6 +151,10 @@ def _def_line(filename: str, first: int) -> int:
 def compile_message(exc: BaseException, fn: Any = None) -> str:
     """Triton's own words for a failed compile, kept whole, led by the kernel's file:line."""
     text = str(exc).strip() or type(exc).__name__
+    notes = [n for n in getattr(exc, "__notes__", ()) if n not in text]
+    if notes:  # what MLIR printed (quiet_triton): the reason a bare "error encountered during parsing" leaves out
+        text += "\n" + "; ".join(f"MLIR: {n}" for n in notes) if _REL_POS.search(text) else "; " + "; ".join(
+            f"MLIR: {n}" for n in notes)
     cause = exc.__cause__ or exc.__context__
     if cause is not None and (not str(cause).strip() or str(cause).strip() not in text):
         # Triton's CompilationError shows where; the error that stopped it is its cause.
