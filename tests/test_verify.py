@@ -4,6 +4,7 @@ style of popular libraries, and on captures altered so that a claim no longer ho
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -304,3 +305,17 @@ def test_a_tile_loops_mma_count_leaves_out_the_k_loops(shared_store):
     mma = {f.claim for f in result.findings if f.topic == "mma" and f.status == "agree"}
     assert "loop at line 16: 16 mfma instruction(s) per iteration for the tile(s) of 1 dot(s)" in mma
     assert "loop at line 21: 16 mfma instruction(s) per iteration for the tile(s) of 1 dot(s)" in mma
+
+
+def test_a_tile_loops_mma_count_leaves_out_its_k_loops_unroll_remainder(shared_store):
+    """With 4 stages and 32-wide K steps LLVM unrolls the K-loop on gfx942 and leaves its left-over iteration in
+    `.epil` blocks inside the tile loop (Triton's grouped-GEMM tutorial, configs 2 and 3): those MFMAs are the
+    K-loop's, not the tile loop's three peeled dots."""
+    launch = LaunchSpec(args="fp16[1024,1024], fp16[1024,1024], fp16[1024,1024], 1024, 1024, 1024, 1024, 1024, 1024",
+                        constexprs=("BLOCK_M=64", "BLOCK_N=64", "BLOCK_K=32", "NUM_SM=304"), settings=("num_stages=4",))
+    capture = get_capture(make_request(f"{TILE_LOOP}:tile_loop_gemm", "gfx942", launch=launch), str(shared_store))
+    assert re.search(r"; %[\w.]*\.epil\.preheader", capture.read("amdgcn"))  # LLVM's remainder blocks
+    result = verify_capture(capture)
+    assert not result.disagreements, _report(result)
+    assert "loop at line 16: 12 mfma instruction(s) per iteration for the tile(s) of 3 dot(s)" in {
+        f.claim for f in result.findings if f.topic == "mma" and f.status == "agree"}

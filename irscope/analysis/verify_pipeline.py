@@ -51,15 +51,18 @@ def asm_loop_instructions(listing: Listing, label: str) -> tuple[list[Instructio
     """(instructions inside the loop, instructions between the previous loop and it), by header label.
 
     The instructions of loops nested in it are not its own: the TTGIR's counts of a loop leave its
-    inner loops' ops out too.
+    inner loops' ops out too. Nor are the remainder blocks LLVM's unrolling of an inner loop left inside it
+    (``.epil``: the inner loop's left-over iterations; Triton's grouped-GEMM tutorial on gfx942).
     """
     found = next((lp for lp in listing.loops if lp.label == label), None)
     if found is None:
         return None
     earlier = [lp.end for lp in listing.loops if lp.end < found.start]
     nested = [lp for lp in listing.loops if lp is not found and lp.depth > found.depth and found.contains(lp.start)]
+    remainders = [(a, b) for a, b in listing.unroll_remainders if found.contains(a)]
     inside = [i for i in listing.inside(found) if not i.text.startswith("@!PT")
-              and not any(lp.contains(i.number) for lp in nested)]
+              and not any(lp.contains(i.number) for lp in nested)
+              and not any(a <= i.number <= b for a, b in remainders)]
     before = [i for i in listing.between(max(earlier, default=0), found.start - 1) if not i.text.startswith("@!PT")]
     return inside, before
 
