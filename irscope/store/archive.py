@@ -122,10 +122,12 @@ def _unexportable(path: Path) -> str:
     return ""
 
 
+_DERIVED = "derived"  # irscope.toolchain.derived's folder (the store reaches no toolchain code)
+
+
 def export(captures: list[Capture], out: Path) -> Exported:
     """Write the captures into a gzipped tar; the number of files written and those left out, with why."""
     from irscope.store.passdump import dump_problems
-    from irscope.toolchain.derived import DERIVED
 
     count = 0
     skipped: list[str] = []
@@ -137,7 +139,7 @@ def export(captures: list[Capture], out: Path) -> Exported:
                         if "no checksums recorded" not in p]
             damaged += [f"{cap.manifest.key}/{p}" for p in dump_problems(cap.path)]
             for path in sorted(cap.path.iterdir()):
-                if path.name == DERIVED and path.is_dir() and not path.is_symlink():
+                if path.name == _DERIVED and path.is_dir() and not path.is_symlink():
                     continue  # what irscope made from the capture's files (its SASS, tool reports): made again
                 if why := _unexportable(path):
                     skipped.append(f"{cap.manifest.key}/{path.name}: {why}")
