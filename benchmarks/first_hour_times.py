@@ -3,7 +3,7 @@
 * cold show: ``irscope show matmul --stage ttgir`` in a fresh store and a fresh Triton cache (imports, the
   offline compile, the store's commit), as the README's first call; a warm one after it for comparison;
 * ``--quick``: the quick tier, ``python -m pytest -m "not compile"`` (docs/testing.md);
-* ``--suite``: the whole suite, ``python -m pytest`` as the README runs it (about 17 minutes on 2 cores).
+* ``--suite``: the whole suite, ``python -m pytest`` as the README runs it (about 25 minutes on 2 cores).
 
 Each runs in fresh processes from the repository root; the numbers are wall seconds. Run it on a quiet machine:
 the suite's time is the machine's as much as irscope's.
