@@ -20,7 +20,7 @@ from typing import Any
 
 from irscope.compile.specialize import CompileJob, gpu_target, mock_tensor_class, specialize, stand_in_dtype
 from irscope.errors import UsageError
-from irscope.model.kernel_params import OPTION_NAMES
+from irscope.model.kernel_params import OPTION_NAMES, check_arg_names
 from irscope.model.kernels import load_module
 from irscope.model.kernelspec import ArgSpec, FunctionKernel, RecordedKernel
 from irscope.model.targets import Target
@@ -238,13 +238,8 @@ def function_job(kernel: FunctionKernel, target: Target, config_index: int) -> t
     _check_constexprs(kernel, fn)
     if kernel.signature:
         return _signature_job(kernel, unwrapped, target, config), shown
+    check_arg_names(kernel.name, names, kernel.args)
     positional = [a for a in kernel.args if a.name is None]
-    keyword = [a.name for a in kernel.args if a.name is not None]
-    unknown = [n for n in keyword if n not in names and n not in OPTION_NAMES]
-    if unknown:
-        raise UsageError(f"{kernel.name} has no argument {unknown[0]!r}; its arguments: {', '.join(names)}")
-    if len(positional) > len(names):
-        raise UsageError(f"{kernel.name} takes {len(names)} arguments; --args gives {len(positional)} positional")
     values: dict[str, Any] = {}
     for name, spec in zip(names, positional, strict=False):
         values[name] = _mock(spec) if spec.kind == "tensor" else spec.value

@@ -127,16 +127,23 @@ def _check_signature(kernel: _Kernel, params: list[Param]) -> None:
                          f"missing {', '.join(uncovered)} (give constexprs with --constexpr NAME=VALUE)")
 
 
+def check_arg_names(kernel_name: str, names: list[str], args: Any) -> None:
+    """--args naming no parameter of ``names`` or giving more positional values than there are parameters."""
+    positional = [a for a in args if a.name is None]
+    keyword = [a.name for a in args if a.name is not None]
+    unknown = [n for n in keyword if n not in names and n not in OPTION_NAMES]
+    if unknown:
+        raise UsageError(f"{kernel_name} has no argument {unknown[0]!r}; its arguments: {', '.join(names)}")
+    if len(positional) > len(names):
+        raise UsageError(f"{kernel_name} takes {len(names)} arguments; --args gives {len(positional)} positional")
+
+
 def _check_args(kernel: _Kernel, params: list[Param]) -> None:
     """--args naming no parameter, overrunning them or leaving one without a value, as compiling would refuse it."""
     names = [p.name for p in params]
+    check_arg_names(kernel.name, names, kernel.args)
     positional = [a for a in kernel.args if a.name is None]
     keyword = [a.name for a in kernel.args if a.name is not None]
-    unknown = [n for n in keyword if n not in names and n not in OPTION_NAMES]
-    if unknown:
-        raise UsageError(f"{kernel.name} has no argument {unknown[0]!r}; its arguments: {', '.join(names)}")
-    if len(positional) > len(names):
-        raise UsageError(f"{kernel.name} takes {len(names)} arguments; --args gives {len(positional)} positional")
     given = [*names[:len(positional)], *keyword, *kernel.constexprs, *kernel.options, *kernel.settings]
     if len(set(given)) != len(given):
         return  # compiling says which value is given twice, or takes two equal ones
