@@ -13,12 +13,13 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
 from irscope.request.captures import Request, get_capture, make_request
-from irscope.store.store import Capture
+from irscope.store.store import Capture, Store
 from tests.tier_guard import tier_guard
 
 REPO = Path(__file__).resolve().parent.parent
@@ -192,3 +193,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.section(f"doc commands skipped: {len(SKIPPED)}")
         for line in SKIPPED:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="module")
+def foreign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[dict[str, Any]]]:
+    """The foreign validation set's captures in a store of the module's own, and its measured entries."""
+    import json
+
+    from irscope.store.archive import open_archive
+    from tests.perf_foreign_data import DATA
+
+    store = Store(tmp_path_factory.mktemp("foreign") / "store")
+    open_archive(DATA / "captures.tar.gz", store)
+    return store, json.loads((DATA / "measurements.json").read_text())["entries"]

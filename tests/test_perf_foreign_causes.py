@@ -12,44 +12,18 @@ from typing import Any
 
 import pytest
 
-from irscope.analysis.perf.capture import capture_perf
 from irscope.analysis.perf.control import dead_regions, unmodelled
-from irscope.analysis.perf.device import device_model
 from irscope.analysis.perf.panels import panel_traffic, wave_traffic
-from irscope.analysis.perf.predict import PerfReport
 from irscope.analysis.perf.replicas import replicated_loads
 from irscope.analysis.perf.roles import ir_roles
 from irscope.analysis.perf.work import scalar_values
-from irscope.model.gpus import resolve_gpu
-from irscope.model.launch import LaunchShape, TensorBytes
-from irscope.store.archive import open_archive
-from irscope.store.store import Capture, Store
+from irscope.store.store import Store
 from irscope.views.perf_text import perf_json, render_perf
+from tests.perf_foreign_data import case_of, perf_of
 
 DATA = Path(__file__).resolve().parent / "data" / "perf_foreign"
 
 
-@pytest.fixture(scope="module")
-def foreign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[dict[str, Any]]]:
-    store = Store(tmp_path_factory.mktemp("foreign-causes") / "store")
-    open_archive(DATA / "captures.tar.gz", store)
-    return store, json.loads((DATA / "measurements.json").read_text())["entries"]
-
-
-def _case(foreign: tuple[Store, list[dict[str, Any]]], case: str, kernel: str = ""
-          ) -> tuple[Capture, LaunchShape, dict[str, Any]]:
-    store, entries = foreign
-    entry = next(e for e in entries if e["case"].startswith(case) and e["kernel"].startswith(kernel))
-    tensors = tuple(TensorBytes(t["name"], int(t["nbytes"]), t.get("role", "inout")) for t in entry["tensors"])
-    return store.get(entry["capture"]), LaunchShape(tuple(entry["grid"]), dict(entry["values"]), tensors), entry
-
-
-def _perf(foreign: tuple[Store, list[dict[str, Any]]], case: str, kernel: str = ""
-          ) -> tuple[PerfReport, dict[str, Any]]:
-    capture, shape, entry = _case(foreign, case, kernel)
-    gpu = resolve_gpu("h200", "sm90")
-    assert gpu is not None
-    return capture_perf(capture, device_model(gpu), shape), entry
 
 
 def _ncu_dram(entry: dict[str, Any]) -> float:
@@ -58,19 +32,19 @@ def _ncu_dram(entry: dict[str, Any]) -> float:
 
 def test_roles_are_read_from_the_ir(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """Cause 1: the tutorial layer-norm forward reads X, W, B and writes Y, Mean, Rstd; the launch said inout."""
-    capture, shape, _ = _case(foreign, "tutorial layer_norm fwd")
+    capture, shape, _ = case_of(foreign, "tutorial layer_norm fwd")
     assert {t.role for t in shape.tensors} == {"inout"}
     assert ir_roles(capture.read("ttgir")) == {"X": "input", "Y": "output", "W": "input", "B": "input",
                                                "M": "output", "V": "output"}
     # Liger's rope rotates q and k in place: loaded and stored through the same argument
-    rope, _, _ = _case(foreign, "liger rope")
+    rope, _, _ = case_of(foreign, "liger rope")
     assert ir_roles(rope.read("ttgir")) == {"q_ptr": "inout", "k_ptr": "inout", "cos": "input", "sin": "input"}
 
 
 def test_write_only_outputs_are_not_compulsory_reads(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """Cause 1: 4096x8192 fp16 in, the same out: about 128 MiB of compulsory traffic, not 200 (outputs as reads);
     with the lines still dirty in the L2 at the end, within 15% of what ncu measured on the H200."""
-    report, entry = _perf(foreign, "tutorial layer_norm fwd")
+    report, entry = perf_of(foreign, "tutorial layer_norm fwd")
     x = 4096 * 8192 * 2
     assert 2 * x - 30e6 < report.compulsory_bytes + report.reread_bytes <= 2 * x + 1e6
     assert any("roles read from the IR" in a for a in report.assumptions)
@@ -79,7 +53,7 @@ def test_write_only_outputs_are_not_compulsory_reads(foreign: tuple[Store, list[
 
 def test_weight_vector_rereads_are_not_dram(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """Cause 2: every one of Liger rms_norm's 8192 CTAs loads the 8 KB weight vector; the L2 serves it."""
-    report, entry = _perf(foreign, "liger rms_norm")
+    report, entry = perf_of(foreign, "liger rms_norm")
     assert report.requested_bytes > 2 * 8192 * 4096 * 2  # the CTAs do ask for it again and again
     assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
 
@@ -87,11 +61,11 @@ def test_weight_vector_rereads_are_not_dram(foreign: tuple[Store, list[dict[str,
 def test_persistent_matmul_control_flow(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """Cause 4: the loop that runs only when k_tiles == 0 does no work; the epilogue store that flatten=True puts
     under an scf.if in the flattened loop runs once per output tile, not on every one of its ~3972 trips."""
-    capture, shape, _ = _case(foreign, "tutorial persistent matmul")
+    capture, shape, _ = case_of(foreign, "tutorial persistent matmul")
     ttgir = capture.read("ttgir")
     dead = dead_regions(ttgir, scalar_values(ttgir, shape.values, shape.grid))
     assert [(r.start, r.why) for r in dead] == [(57, "the scf.if at TTGIR line 57 is false for this launch")]
-    report, entry = _perf(foreign, "tutorial persistent matmul")
+    report, entry = perf_of(foreign, "tutorial persistent matmul")
     zero_fill, flattened = report.loops
     assert zero_fill.executions == 0 and flattened.executions > 3900
     stores = sum(lp.per_iteration.global_store_bytes * lp.executions for lp in report.loops) * 132
@@ -106,9 +80,9 @@ def test_persistent_matmul_control_flow(foreign: tuple[Store, list[dict[str, Any
 def test_what_was_not_modelled_is_said(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """Cause 7: Liger's cross entropy branches on the loaded label (ignore_index): both paths are counted, and the
     report says so instead of calling the launch fully understood."""
-    capture, _, _ = _case(foreign, "liger cross_entropy")
+    capture, _, _ = case_of(foreign, "liger cross_entropy")
     assert any("branch at TTGIR line" in u for u in unmodelled(capture.read("ttgir")))
-    report, entry = _perf(foreign, "liger cross_entropy")
+    report, entry = perf_of(foreign, "liger cross_entropy")
     assert any("shorter path is assumed not taken" in u for u in report.uncertain)
     # the row-zeroing path of an ignored label is not counted: X is read (twice: L2), not written
     assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
@@ -118,23 +92,23 @@ def test_what_was_not_modelled_is_said(foreign: tuple[Store, list[dict[str, Any]
 def test_masked_lanes_move_nothing(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """Cause 3: Liger swiglu loads a 16384-wide block of an 11008-column row: the PTX's mask (col < 11008, from the
     launch) leaves 5376 lanes idle, so each CTA asks for 2 x 11008 bf16 loads and 11008 stores, not 16384."""
-    report, _ = _perf(foreign, "liger swiglu")
+    report, _ = perf_of(foreign, "liger swiglu")
     mix = report.once
     assert (mix.global_load_bytes, mix.global_store_bytes) == (2 * 11008 * 2, 11008 * 2)
 
 
 def test_a_store_predicated_to_one_thread_counts_once(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """Cause 5: the layer norms store a row's mean and rstd from one thread: 4 bytes each, not 4 x 256 threads."""
-    report, _ = _perf(foreign, "liger layer_norm")
+    report, _ = perf_of(foreign, "liger layer_norm")
     assert report.once.global_store_bytes == 4096 * 2 + 4 + 4
-    report, _ = _perf(foreign, "liger rms_norm")
+    report, _ = perf_of(foreign, "liger rms_norm")
     assert report.once.global_store_bytes == 4096 * 2 + 4
 
 
 def test_one_cta_per_sm_row_kernel_is_latency_bound(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """Cause 6: Liger's cross entropy runs one 32-warp CTA per SM over a 32000-column row: each CTA waits for its
     row, then computes on it, and nothing overlaps the two. ncu: DRAM at 48% and SM at 44% of peak, latency."""
-    report, entry = _perf(foreign, "liger cross_entropy")
+    report, entry = perf_of(foreign, "liger cross_entropy")
     assert report.ctas_per_sm == 1
     assert report.bound == "latency" == entry["ncu_bound"]
     assert "one CTA per SM" in report.bound_reason
@@ -145,7 +119,7 @@ def test_ctas_in_step_reread_from_the_l2(foreign: tuple[Store, list[dict[str, An
     """Cause 2: fla's chunk_fwd_kernel_h: all 256 CTAs are resident at once and walk the time chunks together; the
     4 V-blocks of a head re-read the same k and gk chunks within an iteration or two, and the L2 serves them.
     Its 2-warp CTAs, 2 per SM, leave one warp per scheduler: dependent instructions stall issue (cause 6)."""
-    report, entry = _perf(foreign, "fla chunk_gla", "chunk_fwd_kernel_h")
+    report, entry = perf_of(foreign, "fla chunk_gla", "chunk_fwd_kernel_h")
     assert "in step with the others" in report.dram_assumption
     assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
     assert report.bound == "latency" == entry["ncu_bound"]
@@ -157,11 +131,11 @@ def test_persistent_matmul_panels_per_round(foreign: tuple[Store, list[dict[str,
     round's tiles read 8 (16 across a group boundary) row panels of A and 17 column panels of B, 2 MiB each, once
     (in step); the next round needs other B panels, and a round's panels (50-66 MiB) exceed the half of the 60 MiB L2
     that data every SM reads can use, so the A panels are read again: 1.75 GB, ncu 1.73 GB read."""
-    capture, shape, _ = _case(foreign, "tutorial persistent matmul")
+    capture, shape, _ = case_of(foreign, "tutorial persistent matmul")
     panels = panel_traffic(capture.read("ttir"), shape.values, shape.grid, 60 * 2**20)
     assert panels is not None and panels.rounds == 32
     assert panels.footprint_bytes == (16 + 17) * 128 * 8192 * 2
-    report, entry = _perf(foreign, "tutorial persistent matmul")
+    report, entry = perf_of(foreign, "tutorial persistent matmul")
     assert "32 rounds" in report.dram_assumption
     assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
     assert panels.dram_bytes == pytest.approx(entry["ncu"]["dram__bytes_read.sum"], rel=0.15)
@@ -170,7 +144,7 @@ def test_persistent_matmul_panels_per_round(foreign: tuple[Store, list[dict[str,
     larger = panel_traffic(capture.read("ttir"), shape.values, shape.grid, 256 * 2**20)
     assert larger is not None and larger.dram_bytes < 0.8 * panels.dram_bytes
     # a kernel without a grid-strided tile loop has no panel model
-    other, other_shape, _ = _case(foreign, "tutorial layer_norm fwd")
+    other, other_shape, _ = case_of(foreign, "tutorial layer_norm fwd")
     assert panel_traffic(other.read("ttir"), other_shape.values, other_shape.grid, 60 * 2**20) is None
 
 
@@ -178,9 +152,9 @@ def test_layout_copies_are_not_dram_rereads(foreign: tuple[Store, list[dict[str,
     """Cause 2: fla's chunk_gla intra_sub_intra loads a row of k and of g per step in a slice of a [2, 16] x [8, 1]
     layout: the 16 threads along the sliced dim load the same 128 elements (the PTX counts 16 copies, 1.5 GiB in
     all); the DRAM reads each once (ncu: 134 MB read, q, k and g once)."""
-    capture, _, _ = _case(foreign, "fla chunk_gla", "chunk_gla_fwd_A_kernel_intra_sub_intra")
+    capture, _, _ = case_of(foreign, "fla chunk_gla", "chunk_gla_fwd_A_kernel_intra_sub_intra")
     assert replicated_loads(capture.read("ttgir")) == {123: 128 * 2 * 15, 125: 128 * 4 * 15}
-    report, entry = _perf(foreign, "fla chunk_gla", "chunk_gla_fwd_A_kernel_intra_sub_intra")
+    report, entry = perf_of(foreign, "fla chunk_gla", "chunk_gla_fwd_A_kernel_intra_sub_intra")
     assert "copies of elements a load's layout gives several threads" in report.dram_assumption
     assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
     assert report.requested_bytes > 10 * report.dram_bytes
@@ -191,11 +165,11 @@ def test_tma_traffic_from_the_descriptors(foreign: tuple[Store, list[dict[str, A
     the block they move. The TTIR's descriptor loads do (128x64 and 64x128 bf16 per step), and their indices, per
     program id in GROUP_M 8 order, name the panels each wave of resident CTAs reads: 1024 CTAs in 4 waves of 264,
     each wave's 48 MiB of panels over the L2's shared half, so each wave reads its own (ncu: 190 MB read)."""
-    capture, shape, _ = _case(foreign, "flag_gems mm")
+    capture, shape, _ = case_of(foreign, "flag_gems mm")
     assert not shape.tensors
     waves = wave_traffic(capture.read("ttir"), shape.values, shape.grid, 264, 60 * 2**20)
     assert waves is not None and waves.rounds == 4 and waves.store_bytes == 4096 * 4096 * 2
-    report, entry = _perf(foreign, "flag_gems mm")
+    report, entry = perf_of(foreign, "flag_gems mm")
     assert "TMA descriptors" in report.dram_assumption
     assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
     # each CTA's 64 steps load 32 KiB through TMA (2 of them issued ahead, in the prologue) and it stores its 32 KiB
@@ -209,7 +183,7 @@ def test_what_was_not_modelled_gives_a_range(foreign: tuple[Store, list[dict[str
     """Cause 7 (range): Liger's cross entropy branches on the loaded label; the prediction takes the main path, and
     the range gives both paths taken too, and the L2 hit rate of its second pass over the row (all hit, all miss),
     in the report, its JSON and its text. A launch the model fully covers has no range."""
-    report, entry = _perf(foreign, "liger cross_entropy")
+    report, entry = perf_of(foreign, "liger cross_entropy")
     low, high = report.time_range
     assert low <= report.predicted_us < high
     assert any(w.startswith("branch at TTGIR line(s) 42 on loaded values") for w in report.range_why)
@@ -218,7 +192,7 @@ def test_what_was_not_modelled_gives_a_range(foreign: tuple[Store, list[dict[str
     assert perf_json(report)["time_range_us"] == [low, high]
     assert f"range: {low:.1f} .. {high:.1f} us over what it did not model" in render_perf(report, "ce")
     # the persistent matmul's re-reads follow its tile order: nothing guessed, no range
-    report, _ = _perf(foreign, "tutorial persistent matmul")
+    report, _ = perf_of(foreign, "tutorial persistent matmul")
     assert report.time_range == () and "range:" not in render_perf(report, "mm")
 
 

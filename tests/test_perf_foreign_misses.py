@@ -11,7 +11,6 @@ from its host TensorDescriptors, which the harness's launch recorder did not rec
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,43 +22,21 @@ from irscope.analysis.perf.control import unmodelled
 from irscope.analysis.perf.device import device_model
 from irscope.analysis.perf.exits import early_exits
 from irscope.analysis.perf.panels import descriptor_args, wave_traffic
-from irscope.analysis.perf.predict import PerfReport
 from irscope.model.gpus import resolve_gpu
 from irscope.model.launch import LaunchShape, TensorBytes
-from irscope.store.archive import open_archive
-from irscope.store.store import Capture, Store
+from irscope.store.store import Store
+from tests.perf_foreign_data import case_of, perf_of
 
 DATA = Path(__file__).resolve().parent / "data" / "perf_foreign"
 INTER = "chunk_gla_fwd_A_kernel_intra_sub_inter"
 ATTENTION = "tutorial attention fwd TMA"
 
 
-@pytest.fixture(scope="module")
-def foreign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[dict[str, Any]]]:
-    store = Store(tmp_path_factory.mktemp("foreign-exits") / "store")
-    open_archive(DATA / "captures.tar.gz", store)
-    return store, json.loads((DATA / "measurements.json").read_text())["entries"]
-
-
-def _case(foreign: tuple[Store, list[dict[str, Any]]], case: str, kernel: str = ""
-          ) -> tuple[Capture, LaunchShape, dict[str, Any]]:
-    store, entries = foreign
-    entry = next(e for e in entries if e["case"].startswith(case) and e["kernel"].startswith(kernel))
-    tensors = tuple(TensorBytes(t["name"], int(t["nbytes"]), t.get("role", "inout")) for t in entry["tensors"])
-    return store.get(entry["capture"]), LaunchShape(tuple(entry["grid"]), dict(entry["values"]), tensors), entry
-
-
-def _perf(foreign: tuple[Store, list[dict[str, Any]]], case: str, kernel: str = ""
-          ) -> tuple[PerfReport, dict[str, Any]]:
-    capture, shape, entry = _case(foreign, case, kernel)
-    gpu = resolve_gpu("h200", "sm90")
-    assert gpu is not None
-    return capture_perf(capture, device_model(gpu), shape), entry
 
 
 def test_the_program_id_decides_the_early_returns(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """6 of the 16 (i_i, i_j) pairs have i_i > i_j; every time chunk is inside T, so 37.5% of the programs work."""
-    capture, shape, _ = _case(foreign, "fla chunk_gla", INTER)
+    capture, shape, _ = case_of(foreign, "fla chunk_gla", INTER)
     ttgir = capture.read("ttgir")
     exits = early_exits(ttgir, shape.values, shape.grid)
     assert exits.branches == (63, 68)
@@ -75,7 +52,7 @@ def test_the_program_id_decides_the_early_returns(foreign: tuple[Store, list[dic
 def test_programs_that_return_early_do_no_work(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """The model counts the work of the 12288 working programs, not of all 32768: ncu on the H200 measured 78 us
     and 129 MB of DRAM traffic (the 2.13x time and 1.2x bytes the model gave when every program worked)."""
-    report, entry = _perf(foreign, "fla chunk_gla", INTER)
+    report, entry = perf_of(foreign, "fla chunk_gla", INTER)
     assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
     assert report.predicted_us == pytest.approx(entry["ncu"]["gpu__time_duration.sum"] / 1000, rel=0.25)
     assert report.bound == entry["ncu_bound"]
@@ -88,12 +65,12 @@ def test_a_bounds_check_no_program_fails_changes_nothing(foreign: tuple[Store, l
     """intra_sub_intra's ``if i_t * BT + i_i * BC >= T: return`` is false for every program of this launch: all of
     them work, and the branch is not reported as one on loaded values. Liger's cross entropy branches on a loaded
     label: the program id does not decide it, so it stays an assumed branch."""
-    capture, shape, _ = _case(foreign, "fla chunk_gla", "chunk_gla_fwd_A_kernel_intra_sub_intra")
+    capture, shape, _ = case_of(foreign, "fla chunk_gla", "chunk_gla_fwd_A_kernel_intra_sub_intra")
     exits = early_exits(capture.read("ttgir"), shape.values, shape.grid)
     assert exits.share == 1.0 and exits.branches == (49,) and exits.why == ""
-    report, _ = _perf(foreign, "fla chunk_gla", "chunk_gla_fwd_A_kernel_intra_sub_intra")
+    report, _ = perf_of(foreign, "fla chunk_gla", "chunk_gla_fwd_A_kernel_intra_sub_intra")
     assert not any("shorter path is assumed not taken" in u for u in report.uncertain)
-    ce, ce_shape, _ = _case(foreign, "liger cross_entropy")
+    ce, ce_shape, _ = case_of(foreign, "liger cross_entropy")
     assert early_exits(ce.read("ttgir"), ce_shape.values, ce_shape.grid).branches == ()
 
 
@@ -106,15 +83,15 @@ def test_compute_in_series_with_no_busy_unit_is_latency(foreign: tuple[Store, li
     two warps per scheduler stretch 2x; the tensor cores are busy under half of it, vector issue less: no unit reaches
     the 60% at which ncu calls it the limit, and ncu on the H200 saw the SM at 48%, the tensor pipe 50%: latency.
     The model said compute (its compute time only 1.41x its roofline, under the 1.5x margin)."""
-    report, entry = _perf(foreign, ATTENTION + " Z4 H32 N4096 D128")
+    report, entry = perf_of(foreign, ATTENTION + " Z4 H32 N4096 D128")
     assert report.bound == "latency" == entry["ncu_bound"]
     assert "the tensor cores, the busiest unit, is busy" in report.bound_reason
     assert "stretched 2.0x by dependent issue" in report.bound_reason
     assert report.predicted_us == pytest.approx(entry["ncu"]["gpu__time_duration.sum"] / 1000, rel=0.25)
-    d64, entry = _perf(foreign, ATTENTION + " Z4 H32 N4096 D64")
+    d64, entry = perf_of(foreign, ATTENTION + " Z4 H32 N4096 D64")
     assert d64.bound == "latency" == entry["ncu_bound"]
     # flag-gems' TMA mm keeps its tensor cores busy (ncu: tensor pipe 91%): compute, as ncu says
-    mm, entry = _perf(foreign, "flag_gems mm")
+    mm, entry = perf_of(foreign, "flag_gems mm")
     assert mm.bound == "compute" == entry["ncu_bound"]
 
 
@@ -124,7 +101,7 @@ def test_attention_traffic_from_its_descriptors(foreign: tuple[Store, list[dict[
     recorder did not count, so the model's sizes were incomplete and it predicted 0 MB. The descriptor loads say
     the blocks; K's and V's index is loop-carried (``offsetkv_y`` walks from ``offset_y``): one panel per start. Per
     wave, Q's blocks, K's and V's panels of the heads in it: Q, K and V once each (ncu read 201 and 403 MB)."""
-    capture, shape, entry = _case(foreign, f"{ATTENTION} Z4 H32 N4096 D{head_dim}")
+    capture, shape, entry = case_of(foreign, f"{ATTENTION} Z4 H32 N4096 D{head_dim}")
     assert [t.name for t in shape.tensors] == ["M"]
     waves = wave_traffic(capture.read("ttir"), shape.values, shape.grid, 132, 60 * 2**20)
     assert waves is not None
@@ -132,7 +109,7 @@ def test_attention_traffic_from_its_descriptors(foreign: tuple[Store, list[dict[
     assert waves.dram_bytes == qkv
     assert waves.dram_bytes == pytest.approx(entry["ncu"]["dram__bytes_read.sum"], rel=0.01)
     assert waves.store_bytes == qkv / 3
-    report, entry = _perf(foreign, f"{ATTENTION} Z4 H32 N4096 D{head_dim}")
+    report, entry = perf_of(foreign, f"{ATTENTION} Z4 H32 N4096 D{head_dim}")
     assert "TMA descriptors: their bytes come from the descriptors' block shapes" in report.dram_assumption
     assert report.dram_bytes == pytest.approx(_ncu_dram(entry), rel=0.15)
     assert descriptor_args(capture.read("ttir")) == ("desc_q", "desc_k", "desc_v", "desc_o")
