@@ -164,6 +164,16 @@ class _AfterImport(importlib.abc.MetaPathFinder):
         return spec
 
 
+def _patch_torch(module: Any, gpu: Gpu) -> None:
+    """torch answers as the GPU, and its attention picks the fused kernel that GPU's would (``sdpa_choice``)."""
+    from irscope.compile import sdpa_choice, torch_standin
+    from irscope.compile.session import write_record
+
+    torch_standin.patch_torch(module, gpu)
+    if gpu.vendor == "NVIDIA":
+        sdpa_choice.install(gpu.capability, lambda text: write_record("notes", {"event": "note", "text": text}))
+
+
 def install(driver: Any, target: OfflineTarget) -> Gpu | None:
     """Make ``driver`` (the offline stand-in) and, once imported, torch answer as the target's GPU; returns it."""
     gpu = gpu_for(target)
@@ -171,10 +181,10 @@ def install(driver: Any, target: OfflineTarget) -> Gpu | None:
         return None
     driver.utils = TritonUtils(gpu)
     driver.get_device_capability = lambda device=None: gpu.capability
-    from irscope.compile import inductor_offline, torch_standin
+    from irscope.compile import inductor_offline
 
     actions: dict[str, Any] = {
-        "torch": lambda module: torch_standin.patch_torch(module, gpu),
+        "torch": lambda module: _patch_torch(module, gpu),
         "torch._inductor.runtime.triton_helpers": _keep_standin_driver,
         "torch._inductor.runtime.triton_heuristics": inductor_offline.skip_launchers,
         "torch._inductor.compile_fx": lambda module: inductor_offline.wrap_compile_fx(module, _report_failure),

@@ -140,6 +140,8 @@ def listener_notes(records: list[dict[str, Any]]) -> list[str]:
         elif rec.get("event") == "listener-removed":
             text = (f"the program replaced irscope's compilation listener (with {what}); kernels compiled after "
                     "that were not recorded")
+        elif rec.get("event") == "note":  # what the stand-in assumed (sdpa_choice)
+            text = str(rec.get("text") or "")
         else:
             continue
         if text not in out:
