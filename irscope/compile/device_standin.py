@@ -190,7 +190,7 @@ def install(driver: Any, target: OfflineTarget) -> Gpu | None:
         "torch._inductor.compile_fx": lambda module: inductor_offline.wrap_compile_fx(module, _report_failure),
         "torch._subclasses.fake_tensor": inductor_offline.no_device_init,
         "torch._inductor.fx_passes.misc_patterns": inductor_offline.cpu_random_patterns,
-        "torch._inductor.fx_passes.joint_graph": inductor_offline.cpu_constant_folding,
+        "torch._inductor.fx_passes.joint_graph": inductor_offline.gpu_joint_graph,
         "torch.fx.experimental.proxy_tensor": inductor_offline.cpu_constant_propagation,
         "torch._inductor.fx_passes.pad_mm": inductor_offline.untimed_mm_padding,
     }

@@ -243,6 +243,23 @@ def cpu_constant_folding(module: Any) -> None:
         setattr(folder, name, _on_cpu(getattr(folder, name)))
 
 
+def gpu_joint_graph(module: Any) -> None:
+    """A training graph's joint-graph passes run on AOT autograd's trace of it on the CPU (``_compile_training_graphs``),
+    where a device check (``bmm_to_mm``: a batch-1 bmm becomes an mm on the GPU) would see the CPU; offline every graph
+    Inductor compiles stands for a GPU graph, so a CPU pair passes the check for the GPU, and constants still fold on
+    the CPU (``cpu_constant_folding``)."""
+    cpu_constant_folding(module)
+    real = module.check_device
+    if getattr(real, "_irscope_offline", False):
+        return
+
+    def check_device(a: Any, b: Any, device: str = "cuda") -> bool:
+        return bool(real(a, b, device)) or (device == "cuda" and a.device.type == b.device.type == "cpu")
+
+    check_device._irscope_offline = True  # type: ignore[attr-defined]
+    module.check_device = check_device
+
+
 def cpu_constant_propagation(module: Any) -> None:
     """AOT autograd's tracer computes the value of each small op whose inputs are all constants for real (Hugging
     Face's ``torch.tensor([], device=cuda)`` of a fresh KV cache, moved to ``cuda``), on the graph's device; on the
