@@ -20,6 +20,7 @@ from irscope.analysis.diff import DiffOptions, diff_texts, normalize, strip_pass
 from irscope.analysis.instructions import classify
 from irscope.analysis.ir_facts import describe_change, llvm_facts, mlir_facts
 from irscope.analysis.passes import DumpSource, effect_of
+from irscope.analysis.spelling import respell
 from irscope.errors import StoreError
 from irscope.parse.passes import PassSnapshot, section_body
 
@@ -151,12 +152,14 @@ class _Side:
             if p.index in unchanged and p.input is not None and p.output is not None:
                 self.canon[p.output] = self.canon.get(p.input, p.input)
         self._bodies: dict[int, str] = {}
+        self.respelled: set[str] = set()  # what irscope.analysis.spelling set aside in the texts read
         self._counts: dict[int, int] = {}
         self._lines: dict[int, list[str]] = {}
 
     def body(self, section: int) -> str:
         if section not in self._bodies:
-            self._bodies[section] = section_body(self.source.text(section))
+            self._bodies[section], used = respell(section_body(self.source.text(section)))
+            self.respelled |= used
             if len(self._bodies) > 4:
                 self._bodies.pop(next(iter(self._bodies)))
         return self._bodies[section]
@@ -298,6 +301,15 @@ def pass_divergence(dump_a: DumpSource, dump_b: DumpSource, unchanged_a: frozens
     ``unchanged_a``/``unchanged_b``: passes known to leave each side's IR as it was (their texts are not read).
     """
     a, b = _Side(dump_a, unchanged_a), _Side(dump_b, unchanged_b)
+    found = _search(a, b)
+    respelled = sorted(a.respelled ^ b.respelled)  # printed one way on one side only: the versions spell it apart
+    if respelled:
+        found = replace(found, note=f"{found.note}; set aside as two spellings of one IR: {', '.join(respelled)}")
+    return found
+
+
+def _search(a: _Side, b: _Side) -> Divergence:
+    """pass_divergence's search over two sides."""
     memo: dict[tuple[int, int], bool] = {}
     if not a.passes or not b.passes:
         return Divergence(level="none", stage=None, note="a dump holds no MLIR pass")

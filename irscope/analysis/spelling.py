@@ -1,0 +1,50 @@
+"""One IR spelled two ways: what two Triton versions print differently for the same MLIR, set aside before comparing.
+
+Each respelling names what it sets aside, so a comparison can say which it used. Only differences whose
+lowering is known to be the same are here; anything that may change the code stays in the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ALLOC_SHAPE", "CONTIGUITY", "respell"]
+
+ALLOC_SHAPE = "memdesc allocation shapes"
+CONTIGUITY = "contiguity hints on async copies"
+
+# Example: !ttg.memdesc<64x64xbf16, #shared, #smem, mutable, 2x64x64>   /   -> <64x64xbf16, #shared, #smem, mutable, 2x64x64>
+# (one buffer of a multi-buffered allocation with the allocation's shape after it, as Triton 3.5 prints it)
+_ALLOC = re.compile(r"(<(?P<shape>\d+(?:x\d+)*)x[\w.]+(?:, #[\w.]+){2}(?:, mutable)?), (?P<alloc>\d+(?:x\d+)*)>")
+# Example: ttg.async_copy_global_to_local %ptrs, %buf mask %m {contiguity = 8 : i32} : tensor<...> -> <...>
+_CONTIGUITY = re.compile(r"(ttg\.async_copy_global_to_local [^{}\n]*?) \{contiguity = \d+ : i32\}")
+
+
+def _drop_alloc_shape(m: re.Match[str]) -> str:
+    shape, alloc = m["shape"].split("x"), m["alloc"].split("x")
+    return m.group(1) + ">" if alloc[len(alloc) - len(shape):] == shape else m.group(0)
+
+
+def respell(text: str) -> tuple[str, frozenset[str]]:
+    """MLIR text in one spelling, and what was set aside to get it (empty when the text already was).
+
+    - A memdesc's allocation shape where it only adds leading (buffer) dims: Triton 3.5 prints one buffer of a
+      multi-buffered allocation as ``memdesc<64x64xbf16, ..., mutable, 2x64x64>``, 3.6 without the suffix. The
+      buffer's layout and strides come from its trailing dims, which are its shape either way. An allocation
+      shape whose trailing dims differ (a slice of a larger tile: other strides) is kept.
+    - ``{contiguity = N}`` on ``ttg.async_copy_global_to_local``: Triton 3.6's pipeliner records the vector width
+      that 3.5's lowering derives from the pointers itself. Where the widths differ, the lowered code differs,
+      and the comparison finds it in the lowering pass.
+    """
+    used: set[str] = set()
+    if ", mutable, " in text or re.search(r"#\w+, \d", text):
+        out = _ALLOC.sub(_drop_alloc_shape, text)
+        if out != text:
+            used.add(ALLOC_SHAPE)
+            text = out
+    if "{contiguity = " in text:
+        out = _CONTIGUITY.sub(r"\1", text)
+        if out != text:
+            used.add(CONTIGUITY)
+            text = out
+    return text, frozenset(used)
