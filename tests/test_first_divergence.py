@@ -88,6 +88,9 @@ def test_a_ptxas_level_option_is_reported_at_the_lower_stage_with_spills_per_lin
     assert first["level"] == "stage" and first["stage"] == "llir" and first["pass"] is None
     assert any('"nvvm.maxnreg"="160"' in e for e in first["effect"])
     assert any("ttg.maxnreg = 160" in e for e in first["effect"])
+    # LLVM's own passes (the dump with LLVM_IR_ENABLE_DUMP) were searched: the attribute is there from the start.
+    assert "in llir, the IR the LLVM passes of llir start from (translated from the MLIR) differs before any pass" in \
+        first["note"]
     by_key = {c.manifest.key: c for c in Store(shared_store).captures()}
     a, b = capture_resources(by_key[data["a"]["key"]]), capture_resources(by_key[data["b"]["key"]])
     moved = {m["fact"]: (m["a"], m["b"]) for m in first["moved"]}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ALLOC_SHAPE", "CONTIGUITY", "respell"]
+__all__ = ["ALLOC_SHAPE", "CONTIGUITY", "respell", "split_data_layout"]
 
 ALLOC_SHAPE = "memdesc allocation shapes"
 CONTIGUITY = "contiguity hints on async copies"
@@ -18,6 +18,22 @@ CONTIGUITY = "contiguity hints on async copies"
 _ALLOC = re.compile(r"(<(?P<shape>\d+(?:x\d+)*)x[\w.]+(?:, #[\w.]+){2}(?:, mutable)?), (?P<alloc>\d+(?:x\d+)*)>")
 # Example: ttg.async_copy_global_to_local %ptrs, %buf mask %m {contiguity = 8 : i32} : tensor<...> -> <...>
 _CONTIGUITY = re.compile(r"(ttg\.async_copy_global_to_local [^{}\n]*?) \{contiguity = \d+ : i32\}")
+
+
+# Example: target datalayout = "e-p3:32:32-p4:32:32-p5:32:32-p6:32:32-p7:32:32-p101:32:32-i64:64-...-n16:32:64"
+_DATA_LAYOUT = re.compile(r'^target datalayout = "([^"\n]*)"\n?', re.M)
+
+
+def split_data_layout(text: str) -> tuple[str, str]:
+    """LLVM IR without its ``target datalayout`` line, and that layout ('' when it has none).
+
+    LLVM versions describe one target's data with more or fewer entries (LLVM 22 adds NVPTX's address space
+    101); an entry the code relies on changes the instructions too, where the comparison sees it.
+    """
+    m = _DATA_LAYOUT.search(text)
+    if m is None:
+        return text, ""
+    return text[:m.start()] + text[m.end():], m.group(1)
 
 
 def _drop_alloc_shape(m: re.Match[str]) -> str:
