@@ -3,6 +3,9 @@
 tests/data/divergence/gated_delta_rule.pipeline.{3.5.0,3.6.0}.mlir.gz: SGLang 0.5.9's
 ``chunk_gated_delta_rule_fwd_kernel_h_blockdim64`` on sm90 (benchmarks/regressions, case gated-delta-rule-h20),
 the input and output of ``tritongpu-pipeline`` as each Triton printed them (locations left out).
+tests/data/divergence/unified_attention_2d.gfx950.buffer-ops.{3.6.0,3.7.0}.mlir.gz: AITER's
+``kernel_unified_attention_2d`` (ROCm/aiter at a83fc86, the day of ROCm/aiter#4137) on gfx950, case
+aiter-unified-attention-gfx950: the input and output of ``tritonamdgpu-convert-buffer-ops``.
 """
 
 from __future__ import annotations
@@ -12,18 +15,18 @@ from pathlib import Path
 import pytest
 
 from irscope.analysis.divergence import pass_divergence
-from irscope.analysis.spelling import ALLOC_SHAPE, CONTIGUITY, respell
+from irscope.analysis.spelling import ALLOC_SHAPE, CONTIGUITY, VALUE_NAMES, rename_values, respell
 from irscope.store.passdump import PassDump, scan_dump
 
 DATA = Path(__file__).resolve().parent / "data" / "divergence"
 
 
-def _dump(version: str) -> PassDump:
-    return scan_dump(DATA / f"gated_delta_rule.pipeline.{version}.mlir.gz")
+def _dump(version: str, case: str = "gated_delta_rule.pipeline") -> PassDump:
+    return scan_dump(DATA / f"{case}.{version}.mlir.gz")
 
 
-def _pipeline(dump: PassDump) -> tuple[str, str]:
-    p = next(p for p in dump.index.passes if p.name == "tritongpu-pipeline")
+def _pipeline(dump: PassDump, name: str = "tritongpu-pipeline") -> tuple[str, str]:
+    p = next(p for p in dump.index.passes if p.name == name)
     assert p.input is not None and p.output is not None
     return dump.body(p.input), dump.body(p.output)
 
@@ -44,8 +47,33 @@ def test_the_first_divergence_is_not_a_spelling():
     """Triton 3.5.0 against 3.6.0: the pipeliner's outputs agree once spelled alike, and the note says what was set aside."""
     found = pass_divergence(_dump("3.5.0"), _dump("3.6.0"))
     assert found.level == "none", (found.pass_name, found.effect)
-    assert "set aside as two spellings of one IR: contiguity hints on async copies, memdesc allocation shapes" in \
-        found.note
+    assert "set aside as two spellings of one IR: contiguity hints on async copies and buffer operations, memdesc " \
+        "allocation shapes" in found.note
+
+
+AITER = "unified_attention_2d.gfx950.buffer-ops"
+
+
+def test_the_aiter_kernels_ttgir_is_one_ir_under_triton_3_6_and_3_7():
+    """ROCm/aiter#4137 says the TTGIR is identical: it is, once 3.7's value names and buffer-op hints are set aside."""
+    (in_a, out_a), (in_b, out_b) = (_pipeline(_dump(v, AITER), "tritonamdgpu-convert-buffer-ops")
+                                    for v in ("3.6.0", "3.7.0"))
+    # 3.7 names the binary search's loop arguments after the source (left, right); 3.6 after the first use.
+    assert "scf.while (%seq_idx_122 = %c0_i32, %seq_idx_123 = %num_seqs)" in in_a
+    assert "scf.while (%left = %c0_i32, %right_122 = %num_seqs)" in in_b
+    assert in_a != in_b and rename_values(in_a) == rename_values(in_b)
+    assert "{contiguity = " not in out_a and out_b.count("{contiguity = ") == 4
+    (same_a, used_a), (same_b, used_b) = respell(out_a), respell(out_b)
+    assert used_a == frozenset() and used_b == {CONTIGUITY}
+    assert rename_values(same_a) == rename_values(same_b)
+    found = pass_divergence(_dump("3.6.0", AITER), _dump("3.7.0", AITER))
+    assert found.level == "none", (found.pass_name, found.effect)
+    assert VALUE_NAMES in found.note and CONTIGUITY in found.note
+
+
+def test_renaming_keeps_one_value_apart_from_two():
+    assert rename_values("%x = arith.addf %a_1, %a_1 : f32") != rename_values("%x = arith.addf %a_1, %b_2 : f32")
+    assert rename_values("%x = arith.addf %a_1, %b_2 : f32") == rename_values("%y = arith.addf %p, %q : f32")
 
 
 @pytest.mark.parametrize(("line", "kept"), [

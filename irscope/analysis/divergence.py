@@ -20,7 +20,7 @@ from irscope.analysis.diff import DiffOptions, diff_texts, normalize, strip_pass
 from irscope.analysis.instructions import classify
 from irscope.analysis.ir_facts import describe_change, llvm_facts, llvm_function, mlir_facts
 from irscope.analysis.passes import DumpSource, effect_of
-from irscope.analysis.spelling import respell, split_data_layout
+from irscope.analysis.spelling import VALUE_NAMES, rename_values, respell, split_data_layout
 from irscope.errors import StoreError
 from irscope.parse.passes import PassSnapshot, section_body
 
@@ -203,6 +203,11 @@ class _Side:
                                      if self.ir_of.get(section, "mlir") == "mlir" else len(self.lines(section)))
         return self._counts[section]
 
+    def renamed(self, section: int) -> list[str]:
+        """The section's code lines (attributes set aside) with its SSA values renamed by first appearance."""
+        lines = [_code(x) for x in normalize(self.body(section), "mlir", DiffOptions())]
+        return rename_values("\n".join(lines)).split("\n")
+
     def lines(self, section: int) -> list[str]:
         if section not in self._lines:
             ir = self.ir_of.get(section, "mlir")
@@ -225,7 +230,12 @@ def _same(a: _Side, sa: int, b: _Side, sb: int, memo: dict[tuple[int, int], bool
     if a.body(sa) == b.body(sb):
         return True
     la, lb = a.lines(sa), b.lines(sb)
-    return la == lb or [_code(x) for x in la] == [_code(x) for x in lb]
+    if la == lb or [_code(x) for x in la] == [_code(x) for x in lb]:
+        return True
+    if a.ir_of.get(sa, "mlir") != "mlir" or a.renamed(sa) != b.renamed(sb):
+        return False
+    a.respelled.add(VALUE_NAMES)  # one IR whose values the two printers named apart
+    return True
 
 
 def _code(line: str) -> str:
@@ -353,7 +363,8 @@ def pass_divergence(dump_a: DumpSource, dump_b: DumpSource, unchanged_a: frozens
     """
     a, b = _Side(dump_a, unchanged_a), _Side(dump_b, unchanged_b)
     found = _search(a, b)
-    respelled = sorted(a.respelled ^ b.respelled)  # printed one way on one side only: the versions spell it apart
+    # Printed one way on one side only: the versions spell it apart (value names: found by comparing both).
+    respelled = sorted((a.respelled ^ b.respelled) | (a.respelled & {VALUE_NAMES}))
     if respelled:
         found = replace(found, note=f"{found.note}; set aside as two spellings of one IR: {', '.join(respelled)}")
     return found
