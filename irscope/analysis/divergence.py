@@ -387,7 +387,7 @@ def _search(a: _Side, b: _Side) -> Divergence:
     compared = 0
     # Agreement counts module-wide: a function pass prints one function, and what lies outside it (an attribute
     # group, a global) is not in its text. MLIR passes print the module.
-    wide = [i for i in both if not (steps[i].a.scope or steps[i].b.scope)]  # type: ignore[union-attr]
+    wide = [i for i in both if not any(p is not None and p.scope for p in (steps[i].a, steps[i].b))]
     agreed = -1  # the step of the last module-wide aligned pass whose outputs agree
     for i in reversed(wide):
         compared += 1
@@ -396,9 +396,10 @@ def _search(a: _Side, b: _Side) -> Divergence:
             break
     diverging = next((i for i in both if i > agreed and not _same_step(a, b, steps[i], memo)), None)
     if diverging is None:
-        last = steps[agreed if agreed >= 0 else both[-1]] if both else None
-        effect = (_attributes_only(a, last.a.output, b, last.b.output)  # type: ignore[union-attr,arg-type]
-                  if a.stage is None and last is not None else [])
+        last = steps[agreed if agreed >= 0 else both[-1]] if both else AlignedPass(None, None)
+        outputs = (last.a.output if last.a else None, last.b.output if last.b else None)
+        effect = (_attributes_only(a, outputs[0], b, outputs[1])
+                  if a.stage is None and outputs[0] is not None and outputs[1] is not None else [])
         return Divergence(level="none", stage=None, compared=compared, effect=tuple(effect),
                           note=f"the outputs of the last aligned pass of the {a.pipeline} are equal")
     first_a, first_b = a.passes[0].input, b.passes[0].input
