@@ -117,8 +117,17 @@ def test_an_os_error_is_one_line_with_the_path(tmp_path: Path) -> None:
     (["export", "matmul", "-o", ""], "Invalid value for '--output' / '-o': is empty"),
     (["export", "matmul", "-o", "/tmp"], "/tmp is a directory; give a file name"),
     (["show", "matmul", "--store", "/proc/self/status"], "/proc/self/status is a file, not a directory"),
+    (["facts", "matmul", "--engine", "bogus"], "'bogus' is not an engine; give local, dask"),
+    (["html", "matmul", "-o", "/nonexistent/dir/m.html"], "the folder /nonexistent/dir does not exist"),
+    (["list", "--store", str(DATA / "matmul.sm80.ttgir")], "matmul.sm80.ttgir is a file, not a directory"),
+    (["--bogus", "list"], "No such option '--bogus' ('irscope --help' lists what is valid)"),
+    (["show", "matmul", "--bogus"], "No such option '--bogus'. (Did you mean"),
+    (["show"], "Missing argument 'KERNEL' ('irscope show --help' lists what is valid)"),
+    (["show", "matmul", "extra"], "unexpected extra argument (extra) ('irscope show --help' lists what is valid)"),
+    (["triton", "bogus"], "No such command 'bogus' ('irscope triton --help' lists what is valid)"),
 ])
 def test_meaningless_values_are_usage_errors(args: list[str], needle: str) -> None:
+    """A bad option value, an unknown option, a missing or extra argument: exit 2 and one line saying what is valid."""
     repo = Path(__file__).resolve().parent.parent
     cwd = os.getcwd()
     os.chdir(repo)
@@ -129,6 +138,7 @@ def test_meaningless_values_are_usage_errors(args: list[str], needle: str) -> No
     assert result.exit_code == 2, result.output  # type: ignore[attr-defined]
     assert needle in result.stderr, result.stderr  # type: ignore[attr-defined]
     assert "Traceback" not in result.output  # type: ignore[attr-defined]
+    assert one_error_line(result).startswith("irscope: error: ")
 
 
 def test_signature_types_are_the_ones_triton_reads() -> None:

@@ -88,6 +88,9 @@ def test_a_ptxas_level_option_is_reported_at_the_lower_stage_with_spills_per_lin
     assert first["level"] == "stage" and first["stage"] == "llir" and first["pass"] is None
     assert any('"nvvm.maxnreg"="160"' in e for e in first["effect"])
     assert any("ttg.maxnreg = 160" in e for e in first["effect"])
+    # LLVM's own passes (the dump with LLVM_IR_ENABLE_DUMP) were searched: the attribute is there from the start.
+    assert "in llir, the IR the LLVM passes of llir start from (translated from the MLIR) differs before any pass" in \
+        first["note"]
     by_key = {c.manifest.key: c for c in Store(shared_store).captures()}
     a, b = capture_resources(by_key[data["a"]["key"]]), capture_resources(by_key[data["b"]["key"]])
     moved = {m["fact"]: (m["a"], m["b"]) for m in first["moved"]}
@@ -185,3 +188,18 @@ def test_a_pass_only_one_pipeline_runs_is_named_when_it_changed_the_ir(captures,
                                                                             extra_pass.index)
     assert "only B runs this pass" in found.note and "A does not run this pass" in found.effect
     assert pass_divergence(a, scan_dump(tmp_path / "a.gz")).level == "none"  # a dump against itself: none
+
+
+@pytest.mark.compile
+def test_a_captures_missing_pass_dump_is_compiled_by_its_own_triton(old_triton):  # noqa: F811
+    """compare KEY_A KEY_B with no --triton: the dump a capture lacks is printed by the Triton that made the capture,
+    never by this interpreter's (which would store another compiler's passes as the capture's)."""
+    data = _cli_json(old_triton, "compare", "vector_add", "--target", "sm90", "--triton", OLD, "--vs-triton", "current")
+    old = {c.manifest.key: c for c in Store(old_triton).captures()}[data["a"]["key"]]
+    for stale in old.path.glob("passes.*"):
+        stale.unlink()
+    again = _cli_json(old_triton, "compare", data["a"]["key"], data["b"]["key"])
+    dump = load_dump(old.path)
+    assert dump is not None and dump.info.triton_version == OLD
+    keys = ("level", "stage", "pass", "index_a", "index_b")
+    assert {k: again["first_divergence"][k] for k in keys} == {k: data["first_divergence"][k] for k in keys}

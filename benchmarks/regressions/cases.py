@@ -36,7 +36,8 @@ class Case:
         finding: what the report found, in our words.
         versions: the two Tritons the report compares (older first).
         target: the target the report ran on.
-        package: the pip requirement that ships the kernel (``sglang==0.5.9``).
+        package: the pip requirement that ships the kernel (``sglang==0.5.9``), or the project's name when the
+            kernel is read from a commit.
         path: the kernel's file inside that package's wheel.
         module: the file's dotted module name (for its relative imports).
         function: the ``@triton.jit`` function.
@@ -53,6 +54,8 @@ class Case:
             those files import (``is_nvidia_hopper = True``).
         expected: what the report's own analysis names.
         shape_note: where the launch's sizes come from.
+        repo / commit: where the files come from instead of a wheel: the project on GitHub (``ROCm/aiter``) and
+            the commit (the kernel as it was on the report's day, when no release on PyPI has it).
     """
 
     name: str
@@ -74,6 +77,8 @@ class Case:
     stand_ins: dict[str, str] = field(default_factory=dict)
     expected: Expected = Expected()
     shape_note: str = ""
+    repo: str = ""
+    commit: str = ""
 
 
 def _tensors(names: str, dtype: str, size: int = 4096) -> list[str]:
@@ -111,30 +116,35 @@ CASES: tuple[Case, ...] = (
                 "slower on gfx950 than 3.6.0; issue 29 cites Triton PR #11249's analysis of the same kernel: "
                 "identical TritonGPU IR, 87 spilled values under 3.7's LLVM against 5 under 3.6.",
         versions=("3.6.0", "3.7.0"), target="gfx950",
-        package="amd-aiter==0.1.7.post2.dev18", path="aiter/ops/triton/_triton_kernels/unified_attention.py",
-        module="aiter.ops.triton._triton_kernels.unified_attention",
+        package="amd-aiter", repo="ROCm/aiter", commit="a83fc86e646d94c88cd06bba80296d5e1fba9bef",
+        path="aiter/ops/triton/_triton_kernels/attention/unified_attention.py",
+        module="aiter.ops.triton._triton_kernels.attention.unified_attention",
         function="kernel_unified_attention_2d",
         args=", ".join(["output_ptr=bf16[4096]", "query_ptr=bf16[4096]", "key_cache_ptr=bf16[4096]",
                         "value_cache_ptr=bf16[4096]", "sink_ptr=None", "block_tables_ptr=i32[4096]",
-                        "seq_lens_ptr=i32[64]", "alibi_slopes_ptr=None", "qq_bias_ptr=None", "k_scale=1.0",
-                        "v_scale=1.0", "out_scale=1.0", "softcap=0", "block_table_stride=256",
-                        "query_stride_0=4096", "query_stride_1=64", "output_stride_0=4096", "output_stride_1=64",
-                        "qq_bias_stride_0=0", "stride_k_cache_0=32768", "stride_k_cache_1=512",
-                        "stride_k_cache_2=64", "stride_v_cache_0=32768", "stride_v_cache_1=512",
-                        "stride_v_cache_2=64", "query_start_len_ptr=i32[65]", "num_seqs=8"]),
+                        "seq_lens_ptr=i32[64]", "alibi_slopes_ptr=None", "qq_bias_ptr=None", "q_descale_ptr=None",
+                        "k_descale_ptr=None", "v_descale_ptr=None", "out_scale_ptr=None", "softcap=0",
+                        "block_table_stride=256", "query_stride_0=4096", "query_stride_1=64",
+                        "output_stride_0=4096", "output_stride_1=64", "qq_bias_stride_0=0",
+                        "stride_k_cache_0=32768", "stride_k_cache_1=512", "stride_k_cache_2=64",
+                        "stride_v_cache_0=32768", "stride_v_cache_1=512", "stride_v_cache_2=64",
+                        "query_start_len_ptr=i32[65]", "num_seqs=8"]),
         constexprs={"scale": 0.125, "num_query_heads": 64, "num_queries_per_kv": 8, "BLOCK_SIZE": 64,
                     "TILE_SIZE": 64, "HEAD_SIZE": 64, "HEAD_SIZE_PADDED": 64, "USE_ALIBI_SLOPES": False,
                     "USE_QQ_BIAS": False, "USE_SOFTCAP": False, "USE_SINKS": False, "SLIDING_WINDOW": 0,
                     "stride_k_cache_3": 1, "stride_v_cache_3": 1, "BLOCK_Q": 16, "BLOCK_M": 128,
-                    "USE_FP8": False, "ALL_DECODE": False},
+                    "ALL_DECODE": False},
         num_warps=4, num_stages=1, sets={"waves_per_eu": 2},
         substitutions=(
             ("float8_info.min", "-448.0", "torch.finfo(torch.float8_e4m3fn).min, computed by torch at import"),
             ("float8_info.max", "448.0", "torch.finfo(torch.float8_e4m3fn).max, computed by torch at import"),
         ),
         expected=Expected(stage="backend", facts=("spills+",)),
-        shape_note="a gpt-oss-120b prefill (64 query heads, 8 KV heads, head size 64, KV blocks of 64) with the "
-                   "config aiter's select_2d_config picks for it (BLOCK_M=128, 4 warps, 1 stage, waves_per_eu=2)",
+        shape_note="the kernel as ROCm/aiter had it on the report's day (commit a83fc86, 2026-07-08; PyPI's newest "
+                   "amd-aiter, 0.1.7.post2.dev18 of November 2025, has an older signature); the report's shape is "
+                   "not in what we could read, so a gpt-oss-120b prefill (64 query heads, 8 KV heads, head size 64, "
+                   "KV blocks of 64, bf16) with the config that commit's select_2d_config picks for a prefill "
+                   "(max_seqlen_q >= 256: BLOCK_M=128, BLOCK_Q=16, TILE_SIZE=64, 4 warps, 1 stage, waves_per_eu=2)",
     ),
     Case(
         name="sglang-extend-attention-gfx950",

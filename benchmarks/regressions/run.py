@@ -3,6 +3,7 @@
     python benchmarks/regressions/run.py                 # needs the network (pip download) the first time
     python benchmarks/regressions/run.py --wheels DIR    # offline: the wheels already downloaded into DIR
     python benchmarks/regressions/run.py --case gated-delta-rule-h20 --no-docs
+    python benchmarks/regressions/run.py --clone ROCm/aiter=DIR   # a case read from a commit: a clone of its project
 
 For each case of cases.py: download the pinned release that ships the kernel (``pip download --no-deps``),
 take the kernel out of its file with only what it needs (``irscope.compile.replay.extract_kernel``; every
@@ -86,30 +87,60 @@ def wheel_of(case: Case, wheels: Path, offline: bool) -> Path:
     return found[0]
 
 
-def kernel_file(case: Case, wheel: Path, work: Path) -> Path:
+class Release:
+    """Where a case's files come from: the pinned release's wheel, or a clone of the project at the case's commit."""
+
+    def __init__(self, case: Case, wheels: Path, offline: bool, clones: dict[str, Path]) -> None:
+        self.case = case
+        if case.commit:
+            clone = clones.get(case.repo)
+            if clone is None:
+                raise RuntimeError(f"{case.name} reads {case.repo} at {case.commit[:10]}: give a clone of it "
+                                   f"(--clone {case.repo}=DIR; git clone https://github.com/{case.repo})")
+            self.clone: Path | None = clone
+            self.wheel: Path | None = None
+        else:
+            self.clone, self.wheel = None, wheel_of(case, wheels, offline)
+
+    @property
+    def label(self) -> str:
+        """``package==version`` or ``owner/name@commit``."""
+        return f"{self.case.repo}@{self.case.commit[:10]}" if self.case.commit else self.case.package
+
+    def read(self, path: str) -> str:
+        """One file of the release, as text."""
+        if self.wheel is not None:
+            with zipfile.ZipFile(self.wheel) as archive:
+                return archive.read(path).decode("utf-8")
+        done = subprocess.run(["git", "-C", str(self.clone), "show", f"{self.case.commit}:{path}"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"{self.label}: {path}: {done.stderr.strip()[-200:]}")
+        return done.stdout
+
+
+def kernel_file(case: Case, release: Release, work: Path) -> Path:
     """The kernel and what it needs, from the release's own file, written under ``work`` (never the repo)."""
     from irscope.compile.replay import extract_kernel
 
-    with zipfile.ZipFile(wheel) as archive:
-        text = archive.read(case.path).decode("utf-8")
+    text = release.read(case.path)
     for old, new, _why in case.substitutions:
         if old not in text:
-            raise RuntimeError(f"{case.path} of {case.package} has no {old!r} to write as {new!r}")
+            raise RuntimeError(f"{case.path} of {release.label} has no {old!r} to write as {new!r}")
         text = text.replace(old, new)
-    replay = extract_kernel(text, case.function, f"{case.package}:{case.path}", case.module)
+    replay = extract_kernel(text, case.function, f"{release.label}:{case.path}", case.module)
     out = work / "kernels" / case.name / Path(case.path).name
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(replay.text, encoding="utf-8")
     return out
 
 
-def helper_site(case: Case, wheel: Path, work: Path) -> Path:
+def helper_site(case: Case, release: Release, work: Path) -> Path:
     """A folder holding the release's helper modules the kernel imports, and the stand-ins they need."""
     site = work / "site" / case.name
     files: dict[str, str] = dict(case.stand_ins)
-    with zipfile.ZipFile(wheel) as archive:
-        for path in case.modules:
-            files[path] = archive.read(path).decode("utf-8")
+    for path in case.modules:
+        files[path] = release.read(path)
     for path, text in files.items():
         target = site / path
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -230,17 +261,18 @@ def verdict(case: Case, first: dict[str, Any] | None, changed: list[dict[str, An
                                                       f"{expected}); {facts_note}")
 
 
-def run_case(case: Case, work: Path, wheels: Path, home: Path, offline: bool, checkout: Path = REPO) -> Row:
+def run_case(case: Case, work: Path, wheels: Path, home: Path, offline: bool, checkout: Path = REPO,
+             clones: dict[str, Path] | None = None) -> Row:
     """One case, end to end, with the irscope of ``checkout``; an error becomes the row's note."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(checkout), os.environ.get("PYTHONPATH", "")]).rstrip(
         os.pathsep), "IRSCOPE_PRECOMPILE": "0"}
     env.pop("IRSCOPE_TRITON", None)
     store = work / "store"
     try:
-        wheel = wheel_of(case, wheels, offline)
-        source = kernel_file(case, wheel, work)
+        release = Release(case, wheels, offline, clones or {})
+        source = kernel_file(case, release, work)
         if case.modules or case.stand_ins:
-            env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(helper_site(case, wheel, work))])
+            env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(helper_site(case, release, work))])
         pythons = [triton_python(v, home, env) for v in case.versions]
         keys = [compile_side(case, source, python, store, env) for python in pythons]
         # Each side's Triton goes with it: a pass-by-pass comparison compiles each capture again with its own.
@@ -297,8 +329,16 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     parser.add_argument("--irscope", type=Path, default=REPO,
                         help="the checkout whose irscope runs the commands (default: this one)")
+    parser.add_argument("--clone", action="append", default=[], metavar="OWNER/NAME=DIR",
+                        help="a git clone of a project a case reads at a commit (repeatable)")
     parser.add_argument("--no-docs", action="store_true", help="do not write docs/versions.md")
     opts = parser.parse_args()
+    clones = {}
+    for item in opts.clone:
+        repo, _, folder = item.partition("=")
+        if not repo or not folder:
+            raise SystemExit(f"--clone {item!r}: give OWNER/NAME=DIR")
+        clones[repo] = Path(folder)
     names = {c.name for c in CASES}
     for name in opts.case or ():
         if name not in names:
@@ -309,7 +349,7 @@ def main() -> int:
     for case in chosen:
         print(f"{case.name}: Triton {case.versions[0]} vs {case.versions[1]} on {case.target} ...", flush=True)
         row = run_case(case, opts.work, opts.wheels or opts.work / "wheels", home, opts.wheels is not None,
-                       opts.irscope.resolve())
+                       opts.irscope.resolve(), clones)
         print(f"  first divergence: {row.divergence}\n  moved: {', '.join(row.moved) or 'nothing'}\n"
               f"  agrees with the report: {row.agrees} ({row.note})", flush=True)
         rows.append(row)

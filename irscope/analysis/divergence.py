@@ -18,13 +18,14 @@ from dataclasses import dataclass, replace
 
 from irscope.analysis.diff import DiffOptions, diff_texts, normalize, strip_pass_manager_noise
 from irscope.analysis.instructions import classify
-from irscope.analysis.ir_facts import describe_change, llvm_facts, mlir_facts
+from irscope.analysis.ir_facts import describe_change, llvm_facts, llvm_function, mlir_facts
 from irscope.analysis.passes import DumpSource, effect_of
+from irscope.analysis.spelling import VALUE_NAMES, rename_values, respell, split_data_layout
 from irscope.errors import StoreError
 from irscope.parse.passes import PassSnapshot, section_body
 
-__all__ = ["AlignedPass", "Divergence", "LineDelta", "align_passes", "line_deltas", "pass_divergence",
-           "stage_divergence"]
+__all__ = ["AlignedPass", "Divergence", "LineDelta", "align_passes", "line_deltas", "lower_pass_divergence",
+           "pass_divergence", "stage_divergence"]
 
 _SAME_NAME = 0.6  # two unmatched passes whose names are this alike are one pass renamed
 _SHOWN_LINES = 2  # changed lines quoted when no counted fact moved
@@ -35,6 +36,14 @@ _ASM_NOISE = re.compile(r"^\s*(?:\.loc\b|\.file\b|//|;|\.Ltmp\d+:|\.Lfunc_end|\.
 # Example: STL [R1+0x10], R20   /   LDL.64 R4, [R1+0x8]   /   st.local.u32   /   scratch_store_dword   (a spill or local array)
 # Example:   llvm.func @matmul_kernel(%arg0: !llvm.ptr<1>, ...) attributes {nvvm.kernel = 1 : ui1, nvvm.maxnreg = 160 : i32} {
 _FUNC_ATTRS = re.compile(r"^(\s*(?:tt|llvm)\.func\b.*?) attributes \{.*\} \{$")
+# LLVM IR's memory and control flow, as _llvm_shape counts it: instructions, then blocks and loops.
+_LLVM_SHAPE = (("load", "loads"), ("store", "stores"), ("phi", "phis"), ("br", "branches"), ("select", "selects"))
+# Example: 12:        /   .lr.ph:        /   L0:   (a basic block's label)
+_LLVM_BLOCK = re.compile(r"^[\w.$-]+:", re.M)
+# Example:   br i1 %10, label %6, label %11, !llvm.loop !5   (a loop's latch)
+_LLVM_LOOP = re.compile(r"!llvm\.loop !\d+")
+# Example: !6 = !{!"llvm.loop.unroll.disable"}
+_LLVM_UNROLL = re.compile(r'!"llvm\.loop\.unroll\.[\w.]+"')
 _LOCAL = re.compile(r"^(?:(?P<st>STL|st\.local|scratch_store)|(?P<ld>LDL|ld\.local|scratch_load))")
 
 
@@ -89,6 +98,7 @@ class Divergence:
         lines: at a lower stage, what moved per kernel line, most first.
         compared: aligned MLIR passes whose outputs were compared.
         note: how the search went, one sentence (``every MLIR pass's output is equal``).
+        dump: the per-pass dump ``index_a``/``index_b`` number in: ``mlir``, or ``llvm`` (LLVM's own passes too).
     """
 
     level: str
@@ -100,6 +110,7 @@ class Divergence:
     lines: tuple[LineDelta, ...] = ()
     compared: int = 0
     note: str = ""
+    dump: str = "mlir"
 
 
 def _key(p: PassSnapshot) -> str:
@@ -139,11 +150,19 @@ def align_passes(a: Sequence[PassSnapshot], b: Sequence[PassSnapshot]) -> list[A
 
 
 class _Side:
-    """One side's dump: section texts, their line counts and comparable lines, each computed once."""
+    """One side's dump: section texts, their line counts and comparable lines, each computed once.
 
-    def __init__(self, source: DumpSource, unchanged: frozenset[int] = frozenset()) -> None:
+    ``stage`` None: the MLIR passes; else LLVM's own passes in that stage (the optimizer in ``llir``, the code
+    generator in ``ptx``/``amdgcn``), whose sections are LLVM IR or machine IR.
+    """
+
+    def __init__(self, source: DumpSource, unchanged: frozenset[int] = frozenset(), stage: str | None = None) -> None:
         self.source = source
-        self.passes = [p for p in source.index.passes if p.ir == "mlir"]
+        self.stage = stage
+        self.passes = [p for p in source.index.passes
+                       if (p.ir == "mlir" if stage is None else p.stage == stage and p.ir in ("llvm", "mir"))]
+        self.ir_of = {s: p.ir for p in self.passes for s in (p.input, p.output) if s is not None}
+        self.ir_of.update({p.output: p.ir for p in self.passes if p.output is not None})  # an input is the IR before
         # A pass known to print its input unchanged (the cached pass table says so) outputs the text of an
         # earlier section: comparisons are made, and remembered, on that one.
         self.canon: dict[int, int] = {}
@@ -151,12 +170,27 @@ class _Side:
             if p.index in unchanged and p.input is not None and p.output is not None:
                 self.canon[p.output] = self.canon.get(p.input, p.input)
         self._bodies: dict[int, str] = {}
+        self.respelled: set[str] = set()  # what irscope.analysis.spelling set aside in the texts read
+        self.layouts: set[str] = set()  # the LLVM data layouts set aside in the texts read
         self._counts: dict[int, int] = {}
         self._lines: dict[int, list[str]] = {}
 
+    @property
+    def pipeline(self) -> str:
+        """What its passes are, as notes name them."""
+        return "MLIR pipeline" if self.stage is None else f"LLVM passes of {self.stage}"
+
     def body(self, section: int) -> str:
         if section not in self._bodies:
-            self._bodies[section] = section_body(self.source.text(section))
+            body = section_body(self.source.text(section))
+            if self.ir_of.get(section, "mlir") == "mlir":
+                body, used = respell(body)
+                self.respelled |= used
+            elif self.ir_of.get(section) == "llvm":
+                body, layout = split_data_layout(body)
+                if layout:
+                    self.layouts.add(layout)
+            self._bodies[section] = body
             if len(self._bodies) > 4:
                 self._bodies.pop(next(iter(self._bodies)))
         return self._bodies[section]
@@ -165,12 +199,19 @@ class _Side:
         """How many lines ``normalize`` keeps of the section (all but the ``#loc`` definitions), counted cheaply."""
         if section not in self._counts:
             body = self.body(section)
-            self._counts[section] = body.count("\n") + 1 - body.startswith("#loc") - body.count("\n#loc")
+            self._counts[section] = (body.count("\n") + 1 - body.startswith("#loc") - body.count("\n#loc")
+                                     if self.ir_of.get(section, "mlir") == "mlir" else len(self.lines(section)))
         return self._counts[section]
+
+    def renamed(self, section: int) -> list[str]:
+        """The section's code lines (attributes set aside) with its SSA values renamed by first appearance."""
+        lines = [_code(x) for x in normalize(self.body(section), "mlir", DiffOptions())]
+        return rename_values("\n".join(lines)).split("\n")
 
     def lines(self, section: int) -> list[str]:
         if section not in self._lines:
-            self._lines[section] = normalize(self.body(section), "mlir", DiffOptions(normalize_ssa=True))
+            ir = self.ir_of.get(section, "mlir")
+            self._lines[section] = normalize(self.body(section), ir, DiffOptions(normalize_ssa=True))
             if len(self._lines) > 6:
                 self._lines.pop(next(iter(self._lines)))
         return self._lines[section]
@@ -189,7 +230,12 @@ def _same(a: _Side, sa: int, b: _Side, sb: int, memo: dict[tuple[int, int], bool
     if a.body(sa) == b.body(sb):
         return True
     la, lb = a.lines(sa), b.lines(sb)
-    return la == lb or [_code(x) for x in la] == [_code(x) for x in lb]
+    if la == lb or [_code(x) for x in la] == [_code(x) for x in lb]:
+        return True
+    if a.ir_of.get(sa, "mlir") != "mlir" or a.renamed(sa) != b.renamed(sb):
+        return False
+    a.respelled.add(VALUE_NAMES)  # one IR whose values the two printers named apart
+    return True
 
 
 def _code(line: str) -> str:
@@ -218,6 +264,9 @@ def _changes_ir(side: _Side, p: PassSnapshot) -> bool:
     """Whether a pass only one side runs changed that side's IR."""
     if p.input is None or p.output is None or p.input == p.output:
         return False
+    if p.scope:  # a function pass prints its function: compared with that function of its input
+        before = normalize(llvm_function(side.body(p.input), p.scope), p.ir, DiffOptions(normalize_ssa=True))
+        return before != side.lines(p.output)
     return side.lines(p.input) != side.lines(p.output)
 
 
@@ -232,12 +281,25 @@ def _quoted(text_a: str, text_b: str, ir: str) -> list[str]:
     return out
 
 
+def _llvm_shape(text_a: str, text_b: str) -> list[str]:
+    """LLVM IR's memory and control flow, A -> B, where it moved: loads, stores, phis, branches, blocks, loops."""
+    fa, fb = llvm_facts(text_a), llvm_facts(text_b)
+    moved = [f"{label} {fa.ops.get(op, 0)} -> {fb.ops.get(op, 0)}" for op, label in _LLVM_SHAPE
+             if fa.ops.get(op, 0) != fb.ops.get(op, 0)]
+    for label, regex in (("blocks", _LLVM_BLOCK), ("loops", _LLVM_LOOP), ("unroll hints", _LLVM_UNROLL)):
+        na, nb = len(regex.findall(text_a)), len(regex.findall(text_b))
+        if na != nb:
+            moved.append(f"{label} {na} -> {nb}")
+    return [", ".join(moved)] if moved else []
+
+
 def _text_effect(text_a: str, text_b: str, ir: str) -> list[str]:
     """What differs between two texts of one stage: the counted facts, else the first lines that differ."""
     if ir == "mlir":
         said = describe_change(mlir_facts(text_a), mlir_facts(text_b))
     else:
         said = describe_change(llvm_facts(text_a, ir), llvm_facts(text_b, ir)) if ir in ("llvm", "mir") else []
+        said = [*_llvm_shape(text_a, text_b), *said] if ir == "llvm" else said
     return said or _quoted(text_a, text_b, ir)
 
 
@@ -245,7 +307,7 @@ def _pass_effect(a: _Side, b: _Side, pa: PassSnapshot | None, pb: PassSnapshot |
     """What a divergent pass did differently: its output B against A, its options, what it did on each side."""
     out: list[str] = []
     if pa is not None and pb is not None and pa.output is not None and pb.output is not None:
-        out += _text_effect(a.body(pa.output), b.body(pb.output), "mlir")
+        out += _text_effect(a.body(pa.output), b.body(pb.output), a.ir_of.get(pa.output, "mlir"))
         if pa.options != pb.options:
             out.append(f"options {pa.options or '(none)'} -> {pb.options or '(none)'}")
         if pa.name != pb.name:
@@ -276,15 +338,17 @@ def _diverged_at(a: _Side, b: _Side, steps: list[AlignedPass], compared: int) ->
             return Divergence(level="pass", stage=p.stage or None, pass_name=p.name,
                               index_a=p.index if label == "A" else None, index_b=p.index if label == "B" else None,
                               effect=tuple(_pass_effect(a, b, one_a, one_b)), compared=compared,
-                              note=f"only {label} runs this pass, and it changed the IR")
+                              note=f"only {label} runs this pass, and it changed the IR",
+                              dump="mlir" if a.stage is None else "llvm")
     pa, pb = last.a, last.b
     earlier = list(dict.fromkeys(p.stage for p in a.passes if p.index < pa.index and p.stage and p.stage != pa.stage))
     agree = f"; the {' and '.join(s.upper() for s in earlier)} code agree{'s' if len(earlier) == 1 else ''}" \
         if earlier else ""
     return Divergence(level="pass", stage=pa.stage or None, pass_name=pa.name, index_a=pa.index, index_b=pb.index,
                       effect=tuple(_pass_effect(a, b, pa, pb)), compared=compared,
-                      note=f"the IR agrees up to this pass and differs from its output to the end of the MLIR "
-                           f"pipeline ({compared} aligned passes compared{agree})")
+                      note=f"the IR agrees up to this pass and differs from its output to the end of the "
+                           f"{a.pipeline} ({compared} aligned passes compared{agree})",
+                      dump="mlir" if a.stage is None else "llvm")
 
 
 def pass_divergence(dump_a: DumpSource, dump_b: DumpSource, unchanged_a: frozenset[int] = frozenset(),
@@ -298,42 +362,78 @@ def pass_divergence(dump_a: DumpSource, dump_b: DumpSource, unchanged_a: frozens
     ``unchanged_a``/``unchanged_b``: passes known to leave each side's IR as it was (their texts are not read).
     """
     a, b = _Side(dump_a, unchanged_a), _Side(dump_b, unchanged_b)
+    found = _search(a, b)
+    # Printed one way on one side only: the versions spell it apart (value names: found by comparing both).
+    respelled = sorted((a.respelled ^ b.respelled) | (a.respelled & {VALUE_NAMES}))
+    if respelled:
+        found = replace(found, note=f"{found.note}; set aside as two spellings of one IR: {', '.join(respelled)}")
+    return found
+
+
+def _same_step(a: _Side, b: _Side, step: AlignedPass, memo: dict[tuple[int, int], bool]) -> bool:
+    """Whether an aligned step's two outputs agree (a function pass's: on that function's text)."""
+    assert step.a is not None and step.b is not None and step.a.output is not None and step.b.output is not None
+    return _same(a, step.a.output, b, step.b.output, memo)
+
+
+def _search(a: _Side, b: _Side) -> Divergence:
+    """pass_divergence's search over two sides."""
     memo: dict[tuple[int, int], bool] = {}
     if not a.passes or not b.passes:
-        return Divergence(level="none", stage=None, note="a dump holds no MLIR pass")
+        return Divergence(level="none", stage=None, note=f"a dump holds none of the {a.pipeline}")
     steps = [s for s in align_passes(a.passes, b.passes)
              if s.a is None or s.b is None or (s.a.output is not None and s.b.output is not None)]
     both = [i for i, s in enumerate(steps) if s.a is not None and s.b is not None]
     compared = 0
-    agreed = -1  # the step of the last aligned pass whose outputs agree
-    for i in reversed(both):
-        step = steps[i]
-        assert step.a is not None and step.b is not None and step.a.output is not None and step.b.output is not None
+    # Agreement counts module-wide: a function pass prints one function, and what lies outside it (an attribute
+    # group, a global) is not in its text. MLIR passes print the module.
+    wide = [i for i in both if not any(p is not None and p.scope for p in (steps[i].a, steps[i].b))]
+    agreed = -1  # the step of the last module-wide aligned pass whose outputs agree
+    for i in reversed(wide):
         compared += 1
-        if _same(a, step.a.output, b, step.b.output, memo):
+        if _same_step(a, b, steps[i], memo):
             agreed = i
             break
-    if agreed == (both[-1] if both else -1) and both:
-        last = steps[agreed]
-        assert last.a is not None and last.b is not None and last.a.output is not None and last.b.output is not None
-        return Divergence(level="none", stage=None, compared=compared,
-                          effect=tuple(_attributes_only(a, last.a.output, b, last.b.output)),
-                          note="the outputs of the last aligned MLIR pass are equal")
+    diverging = next((i for i in both if i > agreed and not _same_step(a, b, steps[i], memo)), None)
+    if diverging is None:
+        last = steps[agreed if agreed >= 0 else both[-1]] if both else AlignedPass(None, None)
+        outputs = (last.a.output if last.a else None, last.b.output if last.b else None)
+        effect = (_attributes_only(a, outputs[0], b, outputs[1])
+                  if a.stage is None and outputs[0] is not None and outputs[1] is not None else [])
+        return Divergence(level="none", stage=None, compared=compared, effect=tuple(effect),
+                          note=f"the outputs of the last aligned pass of the {a.pipeline} are equal")
     first_a, first_b = a.passes[0].input, b.passes[0].input
     frontend = first_a is not None and first_b is not None and not _same(a, first_a, b, first_b)
     if agreed < 0 and frontend:
         assert first_a is not None and first_b is not None
-        effect = _text_effect(a.body(first_a), b.body(first_b), "mlir")
+        effect = _text_effect(a.body(first_a), b.body(first_b), a.ir_of.get(first_a, "mlir"))
+        first = ("the first IR, as the frontend generated it from the kernel," if a.stage is None else
+                 f"the IR the {a.pipeline} start from" + (" (translated from the MLIR)" if a.stage == "llir" else ""))
         return Divergence(level="stage", stage=a.passes[0].stage or "ttir", effect=tuple(effect), compared=compared,
-                          note="the first IR, as the frontend generated it from the kernel, differs before any pass, "
-                               "and no pass makes the two agree again")
-    nxt = next(i for i in both if i > agreed)
-    found = _diverged_at(a, b, steps[agreed + 1:nxt + 1], compared)
+                          note=f"{first} differs before any pass, and no pass makes the two agree again",
+                          dump="mlir" if a.stage is None else "llvm")
+    found = _diverged_at(a, b, steps[agreed + 1:diverging + 1], compared)
     if frontend and agreed >= 0:
         at = steps[agreed].a
         assert at is not None
-        found = replace(found, note=found.note + f"; the frontends' first IRs differed too, but agree again by "
+        first = "the frontends' first IRs" if a.stage is None else "the IRs they start from"
+        found = replace(found, note=found.note + f"; {first} differed too, but agree again by "
                                                  f"A's pass {at.index} ({at.name})")
+    return found
+
+
+def lower_pass_divergence(dump_a: DumpSource, dump_b: DumpSource, stage: str) -> Divergence:
+    """The first of LLVM's own passes in ``stage`` (``llir``: the optimizer; ``ptx``/``amdgcn``: the code
+    generator) from whose output on two dumps made with ``LLVM_IR_ENABLE_DUMP`` differ, searched as
+    pass_divergence searches the MLIR passes: aligned by name and order, from the end."""
+    a, b = _Side(dump_a, stage=stage), _Side(dump_b, stage=stage)
+    found = _search(a, b)
+    if a.layouts != b.layouts and len(a.layouts) == len(b.layouts) == 1:
+        la, lb = (next(iter(x.layouts)).split("-") for x in (a, b))
+        moved = [f"{side} only: {' '.join(e for e in mine if e not in theirs)}"
+                 for side, mine, theirs in (("A", la, lb), ("B", lb, la)) if any(e not in theirs for e in mine)]
+        found = replace(found, note=f"{found.note}; set aside: the target data layout strings differ "
+                                    f"({'; '.join(moved)})")
     return found
 
 

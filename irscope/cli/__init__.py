@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from irscope import __version__
-from irscope.cli.crash import describe_os_error, one_line, quiet_stdout, report_crash
+from irscope.cli.crash import describe_os_error, one_line, one_line_usage, quiet_stdout, report_crash
 from irscope.cli.options import RETRY_HELP, TRITON_HELP, choose_retry, choose_triton
 from irscope.cli.output import theme_option
 from irscope.errors import CompileError, IrscopeError
@@ -60,9 +60,18 @@ class IrscopeGroup(click.Group):
         command: click.Command = getattr(importlib.import_module(module), attr)
         return command
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:  # the group's own options (irscope --bogus)
+            raise one_line_usage(exc) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # a command's options and arguments, as read or checked in its body
+            raise one_line_usage(exc) from None
         except IrscopeError as exc:
             # Triton's own compile message keeps its lines (a source excerpt with a caret); others are one line.
             text = str(exc) if isinstance(exc, CompileError) else one_line(str(exc))

@@ -193,7 +193,8 @@ class Side:
 def see_commands(div: Divergence, a: Side, b: Side) -> list[str]:
     """How to see the text where two sides diverge: that pass's diff on each side, or that stage across both."""
     if div.level == "pass":
-        return [shlex.join(["irscope", "diff", *side.args(), "--pass", str(index)])
+        llvm = ["--llvm"] if div.dump == "llvm" else []
+        return [shlex.join(["irscope", "diff", *side.args(), "--pass", str(index), *llvm])
                 for side, index in ((a, div.index_a), (b, div.index_b)) if index is not None]
     if div.level != "stage" or not div.stage:
         return []
@@ -213,16 +214,17 @@ def _divergence(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any]) -> Di
     from irscope.request.passdump import get_pass_dump
     from irscope.toolchain.tritons import using
 
-    def dump(side: tuple[Any, Any, Any]) -> Any:
+    def dump(side: tuple[Any, Any, Any], llvm: bool = False) -> Any:
         request, capture, env = side
         with using(env):
-            return get_pass_dump(request, capture, on_compile=dump_notice)
+            return get_pass_dump(request, capture, llvm=llvm, on_compile=dump_notice)
 
     from irscope.analysis.divergence import Divergence
     from irscope.errors import IrscopeError
 
     try:
-        return first_divergence(first[1], second[1], lambda: dump(first), lambda: dump(second))
+        return first_divergence(first[1], second[1], lambda: dump(first), lambda: dump(second),
+                                lambda: dump(first, llvm=True), lambda: dump(second, llvm=True))
     except (IrscopeError, OSError) as exc:  # a per-pass compile that fails leaves the facts to compare
         click.echo(f"irscope: no first divergence: {exc}", err=True)
         return Divergence(level="unknown", stage=None, note=f"not searched: {exc}")

@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -38,6 +39,41 @@ def one_line(message: str) -> str:
             continue
         out += part if not out else (" " if out.endswith(":") else "; ") + part
     return out
+
+
+def usage_line(exc: click.UsageError) -> str:
+    """A usage error on one line: click's message, and where the valid values are when it names none.
+
+    A bad value's message says what is valid (the option's own check words it); an unknown option, a
+    missing argument or an extra one points at the command's ``--help``.
+    """
+    text = one_line(exc.format_message())
+    if isinstance(exc, click.BadParameter) and not isinstance(exc, click.MissingParameter):
+        return text
+    if isinstance(exc, click.NoSuchOption) and exc.possibilities:  # "Did you mean ...?" names the valid ones
+        return text
+    names: list[str] = []
+    ctx = exc.ctx
+    while ctx is not None and ctx.parent is not None:  # the command's path, under the name irscope
+        names.insert(0, ctx.info_name or "")
+        ctx = ctx.parent
+    path = " ".join(["irscope", *names])
+    return f"{text.rstrip('.')} ('{path} --help' lists what is valid)"
+
+
+class OneLineUsageError(click.UsageError):
+    """A usage error that shows as one ``irscope: error:`` line (exit 2), not click's usage, hint and error."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"irscope: error: {self.message}", err=True)
+
+
+def one_line_usage(exc: click.UsageError) -> click.UsageError:
+    """``exc`` as a one-line usage error; click's no-arguments help (not an error) stays as it is."""
+    no_args = getattr(click.exceptions, "NoArgsIsHelpError", None)
+    if isinstance(exc, OneLineUsageError) or (no_args is not None and isinstance(exc, no_args)):
+        return exc
+    return OneLineUsageError(usage_line(exc), exc.ctx)
 
 
 def describe_os_error(exc: OSError) -> str:

@@ -6,7 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from irscope.analysis.divergence import Divergence, line_deltas, pass_divergence, stage_divergence
+from irscope.analysis.divergence import (
+    Divergence,
+    line_deltas,
+    lower_pass_divergence,
+    pass_divergence,
+    stage_divergence,
+)
 from irscope.analysis.sourcemap import map_stage
 from irscope.errors import StoreError
 from irscope.model.stages import get_stage
@@ -18,6 +24,8 @@ __all__ = ["LOWER_STAGES", "first_divergence"]
 
 # The stages below the MLIR pipeline, compared in order when every MLIR pass agrees.
 LOWER_STAGES = {"cuda": ("llir", "ptx", "sass"), "hip": ("llir", "amdgcn")}
+# The lower stages in which LLVM runs passes of its own (the optimizer; the code generator), searched pass by pass.
+_LLVM_PASS_STAGES = ("llir", "ptx", "amdgcn")
 # The listings whose instructions are counted per kernel line at a lower-stage divergence.
 _LINE_STAGES = {"cuda": ("sass", "ptx"), "hip": ("amdgcn",)}
 
@@ -61,11 +69,26 @@ def _unchanged(dump: PassDump) -> frozenset[int]:
                      and isinstance(r.get("index"), int))
 
 
-def first_divergence(left: Capture, right: Capture, dump_a: Callable[[], PassDump],
-                     dump_b: Callable[[], PassDump]) -> Divergence:
-    """Where ``right`` first differs from ``left``: an MLIR pass, the frontend's first IR, a lower stage, or none.
+def _llvm_pass(found: Divergence, llvm_a: Callable[[], PassDump], llvm_b: Callable[[], PassDump]) -> Divergence:
+    """A lower stage's divergence narrowed to the first of LLVM's own passes there whose output differs."""
+    assert found.stage is not None
+    lower = lower_pass_divergence(llvm_a(), llvm_b(), found.stage)
+    if lower.level == "pass":
+        return replace(lower, note=f"every MLIR pass's output is equal; in {found.stage}, {lower.note}")
+    if lower.level == "stage":
+        return replace(found, note=f"every MLIR pass's output is equal; in {found.stage}, {lower.note}",
+                       effect=lower.effect or found.effect, dump="llvm")
+    return found  # LLVM's passes agree: the difference is in what no pass prints (the asm printer's text)
 
-    ``dump_a``/``dump_b`` give each side's per-pass dump (compiling it when the store has none).
+
+def first_divergence(left: Capture, right: Capture, dump_a: Callable[[], PassDump],
+                     dump_b: Callable[[], PassDump], llvm_a: Callable[[], PassDump] | None = None,
+                     llvm_b: Callable[[], PassDump] | None = None) -> Divergence:
+    """Where ``right`` first differs from ``left``: an MLIR pass, the frontend's first IR, a lower stage (and, given
+    ``llvm_a``/``llvm_b``, the first of LLVM's own passes there), or none.
+
+    ``dump_a``/``dump_b`` give each side's per-pass dump, ``llvm_a``/``llvm_b`` the dump with LLVM's passes too
+    (each compiled when the store has none; the LLVM ones only when every MLIR pass agrees and a lower stage does not).
     """
     first, second = dump_a(), dump_b()
     found = pass_divergence(first, second, _unchanged(first), _unchanged(second))
@@ -78,7 +101,9 @@ def first_divergence(left: Capture, right: Capture, dump_a: Callable[[], PassDum
     stages = LOWER_STAGES.get(backend, ("llir",)) if backend == right.manifest.backend else ("llir",)
     mlir = found
     found = stage_divergence(stages, _reader(left), _reader(right), mlir.compared)
+    if found.level == "stage" and found.stage in _LLVM_PASS_STAGES and llvm_a is not None and llvm_b is not None:
+        found = _llvm_pass(found, llvm_a, llvm_b)
     found = replace(found, effect=(*mlir.effect, *found.effect))
-    if found.level == "stage" and found.stage is not None and backend == right.manifest.backend:
+    if found.level in ("stage", "pass") and found.stage is not None and backend == right.manifest.backend:
         return replace(found, lines=tuple(_per_line(left, right, found.stage)))
     return found

@@ -79,8 +79,12 @@ def get_pass_dump(request: CaptureJob | JobSource, capture: Capture, llvm: bool 
         if on_compile is not None:
             on_compile(capture)
         from irscope.compile.passes import capture_passes
+        from irscope.toolchain.tritons import resolve, triton_version, using
 
-        capture_passes(job, capture, llvm=llvm)
+        # The dump is the capture's own compile printed pass by pass: its Triton, whichever this command chose.
+        made_by = capture.manifest.triton_version
+        with using(resolve(made_by, store.root) if made_by and made_by != triton_version() else None):
+            capture_passes(job, capture, llvm=llvm)
         found = load_dump(capture.path, flavour)
     if found is None:
         raise StoreError(f"the per-pass dump of {capture.manifest.key} was written but cannot be read back")

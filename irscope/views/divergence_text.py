@@ -20,7 +20,8 @@ def _where(div: Divergence) -> str:
             sides.append(f"A: pass {div.index_a}")
         if div.index_b is not None:
             sides.append(f"B: pass {div.index_b}")
-        return f"pass {div.pass_name} ({div.stage or 'stage ?'}; {', '.join(sides)})"
+        llvm = " of the --llvm dump" if div.dump == "llvm" else ""  # LLVM's own pass, numbered as passes --llvm does
+        return f"pass {div.pass_name} ({div.stage or 'stage ?'}; {', '.join(sides)}{llvm})"
     if div.level == "stage":
         return f"stage {div.stage}"
     if div.level == "unknown":
@@ -65,7 +66,7 @@ def render_divergence(div: Divergence, moved: Sequence[Delta], see: Sequence[str
 def divergence_json(div: Divergence, moved: Sequence[Delta], see: Sequence[str]) -> dict[str, Any]:
     """The ``first_divergence`` object of ``compare --json``."""
     return {"level": div.level, "stage": div.stage, "pass": div.pass_name, "index_a": div.index_a,
-            "index_b": div.index_b, "effect": list(div.effect),
+            "index_b": div.index_b, "dump": div.dump, "effect": list(div.effect),
             "moved": [{"fact": d.name, "a": d.before, "b": d.after} for d in moved],
             "see": " ; ".join(see), "see_commands": list(see), "note": div.note, "compared_passes": div.compared,
             "lines": [{"stage": d.stage, "line": d.line, "source": d.source, "changes": list(d.changes)}
