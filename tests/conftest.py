@@ -206,3 +206,21 @@ def foreign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[dict[
     store = Store(tmp_path_factory.mktemp("foreign") / "store")
     open_archive(DATA / "captures.tar.gz", store)
     return store, json.loads((DATA / "measurements.json").read_text())["entries"]
+
+
+@pytest.fixture(scope="session")
+def llama_program(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    """Hugging Face's tiny Llama (tests/data/programs/inductor_hf_llama.py) captured offline for sm90 once a session:
+    (its store, its ``ProgramRecord``). About 25 s on two cores."""
+    import subprocess
+    import sys
+
+    from irscope.store.programs import read_program
+
+    store = tmp_path_factory.mktemp("llama-program")
+    env = {**os.environ, "PYTHONPATH": repo_path(), "IRSCOPE_HOME": str(store)}
+    proc = subprocess.run([sys.executable, "-m", "irscope", "capture", "--target", "sm90", "--", sys.executable,
+                           str(DATA / "programs" / "inductor_hf_llama.py")], capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return store, read_program(store, "latest")
