@@ -181,3 +181,17 @@ def test_a_tiny_llama_links_nine_in_ten_kernels_to_transformers_source(llama_pro
     rms = [k for k in kernels if "mean_mul_pow_rsqrt" in k.name]
     assert rms and all("variance = hidden_states.pow(2).mean(-1, keepdim=True)" in [ln.code for ln in k.provenance.lines]
                        for k in rms)
+
+
+def test_the_tuis_facts_name_an_inductor_kernels_model_lines(train) -> None:
+    from irscope.tui.facts import capture_facts
+
+    store, _, record = train
+    kernel = next(k for k in record.graphs[1].kernels if len(k.provenance.lines) > 3)
+    capture = Store(store).get(kernel.keys[0])
+    assert capture is not None
+    facts = [f for f in capture_facts(capture) if f.source == "Inductor provenance"]
+    first = kernel.provenance.lines[0]
+    assert [f.label for f in facts] == ["model line"] * 3 + ["model lines", "fused ATen ops"]
+    assert facts[0].value == f"{TRAIN}:{first.line}  {first.code}"
+    assert facts[-1].value == ", ".join(kernel.provenance.aten)

@@ -167,9 +167,9 @@ def provenance_json(nodes: list[Any]) -> dict[str, Any]:
     """``provenance(nodes)`` as JSON data: model lines outside torch's package and irscope's (its torch stand-in's
     dispatch mode is a frame Dynamo traced through)."""
     import os
+    from pathlib import Path
 
     import torch
 
-    import irscope
-
-    return asdict(provenance(nodes, (os.path.dirname(torch.__file__), os.path.dirname(irscope.__file__))))
+    irscope_root = str(Path(__file__).resolve().parents[1])
+    return asdict(provenance(nodes, (os.path.dirname(torch.__file__), irscope_root)))
