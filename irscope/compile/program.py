@@ -118,7 +118,7 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
                                             provenance=program_graphs.provenance_by_launch(graphs),
                                             keys_by_launch=by_launch)
         notes = listener_notes([n for n in _records(session / "notes") if isinstance(n, dict)])
-        record = program_graphs.build_record(
+        record: ProgramRecord | None = program_graphs.build_record(
             command=shlex.join(command), target=offline.name if offline else (captures[0].manifest.target
                                                                             if captures else ""),
             gpu=(gpu or "") if offline else "", exit_code=exit_code, graphs=graphs, calls_records=calls,
