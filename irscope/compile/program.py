@@ -118,13 +118,14 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
                                             provenance=program_graphs.provenance_by_launch(graphs),
                                             keys_by_launch=by_launch)
         notes = listener_notes([n for n in _records(session / "notes") if isinstance(n, dict)])
-        record: ProgramRecord | None = program_graphs.build_record(
+        built = program_graphs.build_record(
             command=shlex.join(command), target=offline.name if offline else (captures[0].manifest.target
                                                                             if captures else ""),
             gpu=(gpu or "") if offline else "", exit_code=exit_code, graphs=graphs, calls_records=calls,
             keys=[c.manifest.key for c in captures], keys_by_launch=by_launch, notes=[])
+        record: ProgramRecord | None = built
         try:
-            write_program(store.root, record)
+            write_program(store.root, built)
         except StoreError as exc:  # the captures are stored all the same
             notes.append(f"the program's record was not written: {exc}")
             record = None
