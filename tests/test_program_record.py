@@ -154,15 +154,19 @@ def test_a_second_capture_on_the_same_machine_codegens_again_and_an_abrupt_end_c
     records = []
     for store, args in ((tmp_path / "a", ()), (tmp_path / "b", ("--abrupt",))):
         proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(RUNS), *args, store=store, env=env)
-        assert proc.returncode == 0 and "ran 3 times (64,)" in proc.stdout, proc.stderr[-3000:]
+        assert proc.returncode == 0 and "ran 3 times (64,) stepped twice" in proc.stdout, proc.stderr[-3000:]
         records.append(read_program(store, "latest"))
-    line = next(i for i, text in enumerate(RUNS.read_text(encoding="utf-8").splitlines(), 1) if "torch.sin(x)" in text)
+    text = RUNS.read_text(encoding="utf-8").splitlines()
+    sine, foreach = (next(i for i, t in enumerate(text, 1) if what in t) for what in ("torch.sin(x)", "_foreach_add_("))
     for record in records:
-        ((kernel,),) = [g.kernels for g in record.graphs]
+        ((kernel,), (step,)) = [g.kernels for g in record.graphs]
         assert kernel.provenance.aten == ("aten.sin", "aten.mul", "aten.add")
-        assert [(ln.line, ln.function) for ln in kernel.provenance.lines] == [(line, "scaled_sine")]
-    assert records[0].graphs[0].calls == 3 and not records[0].notes
-    assert records[1].graphs[0].calls == 0 and "calls are 0" in records[1].notes[0]
+        assert [(ln.line, ln.function) for ln in kernel.provenance.lines] == [(sine, "scaled_sine")]
+        # A foreach kernel: Inductor's combo-kernel code path names it (triton_for_...) from the foreach node.
+        assert step.name.startswith("triton_for_fused_") and step.provenance.aten == ("aten._foreach_add",)
+        assert [(ln.line, ln.function) for ln in step.provenance.lines] == [(foreach, "sgd")]
+    assert [g.calls for g in records[0].graphs] == [3, 2] and not records[0].notes
+    assert [g.calls for g in records[1].graphs] == [0, 0] and "calls are 0" in records[1].notes[0]
 
 
 def test_a_tiny_llama_links_nine_in_ten_kernels_to_transformers_source(llama_program) -> None:
