@@ -24,10 +24,9 @@ RUNS = DATA / "programs" / "inductor_runs.py"
 
 
 @pytest.fixture(scope="module")
-def train(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any, ProgramRecord]:
-    """The two-step training program captured offline for sm90 (about 20 s): store, the capture's output, record."""
-    store = tmp_path_factory.mktemp("train-program")
-    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(TRAIN), store=store)
+def train(train_program: tuple[Path, Any]) -> tuple[Path, Any, ProgramRecord]:
+    """The two-step training program captured offline for sm90 (the session's): store, the capture's output, record."""
+    store, proc = train_program
     assert proc.returncode == 0, proc.stderr[-3000:]
     return store, proc, read_program(store, "latest")
 
