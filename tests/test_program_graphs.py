@@ -47,3 +47,29 @@ def test_no_run_counts_is_a_note_and_a_program_of_hand_written_kernels_has_only_
     plain = build_record(command="p", target="sm90", gpu="", exit_code=0, graphs=[], calls_records=[],
                          keys=["add_kernel-sm90-c0-p-0123"], keys_by_launch={}, notes=[])
     assert plain.graphs == () and plain.keys == ("add_kernel-sm90-c0-p-0123",) and plain.notes == ()
+
+
+def test_a_graph_record_names_its_cpu_variant_calls_and_the_extern_groups(monkeypatch) -> None:
+    """A training graph is traced by AOT autograd on the CPU: its SDPA is the CPU flash op (seen in a bf16 Llama
+    training step's record), which the record must not pass off as the GPU's."""
+    from irscope.compile import inductor_graphs
+    from irscope.compile.inductor_provenance import Collected
+
+    written: list[tuple[str, dict]] = []
+    monkeypatch.setattr(inductor_graphs, "write_record", lambda kind, data: written.append((kind, data)))
+    sdpa = "aten._scaled_dot_product_flash_attention_for_cpu.default"
+    calls = [{"op": sdpa, "library": "ATen", "shapes": [[1, 4, 8, 16]] * 3, "dtype": "bfloat16"},
+             {"op": "aten.mm.out", "library": "cuBLAS", "shapes": [[2, 3], [3, 4]], "dtype": "bfloat16"},
+             {"op": "aten.mm.out", "library": "cuBLAS", "shapes": [[2, 3], [3, 4]], "dtype": "bfloat16"}]
+    with inductor_graphs.made_graphs() as ids:
+        inductor_graphs.write_graph("forward", Collected(), [("triton_poi_0", ["k"]), ("triton_poi_0", ["k"])], calls)
+    ((kind, data),) = written
+    assert kind == "graphs" and ids == [data["id"]] and data["kind"] == "forward"
+    assert data["kernels"][0]["per_run"] == 2 and "define_kernel did not name it" in data["kernels"][0]["provenance"][
+        "missing"]
+    assert [(e["op"], e["per_run"]) for e in data["externs"]] == [(sdpa, 1), ("aten.mm.out", 2)]
+    assert data["notes"] == [f"{sdpa}: AOT autograd traced the graph on the CPU, which chose the CPU variant of this "
+                             "op; on a GPU the graph calls the GPU one (not modelled either way)"]
+    assert inductor_graphs.library_of("aten.convolution.default") == "cuDNN"
+    assert inductor_graphs.library_of("aten._scaled_dot_product_flash_attention.default") == "FlashAttention"
+    assert inductor_graphs.library_of("aten._scaled_dot_product_cudnn_attention_backward.default") == "cuDNN"

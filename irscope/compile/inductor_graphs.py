@@ -175,6 +175,9 @@ def write_graph(kind: str, collected: Collected, launched: list[tuple[str, list[
     notes = [f"provenance of {e}" for e in collected.errors]
     if failure:
         notes.append(f"its wrapper could not run on fake inputs ({failure}): its launches are not known")
+    for op in dict.fromkeys(c["op"] for c in calls if "_for_cpu" in c["op"]):
+        notes.append(f"{op}: AOT autograd traced the graph on the CPU, which chose the CPU variant of this op; "
+                     "on a GPU the graph calls the GPU one (not modelled either way)")
     for name, kernel in kernels.items():
         nodes = collected.kernels.get(name)
         kernel["provenance"] = (provenance_json(nodes) if nodes else
