@@ -173,7 +173,7 @@ def test_a_tiny_llama_links_nine_in_ten_kernels_to_transformers_source(llama_pro
     mostly modeling_llama.py, and transformers' helpers it calls (its SDPA wrapper, its KV cache, its masks)."""
     _, record = llama_program
     kernels = [k for g in record.graphs for k in g.kernels]
-    assert len(kernels) >= 15
+    assert len(kernels) >= 8  # one graph (20 while its indexing broke it: fake_indexing)
     linked = [k for k in kernels if any("/transformers/" in ln.file for ln in k.provenance.lines)]
     assert len(linked) >= 0.9 * len(kernels)
     assert all(k.provenance.missing for k in kernels if not k.provenance.lines)

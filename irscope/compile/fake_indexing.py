@@ -10,9 +10,10 @@ here as the operators Python indexing means: an int is ``select``, a slice ``sli
 torch built with CUDA, keeps torch's own indexing.
 
 ``t.contiguous()`` of a tensor that is not contiguous (Hugging Face's ``attn_output.transpose(1, 2).contiguous()``)
-and ``t.copy_(src)`` select the device in their bindings too; while Inductor compiles a graph (``inductor_offline``)
-they are the aten operators ``contiguous`` and ``copy_`` on such a tensor (only then: Dynamo, tracing the program's
-own code, would trace a Python method and break the graph at the binding it calls).
+and ``t.copy_(src)`` select the device in their bindings too, so they are the aten operators ``contiguous`` and
+``copy_`` on such a tensor. All of it only while Inductor compiles a graph (``inductor_offline``,
+``device_free_methods``): Dynamo, tracing the program's own code, would trace a Python method and break the graph
+at the binding it calls.
 """
 
 from __future__ import annotations
@@ -23,7 +24,12 @@ from typing import Any
 
 
 def install(torch: Any) -> None:
-    """Route indexing of fake ``cuda`` tensors through aten operators (on a torch built without CUDA only)."""
+    """Route indexing of fake ``cuda`` tensors through aten operators (on a torch built without CUDA only).
+
+    Only while Inductor compiles (``device_free_methods``): Dynamo, tracing the program's own ``t[...]``, would
+    inline this Python method and break the graph at the C binding it calls (torch 2.13: GPT-2's forward fell back
+    to eager, then Dynamo compiled irscope's own torch-function mode and answered ``t.device`` with a size).
+    """
     if torch._C._has_cuda:  # a CUDA build: its binding selects a CUDA device like any other (the stand-in answers)
         return
     tensor = torch.Tensor
@@ -80,11 +86,14 @@ def device_free_methods(torch: Any) -> Iterator[None]:
         return torch.ops.aten.copy_.default(self, src, non_blocking)
 
     contiguous_._irscope_offline = True  # type: ignore[attr-defined]
+    indexing = tensor.__getitem__, tensor.__setitem__
     tensor.contiguous, tensor.copy_ = contiguous_, copy_
+    install(torch)
     try:
         yield
     finally:
         tensor.contiguous, tensor.copy_ = contiguous, copy
+        tensor.__getitem__, tensor.__setitem__ = indexing
 
 
 def _view(torch: Any, base: Any, index: Any) -> tuple[Any, Any]:

@@ -350,13 +350,12 @@ def _keep_tensors_on_cpu(torch: Any) -> None:
     made for the GPU say they are on it (``tensor_device``)."""
     from torch.overrides import TorchFunctionMode
 
-    from irscope.compile import fake_indexing, tensor_device
+    from irscope.compile import tensor_device
 
     tensor = torch.Tensor
     # ``~t`` selects t's device in torch's C++ binding, which a torch built without CUDA cannot do for the fake
     # ``cuda`` tensors Inductor traces with (its decomposition of an embedding's backward inverts a mask).
     tensor.__invert__ = lambda self: torch.bitwise_not(self)
-    fake_indexing.install(torch)  # ``t[None, :, None]`` on those tensors, for the same reason
     to_gpu = {tensor.cuda}
     no_ops = {tensor.pin_memory}
     moves = {tensor.to}  # the one method that takes the device positionally
