@@ -73,6 +73,10 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
         m = cap.manifest
         same = f"  ({same_code_note(m, report.captures)})" if m.same_code_as else ""
         click.echo(f"  captured {m.kernel:<24} {m.target:<7} {m.key}{same}")
+    if report.program is not None:
+        prog = report.program
+        kernels = sum(len(g.kernels) for g in prog.graphs)
+        click.echo(f"irscope: program {prog.id} : {len(prog.graphs)} graphs, {kernels} kernels", err=True)
     for line in report.tuning:
         click.echo(f"  autotune {line}", err=True)
     for failure in report.failures:

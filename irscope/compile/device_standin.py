@@ -171,7 +171,7 @@ def install(driver: Any, target: OfflineTarget) -> Gpu | None:
         return None
     driver.utils = TritonUtils(gpu)
     driver.get_device_capability = lambda device=None: gpu.capability
-    from irscope.compile import inductor_offline, torch_standin
+    from irscope.compile import inductor_offline, inductor_provenance, torch_standin
 
     actions: dict[str, Any] = {
         "torch": lambda module: torch_standin.patch_torch(module, gpu),
@@ -183,6 +183,7 @@ def install(driver: Any, target: OfflineTarget) -> Gpu | None:
         "torch._inductor.fx_passes.joint_graph": inductor_offline.cpu_constant_folding,
         "torch.fx.experimental.proxy_tensor": inductor_offline.cpu_constant_propagation,
         "torch._inductor.fx_passes.pad_mm": inductor_offline.untimed_mm_padding,
+        "torch._inductor.codegen.triton": inductor_provenance.install,
     }
     for name in list(actions):
         if name in sys.modules:

@@ -93,35 +93,51 @@ def launching(compile_inner: Callable[..., Any]) -> Callable[..., Any]:
     """Inductor's inner compile, then one run of the compiled graph on its fake inputs, recording its launches."""
 
     def inner(gm: Any, example_inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        from irscope.compile import inductor_graphs
+        from irscope.compile.inductor_provenance import collecting
+
         _fake_buffers()
-        compiled = compile_inner(gm, example_inputs, *args, **kwargs)
-        record_launches(compiled, list(example_inputs))
+        with collecting() as collected:
+            compiled = compile_inner(gm, example_inputs, *args, **kwargs)
+        calls: list[dict[str, Any]] = []
+        launched, failure = record_launches(compiled, list(example_inputs), calls)
+        inductor_graphs.write_graph(inductor_graphs.graph_kind(kwargs), collected, launched, calls, failure)
         return compiled
 
     return inner
 
 
-def record_launches(compiled: Any, inputs: list[Any]) -> None:
+def record_launches(compiled: Any, inputs: list[Any], calls: list[dict[str, Any]] | None = None,
+                    ) -> tuple[list[tuple[Any, tuple[Any, ...]]] | None, str]:
     """Run ``compiled`` once on ``inputs`` (fake tensors) and write a ``launches`` record per kernel config launched.
 
-    Never raises: a wrapper that cannot run on fake tensors records nothing (``perf`` then asks for ``--grid``).
+    Returns the launches made (autotuner, arguments), in order, and "" ; or None and why the wrapper could not run.
+    The wrapper's calls outside Triton are appended to ``calls`` (``inductor_graphs.extern_calls``). Never raises:
+    a wrapper that cannot run on fake tensors records nothing (``perf`` then asks for ``--grid``).
     """
     from torch._guards import detect_fake_mode
 
+    from irscope.compile.inductor_graphs import extern_calls
+
     mode = detect_fake_mode(inputs)
     if mode is None or not callable(compiled):
-        return
+        return None, "no fake inputs" if mode is None else "Inductor returned no callable graph"
     outer = getattr(_STATE, "inductor_launches", None)
     pending: list[tuple[Any, tuple[Any, ...]]] = []
     _STATE.inductor_launches = pending
+    recorder = extern_calls()
     try:
-        with mode:
+        with mode, recorder:
             compiled(list(inputs))  # the boxed calling convention: the wrapper may clear the list it is given
-    except Exception:  # the graph is captured all the same; only its launches are not known
-        return
+    except Exception as exc:  # the graph is captured all the same; only its launches are not known
+        text = str(exc).strip().splitlines()
+        return None, f"{type(exc).__name__}: {text[0] if text else ''}"
     finally:
         _STATE.inductor_launches = outer
+    if calls is not None:
+        calls.extend(recorder.calls)
     _write(pending)
+    return pending, ""
 
 
 def _write(pending: list[tuple[Any, tuple[Any, ...]]]) -> None:

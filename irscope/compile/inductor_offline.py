@@ -131,14 +131,16 @@ def _compile_training_graphs(real_compile: Callable[..., Any], gm: Any, example_
     from torch._functorch.aot_autograd import make_boxed_func
     from torch._inductor import compile_fx as module
 
+    from irscope.compile.inductor_graphs import counted, made_graphs
     from irscope.compile.inductor_launches import launching
 
     real_inner = module.compile_fx_inner
 
     def inner(graph: Any, inputs: Any, **kwargs: Any) -> Any:
         what = "torch.compile backward graph" if kwargs.get("is_backward") else "torch.compile graph"
-        _reported(report, what, _compile_on_gpu, launching(real_inner), graph, list(inputs), **kwargs)
-        return make_boxed_func(graph.forward)
+        with made_graphs() as ids:
+            _reported(report, what, _compile_on_gpu, launching(real_inner), graph, list(inputs), **kwargs)
+        return make_boxed_func(counted(graph.forward, ids))
 
     return real_compile(dynamo_graph_copy(gm), example_inputs, inner_compile=inner)
 
@@ -197,9 +199,13 @@ def wrap_compile_fx(module: Any, report: Callable[[str, str], None]) -> None:
     def compile_fx(gm: Any, example_inputs: Any, *args: Any, **kwargs: Any) -> Any:
         if getattr(_STATE, "inside", False):
             return real_compile(gm, example_inputs, *args, **kwargs)  # Inductor calling itself
-        run = _reported(report, "torch.compile graph", _compile_for_target, real_compile, gm, list(example_inputs),
-                        report)
-        return run or gm.forward  # the program's own tensors are on the CPU: it runs the graph eagerly there
+        from irscope.compile.inductor_graphs import counted, made_graphs
+
+        with made_graphs() as ids:  # an inference graph's; a training graph's halves count their own runs
+            run = _reported(report, "torch.compile graph", _compile_for_target, real_compile, gm,
+                            list(example_inputs), report)
+        # The program's own tensors are on the CPU: it runs the graph eagerly there.
+        return counted(run or gm.forward, ids)
 
     compile_fx._irscope_offline = True  # type: ignore[attr-defined]
     module.compile_fx = compile_fx

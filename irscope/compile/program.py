@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irscope.compile import program_graphs
 from irscope.compile.program_fault import failure_clause
 from irscope.compile.records import (
     SETTINGS_ENV,
@@ -23,9 +24,11 @@ from irscope.compile.records import (
 from irscope.compile.same_code_ingest import AliasRefused, alias_capture_record
 from irscope.errors import UsageError
 from irscope.model.launch import LAUNCHES_FILE
+from irscope.model.program_record import PROVENANCE_FILE, ProgramRecord
 from irscope.model.stages import STAGES
 from irscope.model.targets import TARGETS, Target
 from irscope.store.manifest import capture_key, new_manifest
+from irscope.store.programs import write_program
 from irscope.store.store import Capture, Store
 
 _SITE = Path(__file__).resolve().parent / "_site"
@@ -59,6 +62,7 @@ class ProgramReport:
     notes: list[str] = field(default_factory=list)
     tuning: list[str] = field(default_factory=list)
     failure: str = ""
+    program: ProgramRecord | None = None
 
 
 def recorded_target(found: GpuTarget) -> Target:
@@ -103,15 +107,27 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
         env["TRITON_DUMP_DIR"] = str(session / "triton-dump")
         # NVIDIA captures make their SASS from the cubin when read (irscope.toolchain.sass_lazy), not in each compile.
         env["TRITON_KERNEL_DUMP"] = "0" if offline is not None and offline.backend == "cuda" else "1"
+        if offline is not None:  # a cache hit would skip Inductor's codegen, and with it the kernels' provenance
+            env["TORCHINDUCTOR_FX_GRAPH_CACHE"] = env["TORCHINDUCTOR_AUTOGRAD_CACHE"] = "0"
         adopt_orphans()
         exit_code = subprocess.run(command, env=env, check=False).returncode
         wait_for_workers(session / WORKERS_FOLDER)  # compiles may run on after the program's exit (compile_pool)
-        captures, failures = _store_records(session, store, shlex.join(command))
+        graphs, calls = program_graphs.read_session(session, _records)
+        by_launch: dict[str, list[str]] = {}
+        captures, failures = _store_records(session, store, shlex.join(command),
+                                            provenance=program_graphs.provenance_by_launch(graphs),
+                                            keys_by_launch=by_launch)
+        notes = listener_notes([n for n in _records(session / "notes") if isinstance(n, dict)])
+        record = program_graphs.build_record(
+            command=shlex.join(command), target=offline.name if offline else (captures[0].manifest.target
+                                                                            if captures else ""),
+            gpu=(gpu or "") if offline else "", exit_code=exit_code, graphs=graphs, calls_records=calls,
+            keys=[c.manifest.key for c in captures], keys_by_launch=by_launch, notes=[])
+        write_program(store.root, record)
         return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
                              failures=failures, offline_target=offline.name if offline else None,
-                             notes=listener_notes([n for n in _records(session / "notes") if isinstance(n, dict)]),
-                             tuning=_tuning_lines(session, captures),
-                             failure=failure_clause(session, exit_code) if exit_code != 0 else "")
+                             notes=notes, tuning=_tuning_lines(session, captures),
+                             failure=failure_clause(session, exit_code) if exit_code != 0 else "", program=record)
     finally:
         shutil.rmtree(session, ignore_errors=True)
 
@@ -198,8 +214,15 @@ def failure_line(record: dict[str, Any]) -> str:
     return f"{line} ({cause.format(missing=missing or 'something')})"
 
 
-def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capture], list[str]]:
-    """Turn the hook's records into store captures (one per distinct Triton hash)."""
+def _store_records(session: Path, store: Store, command: str, provenance: dict[str, dict[str, Any]] | None = None,
+                   keys_by_launch: dict[str, list[str]] | None = None) -> tuple[list[Capture], list[str]]:
+    """Turn the hook's records into store captures (one per distinct Triton hash).
+
+    ``provenance`` gives an Inductor kernel config's provenance by its launch key (stored as its capture's
+    ``provenance.json``); each launch key's capture keys are added to ``keys_by_launch``.
+    """
+    provenance = provenance or {}
+    keys_by_launch = {} if keys_by_launch is None else keys_by_launch
     captures: list[Capture] = []
     seen: set[str] = set()
     failures = [failure_line(f) for f in _records(session / "failures") if isinstance(f, dict)]
@@ -213,8 +236,11 @@ def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capt
             continue
         seen.add(rec.hash)
         try:
-            captures.append(_store_one(rec, store, command, launches=launches.get(rec.launch_key, [])))
+            captures.append(_store_one(rec, store, command, launches=launches.get(rec.launch_key, []),
+                                       provenance=provenance.get(rec.launch_key)))
             owners[rec.hash] = (rec, captures[-1])
+            if rec.launch_key:
+                keys_by_launch.setdefault(rec.launch_key, []).append(captures[-1].manifest.key)
         except (OSError, KeyError, ValueError, TypeError) as exc:
             failures.append(f"{rec.name}: could not store the capture ({exc})")
     for alias in _launch_records(session / "aliases", failures):
@@ -226,7 +252,10 @@ def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capt
             rec = alias_capture_record(alias, {h: r for h, (r, _) in owners.items()}, session)
             owner = owners[alias.same_code.owner if alias.same_code else ""][1]
             captures.append(_store_one(rec, store, command, same_code_as=owner.manifest.key,
-                                       launches=launches.get(alias.launch_key, [])))
+                                       launches=launches.get(alias.launch_key, []),
+                                       provenance=provenance.get(alias.launch_key)))
+            if alias.launch_key:
+                keys_by_launch.setdefault(alias.launch_key, []).append(captures[-1].manifest.key)
         except AliasRefused as why:
             failures.append(f"{alias.name} {which}: stopped after TTGIR as the same code as another "
                             f"compile, but {why}")
@@ -236,7 +265,7 @@ def _store_records(session: Path, store: Store, command: str) -> tuple[list[Capt
 
 
 def _store_one(rec: LaunchRecord, store: Store, command: str, same_code_as: str = "",
-               launches: list[dict[str, Any]] | None = None) -> Capture:
+               launches: list[dict[str, Any]] | None = None, provenance: dict[str, Any] | None = None) -> Capture:
     if rec.target is None:
         raise ValueError("the record names no target")
     target = recorded_target(rec.target)
@@ -263,6 +292,9 @@ def _store_one(rec: LaunchRecord, store: Store, command: str, same_code_as: str 
             (staging / LAUNCHES_FILE).write_text(json.dumps([{k: n[k] for k in kept if k in n} for n in launches]),
                                                  encoding="utf-8")
             files["launches"] = LAUNCHES_FILE
+        if provenance is not None:  # an Inductor kernel: the FX nodes, ATen ops and model lines it came from
+            (staging / PROVENANCE_FILE).write_text(json.dumps(provenance, indent=1), encoding="utf-8")
+            files["provenance"] = PROVENANCE_FILE
         meta = rec.metadata
         manifest = new_manifest(
             key=key, kernel=rec.name, kernel_path=rec.source_file, function=rec.qualname or rec.name,

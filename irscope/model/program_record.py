@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 PROGRAM_FORMAT = 1
+PROVENANCE_FILE = "provenance.json"  # an Inductor capture's own provenance (a ``Provenance`` plus kernel, graph, kind)
 GRAPH_KINDS = ("inference", "forward", "backward")
 
 

@@ -1,11 +1,12 @@
 """One training step of a tiny GPT-style block under torch.compile: forward and backward, parameters requiring grad.
 
 Layer norm, causal attention with its mask built on the device inside ``forward``, a GELU MLP, a cross-entropy
-loss, then ``loss.backward()`` and an SGD step; Inductor compiles the forward and the backward graph.
+loss, then ``loss.backward()`` and an SGD step, twice; Inductor compiles the forward and the backward graph.
 """
 
 import torch
 
+STEPS = 2  # the forward and backward graphs each run once a step
 
 class Block(torch.nn.Module):
     def __init__(self, dim: int = 64, heads: int = 4, vocab: int = 128) -> None:
@@ -38,10 +39,12 @@ def main() -> None:
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     step = torch.compile(model)
     tokens = torch.randint(0, 128, (2, 16), device="cuda")
-    logits = step(tokens)
-    loss = torch.nn.functional.cross_entropy(logits.view(-1, logits.size(-1)), tokens.view(-1))
-    loss.backward()
-    optimizer.step()
+    for _ in range(STEPS):
+        optimizer.zero_grad()
+        logits = step(tokens)
+        loss = torch.nn.functional.cross_entropy(logits.view(-1, logits.size(-1)), tokens.view(-1))
+        loss.backward()
+        optimizer.step()
     grads = sum(1 for p in model.parameters() if p.grad is not None)
     print("loss", round(float(loss), 3), "grads", grads)
 
