@@ -56,22 +56,10 @@ class ReportOptions:
 
 def _read_program(root: Path, name: str | None) -> tuple[ProgramRecord, Path]:
     """The program record named ``name`` (an id, a unique prefix, ``latest``), and its folder; one line when none."""
-    programs = root / "programs"
-    ids = sorted(p.name for p in programs.iterdir() if (p / "program.json").is_file()) if programs.is_dir() else []
-    if not ids:
-        raise UsageError(f"no program capture in {root}: make one with irscope capture --target sm90 -- python PROG.py")
-    wanted = name or "latest"
-    found = [ids[-1]] if wanted == "latest" else [i for i in ids if i == wanted] or \
-        [i for i in ids if i.startswith(wanted)]
-    if len(found) != 1:
-        what = "matches several" if found else "is not a program id"
-        raise UsageError(f"{wanted!r} {what}; programs: {', '.join(ids[-5:])} (or latest)")
-    folder = programs / found[0]
-    try:
-        record = ProgramRecord.from_json(json.loads((folder / "program.json").read_text(encoding="utf-8")))
-    except (OSError, ValueError) as exc:
-        raise StoreError(f"{folder / 'program.json'}: {exc}") from None
-    return record, folder
+    from irscope.store.programs import programs_dir, read_program
+
+    record = read_program(root, name or "latest")
+    return record, programs_dir(root) / record.id
 
 
 def _cache_dir(folder: Path, gpu: str) -> Path:

@@ -131,6 +131,7 @@ def report_json(report: ProgramReport) -> dict[str, Any]:
     data = asdict(report)
     for row, plain in zip(report.kernels, data["kernels"], strict=True):
         plain["configs"] = row.configs
+        plain["config"] = row.config
         plain["modelled"] = row.modelled
         if row.chosen is not None:
             plain["chosen"]["distance"] = row.chosen.distance if row.chosen.floor_us > 0 else None

@@ -12,7 +12,7 @@ from irscope.analysis.report.results import ExternRow, KernelRow, KernelUseRow, 
 from irscope.errors import UsageError
 from irscope.model.program_record import GraphRecord, KernelUse, ProgramRecord, SourceLine
 
-__all__ = ["build_report", "program_steps"]
+__all__ = ["build_report", "extern_peak", "program_steps"]
 
 
 def program_steps(record: ProgramRecord, steps: int | None) -> tuple[int, str]:
@@ -62,6 +62,18 @@ def _kernel_row(name: str, kind: str, uses: list[tuple[KernelUseRow, KernelUse]]
                      aten=tuple(aten), lines=tuple(lines), provenance_missing="" if lines else missing)
 
 
+_DTYPES = {"float16": "fp16", "half": "fp16", "bfloat16": "bf16", "float32": "tf32", "float": "tf32",
+           "float64": "fp64", "double": "fp64", "int8": "int8"}
+
+
+def extern_peak(device: DeviceModel, dtype: str) -> float:
+    """The highest rate a call on ``dtype`` operands could run at (TFLOP/s): its tensor-core peak (fp32 as TF32),
+    or the vector peak when that is higher; so FLOPs at it give a lower bound on the call's time."""
+    name = _DTYPES.get(dtype.removeprefix("torch."), "")
+    vector = device.vector_tflops.get("fp64" if name == "fp64" else "fp32", 0.0)
+    return max(device.tensor_tflops.get(name, 0.0), vector) if name else max(device.tensor_tflops.values(), default=0.0)
+
+
 def _externs(record: ProgramRecord, steps: int, device: DeviceModel) -> tuple[ExternRow, ...]:
     """The calls outside Triton, one row per op, library, kind and shape."""
     rows: dict[tuple[str, str, str, tuple[tuple[int, ...], ...]], ExternRow] = {}
@@ -73,8 +85,7 @@ def _externs(record: ProgramRecord, steps: int, device: DeviceModel) -> tuple[Ex
             if old is not None:
                 rows[key] = replace(old, calls=old.calls + calls, per_step=(old.calls + calls) / steps)
                 continue
-            peak = device.tensor_tflops.get(ext.dtype.replace("float", "fp").replace("bfloat16", "bf16")) \
-                or device.tensor_tflops.get("fp16", 0.0)
+            peak = extern_peak(device, ext.dtype)
             bound = max(ext.nbytes / (device.dram_gbs * 1e3) if device.dram_gbs else 0.0,
                         ext.flops / (peak * 1e6) if peak else 0.0)
             rows[key] = ExternRow(op=ext.op, library=ext.library, kind=graph.kind, shapes=ext.shapes,

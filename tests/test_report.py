@@ -1,0 +1,207 @@
+"""``irscope report`` of a real program capture (transformers' Llama under torch.compile, captured offline for sm90):
+every number it prints is checked against ``irscope perf`` / ``irscope resources`` of the same capture, the
+program record and the capture's launches.json; verdicts against the variants' own PTX."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from irscope.model.gpus import GPUS
+from irscope.model.program_record import ProgramRecord
+from irscope.store.programs import list_programs, read_program
+from irscope.store.store import Store
+from tests.conftest import DATA, invoke, repo_path
+
+pytestmark = pytest.mark.compile
+
+
+@pytest.fixture(scope="module")
+def llama(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ProgramRecord]:
+    """One capture of the Llama program for the module: its store and program record."""
+    store = tmp_path_factory.mktemp("report-llama")
+    result = invoke("capture", "--store", store, "--target", "sm90", "--", sys.executable,
+                    DATA / "programs" / "inductor_hf_llama.py")
+    assert result.exit_code == 0, result.output
+    (name,) = list_programs(store)
+    return store, read_program(store, name)
+
+
+def _report(store: Path, *args: str) -> dict[str, Any]:
+    result = invoke("report", "--json", *args, store=store)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.output)
+    return data
+
+
+def _perf(store: Path, key: str) -> dict[str, Any]:
+    result = invoke("perf", key, "--json", store=store)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.output)
+    return data
+
+
+def test_rows_are_the_records_kernels_with_launches_counted_from_it(llama: tuple[Path, ProgramRecord]) -> None:
+    store, record = llama
+    data = _report(store, "--what-if", "0")
+    assert data["program"] == record.id
+    steps = record.graphs[0].calls
+    assert data["steps"] == steps and "graph 0" in data["steps_from"]
+    expected: dict[tuple[str, str], int] = {}
+    for graph in record.graphs:
+        for use in graph.kernels:
+            expected[(use.name, graph.kind)] = expected.get((use.name, graph.kind), 0) + use.per_run * graph.calls
+    rows = {(r["name"], r["kind"]): r for r in data["kernels"]}
+    assert set(rows) == set(expected)
+    for key, launches in expected.items():
+        assert rows[key]["launches"] == launches
+        assert rows[key]["per_step"] == pytest.approx(launches / steps)
+    totals = [r["total_us"] for r in data["kernels"]]
+    assert totals == sorted(totals, reverse=True)
+    assert sum(r["share"] for r in data["kernels"]) == pytest.approx(1.0)
+    assert data["triton_us"] == pytest.approx(sum(totals))
+    half = _report(store, "--what-if", "0", "--steps", str(2 * steps))
+    assert half["kernels"][0]["per_step"] == pytest.approx(data["kernels"][0]["per_step"] / 2)
+
+
+def test_each_row_is_what_perf_predicts_for_its_fastest_config(llama: tuple[Path, ProgramRecord]) -> None:
+    store, record = llama
+    data = _report(store, "--what-if", "0", "--top", "3")
+    uses = {(u.name, g.index): u for g in record.graphs for u in g.kernels}
+    for row in data["kernels"][:3]:
+        main = max(row["uses"], key=lambda u: u["per_run"] * u["calls"])
+        use = uses[(row["name"], main["graph"])]
+        predicted = {key: _perf(store, key)["predicted_us"] for key in use.keys}
+        fastest = min(predicted, key=lambda k: predicted[k])
+        assert row["chosen"]["key"] == fastest
+        assert row["chosen"]["predicted_us"] == pytest.approx(predicted[fastest])
+        assert row["configs"] == len(use.keys) and row["config"] == list(use.keys).index(fastest)
+        perf = _perf(store, fastest)
+        facts = row["chosen"]
+        device = perf["device"]
+        dram_floor = perf["compulsory_bytes"] / (device["dram_gbs"] * 1e3)
+        assert facts["dram_floor_us"] == pytest.approx(dram_floor)
+        assert facts["distance"] == pytest.approx(perf["predicted_us"] / max(dram_floor, facts["compute_floor_us"]))
+        sheet = GPUS[device["name"]].memory_bandwidth_gbs  # the data sheet's peak, as ncu's DRAM percentages
+        assert facts["dram_pct"] == pytest.approx(perf["dram_bytes"] / (perf["predicted_us"] * sheet * 1e3))
+        assert facts["bound"] == perf["bound"] and tuple(facts["grid"]) == tuple(perf["grid"])
+
+
+def test_reasons_cite_launches_json_and_the_launch_cost(llama: tuple[Path, ProgramRecord]) -> None:
+    store, _ = llama
+    data = _report(store, "--what-if", "0", "--top", "5")
+    text = invoke("report", "--what-if", "0", "--top", "5", store=store).output
+    for row in data["kernels"][:5]:
+        facts = row["chosen"]
+        capture = Store(store).get(facts["key"])
+        assert capture is not None
+        first = json.loads((capture.path / "launches.json").read_text())[0]
+        assert facts["tensor_bytes"] == sum(t[1] for t in first["tensors"])
+        perf = _perf(store, facts["key"])
+        assert any("2 us per launch" in a for a in perf["assumptions"])  # the fixed cost the reason names
+        if facts["predicted_us"] - facts["launch_us"] < facts["launch_us"]:
+            assert f"2.0 of its {facts['predicted_us']:.1f} us is the fixed launch cost" in row["reason"]
+            assert row["verdict"]["rung"] == "leave"
+        factor = max(perf["dram_bytes"], 0) / facts["tensor_bytes"]
+        if factor < 1.2 and perf["requested_bytes"] / facts["tensor_bytes"] >= 1.2:
+            assert f"moves {perf['requested_bytes'] / facts['tensor_bytes']:.1f}x its tensors' own bytes through L2" \
+                in row["reason"]
+        assert row["reason"] in text
+
+
+def test_spills_are_ptxas_figures(llama: tuple[Path, ProgramRecord]) -> None:
+    store, _ = llama
+    data = _report(store, "--what-if", "0", "--top", "0")
+    for row in data["kernels"][:4]:
+        result = invoke("resources", row["chosen"]["key"], "--json", store=store)
+        assert result.exit_code == 0, result.output
+        res = json.loads(result.output)
+        found = res[0] if isinstance(res, list) else res
+        assert row["chosen"]["spill_stores"] == found["spill_stores"]
+        assert row["chosen"]["registers"] == found["registers"]
+
+
+def test_calls_outside_triton_are_named_and_not_modelled(llama: tuple[Path, ProgramRecord]) -> None:
+    store, record = llama
+    data = _report(store, "--what-if", "0")
+    mms = [e for g in record.graphs for e in g.externs if e.op.startswith("aten.mm")]
+    assert mms, "the Llama's projections go to cuBLAS"
+    rows = [e for e in data["externs"] if e["op"].startswith("aten.mm")]
+    assert sum(r["calls"] for r in rows) == sum(
+        e.per_run * g.calls for g in record.graphs for e in g.externs if e.op.startswith("aten.mm"))
+    for row in rows:
+        (m, k), (_, n) = row["shapes"][:2]
+        assert row["flops"] == 2 * m * n * k
+    text = invoke("report", "--what-if", "0", store=store).output
+    assert "aten.mm.out (cuBLAS, inference)" in text and "not modelled: at least" in text
+    assert "(a bound, not a prediction)" in text
+
+
+def test_bad_input_is_one_line_and_exit_2(llama: tuple[Path, ProgramRecord], tmp_path: Path) -> None:
+    store, _ = llama
+    for args, words in ((["--steps", "0"], "--steps 0"), (["prog-nope"], "unknown program 'prog-nope'")):
+        result = invoke("report", *args, store=store)
+        assert result.exit_code == 2 and words in result.output, result.output
+        assert result.output.count("\n") == 1
+    empty = invoke("report", store=tmp_path / "empty")
+    assert empty.exit_code == 2 and "no program record" in empty.output and empty.output.count("\n") == 1
+
+
+def test_a_warm_report_runs_no_model_and_imports_neither_torch_nor_triton(llama: tuple[Path, ProgramRecord]) -> None:
+    store, record = llama
+    cold = _report(store, "--what-if", "0")
+    cache = store / "programs" / record.id / "report"
+    assert any(cache.rglob(f"{cold['kernels'][0]['chosen']['key']}.json"))
+    code = ("import sys, json\n"
+            "import irscope.analysis.perf.capture as c\n"
+            "def refuse(*a, **k): raise SystemExit('the model ran on a warm report')\n"
+            "c.capture_perf = refuse\n"
+            "from click.testing import CliRunner\n"
+            "from irscope.cli import cli\n"
+            f"r = CliRunner().invoke(cli, ['report', '--json', '--what-if', '0', '--store', {str(store)!r}])\n"
+            "print(r.exit_code, json.loads(r.output)['triton_us'], 'torch' in sys.modules, 'triton' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={
+        "PYTHONPATH": repo_path(), "PATH": "/usr/bin:/bin", "HOME": str(store)}, check=False)
+    exit_code, total, torch, triton = proc.stdout.split()
+    assert (exit_code, torch, triton) == ("0", "False", "False"), proc.stderr
+    assert float(total) == pytest.approx(cold["triton_us"])
+    # a damaged cache file is made again, not trusted
+    path = next(cache.rglob(f"{cold['kernels'][0]['chosen']['key']}.json"))
+    path.write_text("{}")
+    again = _report(store, "--what-if", "0")
+    assert again["kernels"][0]["chosen"]["predicted_us"] == pytest.approx(cold["kernels"][0]["chosen"]["predicted_us"])
+
+
+def test_a_tune_verdict_cites_variants_whose_ptx_has_their_warps(llama: tuple[Path, ProgramRecord]) -> None:
+    from irscope.analysis.perf.capture import capture_perf
+    from irscope.request.launch_cache import recorded_launches
+    from irscope.request.perf_launch import perf_device
+
+    store, _ = llama
+    data = _report(store, "--what-if", "1", "--top", "1")
+    row = data["kernels"][0]
+    verdict = row["verdict"]
+    tried = verdict["what_ifs"]
+    assert tried, verdict
+    base = Store(store).get(row["chosen"]["key"])
+    assert base is not None
+    shape = recorded_launches(base.path, base.manifest.files)[0]
+    device = perf_device(None, "sm90", lambda: None)[0]
+    for what in tried:
+        variant = Store(store).get(what["key"])
+        assert variant is not None, what
+        warps = int(what["label"].split("=")[1])
+        assert what["label"].startswith("num_warps=") and variant.manifest.metadata["num_warps"] == warps
+        assert f".reqntid {32 * warps}" in variant.read("ptx")  # the lower stage has the variant's threads
+        assert what["predicted_us"] == pytest.approx(capture_perf(variant, device, shape).predicted_us)
+    best = min(tried, key=lambda w: w["predicted_us"])
+    if best["predicted_us"] < row["chosen"]["predicted_us"] * 0.9:
+        assert verdict["rung"] == "tune" and best["label"] in verdict["evidence"]
+        assert f"{best['predicted_us']:.2f} us" in verdict["evidence"]
+    else:
+        assert verdict["rung"] != "tune"
