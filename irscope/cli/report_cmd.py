@@ -52,7 +52,7 @@ def report(program: str | None, steps: int | None, top: int, what_if: int, gpu_n
         from irscope.cli.html_cmd import write_page
         from irscope.views.html_report import render_report_page
 
-        write_page(html_path, render_report_page(result, top))
+        write_page(html_path, render_report_page(result))
     if as_json:
         click.echo(json.dumps(report_json(result), indent=2))
     else:

@@ -8,7 +8,7 @@ from typing import Any
 
 from irscope.analysis.report.results import ExternRow, KernelRow, ProgramReport
 
-__all__ = ["render_report", "report_json"]
+__all__ = ["TABLE_HEADS", "extern_line", "kernel_detail", "render_report", "report_heading", "report_json", "table_cells"]
 
 _NAME_WIDTH = 52
 
@@ -38,26 +38,44 @@ def _distance(row: KernelRow) -> str:
     return f"{facts.distance:.0f}x" if facts.distance >= 10 else f"{facts.distance:.1f}x"
 
 
+TABLE_HEADS = ("#", "kernel", "graph", "/step", "config", "per launch", "total", "share", "roofline", "DRAM",
+               "bound", "spills", "loops")
+
+
+def table_cells(report: ProgramReport) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """The kernel table's heads and one row of cells per kernel (the text table and the TUI's)."""
+    rows: list[tuple[str, ...]] = []
+    for i, row in enumerate(report.kernels, 1):
+        facts = row.chosen
+        if facts is None:
+            rows.append((str(i), row.name, row.kind, _count(row.per_step), "", "not modelled", "", "", "", "", "",
+                         "", ""))
+            continue
+        spills = f"{facts.spill_stores}/{facts.spill_loads}" if facts.spill_stores or facts.spill_loads else "-"
+        rows.append((str(i), row.name, row.kind, _count(row.per_step), f"{row.config + 1} of {row.configs}",
+                     _us(row.per_launch_us), _us(row.total_us), f"{row.share:.1%}", _distance(row),
+                     f"{facts.dram_pct:.1%}", facts.bound, spills, str(len(facts.loops)) if facts.loops else "-"))
+    return TABLE_HEADS, rows
+
+
 def _table(report: ProgramReport) -> list[str]:
     head = (f"{'#':>3}  {'kernel':<{_NAME_WIDTH}} {'graph':<9} {'/step':>6} {'config':>12} {'per launch':>11} "
             f"{'total':>11} {'share':>6} {'roofline':>8} {'DRAM':>6} {'bound':<8} spills loops")
     lines = [head, "-" * len(head)]
-    for i, row in enumerate(report.kernels, 1):
-        facts = row.chosen
-        if facts is None:
-            lines.append(f"{i:>3}  {_short(row.name):<{_NAME_WIDTH}} {row.kind:<9} {_count(row.per_step):>6} "
+    for row, cells in zip(report.kernels, table_cells(report)[1], strict=True):
+        number, name, kind, per_step = cells[:4]
+        if row.chosen is None:
+            lines.append(f"{number:>3}  {_short(name):<{_NAME_WIDTH}} {kind:<9} {per_step:>6} "
                          f"not modelled: {row.missing}")
             continue
-        config = f"{row.config + 1} of {row.configs}"
-        spills = f"{facts.spill_stores}/{facts.spill_loads}" if facts.spill_stores or facts.spill_loads else "-"
-        loops = str(len(facts.loops)) if facts.loops else "-"
-        lines.append(f"{i:>3}  {_short(row.name):<{_NAME_WIDTH}} {row.kind:<9} {_count(row.per_step):>6} "
-                     f"{config:>12} {_us(row.per_launch_us):>11} {_us(row.total_us):>11} {row.share:>6.1%} "
-                     f"{_distance(row):>8} {facts.dram_pct:>6.1%} {facts.bound:<8} {spills:>6} {loops:>5}")
+        config, per_launch, total, share, distance, dram, bound, spills, loops = cells[4:]
+        lines.append(f"{number:>3}  {_short(name):<{_NAME_WIDTH}} {kind:<9} {per_step:>6} {config:>12} "
+                     f"{per_launch:>11} {total:>11} {share:>6} {distance:>8} {dram:>6} {bound:<8} {spills:>6} "
+                     f"{loops:>5}")
     return lines
 
 
-def _detail(i: int, row: KernelRow) -> list[str]:
+def kernel_detail(i: int, row: KernelRow) -> list[str]:
     facts = row.chosen
     if facts is None:
         return []
@@ -91,7 +109,7 @@ def _detail(i: int, row: KernelRow) -> list[str]:
     return out
 
 
-def _extern_line(row: ExternRow) -> str:
+def extern_line(row: ExternRow) -> str:
     shapes = ", ".join("x".join(map(str, s)) for s in row.shapes) or "?"
     work = [f"{row.flops / 1e6:.1f} MFLOP" if row.flops else "", f"{row.nbytes / 1e3:.1f} KB" if row.nbytes else ""]
     bound = f"at least {_us(row.bound_us)} per call at peak (a bound, not a prediction)" if row.bound_us else \
@@ -100,24 +118,30 @@ def _extern_line(row: ExternRow) -> str:
             f"{shapes} {row.dtype}; {', '.join(w for w in work if w) or 'work unknown'}; not modelled: {bound}")
 
 
+def report_heading(report: ProgramReport) -> list[str]:
+    """The report's first lines: the program, its kernels and steps, its predicted Triton time."""
+    modelled = sum(1 for r in report.kernels if r.modelled)
+    bound = sum(r.per_step * r.bound_us for r in report.externs)
+    outside = (f"; {sum(r.calls for r in report.externs)} call(s) outside Triton, not modelled (at least "
+               f"{_us(bound)} per step at peak, a bound)" if report.externs else "")
+    return [f"program {report.program}: {report.command}",
+            f"{len(report.kernels)} Triton kernels ({modelled} modelled) for {report.target} on the {report.gpu}; "
+            f"{report.steps} step(s): {report.steps_from}",
+            f"predicted Triton time {_us(report.step_us)} per step, {_us(report.triton_us)} in the run" + outside]
+
+
 def render_report(report: ProgramReport, top: int = 10) -> str:
     """The report as text."""
-    modelled = sum(1 for r in report.kernels if r.modelled)
-    out = [f"program {report.program}: {report.command}",
-           f"{len(report.kernels)} Triton kernels ({modelled} modelled) for {report.target} on the {report.gpu}; "
-           f"{report.steps} step(s): {report.steps_from}",
-           f"predicted Triton time {_us(report.step_us)} per step, {_us(report.triton_us)} in the run"
-           + (f"; {len(report.externs)} call(s) outside Triton not modelled" if report.externs else ""),
-           "", *_table(report), ""]
+    out = [*report_heading(report), "", *_table(report), ""]
     shown = [(i, r) for i, r in enumerate(report.kernels, 1) if r.reason or r.verdict][:top]
     if shown:
         out.append(f"top {len(shown)} by predicted total time:")
         for i, row in shown:
-            out += _detail(i, row)
+            out += kernel_detail(i, row)
         out.append("")
     if report.externs:
         out.append("outside Triton (not modelled):")
-        out += [_extern_line(r) for r in report.externs]
+        out += [extern_line(r) for r in report.externs]
         out.append("")
     for note in report.notes:
         out.append(f"note: {note}")
