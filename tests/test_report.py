@@ -205,3 +205,114 @@ def test_a_tune_verdict_cites_variants_whose_ptx_has_their_warps(llama: tuple[Pa
         assert f"{best['predicted_us']:.2f} us" in verdict["evidence"]
     else:
         assert verdict["rung"] != "tune"
+
+
+def test_the_tui_opens_the_report_as_a_view_of_its_own(llama: tuple[Path, ProgramRecord]) -> None:
+    import asyncio
+
+    from textual.widgets import DataTable
+
+    from irscope.tui.report_app import make_report_app
+    from irscope.tui.screens.report import ReportScreen
+
+    store, _ = llama
+    text = invoke("report", "--what-if", "0", store=store).output
+    data = _report(store, "--what-if", "0")
+
+    async def drive() -> tuple[int, str, str]:
+        app = make_report_app(None, str(store), what_if=0)
+        async with app.run_test(size=(160, 45)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReportScreen)
+            first = screen.detail
+            await pilot.press("down")
+            await pilot.pause()
+            return screen.query_one(DataTable).row_count, first, screen.detail
+
+    rows, first, second = asyncio.run(drive())
+    assert rows == len(data["kernels"])
+    # the detail pane is the text report's own lines for the highlighted kernel
+    assert first.splitlines()[0] == f"1. {data['kernels'][0]['name']} ({data['kernels'][0]['kind']})"
+    assert all(line in text for line in first.splitlines())
+    assert second.splitlines()[0].startswith(f"2. {data['kernels'][1]['name']}")
+
+
+def test_the_html_page_holds_the_text_reports_lines(llama: tuple[Path, ProgramRecord], tmp_path: Path) -> None:
+    store, _ = llama
+    page = tmp_path / "report.html"
+    result = invoke("report", "--what-if", "0", "--html", str(page), store=store)
+    assert result.exit_code == 0, result.output
+    html = page.read_text()
+    start = html.index('id="irscope-data">') + len('id="irscope-data">')
+    data = json.loads(html[start:html.index("</script>", start)])
+    assert data["kind"] == "report"
+    assert data["heading"][0] in result.output
+    first_detail = data["details"][0].splitlines()
+    assert all(line in result.output for line in first_detail)
+    assert len(data["rows"]) == len(_report(store, "--what-if", "0")["kernels"])
+    assert [e for e in data["externs"] if "not modelled" in e]
+
+
+def _scaled_facts(store: Path, keys: tuple[str, ...], factor: int) -> dict[str, Any]:
+    """Each config's facts at the recorded launch made ``factor`` times larger (rows, grid and tensors alike)."""
+    from dataclasses import replace
+
+    from irscope.analysis.report.facts import capture_config_facts
+    from irscope.model.launch import TensorBytes
+    from irscope.request.launch_cache import recorded_launches
+    from irscope.request.perf_launch import perf_device
+
+    device = perf_device(None, "sm90", lambda: None)[0]
+    out = {}
+    for key in keys:
+        capture = Store(store).get(key)
+        assert capture is not None
+        shape = recorded_launches(capture.path, capture.manifest.files)[0]
+        big = replace(shape, grid=(shape.grid[0] * factor, shape.grid[1], shape.grid[2]),
+                      values={k: v * factor if k == "xnumel" else v for k, v in shape.values.items()},
+                      tensors=tuple(TensorBytes(t.name, t.nbytes * factor, t.role) for t in shape.tensors))
+        out[key] = capture_config_facts(capture, device, big, "scaled", with_bank=False)
+    return out
+
+
+def _one_kernel_record(record: ProgramRecord, name: str) -> ProgramRecord:
+    from dataclasses import replace
+
+    graph, use = next((g, u) for g in record.graphs for u in g.kernels if u.name == name)
+    return replace(record, graphs=(replace(graph, index=0, calls=1, kernels=(use,), externs=()),))
+
+
+def test_verdicts_at_a_large_launch_follow_the_models_numbers(llama: tuple[Path, ProgramRecord]) -> None:
+    """The Llama's kernels at 4096x its launch (a real-size step): the softmax's verdict is 'write it by hand' for
+    the scores it reads and writes in DRAM, a pointwise kernel near its floor is left to torch.compile."""
+    from irscope.analysis.report.build import build_report
+    from irscope.request.perf_launch import perf_device
+
+    store, record = llama
+    device = perf_device(None, "sm90", lambda: None)[0]
+    softmax = next(u.name for g in record.graphs for u in g.kernels if "softmax" in u.name)
+    one = _one_kernel_record(record, softmax)
+    use = one.graphs[0].kernels[0]
+    facts = _scaled_facts(store, use.keys, 4096)
+    (row,) = build_report(one, facts, device, top=1).kernels
+    assert row.verdict is not None and row.verdict.rung == "hand", row.verdict
+    capture = Store(store).get(row.chosen.key if row.chosen else "")
+    assert capture is not None
+    tensors = json.loads((capture.path / "launches.json").read_text())[0]["tensors"]
+    name, nbytes, role = max(tensors, key=lambda t: t[1])
+    assert role == "inout" and f"its largest tensor, {name} ({nbytes * 4096 / 1e6:.1f} MB), is read and written" \
+        in row.verdict.evidence
+    assert row.chosen is not None and f"{row.chosen.dram_floor_us:.2f} us at the DRAM bandwidth" in row.verdict.evidence
+    # the floor is the model's compulsory traffic at the DRAM bandwidth: at least every tensor moved once
+    assert row.chosen.dram_floor_us == pytest.approx(row.chosen.compulsory_bytes / (device.dram_gbs * 1e3))
+    assert row.chosen.compulsory_bytes >= sum(t[1] * 4096 for t in tensors)
+    pointwise = _one_kernel_record(record, "triton_poi_fused__unsafe_view_mul_silu_1")
+    facts = _scaled_facts(store, pointwise.graphs[0].kernels[0].keys, 4096)
+    (row,) = build_report(pointwise, facts, device, top=1).kernels
+    assert row.chosen is not None and row.verdict is not None
+    body = (row.chosen.predicted_us - row.chosen.launch_us) / row.chosen.floor_us
+    if body <= 1.5:
+        assert row.verdict.rung == "leave" and f"its body is {body:.1f}x its roofline floor" in row.verdict.evidence
+    else:
+        assert row.verdict.rung == "leave" and "no variant was predicted" in row.verdict.evidence

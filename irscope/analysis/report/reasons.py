@@ -113,16 +113,19 @@ def kernel_verdict(row: KernelRow, what_ifs: tuple[WhatIf, ...] | None) -> Verdi
         return Verdict("leave", f"{facts.launch_us:.1f} of its {facts.predicted_us:.2f} us per launch is the fixed "
                                 f"launch cost: a faster body saves at most {body:.2f} us; {share}; "
                                 + _tried(tried), tried)
-    if body_distance <= NEAR_ROOFLINE:
-        return Verdict("leave", f"its body is {body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us); "
-                                f"{share}; " + _tried(tried), tried)
     if row.share < SMALL_SHARE:
         return Verdict("leave", f"{share}: {body_distance:.1f}x its roofline floor, but small; " + _tried(tried),
                        tried)
-    if _scores_materialised(row):
-        return Verdict("hand", f"a softmax over scores held in DRAM ({_bytes(facts.tensor_bytes)} read and written "
-                               f"per launch): a fused attention kernel keeps them on chip; {body_distance:.1f}x its "
-                               f"roofline floor; {share}; " + _tried(tried), tried)
+    if _scores_materialised(row) and facts.tensors:
+        name, nbytes, role = max(facts.tensors, key=lambda t: t[1])
+        moved = "read and written" if role == "inout" else "read" if role == "input" else "written"
+        return Verdict("hand", f"a softmax over scores held in DRAM: its largest tensor, {name} ({_bytes(nbytes)}), is "
+                               f"{moved} per launch, {facts.dram_floor_us:.2f} us at the DRAM bandwidth even on its "
+                               f"roofline (its body is {body_distance:.1f}x that now); a fused attention kernel keeps the scores on "
+                               f"chip; {share}; " + _tried(tried), tried)
+    if body_distance <= NEAR_ROOFLINE:
+        return Verdict("leave", f"its body is {body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us); "
+                                f"{share}; " + _tried(tried), tried)
     if tried and best is not None:
         return Verdict("hand", f"{body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us) and no variant is "
                                f"predicted {TUNE_GAIN:.0%} faster ({_tried(tried)}); {share}", tried)
