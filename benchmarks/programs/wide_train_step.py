@@ -50,7 +50,7 @@ class Stack(torch.nn.Module):
 
 def main() -> None:
     torch.manual_seed(0)
-    model = Stack((64, 96, 128, 160, 192, 224, 256, 288)).to("cuda")
+    model = Stack((64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384)).to("cuda")
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     step = torch.compile(model)
     tokens = torch.randint(0, 256, (2, 32), device="cuda")

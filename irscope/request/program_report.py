@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["REPORT_VERSION", "ReportOptions", "program_report"]
 
 # Bump when ConfigFacts, the model it runs or the variants tried change: older cached facts are then not read.
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 _PARALLEL_FROM = 8  # uncached configs from which worker processes pay for their start
 
 

@@ -55,6 +55,9 @@ class ConfigFacts:
         bank_worst: the worst shared-memory bank conflict, "" when none (or not analysed: ``bank_note``).
         uncertain: what the model could not find out.
         launch_us: the fixed per-launch overhead inside ``predicted_us``.
+        tensors: the launch's tensor arguments (name, bytes, role), from the program's recorded launch.
+        reread_bytes: the model's DRAM bytes read again beyond the compulsory ones.
+        dram_why: how the model estimated the DRAM bytes, in its own words.
     """
 
     key: str
@@ -91,6 +94,8 @@ class ConfigFacts:
     uncertain: tuple[str, ...] = ()
     launch_us: float = 0.0
     tensors: tuple[tuple[str, int, str], ...] = field(default=())
+    reread_bytes: float = 0.0
+    dram_why: str = ""
 
     @property
     def distance(self) -> float:
@@ -147,7 +152,8 @@ def config_facts(report: PerfReport, device: DeviceModel, shape: LaunchShape, *,
         spill_loads=resources.spill_loads, shared_bytes=resources.shared_total, loops=notes,
         bank_worst=report.bank.worst, bank_note="" if report.bank.available else report.bank.message,
         uncertain=report.uncertain, launch_us=launch_us,
-        tensors=tuple((t.name, t.nbytes, t.role) for t in shape.tensors))
+        tensors=tuple((t.name, t.nbytes, t.role) for t in shape.tensors), reread_bytes=report.reread_bytes,
+        dram_why=report.dram_assumption)
 
 
 def capture_config_facts(capture: Any, device: DeviceModel, shape: LaunchShape, launch_note: str,

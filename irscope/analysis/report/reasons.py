@@ -6,6 +6,7 @@ so a test can check each against the stage it came from.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from irscope.analysis.report.facts import ConfigFacts
@@ -24,6 +25,10 @@ NEAR_ROOFLINE = 1.5
 SMALL_SHARE = 0.02
 # Re-reads worth naming: DRAM traffic (or requested bytes) this many times the tensors' own bytes.
 REREAD = 1.2
+
+
+# Example: scaled by 16.0x for uncoalesced accesses (sectors fetched per useful byte)
+_UNCOALESCED = re.compile(r"scaled by (?P<x>[\d.]+)x for uncoalesced accesses")
 
 
 def _bytes(n: float) -> str:
@@ -64,7 +69,11 @@ def kernel_reason(facts: ConfigFacts) -> str:
                      f"(moves {_bytes(facts.tensor_bytes)})")
     factor, where = reread_factor(facts)
     if factor >= REREAD:
-        parts.append(f"moves {factor:.1f}x its tensors' own bytes through {where} ({_bytes(facts.tensor_bytes)})")
+        why = _UNCOALESCED.search(facts.dram_why)
+        cause = (f": uncoalesced, {why.group('x')}x the sectors per useful byte" if why and where == "DRAM" else
+                 f": re-reads {_bytes(facts.reread_bytes)}" if facts.reread_bytes and where == "DRAM" else "")
+        parts.append(f"moves {factor:.1f}x its tensors' own bytes ({_bytes(facts.tensor_bytes)}) through {where}"
+                     + cause)
     for loop in facts.loops[:1]:
         why = loop.reasons[0] if loop.reasons else (f"num_stages={loop.requested}" if loop.requested else "")
         parts.append(f"loop at line {loop.line} not pipelined" + (f" ({why})" if why else ""))

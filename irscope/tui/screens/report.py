@@ -12,7 +12,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Footer, Header, Static
 
 from irscope.analysis.report.results import KernelRow, ProgramReport
 from irscope.views.report_text import kernel_detail, report_heading, table_cells
@@ -36,6 +36,7 @@ class ReportScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Heading, table, detail, footer."""
+        yield Header()
         yield Static("\n".join(report_heading(self.report)), id="report-head", markup=False)
         yield DataTable(id="report-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="report-detail", markup=False)
