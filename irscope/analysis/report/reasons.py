@@ -69,8 +69,8 @@ def kernel_reason(facts: ConfigFacts) -> str:
                      f"(moves {_bytes(facts.tensor_bytes)})")
     factor, where = reread_factor(facts)
     if factor >= REREAD:
-        why = _UNCOALESCED.search(facts.dram_why)
-        cause = (f": uncoalesced, {why.group('x')}x the sectors per useful byte" if why and where == "DRAM" else
+        uncoalesced = _UNCOALESCED.search(facts.dram_why)
+        cause = (f": uncoalesced, {uncoalesced.group('x')}x the sectors per useful byte" if uncoalesced and where == "DRAM" else
                  f": re-reads {_bytes(facts.reread_bytes)}" if facts.reread_bytes and where == "DRAM" else "")
         parts.append(f"moves {factor:.1f}x its tensors' own bytes ({_bytes(facts.tensor_bytes)}) through {where}"
                      + cause)
