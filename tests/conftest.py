@@ -206,3 +206,33 @@ def foreign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[dict[
     store = Store(tmp_path_factory.mktemp("foreign") / "store")
     open_archive(DATA / "captures.tar.gz", store)
     return store, json.loads((DATA / "measurements.json").read_text())["entries"]
+
+
+def _capture_program(store: Path, program: Path) -> Any:
+    """``irscope capture --target sm90 -- python PROGRAM`` into ``store``, in a child process; its CompletedProcess."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": repo_path(), "IRSCOPE_HOME": str(store)}
+    return subprocess.run([sys.executable, "-m", "irscope", "capture", "--target", "sm90", "--", sys.executable,
+                           str(program)], capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.fixture(scope="session")
+def train_program(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    """The two-step training program (tests/data/programs/inductor_train_step.py) captured offline for sm90 once a
+    session: (its store, the capture's CompletedProcess). About 20 s on two cores."""
+    store = tmp_path_factory.mktemp("train-program")
+    return store, _capture_program(store, DATA / "programs" / "inductor_train_step.py")
+
+
+@pytest.fixture(scope="session")
+def llama_program(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    """Hugging Face's tiny Llama (tests/data/programs/inductor_hf_llama.py) captured offline for sm90 once a session:
+    (its store, its ``ProgramRecord``). About 25 s on two cores."""
+    from irscope.store.programs import read_program
+
+    store = tmp_path_factory.mktemp("llama-program")
+    proc = _capture_program(store, DATA / "programs" / "inductor_hf_llama.py")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return store, read_program(store, "latest")

@@ -120,10 +120,10 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     original = program._store_records
     where: list[str] = []
 
-    def keep(folder: Path, store: Store, command: str) -> Any:
+    def keep(folder: Path, store: Store, command: str, **kwargs: Any) -> Any:
         shutil.copytree(folder, kept, symlinks=True)
         where.append(str(folder))
-        return original(folder, store, command)
+        return original(folder, store, command, **kwargs)
 
     from irscope.model.targets import resolve_target
 

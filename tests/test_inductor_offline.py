@@ -95,14 +95,13 @@ def test_a_causal_mask_built_on_the_device_inside_forward_is_captured(tmp_path: 
     assert all("tt.reduce" in capture.read("ttgir") for capture in found[softmax])
 
 
-def test_one_training_step_compiles_its_forward_and_backward_kernels_for_the_target(tmp_path: Path) -> None:
+def test_one_training_step_compiles_its_forward_and_backward_kernels_for_the_target(train_program) -> None:
     """A GPT-style block, forward and backward under torch.compile with parameters requiring grad: AOT autograd
-    traces on the CPU, Inductor compiles both graphs for sm90; the program's step runs on (eagerly, on the CPU)."""
-    proc = irscope("capture", "--target", "sm90", "--", sys.executable,
-                   str(DATA / "programs" / "inductor_train_step.py"), store=tmp_path)
+    traces on the CPU, Inductor compiles both graphs for sm90; the program's steps run on (eagerly, on the CPU)."""
+    store, proc = train_program
     assert proc.returncode == 0, proc.stderr
     assert "grads 14" in proc.stdout and "NOT captured" not in proc.stderr
-    found = _kernels(tmp_path)
+    found = _kernels(store)
     backward = [name for name in found if "backward" in name]
     assert any("gelu_backward" in n for n in backward) and any("native_layer_norm_backward" in n for n in backward)
     (embedding,) = [n for n in backward if n.startswith("triton_per_") and "embedding_dense_backward" in n]

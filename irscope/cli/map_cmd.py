@@ -44,6 +44,7 @@ def map_cmd(capture: Capture, line: int, stages: tuple[str, ...], limit: int, fu
 
     An op inlined from Triton's library (tl.cdiv, tl.dot's helpers) or from a @jit helper counts for
     the kernel line that called it. SASS positions come from nvdisasm -gi on the capture's cubin.
+    A torch.compile (Inductor) kernel's model source lines head the map.
 
     Example:
 
@@ -58,10 +59,16 @@ def map_cmd(capture: Capture, line: int, stages: tuple[str, ...], limit: int, fu
     smap = build_source_map(capture, _stages(stages))
     smap.check_line(line)
     notes = unroll_notes(capture_loops(capture)[0], line)
+    from irscope.store.programs import capture_provenance
+    from irscope.views.provenance_text import provenance_json, provenance_lines
+
+    prov = capture_provenance(capture)  # an Inductor kernel's model lines, above its own lines' map
     if as_json:
-        click.echo(json.dumps(map_json(smap, line, notes), indent=2))
+        data = map_json(smap, line, notes)
+        click.echo(json.dumps({**data, "provenance": provenance_json(prov)} if prov is not None else data, indent=2))
         return
-    write(render_map(smap, line, limit=limit, width=_width(full), notes=notes), newline=False)
+    head = "\n".join(provenance_lines(prov)) + "\n\n" if prov is not None else ""
+    write(head + render_map(smap, line, limit=limit, width=_width(full), notes=notes), newline=False)
 
 
 @click.command("annotate")

@@ -54,6 +54,10 @@ def show(asked: Asked, request: Request, stage: str, as_json: bool, recapture: b
     start = time.perf_counter()
     capture = asked.capture(request, recapture=recapture)
     st, text = stage_text(capture, stage)
+    from irscope.store.programs import capture_provenance
+    from irscope.views.provenance_text import provenance_json, provenance_lines
+
+    prov = capture_provenance(capture)  # an Inductor kernel's: where it came from in the model
     if as_json:
         m = capture.manifest
         click.echo(json.dumps({
@@ -63,6 +67,9 @@ def show(asked: Asked, request: Request, stage: str, as_json: bool, recapture: b
                {"path": None, "made_from": str(capture.path / m.files["cubin"])}),
             "config_values": m.config, "signature": m.signature, "constexprs": m.constexprs, "attrs": m.attrs,
             "options": m.options, "elapsed_seconds": round(time.perf_counter() - start, 4), "text": text,
+            **({"provenance": provenance_json(prov)} if prov is not None else {}),
         }, indent=2))
         return
+    if prov is not None:  # on stderr: the stage's text on stdout stays exactly the stored file
+        click.echo("\n".join(provenance_lines(prov)), err=True)
     emit(text, st.lexer, color, pager, locs)

@@ -153,24 +153,21 @@ def graph_kind(kwargs: dict[str, Any]) -> str:
     return "backward" if kwargs.get("is_backward") else "inference" if kwargs.get("is_inference") else "forward"
 
 
-def write_graph(kind: str, collected: Collected, launched: list[tuple[Any, tuple[Any, ...]]] | None,
+def write_graph(kind: str, collected: Collected, launched: list[tuple[str, list[str]]] | None,
                 calls: list[dict[str, Any]], failure: str = "") -> None:
     """Write the ``graphs`` record of one inner compile: its kernels in first-launch order, its calls outside Triton.
 
-    ``launched`` is None when its wrapper could not run on the fake inputs (``failure`` says why): its kernels are
-    then those Inductor defined, with no launches.
+    ``launched``: each launch's kernel name and its configs' launch keys, in launch order; None when its wrapper
+    could not run on the fake inputs (``failure`` says why): its kernels are then those Inductor defined, with no
+    launches.
     """
-    from irscope.compile.inductor_launches import config_key
-
     with _LOCK:
         _SEQ[0] += 1
         seq = _SEQ[0]
     graph_id = f"{os.getpid()}-{seq}"
     kernels: dict[str, dict[str, Any]] = {}
-    for autotuner, _args in launched or []:
-        name = str(getattr(autotuner.fn, "__name__", "?"))
+    for name, keys in launched or []:
         if name not in kernels:
-            keys = [config_key(autotuner, r.config) for r in getattr(autotuner, "compile_results", [])]
             kernels[name] = {"name": name, "launch_keys": keys, "per_run": 0}
         kernels[name]["per_run"] += 1
     if launched is None:
@@ -178,6 +175,9 @@ def write_graph(kind: str, collected: Collected, launched: list[tuple[Any, tuple
     notes = [f"provenance of {e}" for e in collected.errors]
     if failure:
         notes.append(f"its wrapper could not run on fake inputs ({failure}): its launches are not known")
+    for op in dict.fromkeys(c["op"] for c in calls if "_for_cpu" in c["op"]):
+        notes.append(f"{op}: AOT autograd traced the graph on the CPU, which chose the CPU variant of this op; "
+                     "on a GPU the graph calls the GPU one (not modelled either way)")
     for name, kernel in kernels.items():
         nodes = collected.kernels.get(name)
         kernel["provenance"] = (provenance_json(nodes) if nodes else

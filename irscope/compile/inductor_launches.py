@@ -101,7 +101,10 @@ def launching(compile_inner: Callable[..., Any]) -> Callable[..., Any]:
             compiled = compile_inner(gm, example_inputs, *args, **kwargs)
         calls: list[dict[str, Any]] = []
         launched, failure = record_launches(compiled, list(example_inputs), calls)
-        inductor_graphs.write_graph(inductor_graphs.graph_kind(kwargs), collected, launched, calls, failure)
+        kernels = None if launched is None else [
+            (str(getattr(tuner.fn, "__name__", "?")),
+             [config_key(tuner, r.config) for r in getattr(tuner, "compile_results", [])]) for tuner, _ in launched]
+        inductor_graphs.write_graph(inductor_graphs.graph_kind(kwargs), collected, kernels, calls, failure)
         return compiled
 
     return inner

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from irscope.model.program_record import Provenance, SourceLine
-from irscope.parse.stack_trace import model_line
+from irscope.parse.stack_trace import frames, model_line
 
 _STATE = threading.local()
 _LAYOUT_OPS = frozenset({"clone", "copy", "copy_", "permute", "transpose", "view", "_unsafe_view", "reshape",
@@ -140,6 +140,7 @@ def provenance(nodes: list[Any], skip: tuple[str, ...] = ()) -> Provenance:
     aten: list[str] = []
     lines: list[SourceLine] = []
     traced = 0
+    inner: SourceLine | None = None  # the innermost frame of a trace that has no model line
     for node in ordered:
         name = _aten_name(node)
         if name and name not in aten:
@@ -149,6 +150,8 @@ def provenance(nodes: list[Any], skip: tuple[str, ...] = ()) -> Provenance:
         line = model_line(trace, skip) if trace else None
         if line is not None and line not in lines:
             lines.append(line)
+        elif line is None and trace and inner is None:
+            inner = next(reversed(frames(trace)), None)
     names = tuple(str(getattr(n, "name", "?")) for n in ordered)
     missing = ""
     if not lines:
@@ -159,7 +162,9 @@ def provenance(nodes: list[Any], skip: tuple[str, ...] = ()) -> Provenance:
         elif not traced:
             missing = NO_TRACE.format(nodes=listed)
         else:
-            missing = f"its FX nodes' stack traces ({listed}) hold no frame outside torch's own package"
+            where = f"; innermost {inner.file.rsplit('/', 1)[-1]}:{inner.line} in {inner.function}" if inner else ""
+            missing = (f"its FX nodes' stack traces ({listed}) hold no frame outside torch's and irscope's packages"
+                       f"{where} (Dynamo traced the graph from a frame inside them)")
     return Provenance(aten=tuple(aten), nodes=names, lines=tuple(lines), missing=missing)
 
 
@@ -167,9 +172,9 @@ def provenance_json(nodes: list[Any]) -> dict[str, Any]:
     """``provenance(nodes)`` as JSON data: model lines outside torch's package and irscope's (its torch stand-in's
     dispatch mode is a frame Dynamo traced through)."""
     import os
+    from pathlib import Path
 
     import torch
 
-    import irscope
-
-    return asdict(provenance(nodes, (os.path.dirname(torch.__file__), os.path.dirname(irscope.__file__))))
+    irscope_root = str(Path(__file__).resolve().parents[1])
+    return asdict(provenance(nodes, (os.path.dirname(torch.__file__), irscope_root)))

@@ -22,7 +22,7 @@ from irscope.compile.records import (
     RecordRefused,
 )
 from irscope.compile.same_code_ingest import AliasRefused, alias_capture_record
-from irscope.errors import UsageError
+from irscope.errors import StoreError, UsageError
 from irscope.model.launch import LAUNCHES_FILE
 from irscope.model.program_record import PROVENANCE_FILE, ProgramRecord
 from irscope.model.stages import STAGES
@@ -118,12 +118,17 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
                                             provenance=program_graphs.provenance_by_launch(graphs),
                                             keys_by_launch=by_launch)
         notes = listener_notes([n for n in _records(session / "notes") if isinstance(n, dict)])
-        record = program_graphs.build_record(
+        built = program_graphs.build_record(
             command=shlex.join(command), target=offline.name if offline else (captures[0].manifest.target
                                                                             if captures else ""),
             gpu=(gpu or "") if offline else "", exit_code=exit_code, graphs=graphs, calls_records=calls,
             keys=[c.manifest.key for c in captures], keys_by_launch=by_launch, notes=[])
-        write_program(store.root, record)
+        record: ProgramRecord | None = built
+        try:
+            write_program(store.root, built)
+        except StoreError as exc:  # the captures are stored all the same
+            notes.append(f"the program's record was not written: {exc}")
+            record = None
         return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
                              failures=failures, offline_target=offline.name if offline else None,
                              notes=notes, tuning=_tuning_lines(session, captures),

@@ -32,7 +32,8 @@ def provenance_by_launch(graphs: list[dict[str, Any]]) -> dict[str, dict[str, An
         for kernel in graph["kernels"]:
             if not isinstance(kernel, dict):
                 continue
-            prov = kernel.get("provenance") if isinstance(kernel.get("provenance"), dict) else {}
+            raw = kernel.get("provenance")
+            prov: dict[str, Any] = raw if isinstance(raw, dict) else {}
             for key in kernel.get("launch_keys") or []:
                 out.setdefault(str(key), {"kernel": str(kernel.get("name", "")), "graph": index,
                                           "kind": str(graph.get("kind", "")), **prov})

@@ -25,9 +25,10 @@ def frames(text: object) -> list[SourceLine]:
         found = _FRAME.match(raw)
         if found is None:
             continue
-        number = int(found.group("line")[:12])  # a sane bound on absurd digits
-        if number < 1:
+        digits = found.group("line")
+        if len(digits) > 9 or int(digits) < 1:  # no source file has a billion lines: not a frame
             continue
+        number = int(digits)
         code = ""
         if i + 1 < len(lines) and _FRAME.match(lines[i + 1]) is None and not _MARKS.match(lines[i + 1]):
             code = lines[i + 1].strip()

@@ -6,6 +6,8 @@ Layout under the store root::
                                   provenance), ``<id>`` = ``prog-<UTC date>-<time>-<hash>`` (sortable by time)
     programs/.<id>.<pid>.tmp/     a record being written; renamed to ``programs/<id>/`` when complete
 
+An Inductor capture keeps its own kernel's provenance too: ``captures/<key>/provenance.json`` (``capture_provenance``).
+
 Files only: reading imports neither torch nor Triton.
 """
 
@@ -17,7 +19,8 @@ import shutil
 from pathlib import Path
 
 from irscope.errors import StoreError, closest
-from irscope.model.program_record import ProgramRecord
+from irscope.model.program_record import PROVENANCE_FILE, ProgramRecord, Provenance, provenance_from_json
+from irscope.store.store import Capture
 
 PROGRAMS_DIR = "programs"
 PROGRAM_FILE = "program.json"
@@ -101,3 +104,19 @@ def read_program(store: Path, name: str) -> ProgramRecord:
         return ProgramRecord.from_json(data)
     except ValueError as exc:
         raise StoreError(f"program record {found} is damaged: {exc}") from None
+
+
+def capture_provenance(capture: Capture) -> Provenance | None:
+    """An Inductor capture's provenance (its ``provenance.json``); None for a capture that keeps none.
+
+    A damaged file is a provenance whose ``missing`` says so: the capture's stages stay readable.
+    """
+    if "provenance" not in capture.manifest.files:
+        return None
+    try:
+        path = capture.artifact_path("provenance")
+        if path.stat().st_size > _MAX_BYTES:
+            return Provenance(missing=f"its {PROVENANCE_FILE} is over {_MAX_BYTES >> 20} MiB: not read")
+        return provenance_from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (StoreError, OSError, UnicodeDecodeError, ValueError) as exc:
+        return Provenance(missing=f"its {PROVENANCE_FILE} cannot be read: {exc}")

@@ -72,6 +72,7 @@ def capture_facts(capture: Capture) -> list[Fact]:
     if isinstance(shared, int):
         facts.append(Fact("shared memory", _bytes(shared), "Triton metadata"))
     facts.append(Fact("compiled by", f"Triton {m.triton_version} in {m.compile_seconds:.2f} s", "manifest"))
+    facts += _provenance_facts(capture)
     if m.same_code_as:
         config = _PROGRAM_KEY_CONFIG.search(m.same_code_as)
         facts.append(Fact("same code as", f"config {config.group(1)}: num_stages changes nothing here (equal TTGIR; "
@@ -161,3 +162,22 @@ def gather_facts(docs: Documents, key: str, report: LayoutReport | None) -> tupl
 
     sections = _section("Loops", loops, notes) + _section("Resources", resources, notes)
     return facts, sections, notes
+
+
+def _provenance_facts(capture: Capture) -> list[Fact]:
+    """An Inductor kernel's model lines (the first three) and fused ATen ops, from its ``provenance.json``."""
+    from irscope.store.programs import capture_provenance
+    from irscope.views.provenance_text import line_text
+
+    prov = capture_provenance(capture)
+    if prov is None:
+        return []
+    facts = [Fact("model line", line_text(ln), "Inductor provenance") for ln in prov.lines[:3]]
+    if len(prov.lines) > 3:
+        facts.append(Fact("model lines", f"{len(prov.lines) - 3} more (irscope show prints them all)",
+                          "Inductor provenance"))
+    if not prov.lines:
+        facts.append(Fact("model line", f"none: {prov.missing or 'none recorded'}", "Inductor provenance"))
+    if prov.aten:
+        facts.append(Fact("fused ATen ops", ", ".join(prov.aten), "Inductor provenance"))
+    return facts
