@@ -5,6 +5,7 @@ program record and the capture's launches.json; verdicts against the variants' o
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,22 +15,21 @@ import pytest
 
 from irscope.model.gpus import GPUS
 from irscope.model.program_record import ProgramRecord
-from irscope.store.programs import list_programs, read_program
 from irscope.store.store import Store
-from tests.conftest import DATA, invoke, repo_path
+from tests.conftest import invoke, repo_path
 
 pytestmark = pytest.mark.compile
 
 
 @pytest.fixture(scope="module")
-def llama(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ProgramRecord]:
-    """One capture of the Llama program for the module: its store and program record."""
-    store = tmp_path_factory.mktemp("report-llama")
-    result = invoke("capture", "--store", store, "--target", "sm90", "--", sys.executable,
-                    DATA / "programs" / "inductor_hf_llama.py")
-    assert result.exit_code == 0, result.output
-    (name,) = list_programs(store)
-    return store, read_program(store, name)
+def llama(llama_program: tuple[Path, ProgramRecord], tmp_path_factory: pytest.TempPathFactory
+          ) -> tuple[Path, ProgramRecord]:
+    """The session's Llama capture (conftest's ``llama_program``), copied: the report writes its cache and the
+    variants it compiles into the store, which other tests count."""
+    shared, record = llama_program
+    store = tmp_path_factory.mktemp("report-llama") / "store"
+    shutil.copytree(shared, store, ignore=shutil.ignore_patterns("locks", "staging"))
+    return store, record
 
 
 def _report(store: Path, *args: str) -> dict[str, Any]:
