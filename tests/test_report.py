@@ -316,3 +316,25 @@ def test_verdicts_at_a_large_launch_follow_the_models_numbers(llama: tuple[Path,
         assert row.verdict.rung == "leave" and f"its body is {body:.1f}x its roofline floor" in row.verdict.evidence
     else:
         assert row.verdict.rung == "leave" and "no variant was predicted" in row.verdict.evidence
+
+
+def test_the_report_pages_on_a_terminal(llama: tuple[Path, ProgramRecord], tmp_path: Path) -> None:
+    """On a terminal shorter than the report, it goes through the pager (a stand-in ``less`` that records it)."""
+    import os
+
+    from tests.test_pager import _page
+
+    store, record = llama
+    invoke("report", "--what-if", "0", store=store)  # warm: the pty run reads the cache
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    saw = tmp_path / "less-saw"
+    fake = bin_dir / "less"
+    fake.write_text(f"#!{sys.executable}\nimport sys\nopen({str(saw)!r}, 'wb').write(sys.stdin.buffer.read())\n")
+    fake.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in ("LESS", "PAGER", "MANPAGER")}
+    env.update({"TERM": "xterm-256color", "LINES": "20", "COLUMNS": "200", "IRSCOPE_HOME": str(store),
+                "PYTHONPATH": repo_path(), "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"})
+    _page(["report", "--what-if", "0"], env, seconds=60)
+    shown = saw.read_bytes()
+    assert f"program {record.id}:".encode() in shown and b"top 10 by predicted total time:" in shown
