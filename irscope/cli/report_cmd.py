@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
 from irscope.cli.options import json_option, store_option
 from irscope.cli.output import write
+
+
+def _progress(message: str) -> None:
+    """A line on the terminal while a cold report models its kernels or compiles variants."""
+    click.echo(f"irscope: {message}", err=True)
 
 
 @click.command("report")
@@ -47,7 +53,7 @@ def report(program: str | None, steps: int | None, top: int, what_if: int, gpu_n
 
     options = ReportOptions(program=program, steps=steps, top=top, what_if=min(what_if, top), gpu=gpu_name,
                             jobs=jobs)
-    result = program_report(store_dir, options)
+    result = program_report(store_dir, options, _progress if sys.stderr.isatty() else None)
     if html_path is not None:
         from irscope.cli.html_cmd import write_page
         from irscope.views.html_report import render_report_page

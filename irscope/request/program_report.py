@@ -117,7 +117,7 @@ def _facts_job(args: tuple[str, str, str | None, str]) -> tuple[str, dict[str, o
 
 
 def _all_facts(root: Path, keys: Iterable[str], cache: Path, gpu: str | None, target: str,
-               jobs: int | None) -> dict[str, ConfigFacts | str]:
+               jobs: int | None, progress: Callable[[str], None] | None = None) -> dict[str, ConfigFacts | str]:
     """Every key's facts: cached ones read, the rest computed (in worker processes when there are many) and cached."""
     facts: dict[str, ConfigFacts | str] = {}
     todo = []
@@ -128,21 +128,30 @@ def _all_facts(root: Path, keys: Iterable[str], cache: Path, gpu: str | None, ta
         else:
             todo.append((str(root), key, gpu, target))
     workers = min(jobs or os.cpu_count() or 1, len(todo))
+    if todo and progress is not None:
+        progress(f"modelling {len(todo)} compiled config(s) not modelled before"
+                 + (f", in {workers} processes" if workers > 1 and len(todo) >= _PARALLEL_FROM else "")
+                 + " (cached for the next report)")
     if workers > 1 and len(todo) >= _PARALLEL_FROM:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            done = list(pool.map(_facts_job, todo, chunksize=4))
+            for key, found in pool.map(_facts_job, todo, chunksize=2):  # each cached as it arrives
+                facts[key] = _keep(cache, key, found)
     else:
-        done = [_facts_job(job) for job in todo]
-    for key, found in done:
-        if isinstance(found, str):
-            facts[key] = found
-            continue
-        facts[key] = ConfigFacts.from_json(found)
-        _write_cached(cache, f"{key}.json", json.dumps(found))
+        for job in todo:
+            key, found = _facts_job(job)
+            facts[key] = _keep(cache, key, found)
     return facts
+
+
+def _keep(cache: Path, key: str, found: dict[str, object] | str) -> ConfigFacts | str:
+    """One key's computed facts, cached (a reason it has none is not: the capture may be healed)."""
+    if isinstance(found, str):
+        return found
+    _write_cached(cache, f"{key}.json", json.dumps(found))
+    return ConfigFacts.from_json(found)
 
 
 def _variant_settings(facts: ConfigFacts) -> list[dict[str, int]]:
@@ -203,7 +212,7 @@ def program_report(store_dir: str | None, options: ReportOptions,
     with contextlib.suppress(OSError):  # a read-only store: nothing is cached
         cache.mkdir(parents=True, exist_ok=True)
     keys = [k for g in record.graphs for use in g.kernels for k in use.keys]
-    facts = _all_facts(root, keys, cache, options.gpu, record.target, options.jobs)
+    facts = _all_facts(root, keys, cache, options.gpu, record.target, options.jobs, progress)
     first = build_report(record, facts, device, steps=options.steps, top=options.top)
     if not options.what_if:
         return first
