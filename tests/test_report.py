@@ -338,3 +338,27 @@ def test_the_report_pages_on_a_terminal(llama: tuple[Path, ProgramRecord], tmp_p
     _page(["report", "--what-if", "0"], env, seconds=60)
     shown = saw.read_bytes()
     assert f"program {record.id}:".encode() in shown and b"top 10 by predicted total time:" in shown
+
+
+def test_a_loop_that_did_not_pipeline_is_named_with_its_line(shared_store: Path) -> None:
+    """The bundled matmul on sm80 with num_stages=1: its K-loop loads into registers (no cp.async in the PTX), and the
+    reason names the loop's ``for`` line; with the default 3 stages no loop is listed."""
+    from irscope.analysis.report.facts import capture_config_facts
+    from irscope.analysis.report.reasons import kernel_reason
+    from irscope.request.captures import LaunchSpec, get_capture, make_request
+    from irscope.request.perf_launch import perf_device, perf_shape
+
+    device, sms = perf_device(None, "sm80", lambda: None)
+    found = {}
+    for settings in ((), ("num_stages=1",)):
+        request = make_request("matmul", "sm80", 0, launch=LaunchSpec(settings=settings))
+        capture = get_capture(request, str(shared_store))
+        found[settings] = (capture, capture_config_facts(capture, device, perf_shape(request, None, sms, capture.path),
+                                                         "the bundled launcher's"))
+    assert found[()][1].loops == ()
+    capture, facts = found[("num_stages=1",)]
+    assert "cp.async" in found[()][0].read("ptx") and "cp.async" not in capture.read("ptx")
+    (loop,) = facts.loops
+    source = capture.read("source").splitlines()
+    assert source[loop.line - 1].strip().startswith("for ") and loop.requested == 1
+    assert f"loop at line {loop.line} not pipelined" in kernel_reason(facts)
