@@ -254,8 +254,9 @@ def test_the_html_page_holds_the_text_reports_lines(llama: tuple[Path, ProgramRe
     assert [e for e in data["externs"] if "not modelled" in e]
 
 
-def _scaled_facts(store: Path, keys: tuple[str, ...], factor: int) -> dict[str, Any]:
-    """Each config's facts at the recorded launch made ``factor`` times larger (rows, grid and tensors alike)."""
+def _scaled_facts(store: Path, keys: tuple[str, ...], factor: int, launch_of: str = "") -> dict[str, Any]:
+    """Each config's facts at the recorded launch (of ``launch_of``, else its own) made ``factor`` times larger (rows,
+    grid and tensors alike)."""
     from dataclasses import replace
 
     from irscope.analysis.report.facts import capture_config_facts
@@ -268,7 +269,9 @@ def _scaled_facts(store: Path, keys: tuple[str, ...], factor: int) -> dict[str, 
     for key in keys:
         capture = Store(store).get(key)
         assert capture is not None
-        shape = recorded_launches(capture.path, capture.manifest.files)[0]
+        source = Store(store).get(launch_of) if launch_of else capture
+        assert source is not None
+        shape = recorded_launches(source.path, source.manifest.files)[0]
         big = replace(shape, grid=(shape.grid[0] * factor, shape.grid[1], shape.grid[2]),
                       values={k: v * factor if k == "xnumel" else v for k, v in shape.values.items()},
                       tensors=tuple(TensorBytes(t.name, t.nbytes * factor, t.role) for t in shape.tensors))
@@ -362,3 +365,42 @@ def test_a_loop_that_did_not_pipeline_is_named_with_its_line(shared_store: Path)
     source = capture.read("source").splitlines()
     assert source[loop.line - 1].strip().startswith("for ") and loop.requested == 1
     assert f"loop at line {loop.line} not pipelined" in kernel_reason(facts)
+
+
+def test_far_from_its_floor_with_no_faster_variant_is_write_it_by_hand(llama: tuple[Path, ProgramRecord]) -> None:
+    """The Llama's rotary-embedding kernel at 4096x its launch is compute bound far above its floor (its cos/sin
+    cost instructions the FLOP count does not see); its warps variants, compiled and modelled at the same launch,
+    decide between 'tune it' and 'write it by hand'."""
+    from irscope.analysis.report.build import build_report
+    from irscope.analysis.report.results import WhatIf
+    from irscope.request.perf_launch import perf_device
+    from irscope.request.program_report import _variant_settings
+    from irscope.request.what_if import compile_variant, variant_of
+
+    store, record = llama
+    device = perf_device(None, "sm90", lambda: None)[0]
+    name = "triton_poi_fused__to_copy_bmm_cat_cos_mul_sin_transpose_0"
+    one = _one_kernel_record(record, name)
+    facts = _scaled_facts(store, one.graphs[0].kernels[0].keys, 4096)
+    (first,) = build_report(one, facts, device, top=1).kernels
+    chosen = first.chosen
+    assert chosen is not None and chosen.bound == "compute"
+    body = (chosen.predicted_us - chosen.launch_us) / chosen.floor_us
+    assert body > 3
+    base = Store(store).get(chosen.key)
+    assert base is not None
+    tried = []
+    for settings in _variant_settings(chosen):
+        made = compile_variant(variant_of(base, settings), str(store))
+        variant = _scaled_facts(store, (made.key,), 4096, launch_of=chosen.key)[made.key]
+        assert variant.settings["num_warps"] == settings["num_warps"]
+        tried.append(WhatIf(f"num_warps={settings['num_warps']}", made.key, variant.predicted_us))
+    (row,) = build_report(one, facts, device, top=1, what_ifs={chosen.key: tuple(tried)}).kernels
+    assert row.verdict is not None
+    best = min(tried, key=lambda w: w.predicted_us)
+    if best.predicted_us < chosen.predicted_us * 0.9:
+        assert row.verdict.rung == "tune" and best.label in row.verdict.evidence
+    else:
+        assert row.verdict.rung == "hand", row.verdict
+        assert f"{body:.1f}x its roofline floor ({chosen.floor_us:.2f} us)" in row.verdict.evidence
+        assert all(f"{w.label} {w.predicted_us:.2f} us" in row.verdict.evidence for w in tried)

@@ -105,8 +105,7 @@ def build_report(record: ProgramRecord, facts: Mapping[str, ConfigFacts | str], 
     grouped: dict[tuple[str, str], list[tuple[KernelUseRow, KernelUse]]] = {}
     for graph in record.graphs:
         for use in graph.kernels:
-            kind = "inference" if graph.kind == "inference" else graph.kind
-            grouped.setdefault((use.name, kind), []).append((_use_row(graph, use, facts), use))
+            grouped.setdefault((use.name, graph.kind), []).append((_use_row(graph, use, facts), use))
     rows = [_kernel_row(name, kind, uses, count) for (name, kind), uses in grouped.items()]
     triton = sum(r.total_us for r in rows)
     rows = [replace(r, share=r.total_us / triton if triton else 0.0) for r in rows]

@@ -21,6 +21,8 @@ __all__ = ["TUNE_GAIN", "kernel_reason", "kernel_verdict", "reread_factor"]
 TUNE_GAIN = 0.10
 # Within this of its roofline floor (the body's time, launch cost aside), a kernel is left to torch.compile.
 NEAR_ROOFLINE = 1.5
+# Beyond this of its roofline floor (the body's time), with no variant faster, a kernel is worth writing by hand.
+FAR_FROM_ROOFLINE = 3.0
 # A share of the program's Triton time below which hand-writing it cannot pay.
 SMALL_SHARE = 0.02
 # Re-reads worth naming: DRAM traffic (or requested bytes) this many times the tensors' own bytes.
@@ -135,6 +137,9 @@ def kernel_verdict(row: KernelRow, what_ifs: tuple[WhatIf, ...] | None) -> Verdi
     if body_distance <= NEAR_ROOFLINE:
         return Verdict("leave", f"its body is {body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us); "
                                 f"{share}; " + _tried(tried), tried)
+    if body_distance <= FAR_FROM_ROOFLINE:
+        return Verdict("leave", f"its body is {body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us), "
+                                f"within {FAR_FROM_ROOFLINE:.0f}x; {share}; " + _tried(tried), tried)
     if tried and best is not None:
         return Verdict("hand", f"{body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us) and no variant is "
                                f"predicted {TUNE_GAIN:.0%} faster ({_tried(tried)}); {share}", tried)
