@@ -404,3 +404,26 @@ def test_far_from_its_floor_with_no_faster_variant_is_write_it_by_hand(llama: tu
         assert row.verdict.rung == "hand", row.verdict
         assert f"{body:.1f}x its roofline floor ({chosen.floor_us:.2f} us)" in row.verdict.evidence
         assert all(f"{w.label} {w.predicted_us:.2f} us" in row.verdict.evidence for w in tried)
+
+
+def test_a_training_step_has_forward_and_backward_rows(train_program: tuple[Path, Any], tmp_path: Path) -> None:
+    """The two-step training program: its forward and backward graphs' kernels are separate rows, counted per step
+    (the forward graph's runs), and its matrix products are cuBLAS calls of both kinds, not modelled."""
+    from irscope.store.programs import read_program
+
+    shared, _ = train_program
+    store = tmp_path / "store"
+    shutil.copytree(shared, store, ignore=shutil.ignore_patterns("locks", "staging"))
+    record = read_program(store, "latest")
+    data = _report(store, "--what-if", "0", "--top", "3")
+    kinds = {g.kind for g in record.graphs}
+    assert {"forward", "backward"} <= kinds
+    assert {r["kind"] for r in data["kernels"]} == kinds
+    forward = next(g for g in record.graphs if g.kind == "forward")
+    assert data["steps"] == record.graphs[0].calls == forward.calls
+    for graph in record.graphs:
+        for use in graph.kernels:
+            row = next(r for r in data["kernels"] if r["name"] == use.name and r["kind"] == graph.kind)
+            assert any(u["graph"] == graph.index and u["per_run"] == use.per_run for u in row["uses"])
+    assert {e["kind"] for e in data["externs"]} >= {"forward", "backward"}
+    assert all(e["library"] for e in data["externs"])
