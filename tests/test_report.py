@@ -427,3 +427,24 @@ def test_a_training_step_has_forward_and_backward_rows(train_program: tuple[Path
             assert any(u["graph"] == graph.index and u["per_run"] == use.per_run for u in row["uses"])
     assert {e["kind"] for e in data["externs"]} >= {"forward", "backward"}
     assert all(e["library"] for e in data["externs"])
+
+
+def test_spills_in_the_reason_are_ptxas_figures_and_the_sass_spills(shared_store: Path) -> None:
+    """The bundled matmul on sm80 with 2 warps spills: the reason's bytes are ptxas's, and the SASS stores to local
+    memory (STL)."""
+    from irscope.analysis.report.facts import capture_config_facts
+    from irscope.analysis.report.reasons import kernel_reason
+    from irscope.analysis.resources import capture_resources
+    from irscope.request.captures import LaunchSpec, get_capture, make_request
+    from irscope.request.perf_launch import perf_device, perf_shape
+
+    device, sms = perf_device(None, "sm80", lambda: None)
+    request = make_request("matmul", "sm80", 0, launch=LaunchSpec(settings=("num_warps=2",)))
+    capture = get_capture(request, str(shared_store))
+    facts = capture_config_facts(capture, device, perf_shape(request, None, sms, capture.path), "the launcher's")
+    found = capture_resources(capture)
+    assert facts.spill_stores == found.spill_stores > 0 and facts.spill_loads == found.spill_loads > 0
+    assert f"spills {found.spill_stores} B stored, {found.spill_loads} B loaded per thread" in kernel_reason(facts)
+    from irscope.toolchain.stages import read_stage
+
+    assert "STL" in read_stage(capture, "sass")
