@@ -127,7 +127,9 @@ def report_heading(report: ProgramReport) -> list[str]:
     return [f"program {report.program}: {report.command}",
             f"{len(report.kernels)} Triton kernels ({modelled} modelled) for {report.target} on the {report.gpu}; "
             f"{report.steps} step(s): {report.steps_from}",
-            f"predicted Triton time {_us(report.step_us)} per step, {_us(report.triton_us)} in the run" + outside]
+            f"predicted Triton time {_us(report.step_us)} per step, {_us(report.triton_us)} in the run"
+            + (f" (of the {modelled} modelled kernels; the {len(report.kernels) - modelled} not modelled are not in it)"
+               if modelled < len(report.kernels) else "") + outside]
 
 
 def render_report(report: ProgramReport, top: int = 10) -> str:
