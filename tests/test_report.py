@@ -448,3 +448,22 @@ def test_spills_in_the_reason_are_ptxas_figures_and_the_sass_spills(shared_store
     from irscope.toolchain.stages import read_stage
 
     assert "STL" in read_stage(capture, "sass")
+
+
+def test_a_kernel_whose_captures_are_gone_is_not_modelled_and_said_so(llama: tuple[Path, ProgramRecord],
+                                                                       tmp_path: Path) -> None:
+    store, record = llama
+    _report(store, "--what-if", "0")  # the cache warm, so the copy models nothing again
+    copy = tmp_path / "store"
+    shutil.copytree(store, copy, ignore=shutil.ignore_patterns("locks", "staging"))
+    gone = record.graphs[0].kernels[0]
+    for key in gone.keys:
+        shutil.rmtree(copy / "captures" / key)
+        for cached in (copy / "programs" / record.id / "report").rglob(f"{key}*.json"):
+            cached.unlink()
+    data = _report(copy, "--what-if", "0")
+    row = next(r for r in data["kernels"] if r["name"] == gone.name)
+    assert not row["modelled"] and row["total_us"] == 0 and "is not in the store" in row["uses"][0]["missing"]
+    text = invoke("report", "--what-if", "0", store=copy).output
+    assert f"the {sum(not r['modelled'] for r in data['kernels'])} not modelled are not in it" in text
+    assert f"not modelled: {row['uses'][0]['missing']}" in text
