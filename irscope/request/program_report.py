@@ -13,7 +13,7 @@ import contextlib
 import json
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -191,7 +191,7 @@ def _what_ifs(store: Store, facts: ConfigFacts, cache: Path, gpu: str | None, ta
         shared = int(capture.manifest.metadata.get("shared", 0) or 0)
         found = capture_config_facts(capture, _device(gpu, target), shape, "the base's launch", with_bank=shared > 0)
         tried.append(WhatIf(variant.label, made.key, found.predicted_us))
-    _write_cached(cache, f"{facts.key}.whatif.json", json.dumps([w.__dict__ for w in tried]))
+    _write_cached(cache, f"{facts.key}.whatif.json", json.dumps([asdict(w) for w in tried]))
     return tuple(tried)
 
 
