@@ -139,6 +139,7 @@ def _bases(f: Files) -> dict[str, list[str]]:
         "compare": [*BASE_KERNEL, "--vs-config", "1"], "facts": [*BASE_KERNEL, "-o", str(f.folder / "facts.json")],
         "check": [str(f.folder / "no-facts.json")], "repro": [*BASE_KERNEL, "-o", str(f.folder / "repro.py")],
         "triton": ["list"], "perf": BASE_KERNEL, "html": [*BASE_KERNEL, "-o", str(f.folder / "page.html")],
+        "report": ["latest"],
     }
 
 

@@ -111,6 +111,8 @@ def _tui_title(command: DocCommand) -> str:
     words = shlex.split(command.text, comments=True)[1:]
     if words[:1] == ["tui"]:
         words = words[1:]
+    if "--report" in words:
+        return "irscope report"  # the report view's title (irscope.tui.report_app)
     if not words or words[0].startswith("-"):
         return " · config "
     options = dict(zip(words[1::2], words[2::2], strict=False))

@@ -229,3 +229,28 @@ def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
 '''
+
+
+def test_report_page_shows_a_clicked_kernels_detail(browser: Any, llama_program: Any, tmp_path: Path) -> None:
+    """`irscope report --html` of the Llama program: the kernel table has the report's rows, and clicking a row shows
+    that kernel's lines of the terminal report."""
+    import shutil
+
+    shared, _ = llama_program
+    store = tmp_path / "store"  # the report writes its cache into the store: a copy, not the session's
+    shutil.copytree(shared, store, ignore=shutil.ignore_patterns("locks", "staging"))
+    out = tmp_path / "report.html"
+    result = invoke("report", "--what-if", "0", "--top", "3", "--html", out, store=store)
+    assert result.exit_code == 0, result.output
+    data = json.loads(invoke("report", "--what-if", "0", "--top", "3", "--json", store=store).stdout)
+    page = open_page(browser, out)
+    names = page.eval_on_selector_all("table.report-kernels tr td:nth-child(2)", "els => els.map(e => e.textContent)")
+    assert names == [k["name"] for k in data["kernels"]]
+    page.click("table.report-kernels tr:nth-child(3)")  # the second kernel (row 1 is the heads)
+    shown = page.locator("#kernel-detail").inner_text()
+    assert shown.splitlines()[0] == f"2. {data['kernels'][1]['name']} ({data['kernels'][1]['kind']})"
+    assert all(line.strip() in result.output for line in shown.splitlines())
+    page.click("#tab-externs")
+    assert "not modelled" in page.locator("#externs").inner_text()
+    assert page.errors == []
+    page.close()

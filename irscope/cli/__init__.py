@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "check": "irscope.cli.facts_cmd:check",
     "repro": "irscope.cli.repro_cmd:repro",
     "html": "irscope.cli.html_cmd:html_cmd",
+    "report": "irscope.cli.report_cmd:report",
 }
 
 

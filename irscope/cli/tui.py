@@ -14,15 +14,18 @@ from irscope.cli.options import config_option, store_option, target_option, trit
 @triton_option
 @store_option
 @click.option("--no-passes", is_flag=True, help="do not record each opened capture's per-pass IR in the background")
+@click.option("--report", "report", is_flag=True,
+              help="open the report of a program capture (KERNEL: the program's id, a prefix or latest; default latest)")
 @click.option("--no-precompile", is_flag=True,
               help="do not compile the opened capture's what-if neighbours in the background (also: IRSCOPE_PRECOMPILE=0)")
 def tui(kernel: str | None, target: str | None, config: int, store_dir: str | None, no_passes: bool,
-        no_precompile: bool) -> None:
+        report: bool, no_precompile: bool) -> None:
     """Browse KERNEL's compilation in a terminal UI: stages, passes, diffs, source and layouts.
 
     KERNEL is a bundled kernel, a kernel-module path or a stored capture; without it the newest
     capture in the store opens. Kernels, targets and configs not captured yet can be chosen in the
-    tree: they compile in the background. Press ? inside for every key.
+    tree: they compile in the background. Press ? inside for every key. With --report, the report of a
+    program capture (irscope report) opens as a view of its own.
 
     Example:
 
@@ -37,6 +40,11 @@ def tui(kernel: str | None, target: str | None, config: int, store_dir: str | No
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("irscope tui needs a terminal (stdin and stdout are not one); for text use irscope show, "
                          "layouts, passes or diff")
+    if report:
+        from irscope.tui.report_app import make_report_app
+
+        make_report_app(kernel, store_dir).run()
+        return
     require_writable(store_root(store_dir))  # the TUI compiles into it: refuse a bad store before the screen opens
     gc.disable()  # start-up allocates and frees little; the app collects once when the first screen is up
     from irscope.request.neighbours import enabled

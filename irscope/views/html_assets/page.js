@@ -412,7 +412,27 @@
     });
   }
 
-  if (DATA.kind === "capture") {
+  // ---- a program's report ------------------------------------------------------------------------------
+  function drawKernels(node) {
+    DATA.heading.forEach(function (h) { node.appendChild(el("p", null, h)); });
+    var t = table(DATA.heads, DATA.rows, "report-kernels");
+    var detail = el("pre", { "id": "kernel-detail" }, DATA.details.length ? DATA.details[0] : "");
+    Array.prototype.forEach.call(t.querySelectorAll("tr"), function (tr, i) {
+      if (i > 0) { tr.addEventListener("click", function () { detail.textContent = DATA.details[i - 1]; }); }
+    });
+    node.appendChild(t);
+    node.appendChild(detail);
+    DATA.notes.forEach(function (n) { node.appendChild(el("div", { "class": "note" }, n)); });
+  }
+  function drawExterns(node) {
+    if (!DATA.externs.length) { node.appendChild(el("p", { "class": "note" }, "No calls outside Triton were recorded.")); return; }
+    node.appendChild(el("pre", { "id": "externs" }, DATA.externs.join("\n")));
+  }
+
+  if (DATA.kind === "report") {
+    addTab("kernels", "Kernels", drawKernels);
+    addTab("externs", "Outside Triton", drawExterns);
+  } else if (DATA.kind === "capture") {
     addTab("code", "Source \u2192 stages", drawCode);
     addTab("passes", "Passes", drawPasses);
     addTab("layouts", "Layouts", drawLayouts);

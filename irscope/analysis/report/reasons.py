@@ -1,0 +1,148 @@
+"""One line on why a kernel takes its time, and its rung on the kernel-authoring ladder, from the model's numbers.
+
+Every number in these sentences is a field of the kernel's ``ConfigFacts`` (or of the variants compiled for it),
+so a test can check each against the stage it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from irscope.analysis.report.facts import ConfigFacts
+from irscope.analysis.report.results import Verdict, WhatIf
+
+if TYPE_CHECKING:
+    from irscope.analysis.report.results import KernelRow
+
+__all__ = ["TUNE_GAIN", "kernel_reason", "kernel_verdict", "reread_factor"]
+
+# A variant must be predicted this much faster to count as "tune it" (the model's own spread is larger than 5%).
+TUNE_GAIN = 0.10
+# Within this of its roofline floor (the body's time, launch cost aside), a kernel is left to torch.compile.
+NEAR_ROOFLINE = 1.5
+# Beyond this of its roofline floor (the body's time), with no variant faster, a kernel is worth writing by hand.
+FAR_FROM_ROOFLINE = 3.0
+# A share of the program's Triton time below which hand-writing it cannot pay.
+SMALL_SHARE = 0.02
+# Re-reads worth naming: DRAM traffic (or requested bytes) this many times the tensors' own bytes.
+REREAD = 1.2
+
+
+# Example: scaled by 16.0x for uncoalesced accesses (sectors fetched per useful byte)
+_UNCOALESCED = re.compile(r"scaled by (?P<x>[\d.]+)x for uncoalesced accesses")
+
+
+def _bytes(n: float) -> str:
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n:.0f} B"
+
+
+def reread_factor(facts: ConfigFacts) -> tuple[float, str]:
+    """How many times its tensors' own bytes the kernel moves, and through what (``DRAM`` or ``L2``); (0, "") unknown."""
+    if not facts.tensor_bytes:
+        return 0.0, ""
+    dram = facts.dram_bytes / facts.tensor_bytes
+    if dram >= REREAD:
+        return dram, "DRAM"
+    return facts.requested_bytes / facts.tensor_bytes, "L2"
+
+
+def _body_us(facts: ConfigFacts) -> float:
+    """The predicted time less the fixed launch cost."""
+    return max(facts.predicted_us - facts.launch_us, 0.0)
+
+
+def kernel_reason(facts: ConfigFacts) -> str:
+    """One line: what bounds it and at what share of peak, then the strongest evidence (re-reads, loops, spills)."""
+    parts = []
+    if facts.bound == "memory":
+        parts.append(f"memory bound at {facts.dram_pct:.0%} of DRAM peak")
+    elif facts.bound == "compute":
+        rate = facts.flops / facts.predicted_us / 1e6 if facts.predicted_us else 0.0
+        parts.append(f"compute bound at {rate:.1f} TFLOP/s ({facts.compute_floor_us:.2f} us of FLOPs at peak)")
+    else:
+        parts.append(f"{facts.bound} bound, {facts.dram_pct:.1%} of DRAM peak")
+    body = _body_us(facts)
+    if facts.launch_us and body < facts.launch_us:
+        parts.append(f"{facts.launch_us:.1f} of its {facts.predicted_us:.1f} us is the fixed launch cost "
+                     f"(moves {_bytes(facts.tensor_bytes)})")
+    factor, where = reread_factor(facts)
+    if factor >= REREAD:
+        uncoalesced = _UNCOALESCED.search(facts.dram_why)
+        cause = (f": uncoalesced, {uncoalesced.group('x')}x the sectors per useful byte" if uncoalesced and where == "DRAM" else
+                 f": re-reads {_bytes(facts.reread_bytes)}" if facts.reread_bytes and where == "DRAM" else "")
+        parts.append(f"moves {factor:.1f}x its tensors' own bytes ({_bytes(facts.tensor_bytes)}) through {where}"
+                     + cause)
+    for loop in facts.loops[:1]:
+        why = loop.reasons[0] if loop.reasons else (f"num_stages={loop.requested}" if loop.requested else "")
+        parts.append(f"loop at line {loop.line} not pipelined" + (f" ({why})" if why else ""))
+    if facts.spill_stores or facts.spill_loads:
+        parts.append(f"spills {facts.spill_stores} B stored, {facts.spill_loads} B loaded per thread")
+    if facts.occupancy_pct and facts.occupancy_pct < 50 and facts.occupancy_limit not in ("", "unknown"):
+        parts.append(f"occupancy {facts.occupancy_pct:.0f}% limited by {facts.occupancy_limit}")
+    if facts.bank_worst:
+        parts.append(facts.bank_worst)
+    return "; ".join(parts)
+
+
+def _best(what_ifs: tuple[WhatIf, ...]) -> WhatIf | None:
+    done = [w for w in what_ifs if w.key and w.predicted_us > 0]
+    return min(done, key=lambda w: w.predicted_us) if done else None
+
+
+def _tried(what_ifs: tuple[WhatIf, ...]) -> str:
+    if not what_ifs:
+        return "no variant was compiled (--what-if 0, or none applies)"
+    said = [f"{w.label} {w.predicted_us:.2f} us" if w.key else f"{w.label} did not compile" for w in what_ifs]
+    return "variants: " + ", ".join(said)
+
+
+def _scores_materialised(row: KernelRow) -> bool:
+    """Whether the kernel computes a softmax (its name or its ATen operators say so): its input, the scores, was
+    written to DRAM by the product before it, and is read back here."""
+    return "softmax" in row.name or any("softmax" in a for a in row.aten)
+
+
+def kernel_verdict(row: KernelRow, what_ifs: tuple[WhatIf, ...] | None) -> Verdict | None:
+    """The rung of a modelled kernel, with the numbers; None when it was not modelled."""
+    facts = row.chosen
+    if facts is None:
+        return None
+    tried = tuple(what_ifs or ())
+    best = _best(tried)
+    share = f"{row.share:.1%} of the program's predicted Triton time"
+    if best is not None and best.predicted_us < facts.predicted_us * (1 - TUNE_GAIN):
+        return Verdict("tune", f"{best.label} is predicted {best.predicted_us:.2f} us per launch against "
+                               f"{facts.predicted_us:.2f} us now ({1 - best.predicted_us / facts.predicted_us:.0%} "
+                               f"less); {share}", tried)
+    body = _body_us(facts)
+    body_distance = body / facts.floor_us if facts.floor_us > 0 else float("inf")
+    if facts.launch_us and body < facts.launch_us:
+        return Verdict("leave", f"{facts.launch_us:.1f} of its {facts.predicted_us:.2f} us per launch is the fixed "
+                                f"launch cost: a faster body saves at most {body:.2f} us; {share}; "
+                                + _tried(tried), tried)
+    if row.share < SMALL_SHARE:
+        return Verdict("leave", f"{share}: {body_distance:.1f}x its roofline floor, but small; " + _tried(tried),
+                       tried)
+    if _scores_materialised(row) and facts.tensors:
+        name, nbytes, role = max(facts.tensors, key=lambda t: t[1])
+        moved = "read and written" if role == "inout" else "read" if role == "input" else "written"
+        return Verdict("hand", f"a softmax over scores held in DRAM: its largest tensor, {name} ({_bytes(nbytes)}), is "
+                               f"{moved} per launch, {facts.dram_floor_us:.2f} us at the DRAM bandwidth even on its "
+                               f"roofline (its body is {body_distance:.1f}x that now); a fused attention kernel keeps the scores on "
+                               f"chip; {share}; " + _tried(tried), tried)
+    if body_distance <= NEAR_ROOFLINE:
+        return Verdict("leave", f"its body is {body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us); "
+                                f"{share}; " + _tried(tried), tried)
+    if body_distance <= FAR_FROM_ROOFLINE:
+        return Verdict("leave", f"its body is {body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us), "
+                                f"within {FAR_FROM_ROOFLINE:.0f}x; {share}; " + _tried(tried), tried)
+    if tried and best is not None:
+        return Verdict("hand", f"{body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us) and no variant is "
+                               f"predicted {TUNE_GAIN:.0%} faster ({_tried(tried)}); {share}", tried)
+    return Verdict("leave", f"{body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us), {share}; "
+                            "no variant was predicted, so the evidence for hand-writing it is not there: "
+                            + _tried(tried), tried)
