@@ -62,12 +62,14 @@ def _fake_buffers() -> None:
     built without CUDA cannot make) are fake ``cuda`` tensors, a view of one (``reinterpret_tensor``, which would
     make a plain ``meta`` tensor of it) a fake one, and a fake input is left as it is by ``copy_if_misaligned`` and
     ``assert_alignment`` (which read its data pointer: a training graph's wrapper aborted the process there).
-    Made before the wrapper's module is loaded, which binds them."""
+    Made before the wrapper's module is loaded, which binds them. A torch built with CUDA gets the same: its own
+    ``empty_strided_cuda`` would allocate on a GPU that is not there ("Found no NVIDIA driver": the H200's stack,
+    torch 2.11+cu130, on a machine without its GPU recorded no launch)."""
     import torch
     from torch._subclasses.fake_tensor import FakeTensor
 
     guards: Any = torch._C._dynamo.guards
-    if torch._C._has_cuda or getattr(guards._reinterpret_tensor, "_irscope_offline", False):
+    if getattr(guards._reinterpret_tensor, "_irscope_offline", False):
         return
     reinterpret = guards._reinterpret_tensor
 
@@ -84,7 +86,8 @@ def _fake_buffers() -> None:
 
     reinterpret_tensor._irscope_offline = True  # type: ignore[attr-defined]
     guards._empty_strided_cuda, guards._reinterpret_tensor = empty_strided_cuda, reinterpret_tensor
-    guards.copy_if_misaligned = real_unless_fake(guards.copy_if_misaligned, lambda tensor: tensor)
+    if hasattr(guards, "copy_if_misaligned"):  # torch 2.13; 2.11 checks alignment in Python
+        guards.copy_if_misaligned = real_unless_fake(guards.copy_if_misaligned, lambda tensor: tensor)
     if hasattr(guards, "assert_alignment"):
         guards.assert_alignment = real_unless_fake(guards.assert_alignment, lambda tensor: True)
 
@@ -133,8 +136,10 @@ def record_launches(compiled: Any, inputs: list[Any], calls: list[dict[str, Any]
         with mode, recorder:
             compiled(list(inputs))  # the boxed calling convention: the wrapper may clear the list it is given
     except Exception as exc:  # the graph is captured all the same; only its launches are not known
+        from irscope.compile.inductor_offline import raised_at
+
         text = str(exc).strip().splitlines()
-        return None, f"{type(exc).__name__}: {text[0] if text else ''}"
+        return None, f"{type(exc).__name__}: {text[0] if text else ''}{raised_at(exc)}"
     finally:
         _STATE.inductor_launches = outer
     if calls is not None:
