@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from irscope.store.programs import read_program
 from irscope.store.store import Store
 from tests.conftest import DATA
 from tests.test_program_capture import irscope
@@ -94,21 +93,6 @@ def test_a_causal_mask_built_on_the_device_inside_forward_is_captured(tmp_path: 
     assert "ones" in softmax and "triu" in softmax  # the mask is computed inside the fused softmax kernel
     assert len(found[softmax]) > 1  # Inductor's persistent-reduction configs, each compiled
     assert all("tt.reduce" in capture.read("ttgir") for capture in found[softmax])
-
-
-def test_a_models_own_indexing_stays_in_its_graph(tmp_path: Path) -> None:
-    """GPT-2's forward indexes tensors; the stand-in's indexing of fake ``cuda`` tensors (``fake_indexing``) was a
-    Python ``Tensor.__getitem__`` for the whole program, which Dynamo traced and broke the graph at: the forward fell
-    back to eager and the program died in ``torch.arange(..., device=<a size>)`` (torch 2.13, CPU build)."""
-
-    proc = irscope("capture", "--target", "sm90", "--", sys.executable, str(DATA / "programs" / "inductor_hf_gpt2.py"),
-                   store=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert "logits (2, 32, 512)" in proc.stdout and "NOT captured" not in proc.stderr
-    record = read_program(tmp_path, "latest")
-    assert [g.kind for g in record.graphs] == ["inference"]  # one graph, as Dynamo traces it on a GPU
-    names = {k.name for k in record.graphs[0].kernels}
-    assert any("softmax" in n for n in names) and any("tanh" in n for n in names), names  # attention and GELU fused
 
 
 def test_one_training_step_compiles_its_forward_and_backward_kernels_for_the_target(train_program) -> None:

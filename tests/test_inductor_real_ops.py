@@ -104,7 +104,8 @@ def test_perf_of_an_inductor_kernel_needs_no_grid(real_ops, tmp_path: Path) -> N
 def test_hugging_face_llama_is_captured_whole(llama_program) -> None:
     """Real foreign code: transformers' Llama, whose KV cache starts as ``torch.tensor([], device=...)`` and whose
     attention calls ``.transpose(1, 2).contiguous()``; both graphs used to be left uncaptured. It is one graph, as
-    Dynamo traces it on a GPU (its indexing once broke it into 20: ``fake_indexing``), and its float32 attention
+    Dynamo traces it on a GPU (the stand-in's indexing broke it into 20 graphs, and GPT-2's forward into eager code
+    that died: ``fake_indexing``), and its float32 attention
     (``scaled_dot_product_attention``) is the memory-efficient kernel torch picks on an H100 (``sdpa_choice``), not
     Triton's softmax."""
     assert importlib.util.find_spec("transformers") is not None, \
