@@ -11,7 +11,14 @@ are all among the report's eight longest.
     python benchmarks/program_report/validate.py --measured DIR --report llama=REPORT.json ...
 
 ``REPORT.json`` is ``irscope report PROGRAM --json`` of the model's capture. ``--out FILE`` writes the joined table
-and the scores as JSON. The same scoring is what ``tests/test_report_validation.py`` recomputes from committed data.
+and the scores as JSON.
+
+    python benchmarks/program_report/validate.py --measured DIR --report MODEL=REPORT.json ... \
+        --store MODEL=STORE ... --build-data tests/data/program_report
+
+writes the committed data ``tests/test_report_validation.py`` recomputes the agreement from: the profiles, each
+report's rows, the scores as the baseline, and the captures of the ``SAMPLED`` longest measured kernels of each
+model (without source text, LLVM IR and derived tool output), which the test models again.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 TOP_MEASURED, TOP_PREDICTED = 5, 8
+SAMPLED = 3  # per model, the longest measured kernels whose captures are committed and modelled again by the test
+ROW_KEYS = ("name", "kind", "per_step", "step_us", "per_launch_us")
 
 
 @dataclass(frozen=True)
@@ -94,7 +103,7 @@ def agreement(model: str, profile: Mapping[str, Any], report: Mapping[str, Any])
     names = sorted(set(measured) & set(predicted), key=lambda n: -measured[n])
     kernels = tuple((n, round(measured[n], 3), round(predicted[n], 3)) for n in names)
     top_predicted = set(sorted(names, key=lambda n: -predicted[n])[:TOP_PREDICTED])
-    hits = sum(1 for n in names[:TOP_MEASURED] if n in top_predicted)
+    hits = sum(1 for n in names[:TOP_MEASURED] if n in top_predicted)  # of min(5, joined) kernels
     return Agreement(model=model, kernels=kernels,
                      spearman=round(spearman([measured[n] for n in names], [predicted[n] for n in names]), 4),
                      top_measured_in_top_predicted=hits,
@@ -102,17 +111,57 @@ def agreement(model: str, profile: Mapping[str, Any], report: Mapping[str, Any])
                      only_predicted=tuple(sorted(set(predicted) - set(measured))))
 
 
+def build_data(out: Path, profiles: dict[str, Any], reports: dict[str, Any], stores: dict[str, Path]) -> None:
+    """The committed validation data (see the module's docstring) under ``out``."""
+    import shutil
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from perf_foreign import _strip  # type: ignore[import-not-found]
+
+    from irscope.store.archive import export
+    from irscope.store.store import Store
+
+    out.mkdir(parents=True, exist_ok=True)
+    models: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        picked = Store(Path(tmp) / "store")
+        picked.captures_dir.mkdir(parents=True)
+        for model, report in reports.items():
+            result = agreement(model, profiles[model], report)
+            sampled = [name for name, _m, _p in result.kernels[:SAMPLED]]
+            rows = [{**{k: row[k] for k in ROW_KEYS}, "key": (row.get("chosen") or {}).get("key", "")}
+                    for row in report["kernels"] if row.get("chosen") is not None]
+            for row in rows:
+                if row["name"] in sampled:
+                    target = picked.captures_dir / row["key"]
+                    shutil.copytree(stores[model] / "captures" / row["key"], target)
+                    shutil.rmtree(target / "derived", ignore_errors=True)
+                    _strip(target)
+            models[model] = {"profile": profiles[model], "rows": rows, "sampled": sampled, "gpu": report["gpu"],
+                             "target": report["target"], "command": report["command"],
+                             "baseline": {"spearman": result.spearman,
+                                          "top_measured_in_top_predicted": result.top_measured_in_top_predicted}}
+        export(picked.captures(), out / "captures.tar.gz")
+    (out / "validation.json").write_text(json.dumps(models, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--measured", type=Path, required=True, help="folder of models.py --profile JSON files")
     parser.add_argument("--report", action="append", default=[], metavar="MODEL=REPORT.json", required=True)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--store", action="append", default=[], metavar="MODEL=STORE")
+    parser.add_argument("--build-data", type=Path, default=None, metavar="DIR")
     args = parser.parse_args(argv)
     results = []
+    profiles: dict[str, Any] = {}
+    reports: dict[str, Any] = {}
     for item in args.report:
         model, _, path = item.partition("=")
         profile = json.loads((args.measured / f"{model}.json").read_text(encoding="utf-8"))
         report = json.loads(Path(path).read_text(encoding="utf-8"))
+        profiles[model], reports[model] = profile, report
         result = agreement(model, profile, report)
         results.append(result)
         print(f"{model}: {len(result.kernels)} kernels joined, Spearman {result.spearman:.3f}, top {TOP_MEASURED} "
@@ -122,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    {m:9.2f} us measured {p:9.2f} us predicted  {name[:90]}")
     if args.out:
         args.out.write_text(json.dumps([asdict(r) for r in results], indent=1), encoding="utf-8")
+    if args.build_data:
+        stores = {m: Path(p) for m, _, p in (s.partition("=") for s in args.store)}
+        build_data(args.build_data, profiles, reports, stores)
     return 0
 
 

@@ -88,8 +88,28 @@ def _fake_buffers() -> None:
     guards._empty_strided_cuda, guards._reinterpret_tensor = empty_strided_cuda, reinterpret_tensor
     if hasattr(guards, "copy_if_misaligned"):  # torch 2.13; 2.11 checks alignment in Python
         guards.copy_if_misaligned = real_unless_fake(guards.copy_if_misaligned, lambda tensor: tensor)
+    _real_inputs_aligned(FakeTensor)
     if hasattr(guards, "assert_alignment"):
         guards.assert_alignment = real_unless_fake(guards.assert_alignment, lambda tensor: True)
+
+
+def _real_inputs_aligned(fake: type) -> None:
+    """torch 2.11's Python ``copy_misaligned_inputs`` (which reads each input's data pointer: a training graph's
+    forward wrapper raised on its fake inputs) checks the real inputs only."""
+    import importlib
+
+    for name in ("torch._inductor.utils", "torch._inductor.compile_fx"):
+        module = importlib.import_module(name)
+        real = getattr(module, "copy_misaligned_inputs", None)
+        if real is None or getattr(real, "_irscope_offline", False):
+            continue
+
+        def checked(new_inputs: Any, check_inputs_idxs: Any, *args: Any, _real: Any = real, **kwargs: Any) -> Any:
+            idxs = [i for i in check_inputs_idxs if not isinstance(new_inputs[i], fake)]
+            return _real(new_inputs, idxs, *args, **kwargs)
+
+        checked._irscope_offline = True  # type: ignore[attr-defined]
+        setattr(module, "copy_misaligned_inputs", checked)  # noqa: B010
 
 
 def launching(compile_inner: Callable[..., Any]) -> Callable[..., Any]:

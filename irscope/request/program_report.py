@@ -10,6 +10,7 @@ imports neither torch nor Triton.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 from collections.abc import Callable, Iterable
@@ -63,7 +64,22 @@ def _read_program(root: Path, name: str | None) -> tuple[ProgramRecord, Path]:
 
 
 def _cache_dir(folder: Path, gpu: str) -> Path:
-    return folder / "report" / f"v{REPORT_VERSION}-{gpu}"
+    return folder / "report" / f"v{REPORT_VERSION}-{_model_digest()}-{gpu}"
+
+
+@functools.lru_cache(maxsize=1)
+def _model_digest() -> str:
+    """A digest of the analyses' source a row's facts come from: a changed model is not answered from the cache."""
+    import hashlib
+
+    import irscope.analysis as analysis
+
+    root = Path(analysis.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted([*root.glob("perf/*.py"), *root.glob("report/*.py"), *root.glob("banks/*.py"),
+                        root / "resources.py", root / "loops.py"]):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:10]
 
 
 def _read_cached(path: Path) -> ConfigFacts | None:
@@ -85,7 +101,7 @@ def _write_cached(cache: Path, name: str, text: str) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def _facts_of(root: str, key: str, gpu: str | None, target: str) -> ConfigFacts | str:
+def facts_of(root: str, key: str, gpu: str | None, target: str) -> ConfigFacts | str:
     """Model one capture at the first launch the program recorded of it; or why it cannot be."""
     from irscope.analysis.report.facts import capture_config_facts
     from irscope.request.launch_cache import recorded_launches
@@ -112,7 +128,7 @@ def _device(gpu: str | None, target: str) -> DeviceModel:
 
 def _facts_job(args: tuple[str, str, str | None, str]) -> tuple[str, dict[str, object] | str]:
     """A worker's share of the cold facts: one key, as JSON data (or why not)."""
-    found = _facts_of(*args)
+    found = facts_of(*args)
     return args[1], found.to_json() if isinstance(found, ConfigFacts) else found
 
 

@@ -44,7 +44,7 @@ from irscope.analysis.perf.work import (
     scaled,
     split_by_loop,
 )
-from irscope.errors import StoreError
+from irscope.errors import StoreError, UsageError
 from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
 from irscope.store.store import Capture
 
@@ -207,6 +207,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
         uncertain.append(problem)
     if once.unknown_width or any(mx.unknown_width for mx in mixes.values()):
         uncertain.append("some global accesses do not say their width: counted as 4 bytes per thread")
+    in_flight = 0.0 if amd else _sass_in_flight(capture, uncertain)
     report = predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
                    num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs,
                    prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
@@ -214,7 +215,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
                    dram_efficiency=efficiency, gather_note=gather_note,
                    notes=((roles_note,) if roles_note else ()) + ((exits.why,) if exits.why else ()) + tuple(notes),
-                   rounds=rounds, programs=exits.share,
+                   rounds=rounds, programs=exits.share, sass_in_flight=in_flight,
                    serial=_serial(loops, costs), panels=_panels(capture, shape, device, resources.occupancy),
                    copies=_copies(ttgir, loops, costs), tma_bytes=tma * _programs(shape) * exits.share,
                    uncertain=tuple(uncertain))
@@ -339,6 +340,18 @@ def _unrolled(ttgir: str, loops: list[Any], mixes: dict[str, Mix], uncertain: li
         elif abs(ratio - 1) > 0.05:
             uncertain.append(f"loop {label}: {mix.mma_flops:.0f} matrix FLOPs per iteration in the machine code, "
                              f"{expected:.0f} from the TTGIR's dot shapes")
+
+
+def _sass_in_flight(capture: Capture, uncertain: list[str]) -> float:
+    """Global-load bytes one thread keeps outstanding in the SASS (``inflight``); 0 when the SASS cannot be made."""
+    from irscope.analysis.perf.inflight import loads_in_flight
+    from irscope.toolchain.stages import read_stage
+
+    try:
+        return loads_in_flight(read_stage(capture, "sass"))
+    except (StoreError, UsageError, OSError) as exc:
+        uncertain.append(f"the SASS could not be read ({exc}): loads in flight are the PTX's")
+        return 0.0
 
 
 def _sass(capture: Capture) -> Listing | None:

@@ -20,7 +20,7 @@ imports Triton or torch.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from irscope.analysis.perf.device import GATHER_EFFICIENCY, GATHER_STEPS, DeviceModel, device_model
@@ -527,9 +527,10 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             gather_note: str = "", notes: tuple[str, ...] = (), rounds: float = 1.0,
             serial: tuple[tuple[float, float, str], ...] = (), panels: PanelTraffic | None = None,
             copies: float = 0.0, tma_bytes: float = 0.0, uncertain: tuple[str, ...] = (),
-            programs: float = 1.0) -> PerfReport:
+            programs: float = 1.0, sass_in_flight: float = 0.0) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``); ``programs``: the
-    share of the grid's programs that get past the early returns their program id decides."""
+    share of the grid's programs that get past the early returns their program id decides; ``sass_in_flight``: the
+    global-load bytes one thread keeps outstanding in the SASS (``inflight``), 0 when unknown."""
     spread = _spread(shape, device.sm_count, occupancy, programs)
     ctas = spread.ctas
     limit = ", ".join(occupancy.limiting) if occupancy is not None else "unknown"
@@ -540,6 +541,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     traffic = _traffic(totals, spread, shape, device, num_warps, spills, local_wavefronts, shared_per_cta,
                        coalescing_factor, gather_note, rounds, any(lp.executions > 1 for lp in loops), panels,
                        copies)
+    if sass_in_flight * num_warps * 32 > totals.in_flight:  # ptxas issued more loads ahead than the PTX shows
+        totals = replace(totals, in_flight=sass_in_flight * num_warps * 32)
     memory = _memory(device, totals, traffic, spread, compute, bank, coalescing_factor, local_wavefronts,
                      l2_bytes_per_request, dram_efficiency, tma_bytes)
     shared_per_sm_us = memory.shared_us * ctas / (spread.busiest * spread.sms) if ctas else 0.0

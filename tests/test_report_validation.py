@@ -1,0 +1,65 @@
+"""``irscope report``'s ranking against the H200's profile of the same programs (issue 31's GPU validation).
+
+tests/data/program_report/ holds what benchmarks/program_report/ measured and predicted for three Hugging Face
+models (models.py: a Llama and a GPT-2 training step, a BERT forward; transformers 4.57.1, bf16, batch 8 x 512):
+torch.profiler's device time of each kernel over 10 steps on the H200 (torch 2.11, Triton 3.6), the report's rows
+of the same program captured offline for sm90 as an H200, and the captures of each model's three longest measured
+kernels. The test models those captures again, puts their predictions in the rows, and recomputes the agreement:
+Spearman's rank correlation of per-kernel time per step and how many of the five longest measured kernels are among
+the eight longest predicted. It fails when either falls below what was committed (the baseline).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from irscope.store.archive import open_archive
+from irscope.store.store import Store
+from tests.conftest import DATA
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "program_report"))
+import validate
+
+FOLDER = DATA / "program_report"
+
+
+@pytest.fixture(scope="module")
+def validation(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    store = tmp_path_factory.mktemp("report-validation")
+    open_archive(FOLDER / "captures.tar.gz", Store(store))
+    return json.loads((FOLDER / "validation.json").read_text(encoding="utf-8")), store
+
+
+def test_the_three_models_kernels_join_by_name(validation: tuple[dict[str, Any], Path]) -> None:
+    models, _ = validation
+    assert set(models) == {"llama", "gpt2", "bert"}
+    for model, data in models.items():
+        measured = validate.measured_per_step(data["profile"])
+        predicted = {row["name"] for row in data["rows"]}
+        assert measured and set(measured) == predicted, model  # every Triton kernel the GPU ran, and no other
+        assert data["profile"]["gpu"] == "NVIDIA H200" and data["gpu"] == "h200"
+
+
+def test_the_agreement_holds_with_the_sampled_kernels_modelled_again(validation: tuple[dict[str, Any], Path]) -> None:
+    from irscope.request.program_report import facts_of
+
+    models, store = validation
+    for model, data in models.items():
+        rows = []
+        for row in data["rows"]:
+            if row["name"] in data["sampled"]:
+                facts = facts_of(str(store), row["key"], data["gpu"], data["target"])
+                assert not isinstance(facts, str), facts
+                row = {**row, "step_us": facts.predicted_us * row["per_step"]}
+            rows.append({**row, "chosen": {"key": row["key"]}})
+        result = validate.agreement(model, data["profile"], {"kernels": rows})
+        baseline = data["baseline"]
+        print(f"{model}: Spearman {result.spearman} (baseline {baseline['spearman']}), top {validate.TOP_MEASURED} "
+              f"in top {validate.TOP_PREDICTED}: {result.top_measured_in_top_predicted}")
+        assert result.spearman >= baseline["spearman"] - 1e-3, model
+        assert result.top_measured_in_top_predicted >= baseline["top_measured_in_top_predicted"], model
