@@ -536,11 +536,12 @@ def h200() -> Any:
     return device_model(gpu)
 
 
-def build_data(run_dirs: list[Path], out: Path, merge_into: Path | None = None) -> int:
+def build_data(run_dirs: list[Path], out: Path, merge_into: Path | None = None, rescore: bool = True) -> int:
     """From the device's result folders: the stripped capture archive and measurements.json (with the baseline).
 
     With ``merge_into`` (a folder this wrote before) its entries and captures stay as they are and the result
-    folders' launches follow them; the baseline is the score over all of them.
+    folders' launches follow them; the baseline is the score over all of them (``rescore=False``, with no result
+    folders: the folder's own baseline, kept).
     """
     import tempfile
 
@@ -567,7 +568,10 @@ def build_data(run_dirs: list[Path], out: Path, merge_into: Path | None = None) 
         export([store.get(k) for k in used], out / "captures.tar.gz")
         check = Store(Path(tmp) / "check")
         open_archive(out / "captures.tar.gz", check)
-        rows, shares = score(entries, check, h200())
+        if rescore or run_dirs or merge_into is None:
+            rows, shares = score(entries, check, h200())
+        else:
+            rows, shares = [], json.loads((merge_into / "measurements.json").read_text())["baseline"]
     data = {"about": "irscope perf on foreign kernels, measured with ncu on an H200: see README.md",
             "tolerances": {"time": TIME_TOL, "dram": DRAM_TOL}, "baseline": shares, "entries": entries}
     (out / "measurements.json").write_text(json.dumps(data, indent=1) + "\n")

@@ -156,7 +156,7 @@ def record_launches(compiled: Any, inputs: list[Any], calls: list[dict[str, Any]
         with mode, recorder:
             compiled(list(inputs))  # the boxed calling convention: the wrapper may clear the list it is given
     except Exception as exc:  # the graph is captured all the same; only its launches are not known
-        from irscope.compile.inductor_offline import raised_at
+        from irscope.compile.program_fault import raised_at
 
         text = str(exc).strip().splitlines()
         return None, f"{type(exc).__name__}: {text[0] if text else ''}{raised_at(exc)}"

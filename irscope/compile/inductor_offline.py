@@ -26,8 +26,9 @@ import contextlib
 import copy
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
+
+from irscope.compile.program_fault import raised_at
 
 _STATE = threading.local()
 
@@ -171,23 +172,6 @@ def _reported(report: Callable[[str, str], None], what: str, fn: Callable[..., A
         report(what, f"Inductor could not compile it for the target: {type(exc).__name__}: {lines[0] if lines else ''}"
                      f"{raised_at(exc)}")
         return None
-
-
-def raised_at(exc: BaseException) -> str:
-    """`` (raised at torch/cuda/__init__.py:412 in _lazy_init)``: where the innermost exception it came from was raised."""
-    import traceback
-
-    seen: set[int] = set()
-    while id(exc) not in seen and (exc.__cause__ or exc.__context__) is not None:
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
-    frames = traceback.extract_tb(exc.__traceback__)
-    if not frames:
-        return ""
-    last = frames[-1]
-    parts = Path(last.filename).parts
-    short = "/".join(parts[parts.index("site-packages") + 1:]) if "site-packages" in parts else last.filename
-    return f" (raised at {short}:{last.lineno} in {last.name})"
 
 
 def wrap_compile_fx(module: Any, report: Callable[[str, str], None]) -> None:

@@ -93,3 +93,20 @@ def failure_clause(session: Path, exit_code: int) -> str:
         return (f"the program failed ({status}) after asking irscope's offline stand-in for {last.get('missing')}, "
                 "which it does not answer (that may be why)")
     return f"the program failed ({status})"
+
+
+def raised_at(exc: BaseException) -> str:
+    """`` (raised at torch/cuda/__init__.py:412 in _lazy_init)``: where the innermost exception it came from was raised."""
+    import traceback
+
+    seen: set[int] = set()
+    while id(exc) not in seen and (exc.__cause__ or exc.__context__) is not None:
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    parts = Path(last.filename).parts
+    short = "/".join(parts[parts.index("site-packages") + 1:]) if "site-packages" in parts else last.filename
+    return f" (raised at {short}:{last.lineno} in {last.name})"
