@@ -9,8 +9,9 @@ attention as matmuls and a softmax: Triton kernels the GPU never runs. Offline, 
 on the stood-in GPU, after the same checks in the same order, and the same call into the chosen kernel.
 
 The checks are those of torch's ``sdp_utils.cpp`` that decide dense inputs: the order (cuDNN first on compute
-capability 9.x and 10.x, as torch 2.9 and later ship it, unless ``TORCH_CUDNN_SDPA_DEPRIORITIZED`` is set; else flash,
-memory-efficient, math), dtypes, head dimensions and their alignment, masks, grouped-query attention and dropout.
+capability 9.x and 10.x unless ``TORCH_CUDNN_SDPA_DEPRIORITIZED`` is set, else flash, memory-efficient, math; torch
+prefers cuDNN only with a recent cuDNN, which this cannot ask offline: the cut at torch 2.9 is an assumption, measured
+only for torch 2.11 on the H200, which ran cuDNN attention), dtypes, head dimensions and their alignment, masks, grouped-query attention and dropout.
 Each graph's choice is written as a note, so the capture says which kernel it assumed and why.
 """
 
@@ -73,21 +74,15 @@ def _refusal(backend: str, q: tuple[int, ...], k: tuple[int, ...], v: tuple[int,
     gqa = q[1] != k[1] or q[1] != v[1]
     if gqa and not enable_gqa:
         return "query and key/value have different head counts without enable_gqa"
+    if backend in ("cudnn", "flash") and (capability < (8, 0) or not half):
+        return "needs compute capability 8.0 or newer" if capability < (8, 0) else f"runs float16/bfloat16, not {dtype}"
     if backend == "cudnn":
-        if capability < (8, 0):
-            return "needs compute capability 8.0 or newer"
-        if not half:
-            return f"runs float16/bfloat16, not {dtype}"
         if enable_gqa and gqa:
             return "does not take grouped-query attention"
         if dq != dk or dq % 8 or dv % 8 or max(dq, dv) > 128:
             return f"head dims {dq}/{dv}: must be equal for q and k, multiples of 8, at most 128"
         return ""
     if backend == "flash":
-        if capability < (8, 0):
-            return "needs compute capability 8.0 or newer"
-        if not half:
-            return f"runs float16/bfloat16, not {dtype}"
         if has_mask:
             return "takes no attention mask"
         if not (dq == dk == dv) or dq > 256:
