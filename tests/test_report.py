@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from irscope.analysis.report.launch import IN_STREAM_LAUNCH_US, LAUNCH_US
 from irscope.model.gpus import GPUS
 from irscope.model.program_record import ProgramRecord
 from irscope.store.store import Store
@@ -76,7 +77,9 @@ def test_each_row_is_what_perf_predicts_for_its_fastest_config(llama: tuple[Path
     for row in data["kernels"][:3]:
         main = max(row["uses"], key=lambda u: u["per_run"] * u["calls"])
         use = uses[(row["name"], main["graph"])]
-        predicted = {key: _perf(store, key)["predicted_us"] for key in use.keys}
+        # perf's time for a launch alone, with the launch cost of a program's stream instead (report/launch.py)
+        shift = IN_STREAM_LAUNCH_US - LAUNCH_US
+        predicted = {key: _perf(store, key)["predicted_us"] + shift for key in use.keys}
         fastest = min(predicted, key=lambda k: predicted[k])
         assert row["chosen"]["key"] == fastest
         assert row["chosen"]["predicted_us"] == pytest.approx(predicted[fastest])
@@ -86,9 +89,10 @@ def test_each_row_is_what_perf_predicts_for_its_fastest_config(llama: tuple[Path
         device = perf["device"]
         dram_floor = perf["compulsory_bytes"] / (device["dram_gbs"] * 1e3)
         assert facts["dram_floor_us"] == pytest.approx(dram_floor)
-        assert facts["distance"] == pytest.approx(perf["predicted_us"] / max(dram_floor, facts["compute_floor_us"]))
+        in_stream = perf["predicted_us"] + shift
+        assert facts["distance"] == pytest.approx(in_stream / max(dram_floor, facts["compute_floor_us"]))
         sheet = GPUS[device["name"]].memory_bandwidth_gbs  # the data sheet's peak, as ncu's DRAM percentages
-        assert facts["dram_pct"] == pytest.approx(perf["dram_bytes"] / (perf["predicted_us"] * sheet * 1e3))
+        assert facts["dram_pct"] == pytest.approx(perf["dram_bytes"] / (in_stream * sheet * 1e3))
         assert facts["bound"] == perf["bound"] and tuple(facts["grid"]) == tuple(perf["grid"])
 
 
@@ -103,9 +107,13 @@ def test_reasons_cite_launches_json_and_the_launch_cost(llama: tuple[Path, Progr
         first = json.loads((capture.path / "launches.json").read_text())[0]
         assert facts["tensor_bytes"] == sum(t[1] for t in first["tensors"])
         perf = _perf(store, facts["key"])
-        assert any("2 us per launch" in a for a in perf["assumptions"])  # the fixed cost the reason names
-        if facts["predicted_us"] - facts["launch_us"] < facts["launch_us"]:
-            assert f"2.0 of its {facts['predicted_us']:.1f} us is the fixed launch cost" in row["reason"]
+        assert any("2 us per launch" in a for a in perf["assumptions"])  # the cost of a launch alone
+        # in the program's stream the fixed cost is the in-stream one (analysis/report/launch.py)
+        assert facts["launch_us"] == IN_STREAM_LAUNCH_US
+        assert facts["predicted_us"] == pytest.approx(perf["predicted_us"] - LAUNCH_US + IN_STREAM_LAUNCH_US)
+        body = facts["predicted_us"] - facts["launch_us"]
+        if body < LAUNCH_US:
+            assert f"its body is {body:.2f} us, under the 2 us a launch alone costs" in row["reason"]
             assert row["verdict"]["rung"] == "leave"
         factor = max(perf["dram_bytes"], 0) / facts["tensor_bytes"]
         if factor < 1.2 and perf["requested_bytes"] / facts["tensor_bytes"] >= 1.2:
@@ -179,6 +187,7 @@ def test_a_warm_report_runs_no_model_and_imports_neither_torch_nor_triton(llama:
 
 def test_a_tune_verdict_cites_variants_whose_ptx_has_their_warps(llama: tuple[Path, ProgramRecord]) -> None:
     from irscope.analysis.perf.capture import capture_perf
+    from irscope.analysis.report.launch import in_stream
     from irscope.request.launch_cache import recorded_launches
     from irscope.request.perf_launch import perf_device
 
@@ -198,7 +207,7 @@ def test_a_tune_verdict_cites_variants_whose_ptx_has_their_warps(llama: tuple[Pa
         warps = int(what["label"].split("=")[1])
         assert what["label"].startswith("num_warps=") and variant.manifest.metadata["num_warps"] == warps
         assert f".reqntid {32 * warps}" in variant.read("ptx")  # the lower stage has the variant's threads
-        assert what["predicted_us"] == pytest.approx(capture_perf(variant, device, shape).predicted_us)
+        assert what["predicted_us"] == pytest.approx(in_stream(capture_perf(variant, device, shape)).predicted_us)
     best = min(tried, key=lambda w: w["predicted_us"])
     if best["predicted_us"] < row["chosen"]["predicted_us"] * 0.9:
         assert verdict["rung"] == "tune" and best["label"] in verdict["evidence"]

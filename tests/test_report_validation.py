@@ -1,7 +1,7 @@
 """``irscope report``'s ranking against the H200's profile of the same programs (issue 31's GPU validation).
 
 tests/data/program_report/ holds what benchmarks/program_report/ measured and predicted for three Hugging Face
-models (models.py: a Llama and a GPT-2 training step, a BERT forward; transformers 4.57.1, bf16, batch 8 x 512):
+models (models.py: a Llama and a GPT-2 training step, a BERT training step; transformers 4.57.1, bf16, batch 8 x 512):
 torch.profiler's device time of each kernel over 10 steps on the H200 (torch 2.11, Triton 3.6), the report's rows
 of the same program captured offline for sm90 as an H200, and the captures of each model's three longest measured
 kernels. The test models those captures again, puts their predictions in the rows, and recomputes the agreement:
@@ -63,3 +63,22 @@ def test_the_agreement_holds_with_the_sampled_kernels_modelled_again(validation:
               f"in top {validate.TOP_PREDICTED}: {result.top_measured_in_top_predicted}")
         assert result.spearman >= baseline["spearman"] - 1e-3, model
         assert result.top_measured_in_top_predicted >= baseline["top_measured_in_top_predicted"], model
+
+
+def test_the_online_softmax_loop_is_matched_through_the_inlined_helpers_chain(
+        validation: tuple[dict[str, Any], Path]) -> None:
+    """Triton 3.6's PTX names a helper's inlined-at chain only in its comments; read from there, the loop of the
+    Llama's online log-softmax (its body is triton_helpers.online_softmax_combine) matches its TTGIR loop, and the
+    model counts its four trips: all 64 MiB of logits, not one trip's 16 MiB (then 25.8 us, measured 57.4 us)."""
+    from irscope.request.program_report import facts_of
+
+    models, store = validation
+    data = models["llama"]
+    row = next(r for r in data["rows"] if "prepare_softmax_online" in r["name"] and r["name"] in data["sampled"])
+    facts = facts_of(str(store), row["key"], data["gpu"], data["target"])
+    assert not isinstance(facts, str), facts
+    logits = max(t[1] for t in facts.tensors)
+    assert logits == 64 * 2**20 and facts.requested_bytes >= logits
+    assert not any("no machine-code loop matched" in u or "matches no TTGIR loop" in u for u in facts.uncertain)
+    measured = validate.measured_per_step(data["profile"])[row["name"]]
+    assert measured * 0.75 < facts.predicted_us < measured * 1.25

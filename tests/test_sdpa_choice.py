@@ -57,3 +57,44 @@ def test_offline_attention_is_the_gpus_fused_kernel_and_the_programs_own_choice_
     kernels = {c.manifest.kernel for c in Store(tmp_path / "math").captures()}
     assert any("softmax" in k for k in kernels), kernels  # the program asked for the math backend: Triton softmax
     assert "turned off by the program" in math.stderr
+
+
+@pytest.mark.compile
+def test_a_training_step_through_attention_traces_and_runs_cudnns_forward_and_backward(tmp_path: Path) -> None:
+    """Offline a training graph is traced, and run, on the CPU: its attention is cuDNN's as on the GPU, and the CPU
+    kernels sdpa_cpu gives cuDNN's ops let the program's backward run (before them: math fallback, or the program
+    died in NotImplementedError for the CPU backend)."""
+    program = str(DATA / "programs" / "inductor_sdpa.py")
+    done = irscope("capture", "--target", "sm90", "--gpu", "h200", "--", sys.executable, program, "--train",
+                   store=tmp_path / "train")
+    assert done.returncode == 0, done.stderr
+    assert "gradients (2, 4, 128, 64) True" in done.stdout
+    assert "traced as cuDNN attention" in done.stderr
+    kernels = {c.manifest.kernel for c in Store(tmp_path / "train").captures()}
+    assert kernels and not any("softmax" in k for k in kernels), kernels
+    sources = "".join((c.path / "provenance.json").read_text() for c in Store(tmp_path / "train").captures()
+                      if (c.path / "provenance.json").exists())
+    assert "_scaled_dot_product_cudnn_attention_backward" in sources or any("cudnn" in k for k in kernels), kernels
+
+
+def test_the_cpu_kernels_for_cudnn_attention_are_attentions_values_and_gradients() -> None:
+    import torch
+
+    from irscope.compile import sdpa_cpu
+
+    torch.manual_seed(0)
+    for heads_kv, causal, with_bias in ((4, False, False), (2, True, False), (4, False, True)):
+        q = torch.randn(2, 16, 4, 8, dtype=torch.float64).transpose(1, 2).requires_grad_(True)
+        k, v = (torch.randn(2, heads_kv, 16, 8, dtype=torch.float64, requires_grad=True) for _ in range(2))
+        bias = torch.randn(2, 1, 16, 16, dtype=torch.float64) if with_bias else None
+        ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=bias, is_causal=causal,
+                                                               enable_gqa=heads_kv != 4)
+        grad = torch.randn_like(ref)
+        ref.backward(grad)
+        out, lse, *_ = sdpa_cpu._forward(q.detach(), k.detach(), v.detach(), bias, True, 0.0, causal)
+        assert out.stride() == q.stride()  # the meta function's layout: a graph views the result by it
+        assert torch.allclose(out, ref, atol=1e-5) and lse.shape == (2, 4, 16, 1)
+        dq, dk, dv = sdpa_cpu._backward(grad, q.detach(), k.detach(), v.detach(), out, lse, None, None, bias, None,
+                                        None, 16, 16, 0.0, causal)
+        for mine, theirs in ((dq, q.grad), (dk, k.grad), (dv, v.grad)):
+            assert mine.shape == theirs.shape and torch.allclose(mine, theirs, atol=1e-5)

@@ -140,6 +140,22 @@ def test_ptx_loc_with_inlined_at_line_zero_and_loops():
     assert mapped.counts() == {10: 1, 12: 1, 14: 1}
 
 
+
+def test_ptx_without_inlined_at_reads_the_chain_from_the_comment():
+    """Triton 3.6's LLVM leaves ``inlined_at`` off the directive and names the chain only in the comment (an
+    Inductor kernel calling triton_helpers.online_softmax_combine on its line 42): without the chain the loop's
+    helper instructions had no kernel line, and the loop matched no TTGIR loop."""
+    text = PTX.replace("inlined_at 1 12 17 // standard.py:43:13",
+                       "// standard.py:43:13 @[ helpers.py:199:31 @[ k.py:12:17 ] ]")
+    text = text.replace(", function_name $L__info_string0, //", " //")
+    helpers = "/site-packages/torch/_inductor/runtime/helpers.py"
+    text += f'\t.file\t3 "{helpers}"\n'
+    add = parse_ptx(text).instructions[1]
+    assert add.frames == (SourceLoc(LIB, 43, 13), SourceLoc(helpers, 199, 31), SourceLoc(K, 12, 17))
+    # with both, the directive's chain is the one read (the comment repeats it)
+    both = PTX.replace("// standard.py:43:13", "// standard.py:43:13 @[ k.py:99:1 ]")
+    assert parse_ptx(both).instructions[1].frames == (SourceLoc(LIB, 43, 13), SourceLoc(K, 12, 17))
+
 # Two loads as Triton 3.9 prints them for `x = tl.load(...)` on line 22 (sm90): LLVM numbers the lines of
 # each inline-asm string as if they were source lines, so the `.loc`s inside advance to 26.
 PTX_INLINE_ASM = """	.file	1 "/work/k.py"

@@ -513,3 +513,31 @@ def test_show_does_not_import_textual(store: str) -> None:
             "print('textual' in sys.modules, file=sys.stderr)")
     out = subprocess.run([sys.executable, "-c", code, store], capture_output=True, text=True, cwd=REPO, check=False)
     assert out.stderr.strip().splitlines()[-1] == "False"
+
+
+def test_a_job_reported_before_the_jobs_bar_mounts_is_said_once_it_does() -> None:
+    """A background compile can report before the bar's children exist (seen under load: the app crashed with
+    NoMatches on '#jobs-text')."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Label
+
+    from irscope.tui.widgets.jobs_bar import JobsBar
+
+    bar = JobsBar(id="jobs")
+    bar.show_jobs(["compiling matmul for sm90"])  # not mounted: nothing to query yet
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield bar
+
+    async def run() -> None:
+        app = One()
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            assert bar.has_class("-busy")
+            assert str(app.query_one("#jobs-text", Label).render()) == "compiling matmul for sm90"
+            bar.show_jobs([])
+            await pilot.pause()
+            assert not bar.has_class("-busy")
+
+    asyncio.run(run())

@@ -4,7 +4,9 @@ Each model is a real ``transformers`` 4.57.1 class with a small config and rando
 
 * ``llama``: ``LlamaForCausalLM``, one training step (forward, cross-entropy loss, backward; no optimizer);
 * ``gpt2``: ``GPT2LMHeadModel``, one training step;
-* ``bert``: ``BertForMaskedLM``, inference (no grad).
+* ``bert``: ``BertForMaskedLM``, one training step (masked-LM loss over every token).
+
+Every model trains: BERT's forward alone launches four Triton kernels, too few for a rank correlation to say much.
 
 Attention is Hugging Face's ``eager`` implementation (matmul, softmax, matmul). With ``sdpa`` the GPU asks its
 driver which fused kernel runs (cuDNN on the H200 with torch 2.11), which a machine without the GPU cannot ask:
@@ -49,7 +51,7 @@ def build(name: str) -> tuple[Any, Any, bool]:
         model = transformers.BertForMaskedLM(cfg)
     else:
         raise SystemExit(f"models.py: unknown model {name!r}; one of llama, gpt2, bert")
-    training = name in ("llama", "gpt2")
+    training = True
     model = model.to("cuda", torch.bfloat16)
     model.train(training)
     if not training:
@@ -97,9 +99,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=1)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--profile", type=Path, default=None, metavar="OUT.json")
+    parser.add_argument("--ncu", action="store_true",
+                        help="run --warmup steps, then --steps steps between cudaProfilerStart and Stop (for "
+                             "`ncu --profile-from-start off`)")
     args = parser.parse_args(argv)
     _, step, training = build(args.model)
     started = time.perf_counter()
+    if args.ncu:
+        for _ in range(args.warmup):
+            step()
+        torch.cuda.synchronize()
+        torch.cuda.cudart().cudaProfilerStart()
+        for _ in range(args.steps):
+            step()
+        torch.cuda.synchronize()
+        torch.cuda.cudart().cudaProfilerStop()
+        return 0
     if args.profile is None:
         for _ in range(args.steps):
             step()

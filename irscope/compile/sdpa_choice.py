@@ -114,7 +114,9 @@ def install(capability: tuple[int, int], note: Callable[[str], None]) -> None:
 
     def sdpa(query: Any, key: Any, value: Any, attn_mask: Any = None, dropout_p: float = 0.0, is_causal: bool = False,
              scale: float | None = None, enable_gqa: bool = False) -> Any:
-        if query.device.type != "cuda" or not is_fake(query):  # a real tensor: the program's own, on the CPU
+        # a real tensor is the program's own, on the CPU; a fake one on the CPU is AOT autograd's trace of a training
+        # graph, which offline stands for the GPU's (as in inductor_offline.gpu_joint_graph)
+        if query.device.type not in ("cuda", "cpu") or not is_fake(query):
             return composite(query, key, value, attn_mask, dropout_p, is_causal, scale=scale, enable_gqa=enable_gqa)
         shapes = (tuple(query.shape), tuple(key.shape), tuple(value.shape))
         dtype = str(query.dtype).removeprefix("torch.")
@@ -130,6 +132,10 @@ def install(capability: tuple[int, int], note: Callable[[str], None]) -> None:
         return _call(torch, composite, backend, query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
 
     op.py_impl(DispatchKey.CompositeImplicitAutograd)(sdpa)
+    # a training graph traced on the CPU runs there: cuDNN's op needs a kernel
+    from irscope.compile import sdpa_cpu
+
+    sdpa_cpu.install()
     _INSTALLED.append(True)
 
 

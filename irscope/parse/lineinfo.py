@@ -35,8 +35,9 @@ _FILE = re.compile(r'^\s*\.file\s+(?P<num>\d+)\s+"(?P<a>[^"]*)"(?:\s+"(?P<b>[^"]
 _LOC = re.compile(r"^\s*\.loc\s+(?P<file>\d+)\s+(?P<line>\d+)\s+(?P<col>\d+)(?P<rest>.*)$")
 # Example: , inlined_at 1 56 17
 _INLINED_AT = re.compile(r"inlined_at\s+(?P<file>\d+)\s+(?P<line>\d+)\s+(?P<col>\d+)")
-# Example: ; standard.py:43:13 @[ matmul.py:57:17 ]      (AMDGCN's comment naming the inlined-at chain)
-_AMD_AT = re.compile(r"@\[\s*(?P<file>[^:\s\]]+):(?P<line>\d+):(?P<col>\d+)")
+# Example: ; standard.py:43:13 @[ matmul.py:57:17 ]      (the comment naming the inlined-at chain: AMDGCN's, and the
+# PTX's of LLVMs that leave ``inlined_at`` off the directive, as Triton 3.6's does)
+_COMMENT_AT = re.compile(r"@\[\s*(?P<file>[^:\s\]]+):(?P<line>\d+):(?P<col>\d+)")
 # Example: $L__BB0_2:                              // =>This Inner Loop Header: Depth=1
 _LABEL = re.compile(r"^(?P<label>[$.\w]+):(?P<rest>(?:\s.*)?)$")
 # Example: // =>This Inner Loop Header: Depth=1    /    ; =>This Loop Header: Depth=1    (LLVM's block comments)
@@ -462,11 +463,11 @@ def _frames_of_loc(loc: re.Match[str], files: dict[int, str], stage: str, proble
         problems.append(f".loc names file {number}, which no .file directive defines")
     frames = [SourceLoc(files.get(number, f"<file {number}>"), int(loc["line"]), int(loc["col"]))]
     rest = loc["rest"]
-    if stage == "ptx":
-        for at in _INLINED_AT.finditer(rest.split("//")[0]):
-            frames.append(SourceLoc(files.get(int(at["file"]), f"<file {at['file']}>"), int(at["line"]), int(at["col"])))
-    else:
-        for at in _AMD_AT.finditer(rest):
+    directive, _, comment = rest.partition("//") if stage == "ptx" else ("", "", rest)
+    for at in _INLINED_AT.finditer(directive):
+        frames.append(SourceLoc(files.get(int(at["file"]), f"<file {at['file']}>"), int(at["line"]), int(at["col"])))
+    if len(frames) == 1:
+        for at in _COMMENT_AT.finditer(comment):
             frames.append(SourceLoc(_by_name(files, at["file"]), int(at["line"]), int(at["col"])))
     return tuple(frames)
 

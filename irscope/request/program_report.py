@@ -76,9 +76,10 @@ def _model_digest() -> str:
 
     root = Path(analysis.__file__).parent
     digest = hashlib.sha256()
+    # and the parsers they read the stages with (a PTX line's inlined-at chain decides which loop it is in)
     for path in sorted([*root.glob("perf/*.py"), *root.glob("report/*.py"), *root.glob("banks/*.py"),
-                        root / "resources.py", root / "loops.py"]):
-        digest.update(path.name.encode() + path.read_bytes())
+                        root / "resources.py", root / "loops.py", *root.parent.glob("parse/*.py")]):
+        digest.update(str(path.relative_to(root.parent)).encode() + path.read_bytes())
     return digest.hexdigest()[:10]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import importlib
 from dataclasses import replace
 from typing import Any
@@ -35,6 +36,7 @@ from irscope.analysis.perf.predict import (
 )
 from irscope.analysis.perf.replicas import replicated_loads
 from irscope.analysis.perf.roles import with_ir_roles
+from irscope.analysis.perf.slow_paths import slow_note, slow_paths
 from irscope.analysis.perf.work import (
     Mix,
     dot_flops,
@@ -158,6 +160,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     num_warps = resources.num_warps
     warp = int(m.warp_size or (64 if amd else 32))
     outside, inside = split_by_loop(listing)
+    outside, inside, slow = _without_slow_paths(capture, listing, outside, inside)
     matched_labels = {lp.evidence[0].label for lp in loops if lp.evidence and lp.evidence[0].label}
     once_insns = list(outside)
     uncertain = [f"missing {what}" for what in missing] + list(resources.problems)
@@ -183,6 +186,8 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
     costs = loop_costs(trips, matched, mixes)
     costs, rounds, notes = _control(ttgir, dead, loops, costs, shape, exits.share)
+    if slow:
+        notes = [*notes, slow]
     costs, once, tma = _tma(ttgir, loops, costs, once)
     for cost in costs:
         if cost.trips is None:
@@ -215,7 +220,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
                    dram_efficiency=efficiency, gather_note=gather_note,
                    notes=((roles_note,) if roles_note else ()) + ((exits.why,) if exits.why else ()) + tuple(notes),
-                   rounds=rounds, programs=exits.share, sass_in_flight=in_flight,
+                   rounds=rounds, programs=exits.share, sass_in_flight=in_flight, dots=_has_dot(ttgir),
                    serial=_serial(loops, costs), panels=_panels(capture, shape, device, resources.occupancy),
                    copies=_copies(ttgir, loops, costs), tma_bytes=tma * _programs(shape) * exits.share,
                    uncertain=tuple(uncertain))
@@ -232,6 +237,34 @@ def _with_branch_range(report: PerfReport, both: PerfReport, assumed: list[Regio
            f"both paths {both.predicted_us:.1f} us")
     return replace(report, time_range=(min(low, both.predicted_us), max(high, both.predicted_us)),
                    range_why=(*report.range_why, why))
+
+
+def _has_dot(ttgir: str) -> bool:
+    """Whether the TTGIR has a matrix product (``tt.dot``, ``tt.dot_scaled`` or a target's own MMA op)."""
+    return any(op in ttgir for op in ("tt.dot", "warp_group_dot", "tc_gen5_mma", "mfma", "wmma"))
+
+
+def _without_slow_paths(capture: Capture, listing: Listing, outside: list[Any], inside: dict[str, list[Any]]
+                        ) -> tuple[list[Any], dict[str, list[Any]], str]:
+    """The PTX's instructions without libdevice's trigonometric slow paths (``slow_paths``), and the note saying so."""
+    if listing.stage != "ptx":
+        return outside, inside, ""
+    paths = slow_paths(capture.read("ptx"))
+    if not paths:
+        return outside, inside, ""
+
+    starts = [p.first for p in paths]  # in order and disjoint
+
+    def slow(number: int) -> bool:
+        at = bisect.bisect_right(starts, number) - 1
+        return at >= 0 and number <= paths[at].last
+
+    kept = [insn for insn in outside if not slow(insn.number)]
+    loops = {loop.label: loop for loop in listing.loops}
+    inner = {label: insns for label, insns in inside.items()
+             if not (label in loops and slow(loops[label].start))}
+    skipped = len(outside) - len(kept) + sum(len(v) for k, v in inside.items() if k not in inner)
+    return kept, inner, slow_note(paths, skipped)
 
 
 def _panels(capture: Capture, shape: LaunchShape, device: DeviceModel, occupancy: Any) -> PanelTraffic | None:

@@ -75,6 +75,7 @@ class _Totals:
     in_flight: float
     lsu_wavefronts: float = 0.0
     warp_instructions: float = 0.0
+    chain: float = 0.0
 
 
 def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[str, float]) -> _Totals:
@@ -88,6 +89,7 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
     lsu = once.lsu_wavefronts
     issued = once.warp_instructions
     in_flight = once.global_load_bytes if not loops else 0.0
+    chain = 0.0  # loop iterations whose loads a CTA waits for in turn (see _chain_us)
     for loop in loops:
         mix, runs = loop.per_iteration, loop.executions
         ahead = prologue_iterations.get(loop.listing_label, 0.0)
@@ -100,7 +102,9 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
         lsu += mix.lsu_wavefronts * runs
         issued += mix.warp_instructions * runs
         in_flight = max(in_flight, mix.global_load_bytes * max(1.0, ahead))
-    return _Totals(tensor, vector, vinsn, loads, stores, waves, in_flight, lsu, issued)
+        if mix.global_load_bytes:  # AMD's stream pipeliner peels the stages it issues ahead into an epilogue
+            chain += runs / (1.0 + max(ahead, float(loop.peeled)))
+    return _Totals(tensor, vector, vinsn, loads, stores, waves, in_flight, lsu, issued, chain)
 
 
 def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int, window: float = 0.0,
@@ -361,6 +365,14 @@ class _Memory:
     l2_us: float
     l2_bandwidth: float
     spill_us: float
+    chain: str = ""  # when the round trips a CTA waits for in turn make the latency term: what they are
+
+
+def _chain_us(totals: _Totals, spread: _Spread) -> float:
+    """A CTA waits a DRAM round trip per loop iteration its loads issued ahead do not cover (``totals.chain``); the
+    busiest SM runs its CTAs in ``ceil(busiest / resident)`` such rounds."""
+    rounds = math.ceil(spread.busiest / spread.resident) if spread.resident else 0
+    return rounds * totals.chain * DRAM_LATENCY_NS * 1e-3
 
 
 def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Spread, compute: _Compute,
@@ -375,6 +387,14 @@ def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Sp
     per_sm_bw = min(in_flight / (DRAM_LATENCY_NS * 1e-9), SM_PORT_BYTES_PER_CLOCK * clock)
     per_cta_bytes = (traffic.dram + traffic.dirty) / ctas if ctas else 0.0
     latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
+    chain_us = _chain_us(totals, spread)
+    chain = ""
+    if chain_us > latency_us:
+        rounds = math.ceil(spread.busiest / spread.resident)
+        latency_us, chain = chain_us, (
+            f"each CTA waits for its loop iterations' loads in turn ({totals.chain:.1f} DRAM round trips of "
+            f"{DRAM_LATENCY_NS:.0f} ns: one per iteration, less those its loads issued ahead cover), and the busiest SM runs "
+            f"{rounds} round(s) of {spread.resident} CTA(s)")
     conflicts = bank.conflicts_per_cta if bank.available else 0.0
     shared_waves = totals.wavefronts + conflicts
     if bank.available and bank.complete:
@@ -398,7 +418,7 @@ def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Sp
         per_cta = local_wavefronts * 128 / (LOCAL_BYTES_PER_SM_CLOCK * clock)
         per_cta += totals.tensor_flops / compute.per_sm_tensor if compute.per_sm_tensor else 0.0
         spill_us = busiest * per_cta * 1e6
-    return _Memory(dram_us, latency_us, in_flight, per_sm_bw, shared_us, l2_us, l2_bandwidth, spill_us)
+    return _Memory(dram_us, latency_us, in_flight, per_sm_bw, shared_us, l2_us, l2_bandwidth, spill_us, chain)
 
 
 def _verdict(terms: dict[str, float], spread: _Spread, compute: _Compute, memory: _Memory, device: DeviceModel,
@@ -415,7 +435,9 @@ def _verdict(terms: dict[str, float], spread: _Spread, compute: _Compute, memory
                            f"at {dram_share:.0%} of its {sheet_bw:.0f} GB/s peak, under the {LATENCY_SOL:.0%} at which "
                            "a unit is the limit: the accesses wait on DRAM latency")
     if top == "latency" and latency_us > LATENCY_MARGIN * max(memory_side, plain_compute, 1e-9):
-        reason = (f"{memory.in_flight / 1024:.1f} KB of loads in flight per SM cover only "
+        reason = (f"{memory.chain}: {latency_us:.1f} us against {max(memory_side, plain_compute):.1f} us of DRAM or "
+                  "compute time" if memory.chain else
+                  f"{memory.in_flight / 1024:.1f} KB of loads in flight per SM cover only "
                   f"{memory.per_sm_bw * sms / 1e9:.0f} GB/s at {DRAM_LATENCY_NS:.0f} ns latency: {latency_us:.1f} us "
                   f"against {max(memory_side, plain_compute):.1f} us of DRAM or compute time")
         return "latency", (f"{ctas} CTAs leave {sms - ctas} of {sms} SMs idle; " + reason if ctas < sms else reason)
@@ -502,7 +524,8 @@ def _assumptions(shape: LaunchShape, spread: _Spread, device: DeviceModel, traff
         f"tensor peak {peak:.0f} TFLOP/s ({dtype or 'no tensor-core work'}), vector fp32 "
         f"{device.vector_tflops.get('fp32', 0.0):.0f} TFLOP/s, DRAM {device.dram_gbs:.0f} GB/s ({device.origin})",
         f"latency term: {DRAM_LATENCY_NS:.0f} ns DRAM latency, loads in flight per CTA = one loop iteration's loads "
-        "times the stages issued ahead (or all loads of a loop-free kernel); uncertain",
+        "times the stages issued ahead (or all loads of a loop-free kernel), and a CTA waits one round trip per loop "
+        "iteration those stages do not cover; uncertain",
         f"a fixed {LAUNCH_US:.0f} us per launch (launch, ramp, drain); uncertain",
         f"L2: every requested byte passes it at {L2_BYTES_PER_SM_CLOCK:g} B per SM per clock "
         f"({memory.l2_bandwidth / 1e12:.1f} TB/s; the A100's 5120 B/clk per SM, assumed for the others: uncertain), in "
@@ -527,10 +550,11 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             gather_note: str = "", notes: tuple[str, ...] = (), rounds: float = 1.0,
             serial: tuple[tuple[float, float, str], ...] = (), panels: PanelTraffic | None = None,
             copies: float = 0.0, tma_bytes: float = 0.0, uncertain: tuple[str, ...] = (),
-            programs: float = 1.0, sass_in_flight: float = 0.0) -> PerfReport:
+            programs: float = 1.0, sass_in_flight: float = 0.0, dots: bool = True) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``); ``programs``: the
     share of the grid's programs that get past the early returns their program id decides; ``sass_in_flight``: the
-    global-load bytes one thread keeps outstanding in the SASS (``inflight``), 0 when unknown."""
+    global-load bytes one thread keeps outstanding in the SASS (``inflight``), 0 when unknown; ``dots``: whether the
+    kernel has a dot at all (a reduction loop's FMAs are no dot on CUDA cores)."""
     spread = _spread(shape, device.sm_count, occupancy, programs)
     ctas = spread.ctas
     limit = ", ".join(occupancy.limiting) if occupancy is not None else "unknown"
@@ -542,7 +566,8 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
                        coalescing_factor, gather_note, rounds, any(lp.executions > 1 for lp in loops), panels,
                        copies)
     if sass_in_flight * num_warps * 32 > totals.in_flight:  # ptxas issued more loads ahead than the PTX shows
-        totals = replace(totals, in_flight=sass_in_flight * num_warps * 32)
+        deeper = sass_in_flight * num_warps * 32 / totals.in_flight if totals.in_flight else 1.0
+        totals = replace(totals, in_flight=sass_in_flight * num_warps * 32, chain=totals.chain / deeper)
     memory = _memory(device, totals, traffic, spread, compute, bank, coalescing_factor, local_wavefronts,
                      l2_bytes_per_request, dram_efficiency, tma_bytes)
     shared_per_sm_us = memory.shared_us * ctas / (spread.busiest * spread.sms) if ctas else 0.0
@@ -561,7 +586,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         sheet_bw = device.sheet_dram_gbs or device.dram_gbs
         bound, reason = _serial_verdict(terms, compute, serial_what, predicted - LAUNCH_US,
                                         device.dram_gbs / sheet_bw if sheet_bw else 1.0)
-    fma_dot = not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
+    fma_dot = dots and not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
         compute.vector_us > 0.3 * (predicted - LAUNCH_US)
     gains = _suggestions(terms, bank, limit, ctas, spread.sms, spread.per_sm, spread.tail, spread.waves, dtype,
                          compute.vector_us, spills, memory.in_flight, coalescing, fma_dot)

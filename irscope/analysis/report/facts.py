@@ -54,7 +54,7 @@ class ConfigFacts:
         loops: the loops that load from global memory and were not pipelined.
         bank_worst: the worst shared-memory bank conflict, "" when none (or not analysed: ``bank_note``).
         uncertain: what the model could not find out.
-        launch_us: the fixed per-launch overhead inside ``predicted_us``.
+        launch_us: the fixed per-launch overhead inside ``predicted_us`` (in a program's stream: ``report.launch``).
         tensors: the launch's tensor arguments (name, bytes, role), from the program's recorded launch.
         reread_bytes: the model's DRAM bytes read again beyond the compulsory ones.
         dram_why: how the model estimated the DRAM bytes, in its own words.
@@ -164,14 +164,14 @@ def capture_config_facts(capture: Any, device: DeviceModel, shape: LaunchShape, 
     """
     from irscope.analysis.loops import capture_loops
     from irscope.analysis.perf.capture import capture_perf
-    from irscope.analysis.perf.predict import LAUNCH_US
+    from irscope.analysis.report.launch import IN_STREAM_LAUNCH_US, in_stream
     from irscope.analysis.resources import capture_resources
 
     m = capture.manifest
-    report = capture_perf(capture, device, shape, with_bank=with_bank)
+    report = in_stream(capture_perf(capture, device, shape, with_bank=with_bank))
     loops, _ = capture_loops(capture, listings=())
     settings: dict[str, Any] = {"num_warps": m.options.get("num_warps", m.metadata.get("num_warps")),
                                 "num_stages": m.options.get("num_stages", m.metadata.get("num_stages")),
                                 **{k: v for k, v in m.constexprs.items() if isinstance(v, (int, str, float))}}
     return config_facts(report, device, shape, key=m.key, settings=settings, launch_note=launch_note,
-                        resources=capture_resources(capture), loops=loops, launch_us=LAUNCH_US)
+                        resources=capture_resources(capture), loops=loops, launch_us=IN_STREAM_LAUNCH_US)

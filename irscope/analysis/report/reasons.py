@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from irscope.analysis.report.facts import ConfigFacts
+from irscope.analysis.report.launch import LAUNCH_US
 from irscope.analysis.report.results import Verdict, WhatIf
 
 if TYPE_CHECKING:
@@ -66,8 +67,8 @@ def kernel_reason(facts: ConfigFacts) -> str:
     else:
         parts.append(f"{facts.bound} bound, {facts.dram_pct:.1%} of DRAM peak")
     body = _body_us(facts)
-    if facts.launch_us and body < facts.launch_us:
-        parts.append(f"{facts.launch_us:.1f} of its {facts.predicted_us:.1f} us is the fixed launch cost "
+    if body < LAUNCH_US:
+        parts.append(f"its body is {body:.2f} us, under the {LAUNCH_US:.0f} us a launch alone costs "
                      f"(moves {_bytes(facts.tensor_bytes)})")
     factor, where = reread_factor(facts)
     if factor >= REREAD:
@@ -120,10 +121,10 @@ def kernel_verdict(row: KernelRow, what_ifs: tuple[WhatIf, ...] | None) -> Verdi
                                f"less); {share}", tried)
     body = _body_us(facts)
     body_distance = body / facts.floor_us if facts.floor_us > 0 else float("inf")
-    if facts.launch_us and body < facts.launch_us:
-        return Verdict("leave", f"{facts.launch_us:.1f} of its {facts.predicted_us:.2f} us per launch is the fixed "
-                                f"launch cost: a faster body saves at most {body:.2f} us; {share}; "
-                                + _tried(tried), tried)
+    if body < LAUNCH_US:
+        return Verdict("leave", f"its body is {body:.2f} of its {facts.predicted_us:.2f} us per launch, under the "
+                                f"{LAUNCH_US:.0f} us a launch alone costs: a faster body saves at most {body:.2f} us; "
+                                f"{share}; " + _tried(tried), tried)
     if row.share < SMALL_SHARE:
         return Verdict("leave", f"{share}: {body_distance:.1f}x its roofline floor, but small; " + _tried(tried),
                        tried)

@@ -18,12 +18,23 @@ class JobsBar(Horizontal):
     JobsBar > Label { width: 1fr; margin-left: 1; }
     """
 
+    _text = ""  # what runs, kept for a sentence not mounted yet (a job can report before the bar's children mount)
+
     def compose(self) -> ComposeResult:
         """An indeterminate bar and a sentence."""
         yield ProgressBar(total=None, show_eta=False, show_percentage=False)
-        yield Label(id="jobs-text")
+        yield Label(self._text, id="jobs-text")
+
+    def on_mount(self) -> None:
+        """Say what was reported while the children mounted."""
+        self._say()
 
     def show_jobs(self, lines: list[str]) -> None:
         """Say what runs (nothing: hide)."""
+        self._text = "; ".join(lines)
         self.set_class(bool(lines), "-busy")
-        self.query_one("#jobs-text", Label).update("; ".join(lines))
+        self._say()
+
+    def _say(self) -> None:
+        for label in self.query("#jobs-text").results(Label):  # none before the children mount
+            label.update(self._text)
