@@ -47,6 +47,19 @@ def warm_matmul(captures: Callable[..., Capture], shared_store: Path) -> str:
     return str(shared_store)
 
 
+def only_config_0(store: str, tmp_path: Path) -> str:
+    """A copy of the session store holding matmul@sm90's config 0 and no other: a test that needs a config not
+    captured yet cannot rely on the session's order (other test files capture every config)."""
+    import shutil
+
+    copy = tmp_path / "store"
+    shutil.copytree(store, copy)
+    for folder in (copy / "captures").glob("matmul-sm90-c*"):
+        if not folder.name.startswith("matmul-sm90-c0-"):
+            shutil.rmtree(folder)
+    return str(copy)
+
+
 def screen_text(app: IrscopeApp) -> str:
     """What the terminal shows now, as plain text (one line per row)."""
     update = app.screen._compositor.render_full_update()
@@ -109,7 +122,7 @@ def drive(store: str, steps: Callable[[Pilot[None], IrscopeApp, MainScreen], Awa
 
 # Behaviour -----------------------------------------------------------------------------------------------
 
-def test_opens_on_the_ttgir_with_passes_in_the_tree(store: str) -> None:
+def test_opens_on_the_ttgir_with_passes_in_the_tree(store: str, tmp_path: Path) -> None:
     async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
         assert screen.current is not None and screen.current.stage == "ttgir"
         text = screen_text(app)
@@ -119,7 +132,7 @@ def test_opens_on_the_ttgir_with_passes_in_the_tree(store: str) -> None:
         assert "✓ c0 128x256x64 w8 s3" in text
         assert "○ c1 64x256x32 w4 s4" in text  # a config not captured yet, offered in the tree
 
-    drive(store, steps)
+    drive(only_config_0(store, tmp_path), steps)
 
 
 def test_find_the_pipelining_pass_and_read_its_diff(store: str) -> None:

@@ -17,7 +17,7 @@ from irscope.tui.screens.compare import CompareScreen
 from irscope.tui.screens.main import MainScreen
 from irscope.tui.widgets.navigator import Navigator
 from irscope.tui.widgets.text_view import TextView
-from tests.test_tui_app import drive, screen_text, until, warm_matmul
+from tests.test_tui_app import drive, only_config_0, screen_text, until, warm_matmul
 
 pytestmark = pytest.mark.compile
 
@@ -122,7 +122,7 @@ def test_what_if_compiles_a_variant_and_shows_it_against_the_base(store: str) ->
     drive(store, steps)
 
 
-def test_compare_any_two_captures_from_the_tree(store: str, captures: Callable[..., Capture]) -> None:
+def test_compare_any_two_captures_from_the_tree(store: str, captures: Callable[..., Capture], tmp_path: Path) -> None:
     """c and C act on the capture under the tree's cursor: no need to open either side."""
     async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
         nav = screen.query_one(Navigator)
@@ -155,7 +155,7 @@ def test_compare_any_two_captures_from_the_tree(store: str, captures: Callable[.
         assert isinstance(app.screen, MainScreen)
         assert any("has not been captured" in str(n.message) for n in app._notifications)
 
-    drive(store, steps)
+    drive(only_config_0(store, tmp_path), steps)
 
 
 def test_what_if_on_another_target_and_a_bad_target(store: str) -> None:
