@@ -5,8 +5,9 @@
 that follow one another in a stream, where the next launch is already queued: its shortest kernels take well
 under that. This script measures the in-stream cost on data of its own, not on the models ``irscope report`` is
 validated against: irscope's bundled vector-add (BLOCK_SIZE 1024, 4 warps) at sizes from one program to a few
-thousand, launched ``--repeat`` times back to back, and a relaxed ``tl.atomic_add`` of one fp32 per element
-(every address once, and every 512th address shared) for the atomics' own rate.
+thousand, launched ``--repeat`` times back to back; a relaxed ``tl.atomic_add`` of one fp32 per element (every
+address once, and every 512th address shared) for the atomics' own rate; and a kernel whose programs only store one
+element per thread, on 1 to 256 programs per SM, for what starting a CTA costs.
 
     python benchmarks/program_report/launch_cost.py --out launch_cost.json     # on a GPU
 
@@ -41,6 +42,17 @@ def atomic_kernel(x_ptr, out_ptr, n_elements, rows, BLOCK_SIZE: tl.constexpr):
     mask = offsets < n_elements
     x = tl.load(x_ptr + offsets, mask=mask)
     tl.atomic_add(out_ptr + offsets % rows, x, mask=mask, sem="relaxed")
+
+
+@triton.jit
+def store_kernel(out_ptr, BLOCK_SIZE: tl.constexpr):
+    """Each program stores BLOCK_SIZE zeros: a CTA that does almost nothing, for what starting one costs."""
+    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    tl.store(out_ptr + offsets, tl.zeros([BLOCK_SIZE], tl.float32))
+
+
+CTA_GRIDS = (132, 1056, 4224, 8448, 16896, 33792)  # 1 to 256 CTAs per SM of the H200's 132
+CTA_SHAPES = ((64, 2), (128, 4), (256, 8))  # (BLOCK_SIZE, num_warps): one element per thread
 
 
 def _timed(launch: Any, repeat: int, plain: bool = False) -> list[float]:
@@ -89,6 +101,14 @@ def main(argv: list[str] | None = None) -> int:
         launches.append({"kernel": "atomic_kernel", "n_elements": n, "rows": rows, "grid": list(grid),
                          "num_warps": WARPS, "constexprs": {"BLOCK_SIZE": BLOCK}, "launches": len(times),
                          "median_us": statistics.median(times), "min_us": min(times)})
+    for block, warps in CTA_SHAPES:
+        for programs in CTA_GRIDS:
+            out = torch.empty(programs * block, device="cuda")
+            times = _timed(lambda out=out, programs=programs, block=block, warps=warps:
+                           store_kernel[(programs,)](out, BLOCK_SIZE=block, num_warps=warps), args.repeat, args.plain)
+            launches.append({"kernel": "store_kernel", "n_elements": programs * block, "grid": [programs],
+                             "num_warps": warps, "constexprs": {"BLOCK_SIZE": block}, "launches": len(times),
+                             "median_us": statistics.median(times), "min_us": min(times)})
     result = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
               "repeat": args.repeat, "launches": launches}
     args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

@@ -26,6 +26,13 @@ from typing import Any
 from irscope.analysis.perf.device import GATHER_EFFICIENCY, GATHER_STEPS, DeviceModel, device_model
 from irscope.analysis.perf.panels import PanelTraffic
 from irscope.analysis.perf.report import BankSummary, LoopCost, PerfReport, Suggestion
+from irscope.analysis.perf.waits import (
+    CTA_START_NS,
+    chain_sentence,
+    chain_us,
+    cta_start_sentence,
+    cta_start_us,
+)
 from irscope.analysis.perf.work import LoopTrips, Mix
 from irscope.model.launch import LaunchShape, TensorBytes
 
@@ -89,7 +96,7 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
     lsu = once.lsu_wavefronts
     issued = once.warp_instructions
     in_flight = once.global_load_bytes if not loops else 0.0
-    chain = 0.0  # loop iterations whose loads a CTA waits for in turn (see _chain_us)
+    chain = 0.0  # loop iterations whose loads a CTA waits for in turn (waits.chain_us)
     for loop in loops:
         mix, runs = loop.per_iteration, loop.executions
         ahead = prologue_iterations.get(loop.listing_label, 0.0)
@@ -200,11 +207,14 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
         found.append(Suggestion(0.5, "the loads a loop's MMAs wait on are not pipelined and one CTA per SM leaves "
                                      "nothing to overlap the wait: a shared-memory (async or TMA) operand, more "
                                      "stages or more CTAs per SM (smaller tiles, fewer registers) would hide it"))
+    if report_terms.get("ctas", 0.0) >= predicted > 0:  # gain: down to the next longest term
+        found.append(Suggestion(1 - sorted(report_terms.values())[-2] / predicted, "starting the CTAs takes longest (one per SM every "
+                                f"{CTA_START_NS:.0f} ns): fewer, larger CTAs (a larger block per program) would cut it"))
     if not found:
         top = max(report_terms, key=lambda k: report_terms[k])
         what = {"compute": "compute", "dram": "DRAM bandwidth", "l2": "L2 bandwidth", "latency": "DRAM latency",
                 "shared": "shared-memory bandwidth", "spill": "spill traffic",
-                "serial": "loads not pipelined, waited for in series"}[top]
+                "serial": "loads not pipelined, waited for in series", "ctas": "starting its CTAs"}[top]
         found.append(Suggestion(0.0, f"nothing stands out: the launch is limited by {what} as the model sees it; "
                                      "only less work (fewer bytes or FLOPs) or a different algorithm would help"))
     return sorted(found, key=lambda s: -s.gain)[:3]
@@ -368,13 +378,6 @@ class _Memory:
     chain: str = ""  # when the round trips a CTA waits for in turn make the latency term: what they are
 
 
-def _chain_us(totals: _Totals, spread: _Spread) -> float:
-    """A CTA waits a DRAM round trip per loop iteration its loads issued ahead do not cover (``totals.chain``); the
-    busiest SM runs its CTAs in ``ceil(busiest / resident)`` such rounds."""
-    rounds = math.ceil(spread.busiest / spread.resident) if spread.resident else 0
-    return rounds * totals.chain * DRAM_LATENCY_NS * 1e-3
-
-
 def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Spread, compute: _Compute,
             bank: BankSummary, coalescing_factor: float, local_wavefronts: float, l2_bytes_per_request: float,
             dram_efficiency: float, tma_bytes: float = 0.0) -> _Memory:
@@ -387,14 +390,9 @@ def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Sp
     per_sm_bw = min(in_flight / (DRAM_LATENCY_NS * 1e-9), SM_PORT_BYTES_PER_CLOCK * clock)
     per_cta_bytes = (traffic.dram + traffic.dirty) / ctas if ctas else 0.0
     latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
-    chain_us = _chain_us(totals, spread)
-    chain = ""
-    if chain_us > latency_us:
-        rounds = math.ceil(spread.busiest / spread.resident)
-        latency_us, chain = chain_us, (
-            f"each CTA waits for its loop iterations' loads in turn ({totals.chain:.1f} DRAM round trips of "
-            f"{DRAM_LATENCY_NS:.0f} ns: one per iteration, less those its loads issued ahead cover), and the busiest SM runs "
-            f"{rounds} round(s) of {spread.resident} CTA(s)")
+    waited = chain_us(totals.chain, busiest, spread.resident, DRAM_LATENCY_NS)
+    chain = chain_sentence(totals.chain, busiest, spread.resident, DRAM_LATENCY_NS) if waited > latency_us else ""
+    latency_us = max(latency_us, waited)
     conflicts = bank.conflicts_per_cta if bank.available else 0.0
     shared_waves = totals.wavefronts + conflicts
     if bank.available and bank.complete:
@@ -428,6 +426,8 @@ def _verdict(terms: dict[str, float], spread: _Spread, compute: _Compute, memory
     plain_compute, dram_us, latency_us = compute.plain_us, memory.dram_us, memory.latency_us
     top = max(terms, key=lambda k: terms[k])
     memory_side = max(dram_us, memory.l2_us, memory.shared_us, memory.spill_us)
+    if top == "ctas":
+        return "latency", cta_start_sentence(spread.busiest, max(v for k, v in terms.items() if k != "ctas"))
     sheet_bw = device.sheet_dram_gbs or device.dram_gbs
     dram_share = dram_efficiency * device.dram_gbs / sheet_bw if sheet_bw else 1.0
     if top == "dram" and dram_share < LATENCY_SOL:
@@ -526,7 +526,8 @@ def _assumptions(shape: LaunchShape, spread: _Spread, device: DeviceModel, traff
         f"latency term: {DRAM_LATENCY_NS:.0f} ns DRAM latency, loads in flight per CTA = one loop iteration's loads "
         "times the stages issued ahead (or all loads of a loop-free kernel), and a CTA waits one round trip per loop "
         "iteration those stages do not cover; uncertain",
-        f"a fixed {LAUNCH_US:.0f} us per launch (launch, ramp, drain); uncertain",
+        f"a fixed {LAUNCH_US:.0f} us per launch (launch, ramp, drain); uncertain; an SM starts one CTA per "
+        f"{CTA_START_NS:.0f} ns (measured on the H200)",
         f"L2: every requested byte passes it at {L2_BYTES_PER_SM_CLOCK:g} B per SM per clock "
         f"({memory.l2_bandwidth / 1e12:.1f} TB/s; the A100's 5120 B/clk per SM, assumed for the others: uncertain), in "
         f"requests of {l2_bytes_per_request:.0f} B (one per warp instruction and 128-byte line) at "
@@ -578,7 +579,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
         serial_us, serial_what = row_us, row_what
     terms = {"compute": compute.compute_us + compute.vector_us, "dram": memory.dram_us, "l2": memory.l2_us,
              "latency": memory.latency_us, "shared": memory.shared_us, "spill": memory.spill_us,
-             "serial": serial_us}
+             "serial": serial_us, "ctas": cta_start_us(spread.busiest)}
     predicted = max(terms.values()) + LAUNCH_US
     bound, reason = _verdict(terms, spread, compute, memory, device, dram_efficiency, totals.tensor_flops, flops,
                              traffic.dram)
