@@ -98,3 +98,7 @@ def test_the_cpu_kernels_for_cudnn_attention_are_attentions_values_and_gradients
                                         None, 16, 16, 0.0, causal)
         for mine, theirs in ((dq, q.grad), (dk, k.grad), (dv, v.grad)):
             assert mine.shape == theirs.shape and torch.allclose(mine, theirs, atol=1e-5)
+    # causal with fewer queries than keys: torch's mask is aligned top-left
+    q, k = torch.randn(1, 2, 8, 8, dtype=torch.float64), torch.randn(1, 2, 12, 8, dtype=torch.float64)
+    ref = torch.nn.functional.scaled_dot_product_attention(q, k, k, is_causal=True)
+    assert torch.allclose(sdpa_cpu._forward(q, k, k, None, True, 0.0, True)[0], ref, atol=1e-5)

@@ -20,21 +20,19 @@ _LIBRARIES: list[Any] = []  # kept alive: a torch.library.Library drops its kern
 
 def _scores(torch: Any, query: Any, key: Any, bias: Any, is_causal: bool, scale: float | None) -> Any:
     """The attention logits in fp32, grouped-query heads repeated."""
-    if key.shape[1] != query.shape[1]:
-        repeat = query.shape[1] // key.shape[1]
-        key = key.repeat_interleave(repeat, dim=1)
-    logits = torch.matmul(query.float(), key.float().transpose(-2, -1))
+    logits = torch.matmul(query.float(), _values(key, query.shape[1]).float().transpose(-2, -1))
     logits = logits * (scale if scale is not None else 1.0 / math.sqrt(query.shape[-1]))
     if bias is not None:
         logits = logits + bias.float()
     if is_causal:
         rows, cols = logits.shape[-2], logits.shape[-1]
-        mask = torch.ones(rows, cols, dtype=torch.bool, device=logits.device).tril(cols - rows)
+        mask = torch.ones(rows, cols, dtype=torch.bool, device=logits.device).tril()  # torch's: top-left aligned
         logits = logits.masked_fill(~mask, -math.inf)
     return logits
 
 
 def _values(value: Any, heads: int) -> Any:
+    """Grouped-query keys or values repeated to ``heads`` heads."""
     return value.repeat_interleave(heads // value.shape[1], dim=1) if value.shape[1] != heads else value
 
 
