@@ -77,3 +77,27 @@ $L__BB0_9:
 """
     assert slow_paths(text) == ()
     assert slow_paths("setp.ltu.f32 %p1, %r1, 0f47CE4780;\n" * 20000 + "@%p1 bra $L;\n") == ()
+
+
+def test_a_branch_after_other_instructions_and_a_second_call_on_the_same_argument() -> None:
+    """As the Llama's rotary-embedding backward kernel has it (Triton 3.6, sm90): ptxas-bound PTX puts another
+    comparison and moves between the comparison and its branch, and the sine and cosine of one x share it."""
+    text = """	setp.ltu.f32 	%p1, %r21, 0f47CE4780;
+	setp.neu.f32 	%p115, %r21, 0f7F800000;
+	mov.b32 	%r855, %r927;
+	@%p1 bra 	$L__BB0_8;
+	@%p115 bra 	$L__BB0_3;
+$L__BB0_3:
+	mov.b64 	%rd54, __cudart_i2opi_f;
+$L__BB0_8:                              // %__internal_trig_reduction_kernel.exit.i.i
+	fma.rn.ftz.f32 	%r1, %r2, %r3, %r4;
+	@%p1 bra 	$L__BB0_12;
+	mov.b64 	%rd55, __cudart_i2opi_f;
+$L__BB0_12:
+	setp.ltu.f32 	%p1, %r22, 0f3F800000;
+	@%p1 bra 	$L__BB0_14;
+	mov.b64 	%rd56, __cudart_i2opi_f;
+$L__BB0_14:
+"""
+    # the two paths of x; the third branch's %p1 was written again by another comparison: not a slow path
+    assert [(p.first, p.last) for p in slow_paths(text)] == [(5, 7), (11, 11)]

@@ -5,7 +5,8 @@ a few FMAs against pi/2 split in three while ``|x| < 105615``, and beyond that P
 over the 2/pi table ``__cudart_i2opi_f`` and some 60 more instructions. The PTX branches over the slow path:
 
     setp.ltu.f32 	%p2, %r28, 0f47CE4780;      // |x| < 105615.0
-    @%p2 bra 	$L__BB0_8;                      // the fast path: skip to the merge block
+    @%p2 bra 	$L__BB0_8;                      // the fast path: skip to the merge block (other instructions may
+                                                // come between, and a later call on the same x reuses %p2)
     ...                                         // the slow path (its loop reads __cudart_i2opi_f)
     $L__BB0_8:                                  // %__internal_trig_reduction_kernel.exit
 
@@ -26,6 +27,8 @@ TRIG_SLOW_LIMIT = 105615.0  # libdevice's bound on |x| for the fast reduction (0
 _TABLE = "__cudart_i2opi_f"
 # Example: 	setp.ltu.f32 	%p2, %r28, 0f47CE4780;
 _SETP = re.compile(r"^\s*setp\.\w+\.f32\s+(?P<pred>%p\d+)\s*,\s*%\w+\s*,\s*0f47CE4780\s*;")
+# Example: 	setp.neu.f32 	%p115, %r21, 0f7F800000;    (an instruction that writes a predicate)
+_WRITES_PRED = re.compile(r"^\s*(?:setp|set|and|or|xor|not|mov|selp)\.\S*\s+(?P<pred>%p\d+)\s*,")
 # Example: 	@%p2 bra 	$L__BB0_8;
 _BRANCH = re.compile(r"^\s*@(?P<pred>%p\d+)\s+bra(?:\.uni)?\s+(?P<target>[$\w]+)\s*;")
 # Example: $L__BB0_8:                              // %__internal_trig_reduction_kernel.exit.i.i
@@ -48,20 +51,21 @@ def slow_paths(ptx: str) -> tuple[SlowPath, ...]:
     for text in lines:
         table.append(table[-1] + (_TABLE in text))
     found: list[SlowPath] = []
-    pending: str | None = None  # the predicate of the last comparison against the limit
+    limit: set[str] = set()  # predicates that hold a comparison against the limit (until written again)
     for number, text in enumerate(lines, start=1):
         if found and number <= found[-1].last:
             continue
         if setp := _SETP.match(text):
-            pending = setp["pred"]
+            limit.add(setp["pred"])
             continue
-        branch = _BRANCH.match(text) if pending else None
-        if branch and branch["pred"] == pending:
+        if (written := _WRITES_PRED.match(text)) is not None:
+            limit.discard(written["pred"])
+            continue
+        branch = _BRANCH.match(text)
+        if branch and branch["pred"] in limit:
             end = labels.get(branch["target"], 0)
             if end > number and table[end - 1] > table[number]:
                 found.append(SlowPath(number + 1, end - 1))
-        if text.strip() and not text.lstrip().startswith("//"):
-            pending = None
     return tuple(found)
 
 
