@@ -384,9 +384,9 @@ def test_a_loop_that_did_not_pipeline_is_named_with_its_line(shared_store: Path)
 
 
 def test_far_from_its_floor_with_no_faster_variant_is_write_it_by_hand(llama: tuple[Path, ProgramRecord]) -> None:
-    """The Llama's rotary-embedding kernel at 4096x its launch is compute bound far above its floor (its cos/sin
-    cost instructions the FLOP count does not see); its warps variants, compiled and modelled at the same launch,
-    decide between 'tune it' and 'write it by hand'."""
+    """The Llama's kernel farthest above its floor at 4096x its launch (the model's own distance; before libdevice's
+    sine/cosine slow paths were left out, the rotary kernel was, at 12x; now it is 1.6x); its warps variants,
+    compiled and modelled at the same launch, decide between 'tune it' and 'write it by hand'."""
     from irscope.analysis.report.build import build_report
     from irscope.analysis.report.results import WhatIf
     from irscope.request.perf_launch import perf_device
@@ -395,15 +395,16 @@ def test_far_from_its_floor_with_no_faster_variant_is_write_it_by_hand(llama: tu
 
     store, record = llama
     device = perf_device(None, "sm90", lambda: None)[0]
-    name = next(u.name for g in record.graphs for u in g.kernels
-                if u.name.startswith("triton_poi_") and all(f"_{op}_" in u.name for op in ("bmm", "cos", "sin")))
-    one = _one_kernel_record(record, name)
-    facts = _scaled_facts(store, one.graphs[0].kernels[0].keys, 4096)
-    (first,) = build_report(one, facts, device, top=1).kernels
-    chosen = first.chosen
-    assert chosen is not None and chosen.bound == "compute"
-    body = (chosen.predicted_us - chosen.launch_us) / chosen.floor_us
-    assert body > 3
+    candidates = []
+    for name in {u.name for g in record.graphs for u in g.kernels if u.name.startswith("triton_")}:
+        one = _one_kernel_record(record, name)
+        facts = _scaled_facts(store, one.graphs[0].kernels[0].keys, 4096)
+        (first,) = build_report(one, facts, device, top=1).kernels
+        if first.chosen is not None and first.chosen.floor_us > 0:
+            candidates.append(((first.chosen.predicted_us - first.chosen.launch_us) / first.chosen.floor_us, name,
+                               one, facts, first.chosen))
+    body, name, one, facts, chosen = max(candidates, key=lambda c: c[0])
+    assert body > 3, (name, body)
     base = Store(store).get(chosen.key)
     assert base is not None
     tried = []
