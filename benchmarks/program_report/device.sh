@@ -3,11 +3,7 @@
 # device time over --steps steps after --warmup steps. Wheels of transformers 4.57.1 and its pure dependencies are
 # carried in $WHEELS (no network there). Writes $OUT/<model>.json.
 set -o pipefail
-WHEELS=${WHEELS:-.corpus/wheels312}
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/hf \
-  $WHEELS/transformers-*.whl $WHEELS/huggingface_hub-*.whl $WHEELS/safetensors-*.whl $WHEELS/tokenizers-*.whl \
-  $WHEELS/tqdm-*.whl $WHEELS/regex-*.whl $WHEELS/pyyaml-*.whl || exit 3
-export PYTHONPATH=/tmp/hf:$PWD PYTHONUNBUFFERED=1
+source benchmarks/program_report/wheels.sh
 nvidia-smi -L
 for m in ${MODELS:-llama gpt2 bert}; do
   date -u

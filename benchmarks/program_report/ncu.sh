@@ -4,11 +4,7 @@
 # (after --warmup steps; models.py --ncu brackets the step with cudaProfilerStart/Stop). Writes $OUT/launch_cost.json,
 # $OUT/launch_cost_ncu.csv and $OUT/<model>_ncu.csv.
 set -o pipefail
-WHEELS=${WHEELS:-.corpus/wheels312}
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/hf \
-  $WHEELS/transformers-*.whl $WHEELS/huggingface_hub-*.whl $WHEELS/safetensors-*.whl $WHEELS/tokenizers-*.whl \
-  $WHEELS/tqdm-*.whl $WHEELS/regex-*.whl $WHEELS/pyyaml-*.whl || exit 3
-export PYTHONPATH=/tmp/hf:$PWD PYTHONUNBUFFERED=1
+source benchmarks/program_report/wheels.sh
 METRICS=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum,smsp__inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
 NCU=${NCU:-$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)}
 date -u
