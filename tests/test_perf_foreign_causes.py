@@ -107,11 +107,19 @@ def test_a_store_predicated_to_one_thread_counts_once(foreign: tuple[Store, list
 
 def test_one_cta_per_sm_row_kernel_is_latency_bound(foreign: tuple[Store, list[dict[str, Any]]]) -> None:
     """Cause 6: Liger's cross entropy runs one 32-warp CTA per SM over a 32000-column row: each CTA waits for its
-    row, then computes on it, and nothing overlaps the two. ncu: DRAM at 48% and SM at 44% of peak, latency."""
+    row, then computes on it, and nothing overlaps the two. ncu: DRAM at 48% and SM at 44% of peak, latency. (Counted
+    as one round trip per CTA, without the label's: 193 us against ncu's 228.)"""
+    from irscope.analysis.perf.dependent import load_depths
+
     report, entry = perf_of(foreign, "liger cross_entropy")
     assert report.ctas_per_sm == 1
     assert report.bound == "latency" == entry["ncu_bound"]
     assert "one CTA per SM" in report.bound_reason
+    # before its loop, the kernel reads the row's label, then the logit at it (X_ptr + y): the CTA's issue stops
+    # until the label arrives, and the logit's own round trip overlaps the loop's first loads: 2 in turn
+    capture, _shape, _entry = case_of(foreign, "liger cross_entropy")
+    assert load_depths(capture.read("ttgir"))[0] == 2
+    assert "each waits 2 round trips" in report.bound_reason
     assert report.predicted_us == pytest.approx(entry["ncu"]["gpu__time_duration.sum"] / 1000, rel=0.25)
 
 

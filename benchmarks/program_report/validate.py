@@ -18,8 +18,8 @@ and the scores as JSON.
 
 writes the committed data ``tests/test_report_validation.py`` recomputes the agreement from: the profiles, each
 report's rows, the scores as the baseline, and the captures of the ``SAMPLED`` longest measured kernels of each
-model and of its longest rotary-embedding kernel, if any (without source text, LLVM IR and derived tool output),
-which the test models again.
+model, of its longest rotary-embedding kernel, if any, and of its cross-entropy forward (without source text, LLVM IR
+and derived tool output), which the test models again.
 """
 
 from __future__ import annotations
@@ -133,6 +133,9 @@ def build_data(out: Path, profiles: dict[str, Any], reports: dict[str, Any], sto
             sampled = [name for name, _m, _p in result.kernels[:SAMPLED]]
             # and the longest kernel that computes sines and cosines (a rotary embedding: libdevice's slow paths)
             sampled += [name for name, _m, _p in result.kernels if "_cos_" in name and "_sin_" in name
+                        and name not in sampled][:1]
+            # and the cross-entropy forward (the logit at each label: a load that waits for the labels' load)
+            sampled += [name for name, _m, _p in result.kernels if "nll_loss_forward" in name and "backward" not in name
                         and name not in sampled][:1]
             rows = [{**{k: row[k] for k in ROW_KEYS}, "key": (row.get("chosen") or {}).get("key", "")}
                     for row in report["kernels"] if row.get("chosen") is not None]

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from irscope.analysis.loops import capture_loops
+from irscope.analysis.perf.atomics import atomic_contention
 from irscope.analysis.perf.coalescing import Coalescing, coalescing
 from irscope.analysis.perf.control import (
     Region,
@@ -16,6 +17,7 @@ from irscope.analysis.perf.control import (
     dead_regions,
     unmodelled,
 )
+from irscope.analysis.perf.dependent import load_depths
 from irscope.analysis.perf.exits import early_exits
 from irscope.analysis.perf.panels import (
     PanelTraffic,
@@ -202,6 +204,9 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     if amd:
         peeled = {lp.ttgir_lines: lp.achieved_stages - 1 for lp in loops if lp.achieved_stages > 1}
         costs = tuple(replace(c, peeled=peeled.get(lp.ttgir_lines, 0)) for c, lp in zip(costs, loops, strict=True))
+    once_depth, depths = load_depths(ttgir)
+    costs = tuple(replace(c, dependent=max(1, depths.get(lp.ttgir_lines[0], 1))) for c, lp in zip(costs, loops,
+                                                                                                   strict=True))
     executions = max((c.executions for c in costs), default=1.0)
     local = _local_wavefronts(sass, loops, costs, num_warps) if sass is not None else 0.0
     if resources.spills and sass is None:
@@ -213,6 +218,13 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     if once.unknown_width or any(mx.unknown_width for mx in mixes.values()):
         uncertain.append("some global accesses do not say their width: counted as 4 bytes per thread")
     in_flight = 0.0 if amd else _sass_in_flight(capture, uncertain)
+    spans = [(lp.ttgir_lines, c.executions) for lp, c in zip(loops, costs, strict=True)]
+
+    def runs(line: int) -> float:  # a TTGIR line's executions per CTA: its innermost loop's
+        inner = [(hi - lo, n) for (lo, hi), n in spans if lo <= line <= hi]
+        return min(inner)[1] if inner else 1.0
+
+    contention = atomic_contention(ttgir, shape.tensors, _programs(shape) * exits.share, runs)
     report = predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
                    num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs,
                    prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
@@ -221,6 +233,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
                    dram_efficiency=efficiency, gather_note=gather_note,
                    notes=((roles_note,) if roles_note else ()) + ((exits.why,) if exits.why else ()) + tuple(notes),
                    rounds=rounds, programs=exits.share, sass_in_flight=in_flight, dots=_has_dot(ttgir),
+                   dependent=once_depth, atomics=contention,
                    serial=_serial(loops, costs), panels=_panels(capture, shape, device, resources.occupancy),
                    copies=_copies(ttgir, loops, costs), tma_bytes=tma * _programs(shape) * exits.share,
                    uncertain=tuple(uncertain))
@@ -456,8 +469,9 @@ def _coalescing_factor(accesses: list[Coalescing]) -> tuple[float, str]:
         return 1.0, ""
     total = sum(a.tensor_bytes for a in analysed)
     factor = sum(a.factor * a.tensor_bytes for a in analysed) / total if total else 1.0
-    bad = max(analysed, key=lambda a: a.factor)
-    if bad.factor < 1.5:
+    # an access of a few elements (a scalar result) moves one sector however its lanes step: nothing to coalesce
+    bad = max(analysed, key=lambda a: (a.tensor_bytes > 32, a.factor))
+    if bad.factor < 1.5 or bad.tensor_bytes <= 32:
         return factor, ""
     return factor, (f"uncoalesced {bad.op} (TTGIR line {bad.line}): a warp instruction touches {bad.sectors} 32-byte "
                     f"sectors for {bad.useful_bytes} useful bytes; all of a warp's registers use {bad.warp_bytes} "

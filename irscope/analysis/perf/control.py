@@ -148,7 +148,10 @@ def unmodelled(ttgir: str, decided: tuple[int, ...] = ()) -> list[str]:
     for number, line in enumerate(ttgir.splitlines(), 1):
         if ("tt.atomic_cas" in line or "tt.atomic_rmw" in line) and not any("atomic" in f for f in found):
             op = "tt.atomic_cas" if "tt.atomic_cas" in line else "tt.atomic_rmw"
-            found.append(f"the {op} at TTGIR line {number}: contention between CTAs (a lock spun on, atomics on "
+            found.append(f"the {op} at TTGIR line {number}: a lock spun on is not modelled, and atomics on one "
+                         "address only as many as spreading them evenly over their tensor puts there (indices that "
+                         "repeat put more), so the time is a lower bound" if op == "tt.atomic_rmw" else
+                         f"the {op} at TTGIR line {number}: contention between CTAs (a lock spun on, atomics on "
                          "one address) is not modelled, so the time is a lower bound")
         if "cf.cond_br" in line and number not in decided and not any("branch" in f for f in found):
             found.append(f"the branch at TTGIR line {number} depends on values known only when it runs (which way "

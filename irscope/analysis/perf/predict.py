@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
+from irscope.analysis.perf.atomics import Contention
 from irscope.analysis.perf.device import GATHER_EFFICIENCY, GATHER_STEPS, DeviceModel, device_model
 from irscope.analysis.perf.panels import PanelTraffic
 from irscope.analysis.perf.report import BankSummary, LoopCost, PerfReport, Suggestion
@@ -32,6 +33,8 @@ from irscope.analysis.perf.waits import (
     chain_us,
     cta_start_sentence,
     cta_start_us,
+    one_cta_rows_us,
+    serial_loops_us,
 )
 from irscope.analysis.perf.work import LoopTrips, Mix
 from irscope.model.launch import LaunchShape, TensorBytes
@@ -85,8 +88,10 @@ class _Totals:
     chain: float = 0.0
 
 
-def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[str, float]) -> _Totals:
-    """Per-CTA totals; a pipelined loop's loads issued ahead in the prologue are not counted twice."""
+def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[str, float], dependent: int = 0
+            ) -> _Totals:
+    """Per-CTA totals; a pipelined loop's loads issued ahead in the prologue are not counted twice; ``dependent``: the
+    loads outside loops that wait for one another in turn (``dependent.load_depths``)."""
     tensor = once.mma_flops
     vector = once.vector_flops
     vinsn = once.vector_instructions
@@ -96,7 +101,10 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
     lsu = once.lsu_wavefronts
     issued = once.warp_instructions
     in_flight = once.global_load_bytes if not loops else 0.0
-    chain = 0.0  # loop iterations whose loads a CTA waits for in turn (waits.chain_us)
+    # round trips a CTA waits for in turn (waits.chain_us): a load waiting for a loaded address stalls the CTA's
+    # issue until that value arrives; its own round trip overlaps the loop's loads, issued next
+    looped = any(loop.per_iteration.global_load_bytes and loop.executions for loop in loops)
+    chain = float(dependent - looped) if dependent > 1 else 0.0
     for loop in loops:
         mix, runs = loop.per_iteration, loop.executions
         ahead = prologue_iterations.get(loop.listing_label, 0.0)
@@ -110,7 +118,7 @@ def _totals(once: Mix, loops: tuple[LoopCost, ...], prologue_iterations: dict[st
         issued += mix.warp_instructions * runs
         in_flight = max(in_flight, mix.global_load_bytes * max(1.0, ahead))
         if mix.global_load_bytes:  # AMD's stream pipeliner peels the stages it issues ahead into an epilogue
-            chain += runs / (1.0 + max(ahead, float(loop.peeled)))
+            chain += runs * max(1, loop.dependent) / (1.0 + max(ahead, float(loop.peeled)))
     return _Totals(tensor, vector, vinsn, loads, stores, waves, in_flight, lsu, issued, chain)
 
 
@@ -206,7 +214,14 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
     if report_terms.get("serial", 0.0) >= predicted > 0:
         found.append(Suggestion(0.5, "the loads a loop's MMAs wait on are not pipelined and one CTA per SM leaves "
                                      "nothing to overlap the wait: a shared-memory (async or TMA) operand, more "
-                                     "stages or more CTAs per SM (smaller tiles, fewer registers) would hide it"))
+                                     "stages or more CTAs per SM (smaller tiles, fewer registers) would hide it"
+                                if mma_dtype else "one CTA per SM waits for its loads, receives and computes on them in "
+                                "turn: more CTAs per SM (fewer warps or registers each) would overlap one's loads "
+                                "with another's work"))
+    if report_terms.get("atomics", 0.0) >= predicted > 0:
+        found.append(Suggestion(1 - sorted(report_terms.values())[-2] / predicted, "the atomics on shared addresses "
+                                "take longest: summing the values bound for one address first (within the CTA, or "
+                                "a sort by index and a segmented sum) would issue fewer of them"))
     if report_terms.get("ctas", 0.0) >= predicted > 0:  # gain: down to the next longest term
         found.append(Suggestion(1 - sorted(report_terms.values())[-2] / predicted, "starting the CTAs takes longest (one per SM every "
                                 f"{CTA_START_NS:.0f} ns): fewer, larger CTAs (a larger block per program) would cut it"))
@@ -214,7 +229,8 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
         top = max(report_terms, key=lambda k: report_terms[k])
         what = {"compute": "compute", "dram": "DRAM bandwidth", "l2": "L2 bandwidth", "latency": "DRAM latency",
                 "shared": "shared-memory bandwidth", "spill": "spill traffic",
-                "serial": "loads not pipelined, waited for in series", "ctas": "starting its CTAs"}[top]
+                "serial": "loads not pipelined, waited for in series", "ctas": "starting its CTAs",
+                "atomics": "atomics on the same addresses, applied one at a time"}[top]
         found.append(Suggestion(0.0, f"nothing stands out: the launch is limited by {what} as the model sees it; "
                                      "only less work (fewer bytes or FLOPs) or a different algorithm would help"))
     return sorted(found, key=lambda s: -s.gain)[:3]
@@ -388,7 +404,8 @@ def _memory(device: DeviceModel, totals: _Totals, traffic: _Traffic, spread: _Sp
     # what the DRAM has outstanding: whole segments, so an uncoalesced load has its factor more in flight
     in_flight = spread.resident * totals.in_flight * max(1.0, coalescing_factor)
     per_sm_bw = min(in_flight / (DRAM_LATENCY_NS * 1e-9), SM_PORT_BYTES_PER_CLOCK * clock)
-    per_cta_bytes = (traffic.dram + traffic.dirty) / ctas if ctas else 0.0
+    # what a CTA waits for: its loads (stores are not waited for; their bytes are the DRAM term's)
+    per_cta_bytes = min(totals.loads, traffic.dram / ctas) if ctas else 0.0
     latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
     waited = chain_us(totals.chain, busiest, spread.resident, DRAM_LATENCY_NS)
     chain = chain_sentence(totals.chain, busiest, spread.resident, DRAM_LATENCY_NS) if waited > latency_us else ""
@@ -467,37 +484,6 @@ def _verdict(terms: dict[str, float], spread: _Spread, compute: _Compute, memory
     return "memory", f"DRAM time {dram_us:.1f} us exceeds compute time {terms['compute']:.1f} us"
 
 
-def _serial_us(serial: tuple[tuple[float, float, str], ...], spread: _Spread, compute: _Compute) -> tuple[float, str]:
-    """One resident CTA per SM and a loop whose MMAs wait on a load not issued ahead: nothing overlaps the wait, so
-    each iteration costs a DRAM round trip plus its MMAs (the busiest SM's CTAs in turn)."""
-    if spread.resident != 1 or not serial or not compute.per_sm_tensor:
-        return 0.0, ""
-    per_cta = sum(runs * (DRAM_LATENCY_NS * 1e-9 + flops / compute.per_sm_tensor) for runs, flops, _ in serial)
-    runs, flops, where = max(serial, key=lambda s: s[0])
-    us = spread.busiest * per_cta * 1e6
-    return us, (f"one CTA per SM, and each of its {runs:.0f} loop iterations waits on the load at {where}, which is "
-                f"not pipelined (into registers, one stage): a {DRAM_LATENCY_NS:.0f} ns round trip plus "
-                f"{flops / compute.per_sm_tensor * 1e9:.0f} ns of MMAs per iteration, in series ({us:.1f} us); "
-                "pipelining that load (a shared-memory operand, num_stages) or more CTAs per SM would overlap them")
-
-
-def _one_cta_rows(spread: _Spread, compute: _Compute, traffic: _Traffic, device: DeviceModel, totals: _Totals
-                  ) -> tuple[float, str]:
-    """One resident CTA per SM and no MMA loop to overlap: each CTA waits for its loads (a DRAM round trip, then its
-    bytes at the SM's port), then computes on them; nothing else on the SM runs meanwhile."""
-    if spread.resident != 1 or totals.tensor_flops or not spread.ctas:
-        return 0.0, ""
-    port = SM_PORT_BYTES_PER_CLOCK * device.clock_mhz * 1e6
-    moved = (traffic.dram + traffic.dirty) / spread.ctas
-    work = compute.vector_us / spread.busiest * 1e-6 if spread.busiest else 0.0
-    per_cta = DRAM_LATENCY_NS * 1e-9 + moved / port + work
-    us = spread.busiest * per_cta * 1e6
-    return us, (f"one CTA per SM ({spread.busiest} in turn on the busiest SM): each waits {DRAM_LATENCY_NS:.0f} ns "
-                f"for its loads, takes {moved / port * 1e6:.2f} us to receive its {moved / 1024:.0f} KiB and "
-                f"{work * 1e6:.2f} us to compute on them, with no other CTA to overlap ({us:.1f} us); smaller CTAs "
-                "(fewer warps, more CTAs per SM) would overlap one CTA's loads with another's work")
-
-
 def _serial_verdict(terms: dict[str, float], compute: _Compute, what: str, busy: float, dram_peak_share: float
                     ) -> tuple[str, str]:
     """ncu's rule on the model's own terms: a unit under 60% of its peak over the launch's time is not its limit.
@@ -551,15 +537,18 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
             gather_note: str = "", notes: tuple[str, ...] = (), rounds: float = 1.0,
             serial: tuple[tuple[float, float, str], ...] = (), panels: PanelTraffic | None = None,
             copies: float = 0.0, tma_bytes: float = 0.0, uncertain: tuple[str, ...] = (),
-            programs: float = 1.0, sass_in_flight: float = 0.0, dots: bool = True) -> PerfReport:
+            programs: float = 1.0, sass_in_flight: float = 0.0, dots: bool = True, dependent: int = 0,
+            atomics: Contention | None = None) -> PerfReport:
     """The prediction for a launch whose work has been read (see ``irscope.analysis.perf.capture``); ``programs``: the
     share of the grid's programs that get past the early returns their program id decides; ``sass_in_flight``: the
     global-load bytes one thread keeps outstanding in the SASS (``inflight``), 0 when unknown; ``dots``: whether the
-    kernel has a dot at all (a reduction loop's FMAs are no dot on CUDA cores)."""
+    kernel has a dot at all (a reduction loop's FMAs are no dot on CUDA cores); ``dependent``: how many global loads
+    outside loops wait for one another in turn (``dependent.load_depths``); ``atomics``: the atomic op whose addresses
+    take the most atomics each (``atomics.atomic_contention``)."""
     spread = _spread(shape, device.sm_count, occupancy, programs)
     ctas = spread.ctas
     limit = ", ".join(occupancy.limiting) if occupancy is not None else "unknown"
-    totals = _totals(once, loops, prologue_iterations)
+    totals = _totals(once, loops, prologue_iterations, dependent)
     flops = (totals.tensor_flops + totals.vector_flops) * ctas
     dtype = once.mma_dtype or next((lp.per_iteration.mma_dtype for lp in loops if lp.per_iteration.mma_dtype), "")
     compute = _compute(device, totals, dtype, spread, num_warps)
@@ -573,16 +562,22 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
                      l2_bytes_per_request, dram_efficiency, tma_bytes)
     shared_per_sm_us = memory.shared_us * ctas / (spread.busiest * spread.sms) if ctas else 0.0
     roofline = max(compute.plain_us, memory.dram_us, memory.l2_us, shared_per_sm_us)
-    serial_us, serial_what = _serial_us(serial, spread, compute)
-    row_us, row_what = _one_cta_rows(spread, compute, traffic, device, totals)
+    serial_us, serial_what = serial_loops_us(serial, spread.resident, spread.busiest, compute.per_sm_tensor,
+                                             DRAM_LATENCY_NS)
+    row_us, row_what = one_cta_rows_us(
+        spread.resident, spread.ctas, spread.busiest, bool(totals.tensor_flops), DRAM_LATENCY_NS, totals.chain,
+        (traffic.dram + traffic.dirty) / spread.ctas if spread.ctas else 0.0,
+        SM_PORT_BYTES_PER_CLOCK * device.clock_mhz * 1e6, compute.vector_us / max(1, spread.busiest) * 1e-6)
     if row_us > serial_us:
         serial_us, serial_what = row_us, row_what
     terms = {"compute": compute.compute_us + compute.vector_us, "dram": memory.dram_us, "l2": memory.l2_us,
              "latency": memory.latency_us, "shared": memory.shared_us, "spill": memory.spill_us,
-             "serial": serial_us, "ctas": cta_start_us(spread.busiest)}
+             "serial": serial_us, "ctas": cta_start_us(spread.busiest), "atomics": atomics.us if atomics else 0.0}
     predicted = max(terms.values()) + LAUNCH_US
     bound, reason = _verdict(terms, spread, compute, memory, device, dram_efficiency, totals.tensor_flops, flops,
                              traffic.dram)
+    if atomics and max(terms, key=lambda k: terms[k]) == "atomics":  # no unit busy: an address at a time
+        bound, reason = "latency", atomics.sentence()
     if serial_us and max(terms, key=lambda k: terms[k]) == "serial":
         sheet_bw = device.sheet_dram_gbs or device.dram_gbs
         bound, reason = _serial_verdict(terms, compute, serial_what, predicted - LAUNCH_US,

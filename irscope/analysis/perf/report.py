@@ -22,6 +22,8 @@ class LoopCost:
         per_iteration: the instruction mix of one iteration.
         listing_label: the machine-code loop it was matched to, "" when none.
         peeled: iterations the pipeliner moved out of the loop (AMD's epilogue), already in the once-per-CTA mix.
+        dependent: DRAM round trips an iteration's loads take in turn: 1, or more where a load's address is a loaded
+            value (``dependent.load_depths``).
     """
 
     line: int | None
@@ -32,6 +34,7 @@ class LoopCost:
     per_iteration: Mix
     listing_label: str
     peeled: int = 0
+    dependent: int = 1
 
 
 @dataclass(frozen=True)

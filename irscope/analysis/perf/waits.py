@@ -2,7 +2,10 @@
 the CTAs an SM starts one after another.
 
 - **Round trips in turn.** A CTA waits a DRAM round trip per loop iteration whose loads were not issued ahead (a
-  loop that did not pipeline); the busiest SM runs its CTAs in ``ceil(busiest / resident)`` such rounds.
+  loop that did not pipeline), and one more for each load whose address is itself a loaded value (``dependent``);
+  the busiest SM runs its CTAs in ``ceil(busiest / resident)`` such rounds.
+- **One CTA per SM.** With nothing else resident, a CTA's round trips, the time its bytes take through the SM's port
+  and its compute add up, CTA after CTA (a row kernel of 16 warps; a loop whose MMAs wait on a load into registers).
 - **Starting CTAs.** An SM starts a new CTA about every ``CTA_START_NS``, however little each does: measured on the
   H200 with programs that each store one element per thread, 1 to 256 programs per SM and 2, 4 or 8 warps, back to
   back (torch.profiler) and alone (Nsight Compute), both rising 80 ns per CTA per SM
@@ -14,7 +17,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["CTA_START_NS", "chain_sentence", "chain_us", "cta_start_sentence", "cta_start_us"]
+__all__ = ["CTA_START_NS", "chain_sentence", "chain_us", "cta_start_sentence", "cta_start_us", "one_cta_rows_us",
+           "serial_loops_us"]
 
 CTA_START_NS = 80.0  # slope of the H200's time over CTAs per SM (tests/test_report_launch.py recomputes it)
 
@@ -27,7 +31,8 @@ def chain_us(chain: float, busiest: int, resident: int, latency_ns: float) -> fl
 
 def chain_sentence(chain: float, busiest: int, resident: int, latency_ns: float) -> str:
     return (f"each CTA waits for its loop iterations' loads in turn ({chain:.1f} DRAM round trips of "
-            f"{latency_ns:.0f} ns: one per iteration, less those its loads issued ahead cover), and the busiest SM runs "
+            f"{latency_ns:.0f} ns: one per iteration and per load that waits for a loaded address, less those its loads "
+            "issued ahead cover), and the busiest SM runs "
             f"{math.ceil(busiest / resident) if resident else 0} round(s) of {resident} CTA(s)")
 
 
@@ -40,3 +45,38 @@ def cta_start_sentence(busiest: int, others_us: float) -> str:
     return (f"the busiest SM starts {busiest} CTAs, one every {CTA_START_NS:.0f} ns (measured on the H200): "
             f"{cta_start_us(busiest):.1f} us against {others_us:.1f} us of DRAM, compute or latency; fewer, larger "
             "CTAs (a larger block per program) would start sooner")
+
+
+def serial_loops_us(serial: tuple[tuple[float, float, str], ...], resident: int, busiest: int, per_sm_tensor: float,
+                    latency_ns: float) -> tuple[float, str]:
+    """One resident CTA per SM and a loop whose MMAs wait on a load not issued ahead: nothing overlaps the wait, so
+    each iteration costs a DRAM round trip plus its MMAs (the busiest SM's CTAs in turn). ``serial``: per such loop,
+    its executions, tensor FLOPs per iteration and the load's line."""
+    if resident != 1 or not serial or not per_sm_tensor:
+        return 0.0, ""
+    per_cta = sum(runs * (latency_ns * 1e-9 + flops / per_sm_tensor) for runs, flops, _ in serial)
+    runs, flops, where = max(serial, key=lambda s: s[0])
+    us = busiest * per_cta * 1e6
+    return us, (f"one CTA per SM, and each of its {runs:.0f} loop iterations waits on the load at {where}, which is "
+                f"not pipelined (into registers, one stage): a {latency_ns:.0f} ns round trip plus "
+                f"{flops / per_sm_tensor * 1e9:.0f} ns of MMAs per iteration, in series ({us:.1f} us); "
+                "pipelining that load (a shared-memory operand, num_stages) or more CTAs per SM would overlap them")
+
+
+def one_cta_rows_us(resident: int, ctas: int, busiest: int, mma: bool, latency_ns: float, chain: float,
+                    moved: float, port: float, work: float) -> tuple[float, str]:
+    """One resident CTA per SM and no MMA loop to overlap: each CTA waits for its loads (``chain`` DRAM round trips,
+    at least one, then its ``moved`` bytes at the SM's ``port`` bytes per second), then computes on them (``work``
+    seconds); nothing else on the SM runs meanwhile."""
+    if resident != 1 or mma or not ctas:
+        return 0.0, ""
+    trips = max(1.0, chain)
+    per_cta = trips * latency_ns * 1e-9 + moved / port + work
+    us = busiest * per_cta * 1e6
+    waits = (f"waits {latency_ns:.0f} ns" if trips == 1 else
+             f"waits {trips:.0f} round trips of {latency_ns:.0f} ns in turn (its loop iterations and the loads whose "
+             "address is a loaded value)")
+    return us, (f"one CTA per SM ({busiest} in turn on the busiest SM): each {waits} for its loads, takes "
+                f"{moved / port * 1e6:.2f} us to receive its {moved / 1024:.0f} KiB and {work * 1e6:.2f} us to compute "
+                f"on them, with no other CTA to overlap ({us:.1f} us); smaller CTAs (fewer warps, more CTAs per SM) "
+                "would overlap one CTA's loads with another's work")
