@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import statistics
-
 from pathlib import Path
 
 import pytest
@@ -41,7 +40,7 @@ def test_the_in_stream_launch_cost_is_what_the_measurement_gives(shared_store: P
     for row in tiny:
         shape = bundled_launch(get_kernel("vector_add"), "cuda", 0, {"n_elements": row["n_elements"]},
                                GPUS["h200"].sm_count)
-        assert shape.grid == tuple(row["grid"]) + (1, 1)
+        assert shape.grid == (*row["grid"], 1, 1)
         bodies[row["n_elements"]] = capture_perf(capture, device, shape).predicted_us - LAUNCH_US
     assert in_stream_launch_us(launches, bodies) == pytest.approx(IN_STREAM_LAUNCH_US, abs=0.005)
     for row in tiny:  # a launch alone under ncu is about the model's 2 us; back to back, well under it
