@@ -89,6 +89,7 @@ def test_the_cross_entropy_waits_for_the_labels_before_the_logits(validation: tu
     in each of its loop's iterations the gather waits for the labels' load, two DRAM round trips in turn. Its one CTA
     (16 warps, 2 trips) waits four; counted as one per trip, the model gave 3.4 us against the 6.5 measured."""
     from irscope.analysis.perf.dependent import load_depths
+    from irscope.analysis.report.reasons import kernel_reason
     from irscope.request.program_report import facts_of
 
     models, store = validation
@@ -102,6 +103,7 @@ def test_the_cross_entropy_waits_for_the_labels_before_the_logits(validation: tu
         assert not isinstance(facts, str), facts
         measured = validate.measured_per_step(data["profile"])[row["name"]]
         assert measured * 0.75 < facts.predicted_us < measured * 1.25, model
+        assert "each CTA waits 4 DRAM round trips in turn" in kernel_reason(facts), model
 
 
 def test_the_token_type_gradient_atomics_wait_on_their_1024_addresses(validation: tuple[dict[str, Any], Path]) -> None:
@@ -130,3 +132,9 @@ def test_the_token_type_gradient_atomics_wait_on_their_1024_addresses(validation
     assert "lower bound" in report.bound_reason
     measured = validate.measured_per_step(data["profile"])[row["name"]]
     assert 2047 * 8.4e-3 < report.predicted_us < measured
+    from irscope.analysis.report.reasons import kernel_reason
+    from irscope.request.program_report import facts_of
+
+    facts = facts_of(str(store), row["key"], data["gpu"], data["target"])
+    assert not isinstance(facts, str), facts
+    assert "atomics: at least 2048 on each of the 1024 elements of out_ptr4" in kernel_reason(facts)

@@ -30,6 +30,11 @@ SMALL_SHARE = 0.02
 REREAD = 1.2
 
 
+# Example: the atomics at TTGIR line 224 put 2097152 read-modify-writes on the 1024 elements of out_ptr4, at least 2048
+_ATOMICS = re.compile(r"put (?P<n>\d+) read-modify-writes on the (?P<m>\d+) elements of (?P<arg>[\w$.-]+), at least "
+                      r"(?P<each>\d+) on each")
+# Example: each waits 4 round trips of 900 ns in turn (its loop iterations and the loads whose address is a loaded
+_TRIPS = re.compile(r"waits (?P<n>\d+) round trips of (?P<ns>\d+) ns in turn")
 # Example: scaled by 16.0x for uncoalesced accesses (sectors fetched per useful byte)
 _UNCOALESCED = re.compile(r"scaled by (?P<x>[\d.]+)x for uncoalesced accesses")
 
@@ -66,6 +71,13 @@ def kernel_reason(facts: ConfigFacts) -> str:
         parts.append(f"compute bound at {rate:.1f} TFLOP/s ({facts.compute_floor_us:.2f} us of FLOPs at peak)")
     else:
         parts.append(f"{facts.bound} bound, {facts.dram_pct:.1%} of DRAM peak")
+    atomics, trips = _ATOMICS.search(facts.bound_reason), _TRIPS.search(facts.bound_reason)
+    if atomics:
+        parts.append(f"atomics: at least {atomics['each']} on each of the {atomics['m']} elements of {atomics['arg']}, "
+                     "which the L2 applies one at a time (a lower bound where indices repeat)")
+    elif trips:
+        parts.append(f"each CTA waits {trips['n']} DRAM round trips in turn (loop iterations and loads that wait for "
+                     "a loaded address)")
     body = _body_us(facts)
     if body < LAUNCH_US:
         parts.append(f"its body is {body:.2f} us, under the {LAUNCH_US:.0f} us a launch alone costs "
