@@ -81,6 +81,24 @@ def test_gfx942_figures_come_from_the_amdgcn_metadata_and_agree_with_llvm(captur
     assert data["registers"] == usage.vgprs and data["occupancy"]["gpu"] == "MI300X (gfx942)"
 
 
+@pytest.mark.compile
+def test_amd_spills_to_scratch_and_sgpr_spills_are_apart(captures):
+    """On AMD, LLVM counts VGPRs spilled (to scratch memory) and SGPRs spilled (into VGPR lanes) apart: the
+    ``spills`` fact is the first, ``spills.sgpr`` the second, each as the AMDGCN's own metadata says; and the
+    register count is the unified file's total (.vgpr_count), its AGPRs part of it."""
+    from irscope.analysis.facts import capture_facts
+    from irscope.views.resources_text import render_resources
+
+    cap = captures("matmul", "gfx942", 4)  # waves_per_eu = 8: its VGPRs spill
+    usage = parse_amdgcn_usage(cap.read("amdgcn"))
+    assert usage is not None and usage.vgpr_spills > 0
+    values = capture_facts(cap).values
+    assert values["spills"] == usage.vgpr_spills and values["spills.sgpr"] == usage.sgpr_spills
+    assert values["registers"] == usage.vgprs
+    text = render_resources(capture_resources(cap), "t")
+    assert f"SPILLS: {usage.vgpr_spills} VGPRs to scratch, {usage.sgpr_spills} SGPRs into VGPR lanes" in text
+
+
 def test_resources_cli_text(captures):
     result = CliRunner().invoke(cli, ["resources", "matmul", "--target", "sm90", "--store", str(captures.store)],
                                 catch_exceptions=False)

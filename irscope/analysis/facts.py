@@ -128,7 +128,11 @@ def capture_facts(capture: Capture, quick: bool = False) -> Facts:
             raise _Skipped
         res = capture_resources(capture)
         values["registers"] = res.registers
-        values["spills"] = res.spill_stores + res.spill_loads
+        if m.backend == "cuda":  # ptxas: bytes stored and loaded per thread
+            values["spills"] = res.spill_stores + res.spill_loads
+        else:  # AMD: VGPRs spilled (to scratch), apart from SGPRs spilled (into VGPR lanes: no memory traffic)
+            values["spills"] = res.spill_stores
+            values["spills.sgpr"] = res.spill_loads
         values["shared_bytes"] = res.shared_total
         if res.occupancy is not None:
             values["occupancy.ctas_per_sm"] = res.occupancy.ctas

@@ -79,7 +79,8 @@ class AmdUsage:
     """Resource figures of an AMDGCN kernel, from its metadata and LLVM's kernel-info comments.
 
     Attributes:
-        vgprs: architected VGPRs per lane (``.vgpr_count``).
+        vgprs: VGPRs per lane (``.vgpr_count``): on gfx90a and later the unified file's total, the architected
+            VGPRs (aligned to 4) and the AGPRs together (LLVM's ``TotalNumVgprs``).
         agprs: accumulation VGPRs (``.agpr_count``).
         accum_offset: where the AGPRs start in the unified register file (gfx90a and later), or None.
         sgprs: scalar registers per wave (``.sgpr_count``).

@@ -45,8 +45,11 @@ def render_resources(r: Resources, title: str) -> str:
         out += [f"  unknown: {p}" for p in r.problems]
         return "\n".join(out) + "\n"
     if "gfx" in r.target:
-        spills = "no spills" if not r.spills else f"SPILLS: {r.spill_stores} VGPRs, {r.spill_loads} SGPRs"
-        out.append(f"  registers      {r.registers} VGPRs + {r.agprs} AGPRs per lane, {r.sgprs} SGPRs per wave ({spills})")
+        spills = "no spills" if not r.spills else (
+            f"SPILLS: {r.spill_stores} VGPRs to scratch, {r.spill_loads} SGPRs into VGPR lanes")
+        # .vgpr_count is the unified file's total on gfx90a and later: architected VGPRs (aligned) plus AGPRs
+        vgprs = f"{r.registers} VGPRs" + (f" ({r.registers - r.agprs} architected + {r.agprs} AGPRs)" if r.agprs else "")
+        out.append(f"  registers      {vgprs} per lane, {r.sgprs} SGPRs per wave ({spills})")
         out.append(f"  scratch        {r.local_bytes} bytes per lane")
         out.append(f"  LDS            {r.shared_dynamic} B dynamic (Triton's buffers) + {r.shared_static} B static "
                    f"= {r.shared_total} B ({_kib(r.shared_total)}) per workgroup")
