@@ -227,7 +227,9 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     contention = atomic_contention(ttgir, shape.tensors, _programs(shape) * exits.share, runs)
     report = predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
                    num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs,
-                   prologue_iterations=ahead, bank=bank, spills=max(resources.spill_stores, resources.spill_loads),
+                   prologue_iterations=ahead, bank=bank,
+                   # AMD: the VGPRs spilled to scratch, 4 bytes a lane each (SGPR spills stay in VGPR lanes)
+                   spills=resources.spill_stores * 4 if amd else max(resources.spill_stores, resources.spill_loads),
                    coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
                    shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
                    dram_efficiency=efficiency, gather_note=gather_note,

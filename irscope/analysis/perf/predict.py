@@ -207,7 +207,7 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
                                      "use the faster tensor-core rate"))
     if spills:
         rest = max(v for k, v in report_terms.items() if k != "spill")
-        found.append(Suggestion(max(0.2, 1 - rest / predicted) if predicted else 0.2, f"{spills} bytes per thread spill to local memory (ptxas -v): fewer warps' worth "
+        found.append(Suggestion(max(0.2, 1 - rest / predicted) if predicted else 0.2, f"{spills} bytes per thread spill to local memory (ptxas -v; AMD: VGPRs spilled x 4): fewer warps' worth "
                                      "of live values (smaller tiles, fewer stages) or more num_warps would remove them"))
     if coalescing:
         found.append(Suggestion(0.5, coalescing))
