@@ -178,7 +178,7 @@ def _dram(totals: _Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: 
 
 def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: Any, shape_grid: int, sm_count: int,
                  ctas_per_sm: int, tail: float, waves: int, mma_dtype: str, vector_us: float, spills: int,
-                 loads_per_thread_bytes: float, coalescing: str, fma_dot: bool) -> list[Suggestion]:
+                 loads_per_thread_bytes: float, coalescing: str, fma_dot: bool, resident: int) -> list[Suggestion]:
     """Two or three changes that would move the predicted time most, each with its evidence."""
     predicted = max(report_terms.values())
     found: list[Suggestion] = []
@@ -198,7 +198,9 @@ def _suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: A
     if report_terms["latency"] > others * LATENCY_MARGIN:
         found.append(Suggestion(1 - others / predicted,
                                 f"only {loads_per_thread_bytes / 1024:.1f} KB of loads in flight per SM with "
-                                f"{ctas_per_sm} CTA(s) per SM ({occupancy}): deeper pipelining (num_stages), larger "
+                                f"{resident} CTA(s) per SM ("
+                                + (f"{occupancy}" if resident >= ctas_per_sm else f"the grid's; {ctas_per_sm} would fit")
+                                + "): deeper pipelining (num_stages), larger "
                                 "tiles or more CTAs per SM would cover the DRAM latency"))
     if mma_dtype in ("fp32", "tf32") or (not mma_dtype and fma_dot):
         what = ("the dot runs on CUDA cores (fp32 FMAs, no tensor-core instruction in the loop)" if not mma_dtype
@@ -585,7 +587,7 @@ def predict(*, kernel: str, target: str, config_index: int, device: DeviceModel,
     fma_dot = dots and not totals.tensor_flops and any(lp.per_iteration.vector_flops for lp in loops) and \
         compute.vector_us > 0.3 * (predicted - LAUNCH_US)
     gains = _suggestions(terms, bank, limit, ctas, spread.sms, spread.per_sm, spread.tail, spread.waves, dtype,
-                         compute.vector_us, spills, memory.in_flight, coalescing, fma_dot)
+                         compute.vector_us, spills, memory.in_flight, coalescing, fma_dot, spread.resident)
     if uncertain and gains and gains[0].text.startswith("nothing stands out"):
         # the model only knows what it modelled: say what it could not, rather than that nothing would help
         gains = [Suggestion(0.0, "nothing stands out among what the model covers, but it could not model "
