@@ -21,8 +21,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from irscope.analysis.perf.dependent import GLOBAL_LOADS
+from irscope.analysis.perf.roles import POINTER_FORWARD
 from irscope.model.launch import TensorBytes
 from irscope.parse.mlir_ops import MlirModule, parse_module
+from irscope.parse.ttgir_ops import element_bits
 
 __all__ = ["ATOMICS", "ATOMIC_SAME_ADDRESS_NS", "Contention", "atomic_contention", "same_address_ns"]
 
@@ -30,7 +32,6 @@ ATOMIC_SAME_ADDRESS_NS = 8.4  # same_address_ns() of the committed H200 measurem
 ATOMICS = frozenset({"tt.atomic_rmw", "amdgpu.buffer_atomic_rmw"})
 # Example: (tensor<2x512x!tt.ptr<f32>, #blocked1>, tensor<2x512xf32, #blocked1>, ...) -> tensor<2x512xf32, #blocked1>
 _POINTER = re.compile(r":\s*\(?\s*(?:tensor<(?P<shape>[\dx]+)x)?!tt\.ptr<(?P<elem>\w+)>")
-_BYTES = {"f64": 8, "i64": 8, "f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i16": 2, "i8": 1}
 
 
 @dataclass(frozen=True)
@@ -91,10 +92,6 @@ def _reads_loaded(module: MlirModule, name: str, user: int, limit: int = 5000) -
     return False
 
 
-_FORWARD = frozenset({"tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "ttg.convert_layout", "tt.reshape",
-                      "tt.bitcast"})
-
-
 def _base(module: MlirModule, name: str, user: int) -> str:
     """The function argument a pointer value offsets (through ``tt.addptr``'s pointer operand and its splats), or ""."""
     for _ in range(1000):
@@ -104,7 +101,7 @@ def _base(module: MlirModule, name: str, user: int) -> str:
         op = module.ops[index]
         if name in op.defines:
             return name if op.name == "tt.func" else ""
-        if op.name not in _FORWARD or not op.operands:
+        if op.name not in POINTER_FORWARD or not op.operands:
             return ""
         name, user = op.operands[0], index
     return ""
@@ -135,7 +132,7 @@ def atomic_contention(ttgir: str, tensors: tuple[TensorBytes, ...], programs: fl
         target = _base(module, pointer, op.index)
         if target not in sizes:
             continue
-        addresses = sizes[target] // _BYTES.get(match["elem"], 4)
+        addresses = sizes[target] // max(1, element_bits(match["elem"]) // 8)
         atomics = elements * executions(op.line) * programs
         if not addresses or atomics <= addresses:
             continue

@@ -513,7 +513,7 @@ def _assumptions(shape: LaunchShape, spread: _Spread, device: DeviceModel, traff
         f"{device.vector_tflops.get('fp32', 0.0):.0f} TFLOP/s, DRAM {device.dram_gbs:.0f} GB/s ({device.origin})",
         f"latency term: {DRAM_LATENCY_NS:.0f} ns DRAM latency, loads in flight per CTA = one loop iteration's loads "
         "times the stages issued ahead (or all loads of a loop-free kernel), and a CTA waits one round trip per loop "
-        "iteration those stages do not cover; uncertain",
+        "iteration those stages do not cover, and one more per load whose address is a loaded value; uncertain",
         f"a fixed {LAUNCH_US:.0f} us per launch (launch, ramp, drain); uncertain; an SM starts one CTA per "
         f"{CTA_START_NS:.0f} ns (measured on the H200)",
         f"L2: every requested byte passes it at {L2_BYTES_PER_SM_CLOCK:g} B per SM per clock "

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from irscope.model.launch import LaunchShape
 
-__all__ = ["UNKNOWN_ROLES", "ir_roles", "with_ir_roles"]
+__all__ = ["POINTER_FORWARD", "UNKNOWN_ROLES", "ir_roles", "with_ir_roles"]
 
 # what a launch says when it does not know which tensors are read and written
 UNKNOWN_ROLES = frozenset({"inout", "unknown", ""})
@@ -27,7 +27,7 @@ _BARE = re.compile(r"^\s*(?P<op>[a-z_]+\.[\w.]+)\s+(?P<rest>%.*)$")
 _ITER = re.compile(r"(?P<new>%[\w$.-]+)\s*=\s*(?P<old>%[\w$.-]+)")
 _OPERAND = re.compile(r"%[\w$.-]+")
 # ops whose result points where their first operand does
-_FORWARD = ("tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "ttg.convert_layout", "tt.reshape", "tt.trans",
+POINTER_FORWARD = ("tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "ttg.convert_layout", "tt.reshape", "tt.trans",
             "tt.make_tensor_ptr", "tt.advance", "tt.make_tensor_descriptor", "tt.bitcast", "tt.int_to_ptr",
             "tt.ptr_to_int", "ttng.reinterpret_tensor_descriptor", "tt.join", "tt.cat")
 _READS = ("tt.load", "ttg.async_copy_global_to_local", "tt.descriptor_load", "tt.descriptor_gather",
@@ -77,7 +77,7 @@ def ir_roles(ttgir: str, skip: tuple[tuple[int, int], ...] = ()) -> dict[str, st
             if found:
                 roots[res] = found
             continue
-        if op in _FORWARD and res and operands and operands[0] in roots:
+        if op in POINTER_FORWARD and res and operands and operands[0] in roots:
             roots[res] = roots[operands[0]]
             continue
         targets = next((roots[o] for o in operands if o in roots), set())
