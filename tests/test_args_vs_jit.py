@@ -112,6 +112,28 @@ def test_dtype_heuristics_see_the_dtype_the_jit_sees(dtype, tmp_path):
     assert data["text"] == jit.asm["ttgir"]
 
 
+@pytest.mark.parametrize(("spelling", "dtype"), [("fp8e4nv", "float8_e4m3fn"), ("float8_e4m3fn", "float8_e4m3fn"),
+                                               ("fp8e5", "float8_e5m2")])
+def test_fp8_tensor_arguments_specialize_as_the_jit_does(spelling, dtype, tmp_path):
+    """fp8 tensors (a KV cache, an fp8 GEMM's operands) in ``--args``: both Triton's and torch's names are
+    accepted and give the pointer type the JIT gives a torch fp8 tensor (the argument parser once refused them)."""
+    import torch
+
+    ensure_driver(resolve_target("sm90"))
+    kernel = load_module(TYPED).scale_kernel
+    x, out = torch.empty(4096, dtype=getattr(torch, dtype)), torch.empty(4096, dtype=getattr(torch, dtype))
+    jit = kernel.warmup(x, out, 4096, BLOCK=1024, grid=(1,))
+    result = CliRunner().invoke(cli, ["show", f"{TYPED}:scale_kernel", "--args",
+                                      f"{spelling}[4096], {spelling}[4096], 4096", "--constexpr", "BLOCK=1024",
+                                      "--stage", "ttgir", "--json", "--store", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    manifest = json.loads((REPO / data["path"]).parent.joinpath("manifest.json").read_text())
+    assert jit.src.signature["x_ptr"] == {"float8_e4m3fn": "*fp8e4nv", "float8_e5m2": "*fp8e5"}[dtype]
+    assert data["text"] == jit.asm["ttgir"]
+    assert manifest["constexprs"] == _by_name(jit.src.signature, jit.src.constants)
+
+
 def test_value_for_a_heuristic_that_triton_overwrites_is_refused(tmp_path):
     """Triton's @triton.heuristics overwrites a launch keyword of its name (the warmup below compiles
     EVEN_N=True although False was passed); irscope used to compile the given False instead."""

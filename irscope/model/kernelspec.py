@@ -26,7 +26,7 @@ from irscope.model.kernel_params import check_launch_early
 # Example: kernels/matmul.py:matmul_kernel   or   my_pkg.ops.attention:_attn_fwd
 _REF_RE = re.compile(r"^(?P<target>[^:]+):(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$")
 # Example: fp16[4096,4096]   /   *fp32[128]   /   bf16[]
-_TENSOR_RE = re.compile(r"^\*?(?P<dtype>[a-z]+\d*(?:e\d+m\d+\w*)?)\[(?P<shape>[\d,\s]*)\](?P<misaligned>@unaligned)?$")
+_TENSOR_RE = re.compile(r"^\*?(?P<dtype>[a-z][a-z0-9_]*)\[(?P<shape>[\d,\s]*)\](?P<misaligned>@unaligned)?$")
 # Example: *fp16:16   /   i32   /   i32:1   /   128
 _SIG_RE = re.compile(r"^(?P<type>\*?k?[a-z]+\d*\w*)(?::(?P<hint>\S+))?$")
 
@@ -39,7 +39,10 @@ DTYPES = {
     "bf16": "bfloat16", "bfloat16": "bfloat16",
     "fp32": "float32", "f32": "float32", "float32": "float32", "float": "float32",
     "fp64": "float64", "f64": "float64", "float64": "float64",
-    "fp8e4nv": "float8_e4m3fn", "fp8e5": "float8_e5m2",
+    # fp8: Triton's names (fp8e4b8 and fp8e5b16 are AMD's fnuz formats) and torch's.
+    "fp8e4nv": "float8_e4m3fn", "fp8e5": "float8_e5m2", "fp8e4b8": "float8_e4m3fnuz", "fp8e5b16": "float8_e5m2fnuz",
+    "float8_e4m3fn": "float8_e4m3fn", "float8_e5m2": "float8_e5m2", "float8_e4m3fnuz": "float8_e4m3fnuz",
+    "float8_e5m2fnuz": "float8_e5m2fnuz",
     "i8": "int8", "int8": "int8", "u8": "uint8", "uint8": "uint8",
     "i16": "int16", "int16": "int16", "i32": "int32", "int32": "int32", "i64": "int64", "int64": "int64",
     "i1": "bool", "bool": "bool",
