@@ -203,3 +203,65 @@ def test_a_captures_missing_pass_dump_is_compiled_by_its_own_triton(old_triton):
     assert dump is not None and dump.info.triton_version == OLD
     keys = ("level", "stage", "pass", "index_a", "index_b")
     assert {k: again["first_divergence"][k] for k in keys} == {k: data["first_divergence"][k] for k in keys}
+
+
+# ---- backend or LLVM IR: each side's LLVM IR through the other side's backend -----------------------------------
+
+def _swapped(ir_side, name: str):
+    from irscope.store.manifest import Manifest
+    from irscope.store.store import Capture
+
+    folder = ir_side.path / "derived" / "swap" / name
+    return Capture(folder, Manifest.from_json(json.loads((folder / "manifest.json").read_text())))
+
+
+@pytest.mark.compile
+@pytest.mark.parametrize(("kernel", "target", "lower"), [("matmul", "sm90", "ptx"), ("softmax", "gfx942", "amdgcn")])
+def test_backend_swap_puts_each_sides_llvm_ir_through_the_other_sides_backend(old_triton, kernel, target,  # noqa: F811
+                                                                             lower):
+    from irscope.analysis.facts import capture_facts
+
+    data = _cli_json(old_triton, "compare", kernel, "--target", target, "--triton", OLD, "--vs-triton", "current")
+    swap = data["backend_swap"]
+    # Each side's own LLVM IR through its own backend gives back its own facts (3.6 on NVIDIA only with LLVM's
+    # process-wide nvptx-short-ptr, which its make_llir sets): without that, a swap's values would mean nothing.
+    assert swap["controls"] == []
+    by_key = {c.manifest.key: c for c in Store(old_triton).captures()}
+    a, b = by_key[data["a"]["key"]], by_key[data["b"]["key"]]
+    forward = swap["swaps"][0]
+    assert (forward["ir"], forward["backend"], forward["triton_ir"], forward["error"]) == ("A", "B", OLD, "")
+    swapped = _swapped(a, b.manifest.key)
+    assert swapped.manifest.key == forward["key"]
+    assert swapped.read("llir") == a.read("llir")  # A's LLVM IR, as A's Triton wrote it
+    assert swapped.read(lower) != a.read(lower)  # the machine code below it is B's LLVM's, not A's
+    values = capture_facts(swapped).values
+    assert swap["facts"] and all(row["a_ir_b_backend"] == values.get(row["fact"]) for row in swap["facts"])
+    for row in swap["facts"]:  # what a row says it follows is what the swapped value is
+        if row["follows"] == "ir":
+            assert abs(row["a_ir_b_backend"] - row["a"]) <= 0.1 * abs(row["b"] - row["a"]), row
+        elif row["follows"] == "backend":
+            assert abs(row["a_ir_b_backend"] - row["b"]) <= 0.1 * abs(row["b"] - row["a"]), row
+    backward = swap["swaps"][1]  # B's IR through A's (older) backend: an LLVM cannot always read a newer one's IR
+    assert (backward["key"] is None) == bool(backward["error"])
+    if backward["error"]:
+        assert backward["error"].startswith(f"Triton {OLD}'s backend did not take Triton ")
+    else:
+        assert _swapped(b, a.manifest.key).read("llir") == b.read("llir")
+    # Kept beside A: a second compare reads it instead of compiling; --no-swap leaves it out.
+    stamp = (swapped.path / "swap.json").stat().st_mtime_ns
+    again = _cli_json(old_triton, "compare", data["a"]["key"], data["b"]["key"])
+    assert again["backend_swap"] == swap and (swapped.path / "swap.json").stat().st_mtime_ns == stamp
+    assert "backend_swap" not in _cli_json(old_triton, "compare", data["a"]["key"], data["b"]["key"], "--no-swap")
+
+
+@pytest.mark.compile
+def test_softmax_on_gfx942_keeps_its_registers_with_its_own_llvm_ir(old_triton):  # noqa: F811
+    """Triton 3.9 gives the tutorial softmax 64 VGPRs on gfx942 where 3.6 gives 55; 3.6's LLVM IR through 3.9's
+    backend still gets 3.6's count, so the change is in what Triton lowered (its first divergence is a TTGIR pass)."""
+    data = _cli_json(old_triton, "compare", "softmax", "--target", "gfx942", "--triton", OLD, "--vs-triton",
+                     "current")
+    rows = {r["fact"]: r for r in data["backend_swap"]["facts"]}
+    registers = rows["registers"]
+    assert registers["a"] != registers["b"] and registers["a_ir_b_backend"] == registers["a"]
+    assert registers["follows"] == "ir"
+    assert data["first_divergence"]["stage"] in ("ttir", "ttgir")

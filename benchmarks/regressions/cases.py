@@ -153,24 +153,30 @@ CASES: tuple[Case, ...] = (
                 "4 warps) needs 512 VGPRs instead of 483 and spills (a 472-byte private segment, 186 scratch "
                 "loads and stores); prefill takes 130% longer.",
         versions=("3.6.0", "3.7.1"), target="gfx950",
-        package="sglang==0.5.9", path="sglang/srt/layers/attention/triton_ops/extend_attention.py",
-        module="sglang.srt.layers.attention.triton_ops.extend_attention",
+        package="sglang==0.5.17", path="sglang/kernels/ops/attention/extend_attention.py",
+        module="sglang.kernels.ops.attention.extend_attention",
         function="_fwd_kernel",
-        args=", ".join([*_tensors("Q_Extend K_Extend V_Extend O_Extend K_Buffer V_Buffer", "bf16"),
-                        "qo_indptr=i32[9]", "kv_indptr=i32[9]", "kv_indices=i32[4096]", "mask_ptr=None",
-                        "mask_indptr=None", "sink_ptr=None", "window_kv_offset_ptr=None", "sm_scale=0.0417",
+        args=", ".join([*_tensors("Q_Extend K_Extend V_Extend O_Extend", "bf16"), "LSE_Extend=None",
+                        *_tensors("K_Buffer V_Buffer", "bf16"), "qo_indptr=i32[9]", "kv_indptr=i32[9]",
+                        "kv_indices=i32[4096]", "mask_ptr=None", "mask_indptr=None", "sink_ptr=None",
+                        "window_kv_offset_ptr=None", "sm_scale=0.0417", "k_scale=1.0", "v_scale=1.0",
                         "kv_group_num=16", "stride_qbs=9216", "stride_qh=576", "stride_kbs=576", "stride_kh=576",
-                        "stride_vbs=512", "stride_vh=512", "stride_obs=8192", "stride_oh=512",
-                        "stride_buf_kbs=576", "stride_buf_kh=576", "stride_buf_vbs=576", "stride_buf_vh=576"]),
+                        "stride_vbs=512", "stride_vh=512", "stride_obs=8192", "stride_oh=512", "stride_lse_bs=0",
+                        "stride_lse_h=0", "stride_buf_kbs=576", "stride_buf_kh=576", "stride_buf_vbs=576",
+                        "stride_buf_vh=576", "stride_buf_kpage=576", "stride_buf_ktok=576",
+                        "stride_buf_vpage=576", "stride_buf_vtok=576"]),
         constexprs={"SLIDING_WINDOW_SIZE": -1, "logit_cap": 0.0, "xai_temperature_len": -1, "Lq": 576, "Lv": 512,
                     "BLOCK_DMODEL": 512, "BLOCK_DPE": 64, "BLOCK_DV": 512, "BLOCK_M": 64, "BLOCK_N": 64,
                     "USE_CUSTOM_MASK": False, "IS_CAUSAL": True, "SKIP_PREFIX_CUSTOM_MASK": True,
-                    "STORE_TRANSPOSE": True, "HAS_SINK": False},
+                    "STORE_LSE": False, "SKIP_PREFIX": False, "SKIP_EXTEND": False, "STORE_TRANSPOSE": True,
+                    "HAS_SINK": False, "PAGE_SIZE": 1},
         num_warps=4, num_stages=1, sets={"waves_per_eu": 1, "matrix_instr_nonkdim": 16, "kpack": 2},
         expected=Expected(stage="backend", facts=("registers+", "spills+")),
-        shape_note="the PR's specialization (Lq=576, Lv=512, BLOCK_M=BLOCK_N=64, 4 warps) with the launch options "
-                   "sglang passes on HIP (waves_per_eu=1, matrix_instr_nonkdim=16, kpack=2); 16 query heads per KV "
-                   "head (MLA)",
+        shape_note="the kernel as sglang 0.5.17 has it (2026-08-08, the release before the PR: the PR changes only "
+                   "the block sizes it picks) with the PR's specialization (Lq=576, Lv=512, BLOCK_M=BLOCK_N=64, 4 "
+                   "warps) and the launch options sglang passes on HIP (waves_per_eu=1, matrix_instr_nonkdim=16, "
+                   "kpack=2); 16 query heads per KV head (MLA), a bf16 KV cache of one token per page (k_scale = "
+                   "v_scale = 1.0, no LSE)",
     ),
     Case(
         name="sglang-moe-int4-amd",

@@ -52,6 +52,7 @@ class Row:
         agrees: ``yes``, ``no``, ``partly`` or ``no cause named`` (the report names none).
         note: why the verdict is what it is; or the error that stopped the case.
         command: the command that shows the divergent text.
+        swap: what the backend swap says the moved machine-code facts follow (empty: none ran).
     """
 
     case: Case
@@ -60,6 +61,7 @@ class Row:
     agrees: str
     note: str
     command: str = ""
+    swap: str = ""
 
 
 def _irscope(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -228,8 +230,20 @@ def _direction(change: dict[str, Any] | None, sign: str) -> bool:
     return b > a if sign == "+" else b < a
 
 
-def verdict(case: Case, first: dict[str, Any] | None, changed: list[dict[str, Any]]) -> tuple[str, str]:
-    """Whether irscope's answer agrees with the report's own analysis, and why."""
+def _followed(swap: dict[str, Any] | None, names: list[str]) -> str:
+    """What the backend swap says the named facts follow: ``backend`` or ``ir`` when all agree, else empty."""
+    rows = {str(r["fact"]): str(r["follows"]) for r in (swap or {}).get("facts", [])}
+    kinds = {rows[n] for n in names if n in rows}
+    return kinds.pop() if len(kinds) == 1 and kinds <= {"backend", "ir"} else ""
+
+
+def verdict(case: Case, first: dict[str, Any] | None, changed: list[dict[str, Any]],
+            swap: dict[str, Any] | None = None) -> tuple[str, str]:
+    """Whether irscope's answer agrees with the report's own analysis, and why.
+
+    A report that puts the cause below the MLIR stages (``stage="backend"``) says the code generator did it; where
+    the facts it names moved and irscope's backend swap says what they follow, that answers it, whichever stage
+    the first divergence is in (Triton's lowering can differ too, without being the cause)."""
     by_name = {str(c["fact"]): c for c in changed}
     wanted = case.expected
     said = [(f.rstrip("+-"), f[-1] if f[-1] in "+-" else "") for f in wanted.facts]
@@ -239,10 +253,13 @@ def verdict(case: Case, first: dict[str, Any] | None, changed: list[dict[str, An
               if not _direction(by_name.get(name), sign)]
     facts_ok = not missed
     facts_note = ""
+    reverse = [f"{name} {by_name[name]['a']} -> {by_name[name]['b']}" for name, sign in said
+               if sign and name in by_name and _direction(by_name[name], "-" if sign == "+" else "+")]
     if said:
         facts_note = (f"as the report says: {', '.join(seen)}" if facts_ok else
                       f"the report says {', '.join(missed)}, irscope does not" + (f" (agreed: {', '.join(seen)})"
-                                                                                  if seen else ""))
+                                                                                  if seen else "")
+                      + (f"; it finds the reverse: {', '.join(reverse)}" if reverse else ""))
     if not wanted.stage:
         return "no cause named", ("the report names no compiler cause; irscope's answer is the first lead"
                                   + (f"; {facts_note}" if facts_note else ""))
@@ -255,10 +272,34 @@ def verdict(case: Case, first: dict[str, Any] | None, changed: list[dict[str, An
     stage_ok = at_backend == (wanted.stage == "backend")
     place = "below the MLIR stages" if at_backend else "in an MLIR pass"
     expected = "below the MLIR stages" if wanted.stage == "backend" else "in an MLIR pass"
+    lead = "irscope's first divergence is"
+    follows = _followed(swap, [name for name, _ in said if name in by_name])
+    if wanted.stage == "backend" and follows:
+        stage_ok = follows == "backend"
+        lead = "irscope's backend swap puts the change"
+        place = ("in the backend: each side's value comes out of the other's LLVM IR under its backend" if stage_ok
+                 else "in the LLVM IR Triton made: each side's IR keeps its value under the other's backend")
+        expected = "in the backend"
     if stage_ok and facts_ok:
-        return "yes", f"irscope's first divergence is {place}, as the report says; {facts_note}"
-    return ("partly" if stage_ok or seen else "no"), (f"irscope's first divergence is {place} (the report: "
-                                                      f"{expected}); {facts_note}")
+        return "yes", f"{lead} {place}, as the report says; {facts_note}"
+    found = _in_swap(swap, [(n, sg) for n, sg in said if not _direction(by_name.get(n), sg)])
+    if wanted.stage == "backend" and found and len(found) == len(missed):
+        return "partly", (f"irscope's first divergence is {place}; the report's {', '.join(missed)} come out when "
+                          f"B's backend compiles A's LLVM IR ({', '.join(found)}), not with B's own IR")
+    return ("partly" if stage_ok or seen else "no"), f"{lead} {place} (the report: {expected}); {facts_note}"
+
+
+def _in_swap(swap: dict[str, Any] | None, wanted: list[tuple[str, str]]) -> list[str]:
+    """``fact a -> x`` for each wanted fact that A's LLVM IR through B's backend moves the report's way."""
+    rows = {str(r["fact"]): r for r in (swap or {}).get("facts", [])}
+    out = []
+    for name, sign in wanted:
+        row = rows.get(name)
+        a, x = (row.get("a"), row.get("a_ir_b_backend")) if row else (None, None)
+        if isinstance(a, int | float) and isinstance(x, int | float) and (x > a if sign == "+" else
+                                                                          x < a if sign == "-" else x != a):
+            out.append(f"{name} {a} -> {x}")
+    return out
 
 
 def run_case(case: Case, work: Path, wheels: Path, home: Path, offline: bool, checkout: Path = REPO,
@@ -285,9 +326,15 @@ def run_case(case: Case, work: Path, wheels: Path, home: Path, offline: bool, ch
         return Row(case=case, divergence="(not compiled)", moved=(), agrees="-", note=str(exc))
     first = data.get("first_divergence")
     text, see = divergence_text(first)
-    agrees, note = verdict(case, first, data.get("changed", []))
+    swap = data.get("backend_swap")
+    agrees, note = verdict(case, first, data.get("changed", []), swap)
     return Row(case=case, divergence=text, moved=_moved(data.get("changed", [])), agrees=agrees, note=note,
-               command=see)
+               command=see, swap=str(swap.get("verdict") or "") if swap else "")
+
+
+def swapped(row: Row) -> str:
+    """The backend swap's answer, appended to the divergence cell."""
+    return f"; backend or LLVM IR: {row.swap}" if row.swap else ""
 
 
 def table(rows: list[Row]) -> str:
@@ -301,7 +348,8 @@ def table(rows: list[Row]) -> str:
             moved = f"({r.note})"
         cell = lambda s: s.replace("|", "\\|")  # noqa: E731
         out.append(f"| [{c.name}]({c.report}) | {c.versions[0]} -> {c.versions[1]}, {c.target} | "
-                   f"{cell(r.divergence)} | {cell(moved)} | {cell(c.finding)} | {r.agrees}: {cell(r.note)} |"
+                   f"{cell(r.divergence)}{cell(swapped(r))} | {cell(moved)} | {cell(c.finding)} | {r.agrees}: "
+                   f"{cell(r.note)} |"
                    if r.agrees != "-" else
                    f"| [{c.name}]({c.report}) | {c.versions[0]} -> {c.versions[1]}, {c.target} | "
                    f"{cell(r.divergence)} | {cell(moved)} | {cell(c.finding)} | - |")
@@ -351,6 +399,7 @@ def main() -> int:
         row = run_case(case, opts.work, opts.wheels or opts.work / "wheels", home, opts.wheels is not None,
                        opts.irscope.resolve(), clones)
         print(f"  first divergence: {row.divergence}\n  moved: {', '.join(row.moved) or 'nothing'}\n"
+              f"  backend or LLVM IR: {row.swap or '(no swap)'}\n"
               f"  agrees with the report: {row.agrees} ({row.note})", flush=True)
         rows.append(row)
     text = table(rows)
@@ -358,7 +407,8 @@ def main() -> int:
     if opts.json:
         opts.json.write_text(json.dumps([{"case": r.case.name, "report": r.case.report, "divergence": r.divergence,
                                           "moved": list(r.moved), "agrees": r.agrees, "note": r.note,
-                                          "see": r.command} for r in rows], indent=1), encoding="utf-8")
+                                          "see": r.command, "swap": r.swap} for r in rows], indent=1),
+                              encoding="utf-8")
     if not opts.no_docs and not opts.case:
         write_docs(text)
     return 0

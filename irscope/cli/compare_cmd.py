@@ -47,14 +47,16 @@ if TYPE_CHECKING:
 @click.option("--facts-only", is_flag=True,
               help="only the facts: no first divergent pass (which needs both per-pass dumps), no per-line "
                    "pairing of two targets")
+@click.option("--no-swap", is_flag=True,
+              help="between two Tritons, do not run each side's LLVM IR through the other's backend")
 @jobs_option("with 2 or more, the two sides compile at once when both are missing")
 @json_option
 @store_option
 @kernel_options
 def compare(kernel: str, other: str | None, target: str | None, vs_target: str | None, config: int,
             vs_config: int | None, triton_spec: str | None, vs_triton: str | None, stage: str | None, show_all: bool,
-            html_file: str | None, facts_only: bool, jobs: int | None, as_json: bool, store_dir: str | None,
-            launch: LaunchSpec) -> None:
+            html_file: str | None, facts_only: bool, no_swap: bool, jobs: int | None, as_json: bool,
+            store_dir: str | None, launch: LaunchSpec) -> None:
     """Compare two compilations by what changed: the first pass where they part ways and what it did
     there, then loops and pipelining, tensor-core instructions, layouts, registers, spills, shared
     memory, occupancy and the instruction mix.
@@ -65,7 +67,10 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
     differs (LLVM IR, PTX or AMDGCN, SASS), with what moved per kernel line. It needs both sides'
     per-pass dumps (compiled once when missing); --facts-only leaves it out. Between two targets,
     the machine code is also paired by kernel line (tensor-core family and shape, buffer ops,
-    access widths), ranked by perf's estimate of how often each line's instructions run.
+    access widths), ranked by perf's estimate of how often each line's instructions run. Between
+    two Tritons for one target, each side's LLVM IR also goes through the other side's backend
+    (LLVM's code generator, and ptxas), which tells whether registers, spills and instructions
+    moved with the IR Triton lowered or with the backend (--no-swap leaves it out; cached).
 
     The sides are KERNEL and OTHER (kernels or capture keys; OTHER defaults to KERNEL), each
     with its --target/--config/--triton and the second's --vs-target/--vs-config/--vs-triton.
@@ -123,38 +128,22 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
              Side(other or kernel, other_request.target.name, second_config, vs_triton or triton_spec,
                   second_launch.settings))
     div = None if facts_only else _divergence((request, left, first_env), (other_request, right, second_env))
+    swap = None if facts_only or no_swap else _swap(left, right, first_env, second_env, a.values, b.values)
     targets = None
     if request.target.name != other_request.target.name and not facts_only:
         targets = _targets((request, left, first_env), (other_request, right, second_env), a.values, b.values)
     if html_file is not None:
         from irscope.cli.html_cmd import write_page
         from irscope.request.share import gather_comparison
-        from irscope.views.divergence_text import render_divergence
         from irscope.views.html_compare import comparison_page
 
-        told = render_divergence(div, deltas, see_commands(div, *sides)) if div is not None else []
-        write_page(html_file, comparison_page(gather_comparison(left, right), told))
+        write_page(html_file, comparison_page(gather_comparison(left, right), _told(div, swap, deltas, sides)))
     if as_json:
-        data = {"a": {"key": a.key, "label": a.label, "facts": a.values, "unread": list(a.unread)},
-                "b": {"key": b.key, "label": b.label, "facts": b.values, "unread": list(b.unread)},
-                "changed": [{"fact": d.name, "a": d.before, "b": d.after} for d in deltas]}
-        if div is not None:
-            from irscope.views.divergence_text import divergence_json
-
-            data["first_divergence"] = divergence_json(div, deltas, see_commands(div, *sides))
-        if targets is not None:
-            from irscope.views.divergence_text import targets_json
-
-            data["targets"] = targets_json(targets)
-        click.echo(json.dumps(data, indent=2, default=str))
+        click.echo(json.dumps(_json_data(a, b, deltas, div, swap, targets, sides), indent=2, default=str))
         return
     from irscope.views.facts_text import render_comparison
 
-    head: list[str] = []
-    if div is not None:
-        from irscope.views.divergence_text import render_divergence
-
-        head = render_divergence(div, deltas, see_commands(div, *sides))
+    head = _told(div, swap, deltas, sides)
     if targets is not None:
         from irscope.views.divergence_text import render_targets
 
@@ -228,6 +217,55 @@ def _divergence(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any]) -> Di
     except (IrscopeError, OSError) as exc:  # a per-pass compile that fails leaves the facts to compare
         click.echo(f"irscope: no first divergence: {exc}", err=True)
         return Divergence(level="unknown", stage=None, note=f"not searched: {exc}")
+
+
+def _told(div: Any, swap: Any, deltas: Any, sides: tuple[Side, Side]) -> list[str]:
+    """The first divergence and the backend swap, as the lines above the facts."""
+    lines: list[str] = []
+    if div is not None:
+        from irscope.views.divergence_text import render_divergence
+
+        lines = render_divergence(div, deltas, see_commands(div, *sides))
+    if swap is not None:
+        from irscope.views.swap_text import render_swap
+
+        lines += [""] if lines else []
+        lines += render_swap(swap)
+    return lines
+
+
+def _json_data(a: Any, b: Any, deltas: Any, div: Any, swap: Any, targets: Any,
+               sides: tuple[Side, Side]) -> dict[str, Any]:
+    """``compare --json``: both sides' facts, what changed, and the divergence, swap and targets when found."""
+    data: dict[str, Any] = {
+        "a": {"key": a.key, "label": a.label, "facts": a.values, "unread": list(a.unread)},
+        "b": {"key": b.key, "label": b.label, "facts": b.values, "unread": list(b.unread)},
+        "changed": [{"fact": d.name, "a": d.before, "b": d.after} for d in deltas]}
+    if div is not None:
+        from irscope.views.divergence_text import divergence_json
+
+        data["first_divergence"] = divergence_json(div, deltas, see_commands(div, *sides))
+    if swap is not None:
+        from irscope.views.swap_text import swap_json
+
+        data["backend_swap"] = swap_json(swap)
+    if targets is not None:
+        from irscope.views.divergence_text import targets_json
+
+        data["targets"] = targets_json(targets)
+    return data
+
+
+def _swap(left: Any, right: Any, left_env: Any, right_env: Any, a_facts: Any, b_facts: Any) -> Any:
+    """Each side's LLVM IR through the other's backend, when the two Tritons differ and the target is one."""
+    from irscope.errors import IrscopeError
+    from irscope.request.backend_swap import explain_moves
+
+    try:
+        return explain_moves(left, right, left_env, right_env, a_facts, b_facts)
+    except (IrscopeError, OSError) as exc:
+        click.echo(f"irscope: no backend swap: {exc}", err=True)
+        return None
 
 
 def _targets(first: tuple[Any, Any, Any], second: tuple[Any, Any, Any], facts_a: dict[str, Any],

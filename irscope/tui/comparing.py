@@ -28,17 +28,27 @@ def _side(label: str, capture: Capture, dump: PassDump, index: int | None) -> Pa
 def divergence_of(left: Capture, right: Capture) -> tuple[str, PassList, PassList] | None:
     """The first divergence's report and both pass lists, when both captures have their per-pass dumps stored."""
     from irscope.analysis.facts import compare_facts
+    from irscope.errors import IrscopeError
+    from irscope.request.backend_swap import explain_moves
     from irscope.request.divergence import first_divergence
     from irscope.store.passdump import load_dump
     from irscope.tui.screens.compare import facts_of
     from irscope.views.divergence_text import render_divergence
+    from irscope.views.swap_text import render_swap
 
     dump_a, dump_b = load_dump(left.path), load_dump(right.path)
     if dump_a is None or dump_b is None:
         return None
     div = first_divergence(left, right, lambda: dump_a, lambda: dump_b)
-    moved = compare_facts(facts_of(left).values, facts_of(right).values)
-    head = "\n".join(render_divergence(div, moved, ()))
+    facts_a, facts_b = facts_of(left).values, facts_of(right).values
+    lines = render_divergence(div, compare_facts(facts_a, facts_b), ())
+    try:  # the swap a compare of the two kept, if any (nothing is compiled here)
+        swap = explain_moves(left, right, None, None, facts_a, facts_b, make=False)
+    except (IrscopeError, OSError):
+        swap = None
+    if swap is not None:
+        lines += ["", *render_swap(swap)]
+    head = "\n".join(lines)
     return head, _side("A", left, dump_a, div.index_a), _side("B", right, dump_b, div.index_b)
 
 
