@@ -15,20 +15,12 @@ Request (stdin, one JSON object): ``stage`` (the IR given: ``llir`` or ``ptx``),
 from __future__ import annotations
 
 import base64
-import dataclasses
 import json
 import os
 import sys
 from typing import Any
 
 __all__ = ["lower", "main"]
-
-
-def _options(backend: Any, given: dict[str, Any]) -> Any:
-    """This Triton's options for the backend, from the ones the IR was made with (fields it lacks are left out)."""
-    known = {f.name for f in dataclasses.fields(backend.parse_options({}))}
-    return backend.parse_options({k: tuple(v) if isinstance(v, list) else v for k, v in given.items()
-                                  if k in known})
 
 
 def _process_state(backend: str) -> None:
@@ -51,9 +43,12 @@ def lower(request: dict[str, Any]) -> dict[str, Any]:
     from triton.backends.compiler import GPUTarget, Language
     from triton.compiler.compiler import make_backend
 
-    arch = request["arch"]
-    backend = make_backend(GPUTarget(request["backend"], arch, int(request["warp_size"])))
-    options = _options(backend, dict(request.get("options") or {}))
+    from irscope.compile.function import recorded_options
+
+    target = GPUTarget(request["backend"], request["arch"], int(request["warp_size"]))
+    backend = make_backend(target)
+    # The IR's options as this Triton's backend reads them (fields it lacks left out, the other's paths dropped).
+    options = backend.parse_options(recorded_options({"options": dict(request.get("options") or {})}, target))
     stages: dict[str, Any] = {}
     backend.add_stages(stages, options, Language.TRITON)
     order = list(stages)

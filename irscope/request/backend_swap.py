@@ -34,6 +34,7 @@ __all__ = ["SWAP_STAGE", "explain_moves", "swap_backends"]
 SWAP_STAGE = "llir"
 _TIMEOUT_S = 600
 _MARK = "swap.json"  # written last: a folder without it is a swap that did not finish
+_FORMAT = 1  # in the mark: a swap kept by an irscope that lowered differently is made again
 _NOT_RUN = "not run yet (irscope compare of the two runs it)"
 
 
@@ -59,20 +60,25 @@ def _reply(python_env: TritonEnv | None, request: dict[str, Any]) -> dict[str, A
     return {"ok": False, "error": last[:300]}
 
 
-def _stage_names(capture: Capture) -> list[str]:
-    """The capture's files down to the swapped IR (its source, its IRs, Triton's metadata)."""
-    lower = {"cuda": ("ptx", "cubin", "sass"), "hip": ("amdgcn", "hsaco")}.get(capture.manifest.backend, ())
-    return [name for name in capture.manifest.files if name not in lower]
-
-
 def _build(ir_side: Capture, folder: Path, files: dict[str, Any], version: str) -> Capture:
     """The swapped capture in ``folder``: ``ir_side``'s files down to its LLVM IR, ``files`` below it."""
     staging = folder.with_name(f".{folder.name}.{os.getpid()}.{os.urandom(3).hex()}")
     staging.mkdir(parents=True)
+    try:
+        manifest = _fill(ir_side, staging, folder.name, files, version)
+        shutil.rmtree(folder, ignore_errors=True)
+        os.replace(staging, folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)  # never a half-written swap
+        raise
+    return Capture(folder, manifest)
+
+
+def _fill(ir_side: Capture, staging: Path, name: str, files: dict[str, Any], version: str) -> Manifest:
     names: dict[str, str] = {}
-    for name in _stage_names(ir_side):
-        shutil.copyfile(ir_side.artifact_path(name), staging / ir_side.manifest.files[name])
-        names[name] = ir_side.manifest.files[name]
+    for stage in [n for n in ir_side.manifest.files if n not in files]:  # its files down to the IR, Triton's json
+        shutil.copyfile(ir_side.artifact_path(stage), staging / ir_side.manifest.files[stage])
+        names[stage] = ir_side.manifest.files[stage]
     stem = Path(ir_side.manifest.files.get(SWAP_STAGE, "kernel.llir")).stem
     for stage, value in files.items():
         file = f"{stem}.{stage}"
@@ -82,20 +88,19 @@ def _build(ir_side: Capture, folder: Path, files: dict[str, Any], version: str) 
             (staging / file).write_text(str(value), encoding="utf-8")
         names[stage] = file
     m = ir_side.manifest
-    manifest = replace(m, key=f"{m.key}.swap.{folder.name}", files=names,
+    manifest = replace(m, key=f"{m.key}.swap.{name}", files=names,
                        triton_version=f"{m.triton_version} to {SWAP_STAGE}, {version} below",
                        checksums={n: file_checksum(staging / f) for n, f in names.items()})
     (staging / MANIFEST).write_text(json.dumps(manifest.to_json(), indent=1, default=str), encoding="utf-8")
-    (staging / _MARK).write_text(json.dumps({"backend_triton": version}), encoding="utf-8")
-    shutil.rmtree(folder, ignore_errors=True)
-    os.replace(staging, folder)
-    return Capture(folder, manifest)
+    (staging / _MARK).write_text(json.dumps({"backend_triton": version, "format": _FORMAT}), encoding="utf-8")
+    return manifest
 
 
 def _cached(folder: Path) -> Capture | None:
-    if not (folder / _MARK).is_file():
-        return None
     try:
+        mark = json.loads((folder / _MARK).read_text(encoding="utf-8"))
+        if not isinstance(mark, dict) or mark.get("format") != _FORMAT:
+            return None
         return Capture(folder, Manifest.from_json(json.loads((folder / MANIFEST).read_text(encoding="utf-8"))))
     except (OSError, ValueError, StoreError):
         return None
@@ -112,7 +117,7 @@ def _one(ir_side: Capture, backend_side: Capture, backend_env: TritonEnv | None,
     found = _cached(folder)
     if found is not None:
         return replace(base, capture=found)
-    failed = folder / "error.txt"
+    failed = folder / f"error.{_FORMAT}.txt"
     if failed.is_file():
         return replace(base, error=failed.read_text(encoding="utf-8").strip())
     if not make:

@@ -188,8 +188,8 @@ def compile_kernel(target_name):
 
 _ARG = re.compile(r"^\s*(?:(\w+)\s*=\s*)?(?:(\w+)\[([\d,\s]*)\](@unaligned)?|(-?[\d.eE+-]+|True|False|None))\s*$")
 _DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64", "fp8e4nv": "float8_e4m3fn",
-           "fp8e5": "float8_e5m2", "fp8e4b8": "float8_e4m3fnuz", "fp8e5b16": "float8_e5m2fnuz", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
-           "i1": "bool"}
+           "fp8e5": "float8_e5m2", "fp8e4b8": "float8_e4m3fnuz", "fp8e5b16": "float8_e5m2fnuz", "i8": "int8",
+           "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "i1": "bool"}
 
 
 def parse_args(text, params, torch):

@@ -7,7 +7,8 @@ from typing import Any
 from irscope.analysis.attribution import SwapReport
 from irscope.analysis.facts import show_value
 
-_SAY = {"swap only": "the two sides agree; a swap does not", "backend": "follows the backend", "ir": "follows the LLVM IR", "both": "part each",
+_SAY = {"swap only": "the two sides agree; a swap does not", "backend": "follows the backend",
+        "ir": "follows the LLVM IR", "both": "part each",
         "neither": "neither (a swap gives a third value: the IR and the backend interact)",
         "unknown": "not known (no swap compiled)",
         "unsure": "not known (a side's own IR through its own backend does not give its own value)"}

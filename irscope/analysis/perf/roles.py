@@ -27,9 +27,9 @@ _BARE = re.compile(r"^\s*(?P<op>[a-z_]+\.[\w.]+)\s+(?P<rest>%.*)$")
 _ITER = re.compile(r"(?P<new>%[\w$.-]+)\s*=\s*(?P<old>%[\w$.-]+)")
 _OPERAND = re.compile(r"%[\w$.-]+")
 # ops whose result points where their first operand does
-POINTER_FORWARD = ("tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "ttg.convert_layout", "tt.reshape", "tt.trans",
-            "tt.make_tensor_ptr", "tt.advance", "tt.make_tensor_descriptor", "tt.bitcast", "tt.int_to_ptr",
-            "tt.ptr_to_int", "ttng.reinterpret_tensor_descriptor", "tt.join", "tt.cat")
+POINTER_FORWARD = ("tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "ttg.convert_layout", "tt.reshape",
+                   "tt.trans", "tt.make_tensor_ptr", "tt.advance", "tt.make_tensor_descriptor", "tt.bitcast",
+                   "tt.int_to_ptr", "tt.ptr_to_int", "ttng.reinterpret_tensor_descriptor", "tt.join", "tt.cat")
 _READS = ("tt.load", "ttg.async_copy_global_to_local", "tt.descriptor_load", "tt.descriptor_gather",
           "ttng.async_tma_copy_global_to_local", "ttng.async_tma_gather", "amdgpu.buffer_load",
           "amdgpu.buffer_load_to_local", "tt.prefetch")
