@@ -202,8 +202,11 @@ def test_a_kernel_name_too_long_for_a_file_name() -> None:
      "sizePerThread = [1, 6]: every element must be a power of two"),
     ("#ttg.linear<{register = [[0, 1], [0, 100000000000000000000]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], "
      "warp = [[4, 0], [8, 0], [16, 0]], block = []}>", "register holds 100000000000000000000, outside 0..2147483647"),
-    ("#ttg.linear<{register = [[1, 1]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [], block = []}>",
-     "register basis [1, 1] moves along more than one dim"),
+    ("#ttg.linear<{register = [[0, 1], [0, 2], [1, 4]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], "
+     "warp = [[4, 0], [8, 0], [16, 0]], block = []}>", "register basis [1, 4] moves along more than one dim"),
+    ("#ttg.linear<{register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], "
+     "warp = [[4, 0], [8, 0], [16, 0], [0, 0]], block = []}>",
+     "warp has 4 bases, which is 16 warps per CTA; the module has 8 (ttg.num-warps)"),
     ("#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 3}>", "kWidth = 3: must be a power of two"),
     ("#ttg.dot_op<{opIdx = 2, parent = #mma, kWidth = 2}>", "opIdx = 2: must be 0 or 1"),
     ("#ttg.slice<{dim = 2, parent = #blocked}>", "dim = 2: the parent layout has rank 2, so dim must be in 0..1"),

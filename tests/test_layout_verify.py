@@ -121,8 +121,14 @@ def test_a_misspelled_linear_key_is_refused_naming_it() -> None:
 
 @pytest.mark.parametrize(("key", "value", "problem"), [
     ("warp", "[]", "warp has 0 bases, which is 1 warp per CTA; the module has 8 (ttg.num-warps)"),
-    ("lane", "[[0, 8], [0, 16], [0, 32], [1, 0]]",
-     "lane has 4 bases, which is 16 threads per warp; the module has 32 (ttg.threads-per-warp)"),
+    ("lane", "[[0, 8], [0, 16], [0, 32], [1, 0], [2, 0], [0, 0]]",
+     "lane has 6 bases, which is 64 threads per warp; the module has 32 (ttg.threads-per-warp)"),
+    ("warp", "[[4, 0], [8, 0]]", "warp has 2 bases, which is 4 warps per CTA; the module has 8 (ttg.num-warps)"),
+    ("register", "[[0, 1], [0, 3], [0, 4]]", "register basis [0, 3] moves by 3, not a power of two (Triton: "
+     "LinearEncodingAttr requires a permutation matrix layout after removing broadcast bases)"),
+    ("register", "[[0, 1], [0, 2], [0, 4], [0, 4]]", "register basis [0, 4] repeats a register basis, so two registers "
+     "hold the same elements and others none (Triton: LinearEncodingAttr requires a permutation matrix layout after "
+     "removing broadcast bases)"),
     ("block", "[[0, 64]]", "block has 1 bases, which is 2 CTAs per CGA; the module has 1 (ttg.num-ctas)"),
     ("register", "[[0, 2], [0, 4]]",
      "the bases do not reach every index 0..63 of dim1 (Triton requires a linear layout to cover its whole tile)"),

@@ -4,9 +4,13 @@ Triton rejects a malformed encoding when it is constructed (``BlockedEncodingAtt
 its siblings in ``lib/Dialect/TritonGPU/IR/Dialect.cpp``): ranks agree, ``order`` is a
 permutation, counts are powers of two, ``opIdx`` is 0 or 1, integers fit the unsigned 32-bit
 fields they are parsed into, and a distributed linear layout's bases each move along one dim at
-most and reach every element (Triton builds its ``LinearLayout`` surjective), with as many lane, warp
-and block bases as the module has threads per warp, warps and CTAs. irscope applies the same rules to text it did not write, so no analysis or map ever runs on
-a layout Triton itself could not hold; each failure is one sentence naming the field.
+most, by a power of two, no two alike, and reach every element (``LinearEncodingAttr::verify``: a
+permutation matrix once broadcast bases are removed; the ``LinearLayout`` Triton builds is surjective).
+Where a tt/ttg/ttng op uses a linear layout, it has exactly as many lane, warp and block bases as the
+module has threads per warp, warps and CTAs (``verifyTensorLayout``); on function arguments and other
+dialects' ops Triton checks no counts, and fewer warp or lane bases then mean the rest hold copies.
+irscope applies the same rules to text it did not write, so no analysis or map ever runs on a layout
+Triton itself could not hold; each failure is one sentence naming the field.
 """
 
 from __future__ import annotations
@@ -177,17 +181,42 @@ def _linear(layout: DistributedLinearLayout, context: LayoutContext | None) -> N
         raise _Invalid("register, lane, warp and block are all empty (Triton supports no empty linear layout)")
     rank = layout.rank
     for name in _LINEAR_DIMS:
-        # Triton 3.9: a generic_linear layout's warp bases may be swizzled; every other basis moves along one dim
-        swizzle_ok = layout.generic and name == "warp"
         for basis in getattr(layout, name):
             if len(basis) != rank:
                 raise _Invalid(f"{name} basis {_show(basis)} has {len(basis)} entries; the others have {rank}")
+    # in Triton's order: the LinearLayout it builds must be surjective (else it aborts), then
+    # LinearEncodingAttr::verify, then the counts of the ops using the layout
+    _surjective(layout, rank)
+    for name in _LINEAR_DIMS:
+        # Triton 3.9: a generic_linear layout's warp bases may be swizzled; every other basis moves along one dim
+        swizzle_ok = layout.generic and name == "warp"
+        for basis in getattr(layout, name):
             if not swizzle_ok and sum(1 for v in basis if v) > 1:
-                raise _Invalid(f"{name} basis {_show(basis)} moves along more than one dim (a distributed "
-                               "layout's bases move along one dim at most)")
+                raise _Invalid(f"{name} basis {_show(basis)} moves along more than one dim ({_PERMUTATION})")
+    if not layout.generic:
+        _permutation_matrix(layout)
     if context is not None:
         _counts(layout, context)
-    _surjective(layout, rank)
+
+
+# Triton 3.9's LinearEncodingAttr::verify, word for word
+_PERMUTATION = "Triton: LinearEncodingAttr requires a permutation matrix layout after removing broadcast bases"
+
+
+def _permutation_matrix(layout: DistributedLinearLayout) -> None:
+    """Every basis but the all-zero (broadcast) ones is one power of two along one dim, and no two are equal."""
+    seen: dict[tuple[int, ...], str] = {}
+    for name in _LINEAR_DIMS:
+        for basis in getattr(layout, name):
+            if not any(basis):
+                continue
+            value = max(basis)
+            if value & (value - 1):
+                raise _Invalid(f"{name} basis {_show(basis)} moves by {value}, not a power of two ({_PERMUTATION})")
+            if basis in seen:
+                raise _Invalid(f"{name} basis {_show(basis)} repeats a {seen[basis]} basis, so two {name}s hold "
+                               f"the same elements and others none ({_PERMUTATION})")
+            seen[basis] = name
 
 
 def _surjective(layout: DistributedLinearLayout, rank: int) -> None:
@@ -215,7 +244,11 @@ def _surjective(layout: DistributedLinearLayout, rank: int) -> None:
 
 
 def _counts(layout: DistributedLinearLayout, context: LayoutContext) -> None:
-    """As many lane, warp and block bases as the module has threads per warp, warps and CTAs (as powers of 2)."""
+    """As many lane, warp and block bases as the module has threads per warp, warps and CTAs (as powers of 2).
+
+    Triton checks this on the tt/ttg/ttng ops using a layout (``verifyTensorLayout``): fewer bases are refused
+    there as much as more; ``parse_layouts`` passes a context only for the aliases such ops use.
+    """
     for name, allowed, noun, attr in (("lane", context.threads_per_warp, "thread{} per warp", "ttg.threads-per-warp"),
                                       ("warp", context.num_warps, "warp{} per CTA", "ttg.num-warps"),
                                       ("block", context.num_ctas, "CTA{} per CGA", "ttg.num-ctas")):

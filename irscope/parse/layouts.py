@@ -42,6 +42,7 @@ from irscope.parse.mlir_attrs import (
     read_attr_value,
 )
 from irscope.parse.mlir_text import logical_lines
+from irscope.parse.ttgir_ops import scan_ops
 
 __all__ = [
     "AmdMfmaLayout",
@@ -440,18 +441,14 @@ def split_modules(text: str) -> list[str]:
 _ALIAS_USE = re.compile(r"#(?P<name>[A-Za-z_][\w$.-]*)")
 
 
-def _alias_definitions(text: str) -> tuple[list[tuple[int, str, str]], set[str]]:
-    """(line, name, value text) of every `#name = #dialect.attr...` definition, as MLIR reads them,
-    and the alias names the rest of the module refers to.
+def _alias_definitions(text: str) -> list[tuple[int, str, str]]:
+    """(line, name, value text) of every `#name = #dialect.attr...` definition, as MLIR reads them.
 
     A definition may span lines, end in a `// comment`, or share its line with the next one.
     """
     found: list[tuple[int, str, str]] = []
-    used: set[str] = set()
     for number, line in logical_lines(text):
         if not line.startswith("#"):
-            if "#" in line:
-                used.update(_ALIAS_USE.findall(line))
             continue
         pos = 0
         while (head := _ALIAS_HEAD.match(line, pos)) is not None:
@@ -462,7 +459,34 @@ def _alias_definitions(text: str) -> tuple[list[tuple[int, str, str]], set[str]]
                 break
             found.append((number, head.group("name"), line[head.end():end]))
             pos = end
-    return found, used
+    return found
+
+
+# The dialects whose ops carry Triton's VerifyTensorLayoutsTrait (TT_Op, TTG_Op, TTNG_Op, legacy spellings too):
+# only their operands and results are held to the module's counts. A function's arguments (tt.func), block
+# arguments and the ops of other dialects (arith, scf, amdg, nvws, unregistered) are not checked by Triton.
+_VERIFIED_DIALECTS = ("tt.", "ttg.", "ttng.", "triton_gpu.", "triton_nvidia_gpu.")
+_UNVERIFIED_OPS = frozenset({"tt.func"})
+# Example: !ty = tensor<1xi32, #blocked>   (an MLIR type alias; ops then print !ty)
+_TYPE_ALIAS = re.compile(r"^(?P<name>![\w$.-]+)\s*=\s*(?P<value>.*)$")
+_TYPE_ALIAS_USE = re.compile(r"![\w$.-]+")
+
+
+def _verified_uses(text: str) -> set[str]:
+    """The alias names on the operands and results of the ops Triton checks against the module's counts."""
+    type_aliases: dict[str, set[str]] = {}
+    for _, line in logical_lines(text):
+        if (match := _TYPE_ALIAS.match(line)) is not None:
+            type_aliases[match["name"]] = set(_ALIAS_USE.findall(match["value"]))
+    found: set[str] = set()
+    for op in scan_ops(text):
+        if not op.op.startswith(_VERIFIED_DIALECTS) or op.op in _UNVERIFIED_OPS:
+            continue
+        for typ in (*op.result_types, *op.operand_types):
+            found.update(_ALIAS_USE.findall(typ.text))
+        for name in _TYPE_ALIAS_USE.findall(op.text) if type_aliases else ():
+            found.update(type_aliases.get(name, ()))
+    return found
 
 
 def _used_aliases(definitions: list[tuple[int, str, str]], direct: set[str]) -> set[str]:
@@ -506,8 +530,9 @@ def parse_layouts(text: str) -> LayoutTable:
     """
     table = LayoutTable()
     context = layout_context(text)
-    definitions, direct = _alias_definitions(text)
-    used = _used_aliases(definitions, direct)
+    definitions = _alias_definitions(text)
+    # the op scan only matters where the module states a count to check against
+    used = _used_aliases(definitions, _verified_uses(text)) if context != LayoutContext() else set()
     for lineno, name, value in definitions:
         head = value[1:].split("<", 1)[0]
         mnemonic = head.partition(".")[2]
@@ -519,7 +544,8 @@ def parse_layouts(text: str) -> LayoutTable:
                 f"line {lineno}: #{name} is defined again (several modules? use split_modules); kept the first"
             )
             continue
-        # Triton checks the warps, lanes and CTAs a layout implies on the ops using it, not where it is defined
+        # Triton checks the warps, lanes and CTAs a layout implies on the tt/ttg/ttng ops using it (not on function
+        # arguments or other dialects' ops), not where it is defined
         layout = parse_layout(value, table.aliases, table.problems, name=name,
                               context=context if name in used else None)
         if isinstance(layout, OpaqueLayout) and not mnemonic:
