@@ -16,6 +16,8 @@ from irscope.errors import UsageError, unknown
 
 if TYPE_CHECKING:
     from irscope.analysis.layouts.explain import LayoutReport
+    from irscope.analysis.layouts.linear import LinearLayout
+    from irscope.parse.ttgir_ops import ModuleInfo
     from irscope.request.captures import Request
     from irscope.store.store import Capture
 
@@ -24,6 +26,20 @@ VIEWS = ("tensor", "hardware")
 
 # Elements a map draws at most unless --max-elements says more: a 1024x1024 tensor.
 MAX_ELEMENTS = 1 << 20
+
+
+def copies_notes(label: str, linear: LinearLayout, module: ModuleInfo) -> list[str]:
+    """Where a layout names fewer warps or lanes than the module runs (Triton accepts that on function arguments
+    and on ops it does not verify), which ones hold copies: Triton reads only the low bits of the warp and lane
+    ids a layout names, so the rest repeat them, as zero bases would."""
+    notes = []
+    for dim, runs, noun in (("warp", module.num_warps, "warps"), ("lane", module.threads_per_warp, "lanes")):
+        named = linear.in_size(dim)
+        if runs is not None and named < runs:
+            copies = f"{noun} {named}-{runs - 1} hold copies of {noun} 0-{named - 1}" if named > 1 else \
+                f"{noun} 1-{runs - 1} hold copies of {dim} 0"
+            notes.append(f"the module runs {runs} {noun}; {label} names {named}, so {copies} (zero {dim} bases)")
+    return notes
 
 
 def _parse_shape(text: str) -> tuple[int, ...]:
@@ -198,6 +214,8 @@ def layouts(request: Request | None, capture: Capture | None, stage: str, as_jso
         else:
             plain = not wants_colour(None)  # piped or NO_COLOR: no colour tells the warps apart, so cells name them
             write_rich(render_layout_map(linear, dims, view, warp=warp, label=label, plain=plain), width=100, end="")
+            for note in copies_notes(label, linear, report.module):
+                click.echo(note)
         if image:
             Path(image).write_text(render_layout_svg(linear, dims, view, warp=warp, label=label))
             click.echo(f"wrote {image}", err=True)

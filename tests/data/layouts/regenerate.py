@@ -5,6 +5,9 @@
    `<kernel>.<target>.ttgir` next to this script.
 2. Writes Triton's own layout dumps (`format_tensor_view` / `format_hardware_view` of Gluon, Triton
    >= 3.9) for the layouts in DUMPS to `dumps/<name>.<view>.txt`.
+3. Writes Triton's views of every `#ttg.linear` layout of `lit_linear/` (as Triton parses it from the
+   module) and its parser's verdict on each lit module and edge case to `dumps/lit_linear.json.xz`
+   (`python regenerate.py lit` writes only that).
 """
 
 from __future__ import annotations
@@ -95,6 +98,33 @@ def write_dumps() -> None:
         print(f"wrote dumps/{name}.{{tensor,hardware}}.txt")
 
 
+def write_lit_linear() -> None:
+    """Triton's views of the lit linear layouts and its verdict on every lit module and edge case."""
+    import json
+    import lzma
+    import tempfile
+
+    sys.path.insert(0, str(HERE.parent.parent))  # tests/, for the oracle helpers
+    import lit_linear_oracle as lit
+
+    tmp = Path(tempfile.mkdtemp(prefix="irscope-lit-"))
+    views = {}
+    for case in lit.lit_layouts():
+        theirs = lit.triton_views(case.module, tmp / "module.mlir")[lit.bases(case.layout)]  # type: ignore[arg-type]
+        shape = lit.dump_shape(case.shape)
+        views[case.key] = {"shape": shape, "tensor": theirs.format_tensor_view(shape),  # type: ignore[attr-defined]
+                           "hardware": theirs.format_hardware_view(shape)}  # type: ignore[attr-defined]
+    named = [*lit.lit_modules(), *lit.edge_modules()]
+    paths = []
+    for i, (_, text) in enumerate(named):
+        paths.append(tmp / f"m{i}.mlir")
+        paths[-1].write_text(text)
+    verdicts = dict(zip([name for name, _ in named], lit.triton_verdicts(paths), strict=True))
+    data = json.dumps({"views": views, "verdicts": verdicts}, indent=1, sort_keys=True).encode()
+    lit.RECORDED.write_bytes(lzma.compress(data))
+    print(f"wrote dumps/{lit.RECORDED.name}: {len(views)} layouts, {len(verdicts)} verdicts")
+
+
 def main() -> None:
     """Write every <kernel>.<target>.ttgir and every Gluon dump."""
     import tempfile
@@ -111,7 +141,11 @@ def main() -> None:
             out.write_text(text)
             print(f"wrote {out.name} ({len(text)} bytes, Triton {triton.__version__})")
     write_dumps()
+    write_lit_linear()
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["lit"]:
+        write_lit_linear()
+    else:
+        main()
