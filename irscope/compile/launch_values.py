@@ -33,7 +33,8 @@ def parse_grid(text: str) -> tuple[int, int, int]:
         parts = []
     if not 1 <= len(parts) <= 3 or any(p < 1 for p in parts):
         raise UsageError(f"--grid {text!r}: give 1 to 3 positive integers, e.g. --grid 512 or --grid 32,16")
-    return ([*parts, 1, 1])[:3]  # type: ignore[return-value]
+    x, y, z = [*parts, 1, 1][:3]
+    return x, y, z
 
 
 def _grid3(grid: Any) -> tuple[int, int, int]:

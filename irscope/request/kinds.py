@@ -339,12 +339,11 @@ class StoredKind:
             info = bundled_kernels().get(m.kernel)
             if info is not None and m.config_index < len(info.configs_for(m.backend)):
                 return _module_launch(info, m.backend, m.config_index, dict(m.sizes), sm_count, capture_dir, grid)
-        if grid is None:
-            from irscope.request.launch_cache import recorded_launches
+        from irscope.request.launch_cache import recorded_launches
 
-            launches = recorded_launches(capture_dir, m.files)
-            if launches:
-                return _recorded_launch(launches)
+        launches = recorded_launches(capture_dir, m.files)
+        if launches:
+            return _recorded_launch(launches) if grid is None else _regridded_launch(launches, grid)
         return LaunchShape(_required(grid, self.name), dict(m.sizes), (), "--grid")
 
 
@@ -382,6 +381,22 @@ def _recorded_launch(launches: list[LaunchShape]) -> LaunchShape:
     else:
         which = f"its first of {len(launches)} launches (grids {', '.join(grids)}; --grid for another)"
     return replace(first, origin=f"the program's grid {grid}, {which}")
+
+
+def _regridded_launch(launches: list[LaunchShape], grid: Grid) -> LaunchShape:
+    """A recorded launch at ``--grid``: its arguments and tensors kept, only the grid replaced.
+
+    The launch the program made with that grid when there is one, else its first, saying that the grid differs.
+    """
+    text = "x".join(map(str, grid))
+    same = next((s for s in launches if s.grid == grid), None)
+    if same is not None:
+        return replace(same, origin=f"--grid {text}, as the program launched it (its recorded arguments)")
+    first = launches[0]
+    recorded = "x".join(map(str, first.grid))
+    which = "its launch" if len(launches) == 1 else f"its first of {len(launches)} launches"
+    return replace(first, grid=grid, origin=f"--grid {text}, not the program's grid {recorded}: only the grid "
+                                            f"replaced, the arguments and tensor sizes are {which}'s")
 
 
 def _module_launch(info: KernelInfo, backend: str, index: int, sizes: dict[str, int], sm_count: int,
