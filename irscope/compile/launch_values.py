@@ -8,15 +8,18 @@ integers and the tensors; its grid must be given.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from math import prod
+from pathlib import Path
 from typing import Any
 
 from irscope.errors import UsageError
 from irscope.model.kernels import KernelInfo
-from irscope.model.kernelspec import FunctionKernel
+from irscope.model.kernelspec import ArgSpec, FunctionKernel
 from irscope.model.launch import LaunchShape, TensorBytes
 
-__all__ = ["DTYPE_BYTES", "bundled_launch", "function_launch", "launch_shape", "parse_grid"]
+__all__ = ["DTYPE_BYTES", "arguments_launch", "bundled_launch", "function_launch", "launch_shape", "param_names",
+           "parse_grid"]
 
 DTYPE_BYTES = {
     "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "uint8": 1, "int16": 2, "int32": 4,
@@ -103,14 +106,14 @@ def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: d
     return launch_shape(names, list(args), dict(kwargs), grid, by_param, f"{kernel.name}'s grid() for {sm_count} SMs")
 
 
-def _param_names(kernel: FunctionKernel) -> list[str]:
-    """The kernel function's parameter names, read from its source with ast."""
-    tree = ast.parse(kernel.path.read_text(encoding="utf-8"))
-    leaf = kernel.function.rsplit(".", 1)[-1]
+def param_names(path: Path, function: str) -> list[str]:
+    """The parameter names of ``function`` (qualified or not) defined in ``path``, read from its source with ast."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    leaf = function.rsplit(".", 1)[-1]
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == leaf:
             return [a.arg for a in node.args.args]
-    raise UsageError(f"{kernel.path} defines no function {leaf!r}")
+    raise UsageError(f"{path} defines no function {leaf!r}")
 
 
 class _Spec:
@@ -123,13 +126,18 @@ class _Spec:
 
 def function_launch(kernel: FunctionKernel, grid: tuple[int, int, int]) -> LaunchShape:
     """The launch of a FILE:FUNCTION kernel from its example arguments and an explicit grid."""
-    names = _param_names(kernel)
+    return arguments_launch(param_names(kernel.path, kernel.function), kernel.args, grid, "--grid")
+
+
+def arguments_launch(names: list[str], specs: Sequence[ArgSpec], grid: tuple[int, int, int],
+                     origin: str) -> LaunchShape:
+    """The launch that example arguments (``--args``) describe, bound to the parameters ``names``."""
     positional: list[Any] = []
     named: dict[str, Any] = {}
-    for spec in kernel.args:
+    for spec in specs:
         value: Any = _Spec(spec.dtype, spec.shape) if spec.kind == "tensor" else spec.value
         if spec.name is None:
             positional.append(value)
         else:
             named[spec.name] = value
-    return launch_shape(names, positional, named, grid, {}, "--grid")
+    return launch_shape(names, positional, named, grid, {}, origin)

@@ -344,6 +344,12 @@ class StoredKind:
         launches = recorded_launches(capture_dir, m.files)
         if launches:
             return _recorded_launch(launches) if grid is None else _regridded_launch(launches, grid)
+        if m.origin == "function":  # the launch its FILE:FUNCTION --args described, still without a grid
+            from irscope.request.recorded_args import recorded_function_launch
+
+            shape = recorded_function_launch(self.kernel.capture, _required(grid, self.name))
+            if shape is not None:
+                return shape
         return LaunchShape(_required(grid, self.name), dict(m.sizes), (), "--grid")
 
 
