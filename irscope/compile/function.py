@@ -20,6 +20,7 @@ from typing import Any
 
 from irscope.compile.specialize import CompileJob, gpu_target, mock_tensor_class, specialize, stand_in_dtype
 from irscope.errors import UsageError
+from irscope.model.dtype_text import is_dtype_value
 from irscope.model.kernel_params import OPTION_NAMES, check_arg_names
 from irscope.model.kernels import load_module
 from irscope.model.kernelspec import ArgSpec, FunctionKernel, RecordedKernel
@@ -221,6 +222,10 @@ def constexpr_object(what: str, value: Any) -> Any:
         from irscope.compile.gluon_layouts import layout_from_text
 
         return layout_from_text(str(value["layout"]), what)
+    if is_dtype_value(value):  # a dtype constexpr: the tl.dtype object the JIT receives
+        import triton.language as tl
+
+        return tl.dtype(value["dtype"])
     return value
 
 
