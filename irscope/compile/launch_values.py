@@ -76,9 +76,14 @@ def launch_shape(arg_names: list[str], args: list[Any], kwargs: dict[str, Any], 
 
 
 def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: dict[str, int],
-                   sm_count: int) -> LaunchShape:
-    """The launch a bundled kernel module describes for these sizes on a GPU with ``sm_count`` SMs."""
-    from irscope.compile.specialize import jit_function, mock_tensor_class, stand_in_dtype
+                   sm_count: int, compiled_sms: int | None = None) -> LaunchShape:
+    """The launch a bundled kernel module describes for these sizes on a GPU with ``sm_count`` SMs.
+
+    A module whose ``kernel_args`` takes the SM count bakes it into the compiled code (a persistent kernel's
+    ``NUM_SMS``): its launch uses ``compiled_sms``, the count it was compiled with (``compiled_sm_count``), so
+    the grid and the code agree, and says so when the modelled GPU has another.
+    """
+    from irscope.compile.specialize import jit_function, mock_tensor_class, stand_in_dtype, takes_sm_count
 
     module = kernel.load()
     fn = jit_function(module, kernel.function)
@@ -92,9 +97,15 @@ def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: d
         return tensor
 
     tensors = dict(module.make_tensors(sizes, kernel.dtype, new))
-    try:
+    origin = f"{kernel.name}'s grid() for {sm_count} SMs"
+    if takes_sm_count(module.kernel_args):
+        baked = compiled_sms or sm_count
+        if baked != sm_count:
+            origin = (f"{kernel.name}'s grid() for {baked} SMs, the count compiled into it (kernel_args' sm_count), "
+                      f"not the modelled GPU's {sm_count}")
+        sm_count = baked
         args, kwargs = module.kernel_args(tensors, sizes, dict(config), sm_count)
-    except TypeError:
+    else:
         args, kwargs = module.kernel_args(tensors, sizes, dict(config))
     try:
         grid = module.grid(sizes, config, sm_count)
@@ -103,7 +114,7 @@ def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: d
     names = list(fn.arg_names)
     by_param = {name: roles.get(str(id(value)), "inout") for name, value in zip(names, args, strict=False)}
     by_param.update({k: roles.get(str(id(v)), "inout") for k, v in kwargs.items()})
-    return launch_shape(names, list(args), dict(kwargs), grid, by_param, f"{kernel.name}'s grid() for {sm_count} SMs")
+    return launch_shape(names, list(args), dict(kwargs), grid, by_param, origin)
 
 
 def param_names(path: Path, function: str) -> list[str]:
