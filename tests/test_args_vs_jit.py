@@ -152,3 +152,34 @@ def test_value_for_a_heuristic_that_triton_overwrites_is_refused(tmp_path):
     same = CliRunner().invoke(cli, ["show", f"{ACTIVATIONS}:relu_kernel", "--args", "fp32[8192], fp32[8192], 8192",
                                     "--constexpr", "BLOCK=1024", "--constexpr", "EVEN_N=True", "--store", str(tmp_path)])
     assert same.exit_code == 0, same.output
+
+
+@pytest.mark.parametrize(("spelling", "dtype"), [("tl.bfloat16", "bfloat16"), ("triton.language.float16", "float16"),
+                                               ("tl.float8e4nv", "float8e4nv"), ("float32", "float32"),
+                                               ("bf16", "bfloat16")])
+def test_dtype_constexprs_specialize_as_the_jit_does(spelling, dtype, tmp_path):
+    """A dtype constexpr (a MoE kernel's ``compute_type=tl.bfloat16``): --constexpr once refused every dtype."""
+    import torch
+    import triton.language as tl
+
+    ensure_driver(resolve_target("sm90"))
+    kernel = load_module(TYPED).cast_kernel
+    x, out = torch.empty(4096), torch.empty(4096)
+    jit = kernel.warmup(x, out, 4096, BLOCK=1024, compute_type=getattr(tl, dtype), grid=(1,))
+    result = CliRunner().invoke(cli, ["show", f"{TYPED}:cast_kernel", "--args", "fp32[4096], fp32[4096], 4096",
+                                      "--constexpr", "BLOCK=1024", "--constexpr", f"compute_type={spelling}",
+                                      "--stage", "ttgir", "--json", "--store", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    manifest = json.loads((REPO / data["path"]).parent.joinpath("manifest.json").read_text())
+    assert data["text"] == jit.asm["ttgir"]
+    expected = _by_name(jit.src.signature, jit.src.constants)
+    assert manifest["constexprs"] == {k: v if isinstance(v, (int, str)) else repr(v) for k, v in expected.items()}
+    assert manifest["replay"]["constants"][-1][1] == {"dtype": getattr(tl, dtype).name}
+
+
+def test_a_dtype_constexpr_triton_lacks_is_one_line(tmp_path):
+    result = CliRunner().invoke(cli, ["show", f"{TYPED}:cast_kernel", "--args", "fp32[4096], fp32[4096], 4096",
+                                      "--constexpr", "compute_type=tl.bfloat61", "--store", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "'tl.bfloat61' is not a Triton dtype; valid: tl.bf16" in result.output and "Traceback" not in result.output

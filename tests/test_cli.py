@@ -228,8 +228,8 @@ def test_an_unreadable_constexpr_value_names_the_option_and_what_is_valid(tmp_pa
     assert proc.returncode == 2
     assert proc.stderr.splitlines()[0] == (
         "irscope: error: --constexpr BLOCK: cannot read 'abc' as a constexpr value; valid: a number (1024, 0.5), "
-        "True/False, None, a quoted string ('relu') or a Gluon layout (gl.BlockedLayout([1, 4], [32, 1], [4, 1], "
-        "[1, 0]))")
+        "True/False, None, a quoted string ('relu'), a dtype (tl.bfloat16, tl.float8e4nv, fp16) or a Gluon layout "
+        "(gl.BlockedLayout([1, 4], [32, 1], [4, 1], [1, 0]))")
     tensor = _run_module([*args, "--constexpr", "BLOCK=fp16[4]"], {})
     assert tensor.returncode == 2
     assert tensor.stderr.splitlines()[0] == "irscope: error: --constexpr 'BLOCK=fp16[4]': a constexpr cannot be a tensor"

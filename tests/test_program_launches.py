@@ -42,7 +42,22 @@ def test_perf_of_an_offline_program_capture_uses_the_grid_the_program_launched(s
         assert scale.returncode == 0, scale.stderr
         assert json.loads(scale.stdout)["grid"] == [programs, 1, 1]
     given = irscope("perf", _key(sm100_store, "add_kernel", 0), "--grid", "7", "--json", store=sm100_store)
-    assert json.loads(given.stdout)["grid"] == [7, 1, 1]  # --grid still overrides the recorded launch
+    other = json.loads(given.stdout)
+    assert other["grid"] == [7, 1, 1]  # --grid still overrides the recorded launch's grid, and says so ...
+    assert other["grid_origin"] == ("--grid 7x1x1, not the program's grid 4x1x1: only the grid replaced, the "
+                                    "arguments and tensor sizes are its launch's")
+    assert other["compulsory_bytes"] == report["compulsory_bytes"] > 0  # ... keeping the recorded tensors
+
+
+def test_perf_grid_equal_to_the_recorded_one_keeps_the_recorded_arguments(sm100_store: Path) -> None:
+    # issue #40: --grid G, G the recorded grid, predicted another time than no --grid: the arguments were dropped
+    key = _key(sm100_store, "add_kernel", 0)
+    plain = json.loads(irscope("perf", key, "--json", store=sm100_store).stdout)
+    same = json.loads(irscope("perf", key, "--grid", "4", "--json", store=sm100_store).stdout)
+    assert same["grid_origin"] == "--grid 4x1x1, as the program launched it (its recorded arguments)"
+    assert not any("tensor sizes unknown" in a for a in same["assumptions"] + [same["dram_assumption"]])
+    for field in ("predicted_us", "dram_bytes", "compulsory_bytes", "loops", "bound"):
+        assert same[field] == plain[field], field
 
 
 def test_facts_of_a_key_take_the_captures_target_and_check_replays_it(sm100_store: Path, tmp_path: Path) -> None:

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 from irscope.analysis.instructions import canonical_op, classify
 from irscope.analysis.loops import Loop, capture_loops
+from irscope.analysis.tcgen05 import tcgen05_shapes
 from irscope.analysis.verify_pipeline import (
     AGREE,
     AT_LINE_0,
@@ -57,7 +58,7 @@ from irscope.analysis.verify_pipeline import (
 from irscope.errors import StoreError
 from irscope.parse.layout_kinds import TensorMemoryLayout
 from irscope.parse.layouts import AmdMfmaLayout, BlockedLayout, LayoutTable, NvidiaMmaLayout, parse_layouts
-from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
+from irscope.parse.lineinfo import Instruction, Listing, parse_amdgcn, parse_ptx
 from irscope.parse.mlir_ops import MlirModule, MlirOp, parse_module
 from irscope.parse.ttgir_ops import TensorType, element_bits, parse_types
 from irscope.store.store import Capture
@@ -261,6 +262,25 @@ def _family_matches(family: str, tiles: list[tuple[int, int, int | None]], opcod
     return False, ""
 
 
+def _check_tcgen05(claim: str, mmas: list[Instruction], tiles: list[tuple[int, int, int | None]],
+                   listing: Listing) -> Finding:
+    """tcgen05 MMAs against their dots' tiles: M and N read from each instruction descriptor, K from its kind."""
+    opcodes = sorted({i.opcode for i in mmas})
+    shown = f"{listing.stage}: {len(mmas)} x {', '.join(opcodes) or 'no tensor-core instruction'}"
+    if not mmas or not all(o.startswith("tcgen05.mma") for o in opcodes):
+        return Finding("mma", claim, shown, DISAGREE)
+    decoded = tcgen05_shapes(listing.instructions)
+    shapes = [decoded.get(i.number) for i in mmas]
+    found = sorted({(s.m, s.n, s.k) for s in shapes if s is not None})
+    if any(s is None for s in shapes):  # some descriptor is no constant: the kind alone
+        return Finding("mma", claim, shown + " (an instruction descriptor is no constant of the PTX: only the kind "
+                       "is checked)", AGREE)
+    said = ", ".join(f"m{m}n{n}k{k}" for m, n, k in found)
+    ok = all(any(m == tm and n == tn and (tk is None or k == tk) for tm, tn, tk in tiles) for m, n, k in found)
+    return Finding("mma", claim, f"{shown}, instruction descriptors {said} (M, N from the descriptor, K from the "
+                   "kind)", AGREE if ok else DISAGREE)
+
+
 def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Listing,
                unroll: int = 1) -> list[Finding]:
     if not loop.mma_ops or listing.stage == "sass":
@@ -279,11 +299,7 @@ def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Li
         status = AGREE if not mmas else DISAGREE
         return [Finding("mma", claim, f"{listing.stage}: {len(mmas)} tensor-core instruction(s) in the loop", status)]
     if loop.mma.startswith("tcgen05") and all(e[0] == "tcgen05.mma" for e in expected):
-        opcodes = sorted({i.opcode for i in mmas})
-        ok = bool(mmas) and all(o.startswith("tcgen05.mma") for o in opcodes)
-        return [Finding("mma", claim, f"{listing.stage}: {len(mmas)} x {', '.join(opcodes) or 'no tensor-core instruction'}"
-                        " (M and N sit in its instruction-descriptor operand, not in the mnemonic: the kind is checked)",
-                        AGREE if ok else DISAGREE)]
+        return [_check_tcgen05(claim, mmas, [e[1] for e in expected], listing)]
     if not expected:
         return [Finding("mma", claim, "the dot's layout gives no instruction shape to compare", UNCHECKED)]
     # One loop may hold dots of several kinds (mma v2 beside a wgmma): each family's instructions against its tile.

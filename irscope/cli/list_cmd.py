@@ -86,12 +86,16 @@ def _same_code(m: Manifest, captures: list[Capture]) -> str:
 
 def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
     """The captures of a recorded kernel (or the one capture a key names): configs, targets, keys."""
+    from irscope.request.recorded_args import recorded_args_text
+
+    used = _used_by_name(name, captures)
     if as_json:
         click.echo(json.dumps({"kernel": name, "captures": [
             {"key": c.manifest.key, "kernel": c.manifest.kernel, "target": c.manifest.target,
              "config": c.manifest.config_index, "config_values": c.manifest.config,
              "constexprs": c.manifest.constexprs, "options": c.manifest.options, "origin": c.manifest.origin,
-             "program": c.manifest.program, "triton_version": c.manifest.triton_version, "path": str(c.path)}
+             "program": c.manifest.program, "triton_version": c.manifest.triton_version, "path": str(c.path),
+             "arguments": c.manifest.arguments, "used_by_name": c.manifest.key in used}
             for c in captures]}, indent=2, default=str))
         return
     first = captures[0].manifest
@@ -116,6 +120,11 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
                 _specialized(m) if shared else ""]
         if any(told):
             lines.append(f"          {'; '.join(t for t in told if t)}")
+        if recorded_args_text(m):
+            lines.append(f"          launch: --args {recorded_args_text(m)} (commands by name reuse it; perf needs "
+                         "--grid)")
+        if shared and m.key in used:
+            lines.append(f"          used by commands that name {name} (the newest of its target and config)")
         if m.same_code_as:
             lines.append(f"          {_same_code(m, captures)}")
     if any(n > 1 for n in slots.values()):
@@ -123,6 +132,17 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
     else:
         lines.append(f"  select one with: irscope show {name} --target TARGET --config N")
     click.echo("\n".join(lines))
+
+
+def _used_by_name(name: str, captures: list[Capture]) -> set[str]:
+    """The keys a command by ``name`` (with --target and --config) resolves to: each slot's newest capture."""
+    if any(c.manifest.key == name for c in captures):
+        return {name}
+    plain = [c for c in captures if not c.manifest.settings] or captures  # --set variants only when all are
+    newest: dict[tuple[str, int], str] = {}
+    for c in sorted(plain, key=lambda c: (c.manifest.created, c.manifest.config_index, c.manifest.key)):
+        newest[(c.manifest.target, c.manifest.config_index)] = c.manifest.key
+    return set(newest.values())
 
 
 # What each origin of a capture is, in a listing that holds several.
@@ -158,7 +178,8 @@ def list_cmd(kernel: str | None, launch: LaunchSpec, as_json: bool, store_dir: s
     configs in full; for FILE:FUNCTION these are its @triton.autotune configs (a launch given as
     to show, --args or --signature, is accepted and checked, so show's command line lists them). With the name or
     key of a stored capture (recorded by 'irscope capture'), list its captures: target, config
-    index and the values that tell the configs apart.
+    index, the values that tell the configs apart, the launch a FILE:FUNCTION capture recorded (which
+    commands by name reuse) and, where several share a target and config, the one a name uses.
 
     Example:
 

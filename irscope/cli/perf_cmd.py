@@ -53,8 +53,9 @@ def _check(*, kernel: str | None, **_: Any) -> None:
 @click.option("--size", "size_items", metavar="AxB | NAME=N", multiple=True,
               help="problem size of a bundled kernel (repeatable), e.g. --size 8192x8192x8192 or --size K=1024")
 @click.option("--grid", "grid_text", metavar="X[,Y[,Z]]",
-              help="programs launched (default: a bundled kernel's grid(), a program capture's recorded launch; "
-                   "required for FILE:FUNCTION kernels and captures that recorded no launch)")
+              help="programs launched (default: a bundled kernel's grid(), a program capture's recorded launch, "
+                   "whose arguments --grid keeps; required for FILE:FUNCTION kernels, by name too, whose recorded "
+                   "--args it binds, and captures that recorded no launch)")
 @click.option("--gpus", is_flag=True, is_eager=True, expose_value=False, callback=_gpu_table,
               help="print the table of known GPUs and their sources, and exit")
 @kernel_request(optional=True, check=_check)

@@ -20,6 +20,7 @@ from typing import Any
 
 from irscope.compile.specialize import CompileJob, gpu_target, mock_tensor_class, specialize, stand_in_dtype
 from irscope.errors import UsageError
+from irscope.model.dtype_text import is_dtype_value
 from irscope.model.kernel_params import OPTION_NAMES, check_arg_names
 from irscope.model.kernels import load_module
 from irscope.model.kernelspec import ArgSpec, FunctionKernel, RecordedKernel
@@ -103,6 +104,7 @@ def stand_in_device() -> None:
     stand_in_device.installed = (target.backend, target.arch)  # type: ignore[attr-defined]
     gpu = device_standin.install(offline, OfflineTarget(backend=target.backend, arch=target.arch,
                                                         warp_size=target.warp_size))
+    stand_in_device.gpu = gpu.product if gpu is not None else ""  # type: ignore[attr-defined]
     if gpu is not None:  # nvidia-smi / rocm-smi answering as the capture's did (FlagGems runs them at import)
         gpu_tools.install(gpu, _tools_folder())
 
@@ -123,12 +125,14 @@ def load_object(kernel: FunctionKernel, target: Target | None = None) -> Any:
         return kernel.obj
     ref = kernel.ref
     ensure_driver(target)
+    stand_in_device()  # offline: a library that asks for the GPU at import (FlagGems) sees the target's, as capture's
     try:
         module = importlib.import_module(ref.module) if ref.module else load_module(ref.lookup_file)
     except SyntaxError as exc:
         raise UsageError(f"{exc.filename}:{exc.lineno}: not valid Python: {exc.msg}") from None
     except Exception as exc:  # the user's module failed at import time: one line, not a traceback
-        raise UsageError(f"importing {ref.module or ref.lookup_file} failed: {type(exc).__name__}: {exc}") from None
+        raise UsageError(f"importing {ref.module or ref.lookup_file} failed: {type(exc).__name__}: {exc}"
+                         + _standin_blame(exc)) from None
     obj: Any = module
     for part in ref.qualname.split("."):
         if not hasattr(obj, part):
@@ -137,6 +141,22 @@ def load_object(kernel: FunctionKernel, target: Target | None = None) -> Any:
             raise UsageError(f"{ref.lookup_file} has no {ref.qualname!r}; its Triton kernels: {', '.join(names) or 'none'}")
         obj = getattr(obj, part)
     return obj
+
+
+def _standin_blame(exc: BaseException) -> str:
+    """What an import failure says when irscope's offline device stand-in caused it (else nothing)."""
+    installed = getattr(stand_in_device, "installed", None)
+    if installed is None:
+        return ""
+    from irscope.compile.standin_faults import blame
+
+    fault = blame(exc)
+    if fault["cause"] != "irscope":
+        return ""
+    what = f" ({fault['missing']})" if fault["missing"] else f" (at {fault['where']})" if fault["where"] else ""
+    gpu = getattr(stand_in_device, "gpu", "") or f"a {installed[0]} {installed[1]} GPU"
+    return (f"; the module was imported under irscope's offline device stand-in (torch and the driver answering "
+            f"as {gpu}), which caused this{what}")
 
 
 def unwrap(obj: Any, where: str) -> Unwrapped:
@@ -221,6 +241,10 @@ def constexpr_object(what: str, value: Any) -> Any:
         from irscope.compile.gluon_layouts import layout_from_text
 
         return layout_from_text(str(value["layout"]), what)
+    if is_dtype_value(value):  # a dtype constexpr: the tl.dtype object the JIT receives
+        import triton.language as tl
+
+        return tl.dtype(value["dtype"])
     return value
 
 

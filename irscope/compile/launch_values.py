@@ -8,15 +8,18 @@ integers and the tensors; its grid must be given.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from math import prod
+from pathlib import Path
 from typing import Any
 
 from irscope.errors import UsageError
 from irscope.model.kernels import KernelInfo
-from irscope.model.kernelspec import FunctionKernel
+from irscope.model.kernelspec import ArgSpec, FunctionKernel
 from irscope.model.launch import LaunchShape, TensorBytes
 
-__all__ = ["DTYPE_BYTES", "bundled_launch", "function_launch", "launch_shape", "parse_grid"]
+__all__ = ["DTYPE_BYTES", "arguments_launch", "bundled_launch", "function_launch", "launch_shape", "param_names",
+           "parse_grid"]
 
 DTYPE_BYTES = {
     "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "uint8": 1, "int16": 2, "int32": 4,
@@ -33,7 +36,8 @@ def parse_grid(text: str) -> tuple[int, int, int]:
         parts = []
     if not 1 <= len(parts) <= 3 or any(p < 1 for p in parts):
         raise UsageError(f"--grid {text!r}: give 1 to 3 positive integers, e.g. --grid 512 or --grid 32,16")
-    return ([*parts, 1, 1])[:3]  # type: ignore[return-value]
+    x, y, z = [*parts, 1, 1][:3]
+    return x, y, z
 
 
 def _grid3(grid: Any) -> tuple[int, int, int]:
@@ -72,9 +76,14 @@ def launch_shape(arg_names: list[str], args: list[Any], kwargs: dict[str, Any], 
 
 
 def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: dict[str, int],
-                   sm_count: int) -> LaunchShape:
-    """The launch a bundled kernel module describes for these sizes on a GPU with ``sm_count`` SMs."""
-    from irscope.compile.specialize import jit_function, mock_tensor_class, stand_in_dtype
+                   sm_count: int, compiled_sms: int | None = None) -> LaunchShape:
+    """The launch a bundled kernel module describes for these sizes on a GPU with ``sm_count`` SMs.
+
+    A module whose ``kernel_args`` takes the SM count bakes it into the compiled code (a persistent kernel's
+    ``NUM_SMS``): its launch uses ``compiled_sms``, the count it was compiled with (``compiled_sm_count``), so
+    the grid and the code agree, and says so when the modelled GPU has another.
+    """
+    from irscope.compile.specialize import jit_function, mock_tensor_class, stand_in_dtype, takes_sm_count
 
     module = kernel.load()
     fn = jit_function(module, kernel.function)
@@ -88,9 +97,15 @@ def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: d
         return tensor
 
     tensors = dict(module.make_tensors(sizes, kernel.dtype, new))
-    try:
+    origin = f"{kernel.name}'s grid() for {sm_count} SMs"
+    if takes_sm_count(module.kernel_args):
+        baked = compiled_sms or sm_count
+        if baked != sm_count:
+            origin = (f"{kernel.name}'s grid() for {baked} SMs, the count compiled into it (kernel_args' sm_count), "
+                      f"not the modelled GPU's {sm_count}")
+        sm_count = baked
         args, kwargs = module.kernel_args(tensors, sizes, dict(config), sm_count)
-    except TypeError:
+    else:
         args, kwargs = module.kernel_args(tensors, sizes, dict(config))
     try:
         grid = module.grid(sizes, config, sm_count)
@@ -99,17 +114,17 @@ def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: d
     names = list(fn.arg_names)
     by_param = {name: roles.get(str(id(value)), "inout") for name, value in zip(names, args, strict=False)}
     by_param.update({k: roles.get(str(id(v)), "inout") for k, v in kwargs.items()})
-    return launch_shape(names, list(args), dict(kwargs), grid, by_param, f"{kernel.name}'s grid() for {sm_count} SMs")
+    return launch_shape(names, list(args), dict(kwargs), grid, by_param, origin)
 
 
-def _param_names(kernel: FunctionKernel) -> list[str]:
-    """The kernel function's parameter names, read from its source with ast."""
-    tree = ast.parse(kernel.path.read_text(encoding="utf-8"))
-    leaf = kernel.function.rsplit(".", 1)[-1]
+def param_names(path: Path, function: str) -> list[str]:
+    """The parameter names of ``function`` (qualified or not) defined in ``path``, read from its source with ast."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    leaf = function.rsplit(".", 1)[-1]
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == leaf:
             return [a.arg for a in node.args.args]
-    raise UsageError(f"{kernel.path} defines no function {leaf!r}")
+    raise UsageError(f"{path} defines no function {leaf!r}")
 
 
 class _Spec:
@@ -122,13 +137,18 @@ class _Spec:
 
 def function_launch(kernel: FunctionKernel, grid: tuple[int, int, int]) -> LaunchShape:
     """The launch of a FILE:FUNCTION kernel from its example arguments and an explicit grid."""
-    names = _param_names(kernel)
+    return arguments_launch(param_names(kernel.path, kernel.function), kernel.args, grid, "--grid")
+
+
+def arguments_launch(names: list[str], specs: Sequence[ArgSpec], grid: tuple[int, int, int],
+                     origin: str) -> LaunchShape:
+    """The launch that example arguments (``--args``) describe, bound to the parameters ``names``."""
     positional: list[Any] = []
     named: dict[str, Any] = {}
-    for spec in kernel.args:
+    for spec in specs:
         value: Any = _Spec(spec.dtype, spec.shape) if spec.kind == "tensor" else spec.value
         if spec.name is None:
             positional.append(value)
         else:
             named[spec.name] = value
-    return launch_shape(names, positional, named, grid, {}, "--grid")
+    return launch_shape(names, positional, named, grid, {}, origin)

@@ -184,5 +184,21 @@ def kernel_job(kernel: KernelInfo, target: Target, config_index: int, sizes: dic
     module = kernel.load()
     fn = jit_function(module, kernel.function)
     config = kernel.config(target.backend, config_index)
-    args, kwargs = module.kernel_args(mock_tensors(module, kernel, sizes), sizes, dict(config))
+    tensors = mock_tensors(module, kernel, sizes)
+    if takes_sm_count(module.kernel_args):  # a persistent kernel: the SMs of the GPU the launch is modelled on
+        from irscope.model.gpus import compiled_sm_count
+
+        args, kwargs = module.kernel_args(tensors, sizes, dict(config), compiled_sm_count(target.name))
+    else:
+        args, kwargs = module.kernel_args(tensors, sizes, dict(config))
     return specialize(fn, target, list(args), dict(kwargs))
+
+
+def takes_sm_count(function: Any) -> bool:
+    """Whether a kernel module's ``kernel_args`` / ``grid`` takes the GPU's SM count (a fourth / third parameter)."""
+    import inspect
+
+    try:
+        return "sm_count" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False

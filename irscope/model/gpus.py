@@ -244,3 +244,14 @@ def resolve_gpu(name: str | None, target: str) -> Gpu | None:
         raise UsageError(f"--gpu {name}: the {gpu.product} compiles for {gpu.target}, not {target}; "
                          f"GPUs for {target}: {fits} (or pass --target {gpu.target})")
     return gpu
+
+
+def compiled_sm_count(target: str) -> int | None:
+    """The SM (CU) count a kernel module's ``kernel_args`` is given when it is compiled offline for ``target``.
+
+    A persistent kernel bakes it in (``matmul_tma``'s ``NUM_SMS`` constexpr: the step between the tiles a
+    program walks), so the launch the performance model runs must use the same count for its grid: the
+    target's usual GPU's. None for a target with no usual GPU (the module's own offline default then).
+    """
+    name = DEFAULT_GPU.get(target)
+    return GPUS[name].sm_count if name in GPUS else None

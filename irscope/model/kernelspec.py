@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from irscope.errors import UsageError
 from irscope.model.definition import find_definition, module_file, source_digest
+from irscope.model.dtype_text import DTYPE_NAMES, dtype_constexpr, dtype_value
 from irscope.model.gluon_layout_text import looks_like_layout, parse_layout
 from irscope.model.kernel_params import check_launch_early
 
@@ -270,8 +271,8 @@ def parse_args(text: str) -> list[ArgSpec]:
 
 
 # What a --constexpr value may be, for the message that refuses another.
-_CONSTEXPR_VALUES = ("a number (1024, 0.5), True/False, None, a quoted string ('relu') "
-                     "or a Gluon layout (gl.BlockedLayout([1, 4], [32, 1], [4, 1], [1, 0]))")
+_CONSTEXPR_VALUES = ("a number (1024, 0.5), True/False, None, a quoted string ('relu'), a dtype (tl.bfloat16, "
+                     "tl.float8e4nv, fp16) or a Gluon layout (gl.BlockedLayout([1, 4], [32, 1], [4, 1], [1, 0]))")
 
 
 def parse_constexprs(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
@@ -292,6 +293,13 @@ def parse_constexprs(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
         if looks_like_layout(value):  # a Gluon layout's constructor text, checked here, built where it compiles
             out[name.strip()] = {"layout": parse_layout(value, f"--constexpr {name.strip()}").text()}
             continue
+        dtype = dtype_constexpr(value)
+        if dtype is not None:  # a dtype constexpr (a MoE kernel's compute_type): built as tl.dtype where it compiles
+            out[name.strip()] = dtype
+            continue
+        if dtype_value(value):
+            raise UsageError(f"--constexpr {name.strip()}: {value.strip()!r} is not a Triton dtype; valid: "
+                             f"{', '.join(f'tl.{n}' for n in sorted(set(DTYPE_NAMES.values())))}")
         if _TENSOR_RE.match(value.replace(" ", "")):
             raise UsageError(f"--constexpr {item!r}: a constexpr cannot be a tensor")
         try:

@@ -125,6 +125,13 @@ def _stored(kernel: str, target: str | None, store_dir: str | None, config: int 
         found = with_config
     chosen = found[-1]
     m = chosen.manifest
+    if not exact:
+        from irscope.request.recorded_args import resolution_note
+
+        slot = [c for c in found if c.manifest.target == m.target and c.manifest.config_index == m.config_index]
+        note = resolution_note(kernel, slot, chosen)
+        if note:
+            sys.stderr.write(f"irscope: {note}\n")
     tgt = TARGETS.get(m.target) or Target(name=m.target, backend=m.backend, arch=m.arch, warp_size=m.warp_size,
                                           description="recorded target")
     return Request(kernel=StoredKernel(chosen), target=tgt, config_index=m.config_index, sizes=dict(m.sizes))

@@ -24,7 +24,7 @@ from irscope.model.gluon_layout_text import encoded_layout_text
 from irscope.model.kernels import KernelInfo, bundled_kernels
 from irscope.model.kernelspec import FunctionKernel, RecordedKernel
 from irscope.model.launch import LaunchShape
-from irscope.model.targets import Target
+from irscope.model.targets import TARGETS, Target
 from irscope.store.store import Capture, capture_key
 
 Grid = tuple[int, int, int]
@@ -183,7 +183,7 @@ class ModuleKind(_FromSource):
     def launch_shape(self, target: Target, config_index: int, sizes: dict[str, int], grid: Grid | None,
                      sm_count: int, capture_dir: Path) -> LaunchShape:
         """What the module's launcher says (``--grid`` replaces its grid)."""
-        return _module_launch(self.kernel, target.backend, config_index, sizes, sm_count, capture_dir, grid)
+        return _module_launch(self.kernel, target, config_index, sizes, sm_count, capture_dir, grid)
 
 
 @dataclass(frozen=True)
@@ -338,13 +338,20 @@ class StoredKind:
         if m.origin == "bundled":
             info = bundled_kernels().get(m.kernel)
             if info is not None and m.config_index < len(info.configs_for(m.backend)):
-                return _module_launch(info, m.backend, m.config_index, dict(m.sizes), sm_count, capture_dir, grid)
-        if grid is None:
-            from irscope.request.launch_cache import recorded_launches
+                target = TARGETS.get(m.target) or Target(name=m.target, backend=m.backend, arch=m.arch,
+                                                         warp_size=m.warp_size, description="recorded target")
+                return _module_launch(info, target, m.config_index, dict(m.sizes), sm_count, capture_dir, grid)
+        from irscope.request.launch_cache import recorded_launches
 
-            launches = recorded_launches(capture_dir, m.files)
-            if launches:
-                return _recorded_launch(launches)
+        launches = recorded_launches(capture_dir, m.files)
+        if launches:
+            return _recorded_launch(launches) if grid is None else _regridded_launch(launches, grid)
+        if m.origin == "function":  # the launch its FILE:FUNCTION --args described, still without a grid
+            from irscope.request.recorded_args import recorded_function_launch
+
+            shape = recorded_function_launch(self.kernel.capture, _required(grid, self.name))
+            if shape is not None:
+                return shape
         return LaunchShape(_required(grid, self.name), dict(m.sizes), (), "--grid")
 
 
@@ -384,12 +391,31 @@ def _recorded_launch(launches: list[LaunchShape]) -> LaunchShape:
     return replace(first, origin=f"the program's grid {grid}, {which}")
 
 
-def _module_launch(info: KernelInfo, backend: str, index: int, sizes: dict[str, int], sm_count: int,
+def _regridded_launch(launches: list[LaunchShape], grid: Grid) -> LaunchShape:
+    """A recorded launch at ``--grid``: its arguments and tensors kept, only the grid replaced.
+
+    The launch the program made with that grid when there is one, else its first, saying that the grid differs.
+    """
+    text = "x".join(map(str, grid))
+    same = next((s for s in launches if s.grid == grid), None)
+    if same is not None:
+        return replace(same, origin=f"--grid {text}, as the program launched it (its recorded arguments)")
+    first = launches[0]
+    recorded = "x".join(map(str, first.grid))
+    which = "its launch" if len(launches) == 1 else f"its first of {len(launches)} launches"
+    return replace(first, grid=grid, origin=f"--grid {text}, not the program's grid {recorded}: only the grid "
+                                            f"replaced, the arguments and tensor sizes are {which}'s")
+
+
+def _module_launch(info: KernelInfo, target: Target, index: int, sizes: dict[str, int], sm_count: int,
                    capture_dir: Path, grid: Grid | None) -> LaunchShape:
     """What the kernel module's launcher says, read from the store when this launch was evaluated before."""
     from irscope.compile.launch_values import bundled_launch
+    from irscope.model.gpus import compiled_sm_count
     from irscope.request.launch_cache import cached_launch, launch_key
 
-    key = launch_key(info.path, info.function, backend, dict(info.config(backend, index)), sizes, sm_count)
-    shape = cached_launch(capture_dir, key, lambda: bundled_launch(info, backend, index, sizes, sm_count))
+    backend, compiled = target.backend, compiled_sm_count(target.name)
+    key = launch_key(info.path, info.function, backend, dict(info.config(backend, index)), sizes, sm_count,
+                     compiled)
+    shape = cached_launch(capture_dir, key, lambda: bundled_launch(info, backend, index, sizes, sm_count, compiled))
     return replace(shape, grid=grid, origin="--grid") if grid is not None else shape

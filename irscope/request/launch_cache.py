@@ -27,10 +27,11 @@ _MEMO: dict[str, LaunchShape] = {}
 
 
 def launch_key(module_path: Path, function: str, backend: str, config: dict[str, Any], sizes: dict[str, int],
-               sm_count: int) -> str:
-    """The sha256 of everything the launch depends on (the module's text included)."""
+               sm_count: int, compiled_sms: int | None = None) -> str:
+    """The sha256 of everything the launch depends on (the module's text and the SMs compiled into it included)."""
     digest = hashlib.sha256(module_path.read_bytes())
-    digest.update(json.dumps([function, backend, config, sizes, sm_count], sort_keys=True, default=str).encode())
+    digest.update(json.dumps([function, backend, config, sizes, sm_count, compiled_sms], sort_keys=True,
+                             default=str).encode())
     return digest.hexdigest()
 
 

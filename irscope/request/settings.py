@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from irscope.errors import UsageError
+from irscope.model.dtype_text import dtype_constexpr
 from irscope.model.gluon_layout_text import looks_like_layout, parse_layout
 from irscope.request.kinds import kind_of
 
@@ -41,6 +42,9 @@ def parse_settings(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
         if name in out:
             raise UsageError(f"--set {name} is given twice")
         out[name] = _value(text)
+        dtype = dtype_constexpr(text, bare=False)  # tl.bfloat16: a dtype constexpr; a bare word stays a string
+        if dtype is not None:
+            out[name] = dtype
         if looks_like_layout(text):  # a Gluon layout constexpr, as its constructor: checked, built where it compiles
             out[name] = {"layout": parse_layout(text, f"--set {name}").text()}
     return out

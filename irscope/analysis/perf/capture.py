@@ -48,6 +48,7 @@ from irscope.analysis.perf.work import (
     scaled,
     split_by_loop,
 )
+from irscope.analysis.tcgen05 import tcgen05_shapes
 from irscope.errors import StoreError, UsageError
 from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
 from irscope.store.store import Capture
@@ -177,8 +178,14 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     dead = dead_regions(ttgir, scalars) + assumed
     shape, roles_note = with_ir_roles(shape, ttgir, tuple((r.start, r.end) for r in dead))
     active = {} if amd else active_shares(list(listing.instructions), ttgir, shape.values, num_warps * warp)
-    once = mix_of(once_insns, num_warps, warp, amd, active)
-    mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd, active) for label, insns in inside.items()}
+    tcgen05 = {} if amd else tcgen05_shapes(listing.instructions)
+    unread = sum(1 for found in tcgen05.values() if found is None)
+    if unread:
+        uncertain.append(f"{unread} tcgen05.mma instruction(s) whose instruction descriptor is no constant of the "
+                         "PTX: their shape is unknown and their FLOPs are not counted")
+    once = mix_of(once_insns, num_warps, warp, amd, active, tcgen05)
+    mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd, active, tcgen05)
+                             for label, insns in inside.items()}
     uncertain.extend(unmodelled(ttgir, exits.branches))
     _unrolled(ttgir, loops, mixes, uncertain)
     trips = evaluate_trips(ttgir, shape.values, shape.grid)

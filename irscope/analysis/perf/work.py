@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from irscope.analysis.instructions import access_bytes, classify
+from irscope.analysis.tcgen05 import Tcgen05Shape
 from irscope.parse.lineinfo import AsmLoop, Instruction, Listing
 
 __all__ = [
@@ -283,10 +284,12 @@ def _shared_wavefronts(opcode: str, text: str) -> float:
 
 
 def mix_of(instructions: list[Instruction], num_warps: int, warp_size: int, amd: bool,
-           active: dict[int, float] | None = None) -> Mix:
+           active: dict[int, float] | None = None, tcgen05: Mapping[int, Tcgen05Shape | None] | None = None) -> Mix:
     """The per-CTA mix of these listing instructions (PTX: per thread; AMDGCN: per wave).
 
     ``active``: listing line -> share of the threads a predicated global access runs in (masked lanes move nothing).
+    ``tcgen05``: listing line -> a tcgen05 MMA's shape from its instruction descriptor (``analysis.tcgen05``);
+    one thread of the CTA issues it, so it counts once per CTA.
     """
     mix = Mix()
     threads = num_warps * warp_size
@@ -295,6 +298,13 @@ def mix_of(instructions: list[Instruction], num_warps: int, warp_size: int, amd:
         kind = classify(opcode)
         if not amd:
             mix.warp_instructions += num_warps
+        if kind == "mma" and opcode.startswith("tcgen05.mma"):
+            mix.mma[opcode] += 1
+            described = (tcgen05 or {}).get(insn.number)
+            if described is not None:
+                mix.mma_flops += described.flops_per_cta
+                mix.mma_dtype = mix.mma_dtype or described.dtype
+            continue
         if kind == "mma":
             shape = mma_shape(opcode)
             per = num_warps / 4 if opcode.startswith("wgmma") else float(num_warps)
