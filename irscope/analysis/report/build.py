@@ -121,7 +121,7 @@ def build_report(record: ProgramRecord, facts: Mapping[str, ConfigFacts | str], 
                           verdict=kernel_verdict(row, tried.get(row.chosen.key)))
         done.append(row)
     unmodelled = [r.name for r in rows if not r.modelled]
-    extra = (f"{len(unmodelled)} kernel(s) not modelled: {', '.join(unmodelled[:5])}"
+    extra: tuple[str, ...] = (f"{len(unmodelled)} kernel(s) not modelled: {', '.join(unmodelled[:5])}"
              + (" ..." if len(unmodelled) > 5 else ""),) if unmodelled else ()
     bounded = [r.name for r in rows if r.time_kind == "lower_bound"]
     if bounded:  # ranked by their least time: each may belong higher, none lower

@@ -44,9 +44,9 @@ def _named(tree: ast.AST, module: str, is_package: bool) -> Iterable[str]:
                 base = ".".join([*anchor, base] if base else anchor)
             yield base
             yield from (f"{base}.{alias.name}" for alias in node.names)  # ``from irscope.x import module``
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("irscope."):
-            if all(part.isidentifier() for part in node.value.split(".")):
-                yield node.value
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("irscope.")
+              and all(part.isidentifier() for part in node.value.split("."))):
+            yield node.value
 
 
 def report_modules(roots: Iterable[str] = ROOTS, package: Path = _PACKAGE) -> dict[str, Path]:
