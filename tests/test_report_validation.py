@@ -138,3 +138,38 @@ def test_the_token_type_gradient_atomics_wait_on_their_1024_addresses(validation
     facts = facts_of(str(store), row["key"], data["gpu"], data["target"])
     assert not isinstance(facts, str), facts
     assert "atomics: at least 2048 on each of the 1024 elements of out_ptr4" in kernel_reason(facts)
+
+
+def test_reasons_and_verdicts_read_the_typed_facts_not_perfs_sentences(
+        validation: tuple[dict[str, Any], Path]) -> None:
+    """Issue 40: with every sentence of the model's answer replaced, the cross-entropy's round trips and the
+    embedding backward's atomics are still in the reasons, and the verdicts are the same: nothing is read from text."""
+    from dataclasses import replace
+
+    from irscope.analysis.perf.device import device_model
+    from irscope.analysis.report.build import build_report
+    from irscope.analysis.report.reasons import kernel_reason
+    from irscope.model.gpus import resolve_gpu
+    from irscope.model.program_record import GraphRecord, KernelUse, ProgramRecord
+    from irscope.request.program_report import facts_of
+
+    models, store = validation
+    gpu = resolve_gpu("h200", "sm90")
+    assert gpu is not None
+    for model, data in models.items():
+        for row in data["rows"]:
+            if row["name"] not in data["sampled"]:
+                continue
+            facts = facts_of(str(store), row["key"], data["gpu"], data["target"])
+            assert not isinstance(facts, str), facts
+            blank = replace(facts, bound_reason="reworded", dram_why="reworded", uncertain=("reworded",))
+            assert kernel_reason(blank) == kernel_reason(facts), (model, row["name"])
+            record = ProgramRecord(id="p", command="", target="sm90", gpu="h200", created=0.0, exit_code=0, graphs=(
+                GraphRecord(index=0, kind="forward", calls=1, kernels=(KernelUse(row["name"], (facts.key,), 1),)),))
+            verdicts = [build_report(record, {facts.key: f}, device_model(gpu), top=1).kernels[0].verdict
+                        for f in (facts, blank)]
+            assert verdicts[0] == verdicts[1], (model, row["name"])
+            if "nll_loss_forward" in row["name"] and "backward" not in row["name"]:
+                # a cross-entropy: its name says log_softmax, its facts say no scores read and written back
+                assert verdicts[0] is not None and "attention" not in verdicts[0].evidence, verdicts[0]
+                assert max(facts.tensors, key=lambda t: t[1])[2] == "input"  # its logits: read, not written back

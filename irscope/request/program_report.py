@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["REPORT_VERSION", "ReportOptions", "program_report"]
 
 # Bump when ConfigFacts, the model it runs or the variants tried change: older cached facts are then not read.
-REPORT_VERSION = 2
+REPORT_VERSION = 3
 _PARALLEL_FROM = 8  # uncached configs from which worker processes pay for their start
 
 
@@ -69,18 +69,11 @@ def _cache_dir(folder: Path, gpu: str) -> Path:
 
 @functools.lru_cache(maxsize=1)
 def _model_digest() -> str:
-    """A digest of the analyses' source a row's facts come from: a changed model is not answered from the cache."""
-    import hashlib
+    """The source of every irscope module a row's facts depend on (the report path's import graph): a changed model
+    is not answered from the cache."""
+    from irscope.analysis.report.digest import model_digest
 
-    import irscope.analysis as analysis
-
-    root = Path(analysis.__file__).parent
-    digest = hashlib.sha256()
-    # and the parsers they read the stages with (a PTX line's inlined-at chain decides which loop it is in)
-    for path in sorted([*root.glob("perf/*.py"), *root.glob("report/*.py"), *root.glob("banks/*.py"),
-                        root / "resources.py", root / "loops.py", *root.parent.glob("parse/*.py")]):
-        digest.update(str(path.relative_to(root.parent)).encode() + path.read_bytes())
-    return digest.hexdigest()[:10]
+    return model_digest()
 
 
 def _read_cached(path: Path) -> ConfigFacts | None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from irscope.analysis.perf.predict import DeviceModel, PerfReport
 from irscope.analysis.perf.work import Mix
+from irscope.analysis.report.reasons import OFF_BY, uncertainty
 from irscope.model.gpus import GPUS, Gpu
 
 __all__ = ["perf_json", "render_gpu_table", "render_perf"]
@@ -65,6 +66,7 @@ def perf_json(report: PerfReport) -> dict[str, Any]:
         "bytes_in_flight_per_sm": report.bytes_in_flight_per_sm,
         "predicted_us": report.predicted_us, "roofline_fraction": report.roofline_fraction,
         "time_range_us": list(report.time_range), "range_why": list(report.range_why),
+        "time_us": report.facts.time.to_json(), "facts": report.facts.to_json(),
         "bound": report.bound, "bound_reason": report.bound_reason,
         "bank": {"available": report.bank.available, "message": report.bank.message,
                  "accesses": list(report.bank.accesses), "worst_ways": report.bank.worst_ways,
@@ -143,12 +145,18 @@ def render_perf(report: PerfReport, title: str) -> str:
         out += [f"  {a}" for a in report.bank.accesses]
     out += ["", "Verdict:",
             f"  bound: {report.bound} ({report.bound_reason})",
-            f"  predicted_us: {report.predicted_us:.1f}  (compute {report.compute_us + report.vector_us:.1f}, "
+            f"  predicted_us: {'at least ' if report.facts.time.kind == 'lower_bound' else ''}"
+            f"{report.predicted_us:.1f}  (compute {report.compute_us + report.vector_us:.1f}, "
             f"memory {report.memory_us:.1f}, shared {report.shared_us:.1f}; roofline {report.roofline_us:.1f} us = "
             f"{report.roofline_fraction:.0%} of the prediction)"]
-    if report.time_range:
-        out.append(f"  range: {report.time_range[0]:.1f} .. {report.time_range[1]:.1f} us over what it did not model: "
-                   + "; ".join(report.range_why))
+    span = report.facts.time
+    if span.kind == "range":
+        out.append(f"  range: {span.words()} over what it did not model: " + "; ".join(report.range_why))
+    elif span.kind == "lower_bound":
+        out.append(f"  {span.words()}: a lower bound, no upper end known"
+                   + (f" (over the rest: {'; '.join(report.range_why)})" if report.range_why else ""))
+    if why := uncertainty(report.facts):
+        out.append(f"  off by more than {OFF_BY:.0f}x? {why}")
     out.append("  what would move it most:")
     out += [f"    - {s.text}" for s in report.suggestions]
     out += ["", "Assumptions:"] + [f"  - {a}" for a in report.assumptions]

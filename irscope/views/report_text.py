@@ -53,9 +53,14 @@ def table_cells(report: ProgramReport) -> tuple[tuple[str, ...], list[tuple[str,
             continue
         spills = f"{facts.spill_stores}/{facts.spill_loads}" if facts.spill_stores or facts.spill_loads else "-"
         rows.append((str(i), row.name, row.kind, _count(row.per_step), f"{row.config + 1} of {row.configs}",
-                     _us(row.per_launch_us), _us(row.total_us), f"{row.share:.1%}", _distance(row),
+                     _at_least(row) + _us(row.per_launch_us), _at_least(row) + _us(row.total_us), f"{row.share:.1%}",
+                     _distance(row),
                      f"{facts.dram_pct:.1%}", facts.bound, spills, str(len(facts.loops)) if facts.loops else "-"))
     return TABLE_HEADS, rows
+
+
+def _at_least(row: KernelRow) -> str:
+    return ">=" if row.time_kind == "lower_bound" else ""
 
 
 def _table(report: ProgramReport) -> list[str]:
@@ -84,7 +89,7 @@ def kernel_detail(i: int, row: KernelRow) -> list[str]:
            f"   {_count(row.per_step)} launches per step, {row.launches} in the run; config {row.config + 1} of "
            f"{row.configs} ({settings}), the one the model predicts fastest; grid {'x'.join(map(str, facts.grid))} "
            f"({facts.launch_note})",
-           f"   {_us(row.per_launch_us)} per launch"
+           f"   {'at least ' if row.time_kind == 'lower_bound' else ''}{_us(row.per_launch_us)} per launch"
            + (f" (range {_us(facts.low_us)} to {_us(facts.high_us)})" if facts.high_us > facts.low_us else "")
            + f", {_us(row.total_us)} in the run, {row.share:.1%} of the Triton time; roofline floor "
              f"{_us(facts.floor_us)} ({'DRAM' if facts.dram_floor_us >= facts.compute_floor_us else 'compute'})"]
@@ -161,6 +166,8 @@ def report_json(report: ProgramReport) -> dict[str, Any]:
         plain["modelled"] = row.modelled
         if row.chosen is not None:
             plain["chosen"]["distance"] = row.chosen.distance if row.chosen.floor_us > 0 else None
+            plain["time_us"] = {"low": row.low_us, "high": None if row.time_kind == "lower_bound" else row.high_us,
+                                "kind": row.time_kind}
         if row.verdict is not None:
             plain["verdict"]["words"] = row.verdict.words
     return data

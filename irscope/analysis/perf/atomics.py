@@ -26,7 +26,7 @@ from irscope.model.launch import TensorBytes
 from irscope.parse.mlir_ops import MlirModule, parse_module
 from irscope.parse.ttgir_ops import element_bits
 
-__all__ = ["ATOMICS", "ATOMIC_SAME_ADDRESS_NS", "Contention", "atomic_contention", "same_address_ns"]
+__all__ = ["ATOMICS", "ATOMIC_SAME_ADDRESS_NS", "Contention", "atomic_contention", "pointer_base", "same_address_ns"]
 
 ATOMIC_SAME_ADDRESS_NS = 8.4  # same_address_ns() of the committed H200 measurement (tests/test_report_launch.py)
 ATOMICS = frozenset({"tt.atomic_rmw", "amdgpu.buffer_atomic_rmw"})
@@ -92,7 +92,7 @@ def _reads_loaded(module: MlirModule, name: str, user: int, limit: int = 5000) -
     return False
 
 
-def _base(module: MlirModule, name: str, user: int) -> str:
+def pointer_base(module: MlirModule, name: str, user: int) -> str:
     """The function argument a pointer value offsets (through ``tt.addptr``'s pointer operand and its splats), or ""."""
     for _ in range(1000):
         index = module.source(name, user)
@@ -129,7 +129,7 @@ def atomic_contention(ttgir: str, tensors: tuple[TensorBytes, ...], programs: fl
         for dim in (match["shape"] or "1").split("x"):
             elements *= int(dim)
         pointer = op.operands[0]
-        target = _base(module, pointer, op.index)
+        target = pointer_base(module, pointer, op.index)
         if target not in sizes:
             continue
         addresses = sizes[target] // max(1, element_bits(match["elem"]) // 8)

@@ -9,16 +9,19 @@ from typing import Any
 
 from irscope.analysis.loops import capture_loops
 from irscope.analysis.perf.atomics import atomic_contention
+from irscope.analysis.perf.bounds import bound_sources
 from irscope.analysis.perf.coalescing import Coalescing, coalescing
 from irscope.analysis.perf.control import (
     Region,
     assumed_branches,
     conditional_store_loops,
     dead_regions,
-    unmodelled,
+    unmodelled_facts,
 )
 from irscope.analysis.perf.dependent import load_depths
 from irscope.analysis.perf.exits import early_exits
+from irscope.analysis.perf.facts import Unknown
+from irscope.analysis.perf.inputs import LoopSite, PerfInputs, RuntimeValues
 from irscope.analysis.perf.panels import (
     PanelTraffic,
     descriptor_args,
@@ -35,15 +38,18 @@ from irscope.analysis.perf.predict import (
     PerfReport,
     loop_costs,
     predict,
+    time_span,
 )
 from irscope.analysis.perf.replicas import replicated_loads
 from irscope.analysis.perf.roles import with_ir_roles
 from irscope.analysis.perf.slow_paths import slow_note, slow_paths
 from irscope.analysis.perf.work import (
+    LoopTrips,
     Mix,
     dot_flops,
     evaluate_trips,
     mix_of,
+    program_sample,
     scalar_values,
     scaled,
     split_by_loop,
@@ -149,9 +155,10 @@ def _listing(capture: Capture) -> Listing:
 
 
 def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with_bank: bool = True,
-                 both_paths: bool = False) -> PerfReport:
+                 both_paths: bool = False, known_values: RuntimeValues | None = None) -> PerfReport:
     """Read the capture's work for this launch and predict its time on ``device``; ``both_paths``: a branch on loaded
-    values takes both its paths (the worst case), not only its main one."""
+    values takes both its paths (the worst case), not only its main one; ``known_values``: values known at run time,
+    asked for the trips of each loop the launch's integer arguments do not decide."""
     from irscope.analysis.resources import capture_resources
 
     m = capture.manifest
@@ -163,14 +170,16 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     num_warps = resources.num_warps
     warp = int(m.warp_size or (64 if amd else 32))
     outside, inside = split_by_loop(listing)
-    outside, inside, slow = _without_slow_paths(capture, listing, outside, inside)
+    outside, inside, slow, slow_count = _without_slow_paths(capture, listing, outside, inside)
     matched_labels = {lp.evidence[0].label for lp in loops if lp.evidence and lp.evidence[0].label}
     once_insns = list(outside)
     uncertain = [f"missing {what}" for what in missing] + list(resources.problems)
+    unknowns = [Unknown("model", what=u) for u in uncertain]
     for label, insns in inside.items():
         if label not in matched_labels:
             once_insns.extend(insns)
             uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
+            unknowns.append(Unknown("unmatched_loop", 0, "", True, uncertain[-1]))
     ttgir = capture.read("ttgir")
     scalars = scalar_values(ttgir, shape.values, shape.grid)
     exits = early_exits(ttgir, shape.values, shape.grid)
@@ -183,12 +192,15 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     if unread:
         uncertain.append(f"{unread} tcgen05.mma instruction(s) whose instruction descriptor is no constant of the "
                          "PTX: their shape is unknown and their FLOPs are not counted")
+        unknowns.append(Unknown("model", 0, "", True, uncertain[-1]))
     once = mix_of(once_insns, num_warps, warp, amd, active, tcgen05)
     mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd, active, tcgen05)
                              for label, insns in inside.items()}
-    uncertain.extend(unmodelled(ttgir, exits.branches))
+    control = unmodelled_facts(ttgir, exits.branches)
+    uncertain.extend(u.what for u in control)
+    unknowns.extend(control)
     _unrolled(ttgir, loops, mixes, uncertain)
-    trips = evaluate_trips(ttgir, shape.values, shape.grid)
+    trips = _trips(ttgir, shape, loops, known_values)
     accesses = coalescing(ttgir, scalars)
     factor, worst = _coalescing_factor(accesses)
     efficiency, gather_note = dram_efficiency(accesses, device)
@@ -200,9 +212,12 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     costs, once, tma = _tma(ttgir, loops, costs, once)
     for cost in costs:
         if cost.trips is None:
-            uncertain.append(f"loop at line {cost.line}: {cost.trips_note}; counted once")
+            decided = f" (decided by {cost.decided_by})" if cost.decided_by else ""
+            uncertain.append(f"loop at line {cost.line}: {cost.trips_note}{decided}; counted once")
+            unknowns.append(Unknown("loop_trips", cost.line or 0, cost.decided_by, True, uncertain[-1]))
         if not cost.listing_label:
             uncertain.append(f"loop at line {cost.line}: no machine-code loop matched; its work is counted once")
+            unknowns.append(Unknown("unmatched_loop", cost.line or 0, "", True, uncertain[-1]))
     # NVIDIA's pipeliner keeps the loop's bounds and masks the last S-1 rounds of loads, so the rounds its
     # prologue issued ahead are not loaded again; AMD's stream pipeliner peels them into an epilogue and
     # lowers the loop's upper bound instead (the TTGIR trip count is already short by them).
@@ -225,6 +240,8 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     if once.unknown_width or any(mx.unknown_width for mx in mixes.values()):
         uncertain.append("some global accesses do not say their width: counted as 4 bytes per thread")
     in_flight = 0.0 if amd else _sass_in_flight(capture, uncertain)
+    said = {u.what for u in unknowns}
+    unknowns.extend(Unknown("model", what=u) for u in uncertain if u not in said)
     spans = [(lp.ttgir_lines, c.executions) for lp, c in zip(loops, costs, strict=True)]
 
     def runs(line: int) -> float:  # a TTGIR line's executions per CTA: its innermost loop's
@@ -232,23 +249,23 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
         return min(inner)[1] if inner else 1.0
 
     contention = atomic_contention(ttgir, shape.tensors, _programs(shape) * exits.share, runs)
-    report = predict(kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
-                   num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs,
-                   prologue_iterations=ahead, bank=bank,
-                   # AMD: the VGPRs spilled to scratch, 4 bytes a lane each (SGPR spills stay in VGPR lanes)
-                   spills=resources.spill_stores * 4 if amd else max(resources.spill_stores, resources.spill_loads),
-                   coalescing=worst, coalescing_factor=factor, local_wavefronts=local,
-                   shared_per_cta=resources.shared_total, l2_bytes_per_request=_bytes_per_request(accesses),
-                   dram_efficiency=efficiency, gather_note=gather_note,
-                   notes=((roles_note,) if roles_note else ()) + ((exits.why,) if exits.why else ()) + tuple(notes),
-                   rounds=rounds, programs=exits.share, sass_in_flight=in_flight, dots=_has_dot(ttgir),
-                   dependent=once_depth, atomics=contention,
-                   serial=_serial(loops, costs), panels=_panels(capture, shape, device, resources.occupancy),
-                   copies=_copies(ttgir, loops, costs), tma_bytes=tma * _programs(shape) * exits.share,
-                   uncertain=tuple(uncertain))
+    report = predict(PerfInputs(
+        kernel=m.function, target=m.target, config_index=m.config_index, device=device, shape=shape,
+        num_warps=num_warps, occupancy=resources.occupancy, once=once, loops=costs, prologue_iterations=ahead,
+        bank=bank,
+        # AMD: the VGPRs spilled to scratch, 4 bytes a lane each (SGPR spills stay in VGPR lanes)
+        spills=resources.spill_stores * 4 if amd else max(resources.spill_stores, resources.spill_loads),
+        coalescing=worst, coalescing_factor=factor, local_wavefronts=local, shared_per_cta=resources.shared_total,
+        l2_bytes_per_request=_bytes_per_request(accesses), dram_efficiency=efficiency, gather_note=gather_note,
+        notes=((roles_note,) if roles_note else ()) + ((exits.why,) if exits.why else ()) + tuple(notes),
+        rounds=rounds, programs=exits.share, sass_in_flight=in_flight, dots=_has_dot(ttgir), dependent=once_depth,
+        atomics=contention, serial=_serial(loops, costs), panels=_panels(capture, shape, device, resources.occupancy),
+        copies=_copies(ttgir, loops, costs), tma_bytes=tma * _programs(shape) * exits.share,
+        uncertain=tuple(uncertain), unknowns=tuple(unknowns), slow_path_instructions=slow_count,
+        softmax_rows=softmax_rows(ttgir), known_values=known_values))
     if not assumed:
         return report
-    return _with_branch_range(report, capture_perf(capture, device, shape, with_bank, both_paths=True), assumed)
+    return _with_branch_range(report, capture_perf(capture, device, shape, with_bank, True, known_values), assumed)
 
 
 def _with_branch_range(report: PerfReport, both: PerfReport, assumed: list[Region]) -> PerfReport:
@@ -257,8 +274,43 @@ def _with_branch_range(report: PerfReport, both: PerfReport, assumed: list[Regio
     lines = ", ".join(str(start) for start in sorted({r.start for r in assumed}))
     why = (f"branch at TTGIR line(s) {lines} on loaded values: its main path only {report.predicted_us:.1f} us, "
            f"both paths {both.predicted_us:.1f} us")
-    return replace(report, time_range=(min(low, both.predicted_us), max(high, both.predicted_us)),
-                   range_why=(*report.range_why, why))
+    span = (min(low, both.predicted_us), max(high, both.predicted_us))
+    facts = replace(report.facts, time=time_span(report.predicted_us, span, report.facts.unknowns))
+    return replace(report, time_range=span, range_why=(*report.range_why, why), facts=facts)
+
+
+def _trips(ttgir: str, shape: LaunchShape, loops: list[Any], known: RuntimeValues | None) -> list[LoopTrips]:
+    """Each loop's trips from the launch's integer arguments; where they do not decide them, what would (a loaded
+    tensor, an argument), and the trips ``known`` gives for every program when it can."""
+    trips = evaluate_trips(ttgir, shape.values, shape.grid)
+    unknown = [t.ttgir_line for t in trips if t.trips is None]
+    if not unknown:
+        return trips
+    sources = bound_sources(ttgir, unknown, shape.values)
+    source_lines = {lp.ttgir_lines[0]: lp.line or 0 for lp in loops}
+    out = []
+    for trip in trips:
+        if trip.trips is not None:
+            out.append(trip)
+            continue
+        site = LoopSite(trip.ttgir_line, source_lines.get(trip.ttgir_line, 0), sources.get(trip.ttgir_line, ""))
+        counts = [known.loop_trips(site, pid) for pid in program_sample(shape.grid)] if known is not None else []
+        if counts and all(c is not None for c in counts):
+            known_counts = [int(c) for c in counts if c is not None]
+            varies = min(known_counts) != max(known_counts)
+            out.append(LoopTrips(trip.ttgir_line, sum(known_counts) / len(known_counts), max(known_counts), varies,
+                                 "from values known at run time" + (f" ({min(known_counts)}..{max(known_counts)} per "
+                                                                    "program, averaged)" if varies else ""),
+                                 "known_values", site.decided_by))
+        else:
+            out.append(replace(trip, decided_by=site.decided_by))
+    return out
+
+
+def softmax_rows(ttgir: str) -> bool:
+    """Whether the kernel reduces rows (``tt.reduce``) and takes an exponential (``math.exp``/``exp2`` or
+    libdevice's ``__nv_exp*`` / ``__ocml_exp*``)."""
+    return "tt.reduce" in ttgir and any(op in ttgir for op in ("math.exp", "__nv_exp", "__ocml_exp"))
 
 
 def _has_dot(ttgir: str) -> bool:
@@ -267,13 +319,13 @@ def _has_dot(ttgir: str) -> bool:
 
 
 def _without_slow_paths(capture: Capture, listing: Listing, outside: list[Any], inside: dict[str, list[Any]]
-                        ) -> tuple[list[Any], dict[str, list[Any]], str]:
+                        ) -> tuple[list[Any], dict[str, list[Any]], str, int]:
     """The PTX's instructions without libdevice's trigonometric slow paths (``slow_paths``), and the note saying so."""
     if listing.stage != "ptx":
-        return outside, inside, ""
+        return outside, inside, "", 0
     paths = slow_paths(capture.read("ptx"))
     if not paths:
-        return outside, inside, ""
+        return outside, inside, "", 0
 
     starts = [p.first for p in paths]  # in order and disjoint
 
@@ -286,7 +338,7 @@ def _without_slow_paths(capture: Capture, listing: Listing, outside: list[Any], 
     inner = {label: insns for label, insns in inside.items()
              if not (label in loops and slow(loops[label].start))}
     skipped = len(outside) - len(kept) + sum(len(v) for k, v in inside.items() if k not in inner)
-    return kept, inner, slow_note(paths, skipped)
+    return kept, inner, slow_note(paths, skipped), skipped
 
 
 def _panels(capture: Capture, shape: LaunchShape, device: DeviceModel, occupancy: Any) -> PanelTraffic | None:

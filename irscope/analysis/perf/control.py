@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Region", "assumed_branches", "conditional_store_loops", "dead_regions", "unmodelled"]
+from irscope.analysis.perf.facts import Unknown
+
+__all__ = ["Region", "assumed_branches", "conditional_store_loops", "dead_regions", "unmodelled", "unmodelled_facts"]
 
 # Example: %accumulator = arith.cmpi eq, %k_tiles_7, %c0_i32 : i32 loc(#loc94)
 _CMPI = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.cmpi\s+(?P<pred>\w+),\s*(?P<a>%[\w$.-]+),\s*(?P<b>%[\w$.-]+)"
@@ -142,19 +144,27 @@ def conditional_store_loops(ttgir: str, loops: list[tuple[int, int]]) -> list[tu
 
 
 def unmodelled(ttgir: str, decided: tuple[int, ...] = ()) -> list[str]:
-    """What the model cannot weigh in this module, one sentence each: atomics (contention, spin locks) and branches
-    on loaded values (which way each program goes; not the ``decided`` lines, which the program id decides)."""
-    found: list[str] = []
+    """``unmodelled_facts``' sentences."""
+    return [u.what for u in unmodelled_facts(ttgir, decided)]
+
+
+def unmodelled_facts(ttgir: str, decided: tuple[int, ...] = ()) -> list[Unknown]:
+    """What the model cannot weigh in this module: atomics (contention, spin locks: the time is a lower bound) and
+    branches on loaded values (which way each program goes; not the ``decided`` lines, which the program id
+    decides)."""
+    found: list[Unknown] = []
     for number, line in enumerate(ttgir.splitlines(), 1):
-        if ("tt.atomic_cas" in line or "tt.atomic_rmw" in line) and not any("atomic" in f for f in found):
+        if ("tt.atomic_cas" in line or "tt.atomic_rmw" in line) and not any(u.kind == "contention" for u in found):
             op = "tt.atomic_cas" if "tt.atomic_cas" in line else "tt.atomic_rmw"
-            found.append(f"the {op} at TTGIR line {number}: a lock spun on is not modelled, and atomics on one "
+            found.append(Unknown("contention", number, "", True,
+                         f"the {op} at TTGIR line {number}: a lock spun on is not modelled, and atomics on one "
                          "address only as many as spreading them evenly over their tensor puts there (indices that "
                          "repeat put more), so the time is a lower bound" if op == "tt.atomic_rmw" else
                          f"the {op} at TTGIR line {number}: contention between CTAs (a lock spun on, atomics on "
-                         "one address) is not modelled, so the time is a lower bound")
-        if "cf.cond_br" in line and number not in decided and not any("branch" in f for f in found):
-            found.append(f"the branch at TTGIR line {number} depends on values known only when it runs (which way "
+                         "one address) is not modelled, so the time is a lower bound"))
+        if "cf.cond_br" in line and number not in decided and not any(u.kind == "branch" for u in found):
+            found.append(Unknown("branch", number, "", False,
+                         f"the branch at TTGIR line {number} depends on values known only when it runs (which way "
                          "each program goes): its shorter path is assumed not taken, its machine code outside "
-                         "loops is still counted")
+                         "loops is still counted"))
     return found

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from irscope.analysis.perf.device import DeviceModel
+from irscope.analysis.perf.facts import PerfFacts
 from irscope.analysis.perf.work import Mix
 
-__all__ = ["BankSummary", "LoopCost", "PerfReport", "Suggestion"]
+__all__ = ["BankSummary", "LoopCost", "PerfReport", "PerfResult", "Suggestion"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class LoopCost:
         peeled: iterations the pipeliner moved out of the loop (AMD's epilogue), already in the once-per-CTA mix.
         dependent: DRAM round trips an iteration's loads take in turn: 1, or more where a load's address is a loaded
             value (``dependent.load_depths``).
+        busiest: iterations of the CTA that runs it most, None when unknown.
+        origin: where ``trips`` came from (``facts.LoopFact.origin``); ``decided_by`` what would decide unknown trips.
     """
 
     line: int | None
@@ -35,6 +38,9 @@ class LoopCost:
     listing_label: str
     peeled: int = 0
     dependent: int = 1
+    busiest: int | None = None
+    origin: str = ""
+    decided_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -106,6 +112,8 @@ class PerfReport:
         assumptions: what the model assumed, one sentence each; ``uncertain`` what it could not find out.
         time_range: (best, worst) predicted microseconds over what it did not model (the L2 hit rate of re-reads,
             a branch on loaded values), empty when it modelled everything; ``range_why`` each part in words.
+        facts: what the model found as typed fields (bound, limiting term, loops, unknowns, atomics, the time as a
+            point, range or lower bound): what programs decide on, never the sentences.
     """
 
     kernel: str
@@ -148,3 +156,7 @@ class PerfReport:
     uncertain: tuple[str, ...] = field(default=())
     time_range: tuple[float, ...] = field(default=())
     range_why: tuple[str, ...] = field(default=())
+    facts: PerfFacts = field(default_factory=lambda: PerfFacts(bound="", limit=""))
+
+
+PerfResult = PerfReport  # the one answer of ``predict.predict``

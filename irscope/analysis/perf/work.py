@@ -85,6 +85,9 @@ class LoopTrips:
         busiest: iterations of the program that runs it most.
         depends_on_program: whether the count differs between programs (a persistent / strided loop).
         note: how it was found, or why it could not be.
+        origin: ``arguments``, ``per_program`` (the same, differing per program id), ``known_values`` (asked of
+            values known at run time) or ``unknown``.
+        decided_by: when unknown, what its bounds come from (``bounds.bound_source``), "" when not found.
     """
 
     ttgir_line: int
@@ -92,6 +95,8 @@ class LoopTrips:
     busiest: int | None
     depends_on_program: bool
     note: str
+    origin: str = "unknown"
+    decided_by: str = ""
 
 
 @dataclass
@@ -243,13 +248,13 @@ def evaluate_trips(ttgir: str, values: dict[str, int], grid: tuple[int, int, int
         if not counts:
             why = (f"its bounds need arguments with no value ({', '.join(missing)})" if missing
                    else "its bounds are computed inside another loop or by ops irscope does not evaluate")
-            found.append(LoopTrips(line, None, None, False, f"unknown: {why}"))
+            found.append(LoopTrips(line, None, None, False, f"unknown: {why}", "unknown"))
             continue
         mean = sum(counts) / len(counts)
         varies = min(counts) != max(counts)
         note = ("from the loop bounds evaluated with the launch's arguments"
                 + (f"; differs per program ({min(counts)}..{max(counts)}), averaged over the grid" if varies else ""))
-        found.append(LoopTrips(line, mean, max(counts), varies, note))
+        found.append(LoopTrips(line, mean, max(counts), varies, note, "per_program" if varies else "arguments"))
     return found
 
 

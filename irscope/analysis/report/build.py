@@ -56,10 +56,13 @@ def _kernel_row(name: str, kind: str, uses: list[tuple[KernelUseRow, KernelUse]]
         aten += [a for a in use.provenance.aten if a not in aten]
         lines += [ln for ln in use.provenance.lines if ln not in lines]
         missing = missing or use.provenance.missing
+    kinds = {u.chosen.perf.time.kind for u in modelled if u.chosen}
+    time_kind = "lower_bound" if "lower_bound" in kinds else "range" if high > low else "point"
     return KernelRow(name=name, kind=kind, uses=tuple(u for u, _ in uses), per_step=launches / steps,
                      launches=launches, per_launch_us=total / counted if counted else 0.0, step_us=total / steps,
                      total_us=total, low_us=low, high_us=high, share=0.0, chosen=main.chosen if main else None,
-                     aten=tuple(aten), lines=tuple(lines), provenance_missing="" if lines else missing)
+                     aten=tuple(aten), lines=tuple(lines), provenance_missing="" if lines else missing,
+                     time_kind=time_kind)
 
 
 _DTYPES = {"float16": "fp16", "half": "fp16", "bfloat16": "bf16", "float32": "tf32", "float": "tf32",
@@ -118,8 +121,13 @@ def build_report(record: ProgramRecord, facts: Mapping[str, ConfigFacts | str], 
                           verdict=kernel_verdict(row, tried.get(row.chosen.key)))
         done.append(row)
     unmodelled = [r.name for r in rows if not r.modelled]
-    extra = (f"{len(unmodelled)} kernel(s) not modelled: {', '.join(unmodelled[:5])}"
+    extra: tuple[str, ...] = (f"{len(unmodelled)} kernel(s) not modelled: {', '.join(unmodelled[:5])}"
              + (" ..." if len(unmodelled) > 5 else ""),) if unmodelled else ()
+    bounded = [r.name for r in rows if r.time_kind == "lower_bound"]
+    if bounded:  # ranked by their least time: each may belong higher, none lower
+        extra += (f"{len(bounded)} kernel(s) have a lower bound for a time (a loop's trips or a branch on data the "
+                  "model does not know; marked '>='): ranked by that least time, so each may rank higher, none lower: "
+                  + ", ".join(bounded[:5]) + (" ..." if len(bounded) > 5 else ""),)
     return ProgramReport(program=record.id, command=record.command, target=record.target,
                          gpu=device.name, steps=count, steps_from=steps_from, kernels=tuple(done),
                          externs=_externs(record, count, device), triton_us=triton, step_us=triton / count,

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from irscope.analysis.perf.device import DeviceModel
+from irscope.analysis.perf.facts import PerfFacts
 from irscope.analysis.perf.report import PerfReport
 from irscope.model.launch import LaunchShape
 
@@ -57,7 +58,8 @@ class ConfigFacts:
         launch_us: the fixed per-launch overhead inside ``predicted_us`` (in a program's stream: ``report.launch``).
         tensors: the launch's tensor arguments (name, bytes, role), from the program's recorded launch.
         reread_bytes: the model's DRAM bytes read again beyond the compulsory ones.
-        dram_why: how the model estimated the DRAM bytes, in its own words.
+        dram_why: how the model estimated the DRAM bytes, in its own words (for people: verdicts read ``perf``).
+        perf: what the model found as typed fields; every verdict and reason reads these, never the sentences.
     """
 
     key: str
@@ -96,6 +98,7 @@ class ConfigFacts:
     tensors: tuple[tuple[str, int, str], ...] = field(default=())
     reread_bytes: float = 0.0
     dram_why: str = ""
+    perf: PerfFacts = field(default_factory=lambda: PerfFacts(bound="", limit=""))
 
     @property
     def distance(self) -> float:
@@ -115,9 +118,9 @@ class ConfigFacts:
         if len(grid) != 3:
             raise ValueError("grid is not three numbers")
         tensors = tuple((str(t[0]), int(t[1]), str(t[2])) for t in data["tensors"])
-        plain = {k: v for k, v in data.items() if k not in ("loops", "grid", "tensors", "uncertain")}
+        plain = {k: v for k, v in data.items() if k not in ("loops", "grid", "tensors", "uncertain", "perf")}
         return cls(**plain, loops=loops, grid=(grid[0], grid[1], grid[2]), tensors=tensors,
-                   uncertain=tuple(map(str, data["uncertain"])))
+                   uncertain=tuple(map(str, data["uncertain"])), perf=PerfFacts.from_json(data["perf"]))
 
 
 def floor_us(report: PerfReport, device: DeviceModel) -> tuple[float, float]:
@@ -134,7 +137,8 @@ def config_facts(report: PerfReport, device: DeviceModel, shape: LaunchShape, *,
                  launch_note: str, resources: Any, loops: list[Any], launch_us: float) -> ConfigFacts:
     """The facts of one config from its perf report, resources (``irscope.analysis.resources.Resources``) and loops."""
     dram_floor, compute_floor = floor_us(report, device)
-    low, high = report.time_range if report.time_range else (report.predicted_us, report.predicted_us)
+    span = report.facts.time
+    low, high = span.low, span.high if span.high is not None else span.low
     sheet = device.sheet_dram_gbs or device.dram_gbs
     dram_pct = report.dram_bytes / (report.predicted_us * sheet * 1e3) if report.predicted_us and sheet else 0.0
     notes = tuple(LoopNote(line=lp.line or 0, source=lp.source, requested=lp.requested_stages or 0,
@@ -153,7 +157,7 @@ def config_facts(report: PerfReport, device: DeviceModel, shape: LaunchShape, *,
         bank_worst=report.bank.worst, bank_note="" if report.bank.available else report.bank.message,
         uncertain=report.uncertain, launch_us=launch_us,
         tensors=tuple((t.name, t.nbytes, t.role) for t in shape.tensors), reread_bytes=report.reread_bytes,
-        dram_why=report.dram_assumption)
+        dram_why=report.dram_assumption, perf=report.facts)
 
 
 def capture_config_facts(capture: Any, device: DeviceModel, shape: LaunchShape, launch_note: str,

@@ -46,4 +46,5 @@ def in_stream(report: PerfReport) -> PerfReport:
     predicted = max(report.predicted_us + shift, 0.0)
     return replace(report, predicted_us=predicted,
                    roofline_fraction=report.roofline_us / predicted if predicted else 0.0,
-                   time_range=tuple(max(t + shift, 0.0) for t in report.time_range))
+                   time_range=tuple(max(t + shift, 0.0) for t in report.time_range),
+                   facts=replace(report.facts, time=report.facts.time.shifted(shift)))

@@ -1,14 +1,15 @@
 """One line on why a kernel takes its time, and its rung on the kernel-authoring ladder, from the model's numbers.
 
 Every number in these sentences is a field of the kernel's ``ConfigFacts`` (or of the variants compiled for it),
-so a test can check each against the stage it came from.
+so a test can check each against the stage it came from. What the performance model found is read from its typed
+fields (``ConfigFacts.perf``, ``irscope.analysis.perf.facts``): never from its sentences, nor from the kernel's name.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from irscope.analysis.perf.facts import PerfFacts, Unknown
 from irscope.analysis.report.facts import ConfigFacts
 from irscope.analysis.report.launch import LAUNCH_US
 from irscope.analysis.report.results import Verdict, WhatIf
@@ -16,7 +17,7 @@ from irscope.analysis.report.results import Verdict, WhatIf
 if TYPE_CHECKING:
     from irscope.analysis.report.results import KernelRow
 
-__all__ = ["TUNE_GAIN", "kernel_reason", "kernel_verdict", "reread_factor"]
+__all__ = ["OFF_BY", "TUNE_GAIN", "kernel_reason", "kernel_verdict", "reread_factor", "uncertainty"]
 
 # A variant must be predicted this much faster to count as "tune it" (the model's own spread is larger than 5%).
 TUNE_GAIN = 0.10
@@ -30,13 +31,8 @@ SMALL_SHARE = 0.02
 REREAD = 1.2
 
 
-# Example: the atomics at TTGIR line 224 put 2097152 read-modify-writes on the 1024 elements of out_ptr4, at least 2048
-_ATOMICS = re.compile(r"put (?P<n>\d+) read-modify-writes on the (?P<m>\d+) elements of (?P<arg>[\w$.-]+), at least "
-                      r"(?P<each>\d+) on each")
-# Example: each waits 4 round trips of 900 ns in turn (its loop iterations and the loads whose address is a loaded
-_TRIPS = re.compile(r"waits (?P<n>\d+) round trips of (?P<ns>\d+) ns in turn")
-# Example: scaled by 16.0x for uncoalesced accesses (sectors fetched per useful byte)
-_UNCOALESCED = re.compile(r"scaled by (?P<x>[\d.]+)x for uncoalesced accesses")
+# A prediction this many times its low end (or with no known high end) says why in its verdict.
+OFF_BY = 2.0
 
 
 def _bytes(n: float) -> str:
@@ -71,21 +67,23 @@ def kernel_reason(facts: ConfigFacts) -> str:
         parts.append(f"compute bound at {rate:.1f} TFLOP/s ({facts.compute_floor_us:.2f} us of FLOPs at peak)")
     else:
         parts.append(f"{facts.bound} bound, {facts.dram_pct:.1%} of DRAM peak")
-    atomics, trips = _ATOMICS.search(facts.bound_reason), _TRIPS.search(facts.bound_reason)
-    if atomics:
-        parts.append(f"atomics: at least {atomics['each']} on each of the {atomics['m']} elements of {atomics['arg']}, "
+    perf = facts.perf
+    if perf.atomics is not None and perf.limit == "atomics":
+        a = perf.atomics
+        parts.append(f"atomics: at least {a.per_address:.0f} on each of the {a.elements} elements of {a.tensor}, "
                      "which the L2 applies one at a time (a lower bound where indices repeat)")
-    elif trips:
-        parts.append(f"each CTA waits {trips['n']} DRAM round trips in turn (loop iterations and loads that wait for "
-                     "a loaded address)")
+    elif perf.round_trips:
+        parts.append(f"each CTA waits {perf.round_trips} DRAM round trips in turn (loop iterations and loads that wait "
+                     "for a loaded address)")
     body = _body_us(facts)
     if body < LAUNCH_US:
         parts.append(f"its body is {body:.2f} us, under the {LAUNCH_US:.0f} us a launch alone costs "
                      f"(moves {_bytes(facts.tensor_bytes)})")
     factor, where = reread_factor(facts)
     if factor >= REREAD:
-        uncoalesced = _UNCOALESCED.search(facts.dram_why)
-        cause = (f": uncoalesced, {uncoalesced.group('x')}x the sectors per useful byte" if uncoalesced and where == "DRAM" else
+        uncoalesced = perf.uncoalesced_factor > 1.0
+        cause = (f": uncoalesced, {perf.uncoalesced_factor:.1f}x the sectors per useful byte" if uncoalesced
+                 and where == "DRAM" else
                  f": re-reads {_bytes(facts.reread_bytes)}" if facts.reread_bytes and where == "DRAM" else "")
         parts.append(f"moves {factor:.1f}x its tensors' own bytes ({_bytes(facts.tensor_bytes)}) through {where}"
                      + cause)
@@ -113,17 +111,59 @@ def _tried(what_ifs: tuple[WhatIf, ...]) -> str:
     return "variants: " + ", ".join(said)
 
 
-def _scores_materialised(row: KernelRow) -> bool:
-    """Whether the kernel computes a softmax (its name or its ATen operators say so): its input, the scores, was
-    written to DRAM by the product before it, and is read back here."""
-    return "softmax" in row.name or any("softmax" in a for a in row.aten)
+def _scores_materialised(facts: ConfigFacts) -> bool:
+    """Whether the kernel computes a softmax over scores it reads from and writes back to DRAM: it reduces rows and
+    takes an exponential (the model's ``softmax_rows``), and its largest tensor is both read and written (the scores,
+    overwritten by the probabilities). A cross-entropy reads its logits and writes a loss, or a gradient beside them:
+    not scores a fused attention kernel would keep on chip."""
+    if not facts.perf.softmax_rows or not facts.tensors:
+        return False
+    return max(facts.tensors, key=lambda t: t[1])[2] == "inout"
+
+
+def _unknown_words(unknown: Unknown) -> str:
+    where = f" at line {unknown.line}" if unknown.line else ""
+    if unknown.kind == "loop_trips":
+        by = unknown.decided_by
+        source = (f"values loaded from {by.removeprefix('loaded:')}" if by.startswith("loaded:") else
+                  f"the argument {by.removeprefix('argument:')}, not recorded" if by.startswith("argument:") else
+                  "an enclosing loop's values" if by == "loop" else "ops the model does not evaluate")
+        return f"the loop{where} runs as many times as {source} say, counted once"
+    if unknown.kind == "unmatched_loop":
+        return f"the loop{where} matches no machine-code loop, its work counted once"
+    if unknown.kind == "contention":
+        return f"atomics or a lock{where} may wait on one another beyond the even spread"
+    if unknown.kind == "branch":
+        return f"the branch{where} on loaded values may take its other path"
+    return unknown.what
+
+
+def uncertainty(perf: PerfFacts) -> str:
+    """Why the prediction could be off by more than ``OFF_BY`` (a lower bound, or a range that wide), "" when not."""
+    span = perf.time
+    if span.factor <= OFF_BY:
+        return ""
+    if span.kind == "lower_bound":
+        why = [_unknown_words(u) for u in perf.unknowns if u.lower_bound]
+        return (f"the time is a lower bound, at least {span.low:.2f} us per launch: " + "; ".join(why[:2])
+                + (f" (+{len(why) - 2} more)" if len(why) > 2 else ""))
+    causes = [_unknown_words(u) for u in perf.unknowns if u.kind == "branch"] or ["the L2 hit rate of re-reads"]
+    return (f"the time is {span.low:.2f} .. {span.high or 0.0:.2f} us per launch, more than {OFF_BY:.0f}x apart: "
+            + "; ".join(causes[:2]))
 
 
 def kernel_verdict(row: KernelRow, what_ifs: tuple[WhatIf, ...] | None) -> Verdict | None:
-    """The rung of a modelled kernel, with the numbers; None when it was not modelled."""
+    """The rung of a modelled kernel, with the numbers (and, when its time could be off by more than ``OFF_BY``,
+    why); None when it was not modelled."""
     facts = row.chosen
     if facts is None:
         return None
+    verdict = _verdict(row, facts, what_ifs)
+    why = uncertainty(facts.perf)
+    return Verdict(verdict.rung, f"{verdict.evidence}; {why}", verdict.what_ifs) if why else verdict
+
+
+def _verdict(row: KernelRow, facts: ConfigFacts, what_ifs: tuple[WhatIf, ...] | None) -> Verdict:
     tried = tuple(what_ifs or ())
     best = _best(tried)
     share = f"{row.share:.1%} of the program's predicted Triton time"
@@ -140,7 +180,7 @@ def kernel_verdict(row: KernelRow, what_ifs: tuple[WhatIf, ...] | None) -> Verdi
     if row.share < SMALL_SHARE:
         return Verdict("leave", f"{share}: {body_distance:.1f}x its roofline floor, but small; " + _tried(tried),
                        tried)
-    if _scores_materialised(row) and facts.tensors:
+    if _scores_materialised(facts):
         name, nbytes, role = max(facts.tensors, key=lambda t: t[1])
         moved = "read and written" if role == "inout" else "read" if role == "input" else "written"
         return Verdict("hand", f"a softmax over scores held in DRAM: its largest tensor, {name} ({_bytes(nbytes)}), is "

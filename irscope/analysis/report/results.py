@@ -90,6 +90,8 @@ class KernelRow:
         share: of the program's predicted Triton time.
         chosen: the facts of the config used by its most-launched use (what the columns show).
         aten / lines: where it came from (Inductor's provenance), ``provenance_missing`` why there is none.
+        time_kind: ``point``, ``range`` (``low_us`` .. ``high_us``) or ``lower_bound`` (at least ``low_us``: some
+            use's time has no upper end the model knows, ``perf.facts.TimeSpan``).
         reason: one line from the model's numbers (the top rows only, else "").
         verdict: its rung on the ladder (the top rows only, else None).
     """
@@ -109,6 +111,7 @@ class KernelRow:
     aten: tuple[str, ...] = ()
     lines: tuple[SourceLine, ...] = ()
     provenance_missing: str = ""
+    time_kind: str = "point"
     reason: str = ""
     verdict: Verdict | None = None
 
