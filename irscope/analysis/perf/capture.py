@@ -171,8 +171,9 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
             once_insns.extend(insns)
             uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
     ttgir = capture.read("ttgir")
-    scalars = scalar_values(ttgir, shape.values, shape.grid)
-    exits = early_exits(ttgir, shape.values, shape.grid)
+    contents = shape.contents()
+    scalars = scalar_values(ttgir, shape.values, shape.grid, contents)
+    exits = early_exits(ttgir, shape.values, shape.grid, contents)
     assumed = [] if both_paths else assumed_branches(ttgir, scalars, exits.branches)
     dead = dead_regions(ttgir, scalars) + assumed
     shape, roles_note = with_ir_roles(shape, ttgir, tuple((r.start, r.end) for r in dead))
@@ -181,7 +182,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     mixes: dict[str, Mix] = {label: mix_of(insns, num_warps, warp, amd, active) for label, insns in inside.items()}
     uncertain.extend(unmodelled(ttgir, exits.branches))
     _unrolled(ttgir, loops, mixes, uncertain)
-    trips = evaluate_trips(ttgir, shape.values, shape.grid)
+    trips = evaluate_trips(ttgir, shape.values, shape.grid, contents)
     accesses = coalescing(ttgir, scalars)
     factor, worst = _coalescing_factor(accesses)
     efficiency, gather_note = dram_efficiency(accesses, device)
