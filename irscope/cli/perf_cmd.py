@@ -56,12 +56,16 @@ def _check(*, kernel: str | None, **_: Any) -> None:
               help="programs launched (default: a bundled kernel's grid(), a program capture's recorded launch, "
                    "whose arguments --grid keeps; required for FILE:FUNCTION kernels, by name too, whose recorded "
                    "--args it binds, and captures that recorded no launch)")
+@click.option("--data", "data_items", metavar="NAME=VALUES|@FILE", multiple=True,
+              help="the contents of an integer tensor the kernel loads its loop bounds or indices from (sequence "
+                   "lengths, offsets, block tables), e.g. --data seq_lens=17,300,2048 or --data seq_lens=@lens.json; "
+                   "replaces what a program capture recorded for it")
 @click.option("--gpus", is_flag=True, is_eager=True, expose_value=False, callback=_gpu_table,
               help="print the table of known GPUs and their sources, and exit")
 @kernel_request(optional=True, check=_check)
 @json_option
 def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple[str, ...], grid_text: str | None,
-         as_json: bool) -> None:
+         data_items: tuple[str, ...], as_json: bool) -> None:
     """Predict how long one launch of KERNEL takes and what bounds it (compute, memory or latency), from the
     compiled code alone: tensor-core and vector FLOPs read from the PTX / AMDGCN, loop trip counts from the
     sizes, DRAM bytes, occupancy, waves, coalescing and shared-memory bank conflicts, against a GPU's data
@@ -71,16 +75,26 @@ def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple
 
         irscope perf matmul --target sm90 --size 4096x4096x4096
     """
-    from irscope.request.perf_launch import parse_grid, perf_device, perf_shape, sized_request
+    from irscope.model.launch import with_data
+    from irscope.request.perf_launch import parse_data, parse_grid, perf_device, perf_shape, sized_request
     from irscope.views.perf_text import perf_json, render_perf
 
     device, sm_count = perf_device(gpu_name, request.target.name, _measure_here)
     grid = parse_grid(grid_text) if grid_text is not None else None
+    given = parse_data(data_items)
     request = sized_request(request, size_items)
     capture = asked.capture(request)
     if gpu_name is None:
         _refuse_unlaunchable(capture)
-    shape = perf_shape(request, grid, sm_count, capture.path)
+    if given:
+        from irscope.analysis.values import parse_scalar_program
+
+        pointers = parse_scalar_program(capture.read("ttgir")).pointers
+        unknown = [name for name in given if name not in pointers]
+        if unknown:
+            raise UsageError(f"--data {', '.join(unknown)}: not an integer-pointer parameter of {capture.manifest.function}"
+                             f"; its integer tensors are {', '.join(pointers) or 'none'}")
+    shape = with_data(perf_shape(request, grid, sm_count, capture.path), given, "--data")
     from irscope.analysis.perf.capture import capture_perf
 
     report = capture_perf(capture, device, shape)

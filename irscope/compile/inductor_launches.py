@@ -170,7 +170,7 @@ def record_launches(compiled: Any, inputs: list[Any], calls: list[dict[str, Any]
 
 def _write(pending: list[tuple[Any, tuple[Any, ...]]]) -> None:
     """One record per launch (the first ``_MAX_LAUNCHES`` of each kernel config), each with the run's count."""
-    from irscope.compile.launch_values import launch_shape
+    from irscope.compile.launch_values import launch_note, launch_shape
 
     notes: dict[str, list[dict[str, Any]]] = {}
     for autotuner, args in pending:
@@ -178,12 +178,12 @@ def _write(pending: list[tuple[Any, tuple[Any, ...]]]) -> None:
         for result in autotuner.compile_results:
             try:
                 bound, grid = autotuner._interpret_args_grid(args, result.config)
-                shape = launch_shape(names, list(bound), {}, grid, _roles(names), "the program's launch")
+                shape = launch_shape(names, list(bound), {}, grid, _roles(names), "the program's launch",
+                                     record_data=True)
             except Exception:  # Inductor's grid expression failed on these arguments: not recorded
                 continue
             notes.setdefault(config_key(autotuner, result.config), []).append(
-                {"name": str(getattr(autotuner.fn, "__name__", "?")), "grid": list(shape.grid),
-                 "values": shape.values, "tensors": [[t.name, t.nbytes, t.role] for t in shape.tensors]})
+                {"name": str(getattr(autotuner.fn, "__name__", "?")), **launch_note(shape)})
     for key, launches in notes.items():
         for note in launches[:_MAX_LAUNCHES]:
             write_record("launches", {"key": key, **note, "per_run": len(launches)})

@@ -1,4 +1,5 @@
-"""Offline, each skipped launch's grid, integer arguments and tensor sizes, kept for ``irscope perf``.
+"""Offline, each skipped launch's grid, integer arguments, tensor sizes and small integer tensors' contents, kept
+for ``irscope perf``.
 
 Under ``--target`` the JIT cache hook skips every launch, so Triton never evaluates the grid. The wrapped
 ``JITFunction.run`` evaluates it here the way the JIT would (a callable grid is given the bound arguments),
@@ -48,16 +49,15 @@ def note_launch(jit: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None
     if counts.get(key, 0) >= _MAX_LAUNCHES:
         return
     try:
-        from irscope.compile.launch_values import launch_shape
+        from irscope.compile.launch_values import launch_note, launch_shape
 
         bound = _bound(jit, args, kwargs)
         grid = kwargs.get("grid")
         if callable(grid):
             grid = grid(bound)
-        shape = launch_shape(list(bound), list(bound.values()), {}, grid, {}, "the program's launch")
+        shape = launch_shape(list(bound), list(bound.values()), {}, grid, {}, "the program's launch",
+                             record_data=True)
     except Exception:  # the program's grid function failed on its arguments: nothing to record
         return
     counts[key] = counts.get(key, 0) + 1
-    write_record("launches", {"key": key, "name": str(getattr(jit, "__name__", "?")), "grid": list(shape.grid),
-                              "values": shape.values,
-                              "tensors": [[t.name, t.nbytes, t.role] for t in shape.tensors]})
+    write_record("launches", {"key": key, "name": str(getattr(jit, "__name__", "?")), **launch_note(shape)})

@@ -16,10 +16,18 @@ from typing import Any
 from irscope.errors import UsageError
 from irscope.model.kernels import KernelInfo
 from irscope.model.kernelspec import ArgSpec, FunctionKernel
-from irscope.model.launch import LaunchShape, TensorBytes
+from irscope.model.launch import (
+    DATA_ELEMENTS,
+    DATA_ELEMENTS_PER_LAUNCH,
+    INTEGER_DTYPES,
+    LaunchShape,
+    TensorBytes,
+    TensorData,
+    data_to_json,
+)
 
-__all__ = ["DTYPE_BYTES", "arguments_launch", "bundled_launch", "function_launch", "launch_shape", "param_names",
-           "parse_grid"]
+__all__ = ["DTYPE_BYTES", "arguments_launch", "bundled_launch", "function_launch", "launch_note", "launch_shape",
+           "param_names", "parse_grid", "tensor_contents"]
 
 DTYPE_BYTES = {
     "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "uint8": 1, "int16": 2, "int32": 4,
@@ -54,12 +62,15 @@ def _descriptor_bytes(desc: Any) -> int:
 
 
 def launch_shape(arg_names: list[str], args: list[Any], kwargs: dict[str, Any], grid: Any,
-                 roles: dict[str, str], origin: str) -> LaunchShape:
-    """Bind positional and keyword arguments to parameter names; ints become values, tensors sizes."""
+                 roles: dict[str, str], origin: str, record_data: bool = False) -> LaunchShape:
+    """Bind positional and keyword arguments to parameter names; ints become values, tensors sizes, and with
+    ``record_data`` small integer tensors their contents (``tensor_contents``)."""
     bound = dict(zip(arg_names, args, strict=False))
     bound.update({k: v for k, v in kwargs.items() if k in arg_names})
     values: dict[str, int] = {}
     tensors: list[TensorBytes] = []
+    data: list[TensorData] = []
+    skipped: list[str] = []
     for name, value in bound.items():
         if isinstance(value, bool):
             continue
@@ -72,7 +83,44 @@ def launch_shape(arg_names: list[str], args: list[Any], kwargs: dict[str, Any], 
             size = getattr(value, "element_size", None)
             element = int(size()) if callable(size) else DTYPE_BYTES.get(dtype, 4)
             tensors.append(TensorBytes(name, element * prod(int(d) for d in value.shape), roles.get(name, "inout")))
-    return LaunchShape(_grid3(grid), values, tuple(tensors), origin)
+            if record_data and dtype in INTEGER_DTYPES:
+                room = DATA_ELEMENTS_PER_LAUNCH - sum(len(d.values) for d in data)
+                found = tensor_contents(name, value, dtype, room)
+                if isinstance(found, TensorData):
+                    data.append(found)
+                else:
+                    skipped.append(f"{name}: {found}")
+    return LaunchShape(_grid3(grid), values, tuple(tensors), origin, tuple(data), tuple(skipped))
+
+
+def launch_note(shape: LaunchShape) -> dict[str, Any]:
+    """A recorded launch as the JSON a capture's ``launches.json`` holds (``request/launch_cache`` reads it)."""
+    note: dict[str, Any] = {"grid": list(shape.grid), "values": shape.values,
+                            "tensors": [[t.name, t.nbytes, t.role] for t in shape.tensors]}
+    if shape.data:
+        note["data"] = data_to_json(shape.data)
+    if shape.not_recorded:
+        note["not_recorded"] = list(shape.not_recorded)
+    return note
+
+
+def tensor_contents(name: str, tensor: Any, dtype: str, room: int = DATA_ELEMENTS) -> TensorData | str:
+    """The contents of an integer tensor argument in the order the kernel's pointer reads them, or why not."""
+    shape = tuple(int(d) for d in tensor.shape)
+    count = prod(shape)
+    limit = min(DATA_ELEMENTS, room)
+    if count > limit:
+        return f"{count} elements, over the {limit} a launch records"
+    contiguous = getattr(tensor, "is_contiguous", None)
+    if callable(contiguous) and not contiguous():
+        return "not contiguous (its elements are not read in the order of its shape)"
+    try:
+        flat = tensor.detach().reshape(-1).cpu().tolist()
+    except Exception as exc:  # a fake or meta tensor has no data; a library's own tensor type may refuse
+        return f"no data on the launching side ({type(exc).__name__})"
+    if not isinstance(flat, list) or not all(isinstance(v, (int, bool)) for v in flat):
+        return "no integer data"
+    return TensorData(name, dtype, shape, tuple(int(v) for v in flat))
 
 
 def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: dict[str, int],

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from irscope.model.launch import LaunchShape, TensorBytes
+from irscope.model.launch import LaunchShape, TensorBytes, data_from_json, data_to_json
 from irscope.toolchain.derived import derived_file, write_derived
 
 __all__ = ["cached_launch", "launch_key", "recorded_launches"]
@@ -53,13 +53,19 @@ def _decode(data: Any) -> LaunchShape | None:
         return None
     if not isinstance(origin, str):
         return None
+    contents, problem = data_from_json(data.get("data"))
+    skipped = data.get("not_recorded", [])
+    if problem or not (isinstance(skipped, list) and all(isinstance(n, str) for n in skipped)):
+        return None
     return LaunchShape((grid[0], grid[1], grid[2]), dict(values),
-                       tuple(TensorBytes(t[0], t[1], t[2]) for t in tensors), origin)
+                       tuple(TensorBytes(t[0], t[1], t[2]) for t in tensors), origin, contents, tuple(skipped))
 
 
 def _encode(shape: LaunchShape) -> dict[str, Any]:
     return {"format": _FORMAT, "grid": list(shape.grid), "values": dict(shape.values),
-            "tensors": [[t.name, int(t.nbytes), t.role] for t in shape.tensors], "origin": shape.origin}
+            "tensors": [[t.name, int(t.nbytes), t.role] for t in shape.tensors], "origin": shape.origin,
+            **({"data": data_to_json(shape.data)} if shape.data else {}),
+            **({"not_recorded": list(shape.not_recorded)} if shape.not_recorded else {})}
 
 
 def cached_launch(capture_dir: Path, key: str, make: Callable[[], LaunchShape]) -> LaunchShape:

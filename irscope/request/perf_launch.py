@@ -23,8 +23,10 @@ if TYPE_CHECKING:
     from irscope.model.gpus import Gpu
     from irscope.model.launch import LaunchShape
 
-__all__ = ["Measured", "measured_device", "native_gpu", "parse_grid", "parse_sizes", "perf_device", "perf_shape",
-           "sized_request"]
+__all__ = ["Measured", "measured_device", "native_gpu", "parse_data", "parse_grid", "parse_sizes", "perf_device",
+           "perf_shape", "sized_request"]
+
+_DATA_FILE_BYTES = 16 << 20  # a --data file larger than this is refused before it is read
 
 
 class Measured(Protocol):
@@ -131,3 +133,59 @@ def perf_shape(request: Request, grid: tuple[int, int, int] | None, sm_count: in
     """The launch the model runs: grid, integer arguments and tensor sizes (``grid``: ``--grid``, or None)."""
     return kind_of(request.kernel).launch_shape(request.target, request.config_index, request.sizes, grid, sm_count,
                                                 capture_dir)
+
+
+def _flat_ints(value: object, out: list[int], limit: int) -> bool:
+    """Append the integers of a (nested) JSON list to ``out``; False on anything else or past ``limit``."""
+    if isinstance(value, bool) or not isinstance(value, (int, list)):
+        return False
+    if isinstance(value, int):
+        out.append(value)
+        return len(out) <= limit
+    return all(_flat_ints(v, out, limit) for v in value)
+
+
+def parse_data(items: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """``("seq_lens=12,300,7", "block_tables=@tables.json")`` -> contents by parameter name; a usage error otherwise.
+
+    A file holds a JSON list of integers (nested lists are flattened in order, as a contiguous tensor's memory) or
+    integers separated by commas or white space.
+    """
+    import json
+
+    from irscope.model.launch import DATA_ELEMENTS
+
+    valid = "give --data NAME=1,2,3 or --data NAME=@FILE (a JSON list of integers, or integers separated by commas)"
+    found: dict[str, tuple[int, ...]] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier():
+            raise UsageError(f"--data {item!r}: no NAME=; {valid}")
+        where = f"--data {name}"
+        if text.startswith("@"):
+            path = Path(text[1:]).expanduser()
+            try:
+                if path.stat().st_size > _DATA_FILE_BYTES:
+                    raise UsageError(f"{where}: {path} is over {_DATA_FILE_BYTES >> 20} MB; {valid}")
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise UsageError(f"{where}: cannot read {path} ({exc.__class__.__name__}); {valid}") from None
+        values: list[int] = []
+        stripped = text.strip()
+        if stripped.startswith("["):
+            try:
+                parsed = json.loads(stripped)
+            except ValueError:
+                raise UsageError(f"{where}: not a JSON list of integers; {valid}") from None
+            if not _flat_ints(parsed, values, DATA_ELEMENTS):
+                raise UsageError(f"{where}: not a list of at most {DATA_ELEMENTS} integers; {valid}")
+        else:
+            try:
+                values = [int(v) for v in stripped.replace(",", " ").split()]
+            except ValueError:
+                raise UsageError(f"{where}: not integers; {valid}") from None
+        if not values or len(values) > DATA_ELEMENTS:
+            raise UsageError(f"{where}: give 1 to {DATA_ELEMENTS} integers; {valid}")
+        found[name] = tuple(values)
+    return found

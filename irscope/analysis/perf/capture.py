@@ -181,8 +181,9 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
             uncertain.append(f"machine-code loop {label} matches no TTGIR loop: its instructions are counted once")
             unknowns.append(Unknown("unmatched_loop", 0, "", True, uncertain[-1]))
     ttgir = capture.read("ttgir")
-    scalars = scalar_values(ttgir, shape.values, shape.grid)
-    exits = early_exits(ttgir, shape.values, shape.grid)
+    contents = shape.contents()
+    scalars = scalar_values(ttgir, shape.values, shape.grid, contents)
+    exits = early_exits(ttgir, shape.values, shape.grid, contents)
     assumed = [] if both_paths else assumed_branches(ttgir, scalars, exits.branches)
     dead = dead_regions(ttgir, scalars) + assumed
     shape, roles_note = with_ir_roles(shape, ttgir, tuple((r.start, r.end) for r in dead))
@@ -200,7 +201,7 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     uncertain.extend(u.what for u in control)
     unknowns.extend(control)
     _unrolled(ttgir, loops, mixes, uncertain)
-    trips = _trips(ttgir, shape, loops, known_values)
+    trips = _trips(ttgir, shape, loops, known_values, contents)
     accesses = coalescing(ttgir, scalars)
     factor, worst = _coalescing_factor(accesses)
     efficiency, gather_note = dram_efficiency(accesses, device)
@@ -279,10 +280,12 @@ def _with_branch_range(report: PerfReport, both: PerfReport, assumed: list[Regio
     return replace(report, time_range=span, range_why=(*report.range_why, why), facts=facts)
 
 
-def _trips(ttgir: str, shape: LaunchShape, loops: list[Any], known: RuntimeValues | None) -> list[LoopTrips]:
-    """Each loop's trips from the launch's integer arguments; where they do not decide them, what would (a loaded
-    tensor, an argument), and the trips ``known`` gives for every program when it can."""
-    trips = evaluate_trips(ttgir, shape.values, shape.grid)
+def _trips(ttgir: str, shape: LaunchShape, loops: list[Any], known: RuntimeValues | None,
+           contents: dict[str, tuple[int, ...]]) -> list[LoopTrips]:
+    """Each loop's trips from the launch's integer arguments and the recorded contents of the tensors it loads
+    scalars from; where they do not decide them, what would (a loaded tensor, an argument), and the trips ``known``
+    gives for every program when it can."""
+    trips = evaluate_trips(ttgir, shape.values, shape.grid, contents)
     unknown = [t.ttgir_line for t in trips if t.trips is None]
     if not unknown:
         return trips
@@ -303,7 +306,7 @@ def _trips(ttgir: str, shape: LaunchShape, loops: list[Any], known: RuntimeValue
                                                                     "program, averaged)" if varies else ""),
                                  "known_values", site.decided_by))
         else:
-            out.append(replace(trip, decided_by=site.decided_by))
+            out.append(replace(trip, decided_by=trip.decided_by or site.decided_by))
     return out
 
 

@@ -9,9 +9,11 @@ branch is the share of the grid that does the kernel's work; the others leave at
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from irscope.analysis.perf.work import program_sample, run_scalars, scalar_program_parts
+from irscope.analysis.perf.work import program_sample
+from irscope.analysis.values import parse_scalar_program, run_program
 
 __all__ = ["Exits", "early_exits"]
 
@@ -114,8 +116,10 @@ def _walk(lines: list[str], blocks: dict[str, list[int]], entry: list[int], know
     return None
 
 
-def early_exits(ttgir: str, values: dict[str, int], grid: tuple[int, int, int]) -> Exits:
-    """The share of programs that run past the early returns their program id decides, for this launch."""
+def early_exits(ttgir: str, values: dict[str, int], grid: tuple[int, int, int],
+                data: Mapping[str, Sequence[int]] | None = None) -> Exits:
+    """The share of programs that run past the early returns their program id (and the scalars it loads from recorded
+    tensor contents, ``data``) decides, for this launch."""
     lines = ttgir.splitlines()
     branches = [i for i, line in enumerate(lines) if _COND_BR.match(line)]
     if not branches:
@@ -124,12 +128,12 @@ def early_exits(ttgir: str, values: dict[str, int], grid: tuple[int, int, int]) 
     if not any(_returns_only(lines, body) for body in blocks.values()):
         return Exits()
     last = max(branches)
-    ops, _loops, args = scalar_program_parts("\n".join(lines[:last + 1]))
-    env = {f"%{name}": int(values[name]) for name in args if name in values}
+    program = parse_scalar_program("\n".join(lines[:last + 1]))
+    env = {f"%{name}": int(values[name]) for name in program.args if name in values}
     decided: set[int] = set()
     runs = exits = 0
     for pid in program_sample(grid):
-        known = _conditions(lines, last, run_scalars(ops, env, pid, grid))
+        known = _conditions(lines, last, run_program(program, env, pid, grid, data).values)
         past = _walk(lines, blocks, entry, known, decided)
         if past is None:  # a branch on a loaded value (or one irscope does not evaluate) decides it
             return Exits()

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from irscope.analysis.instructions import access_bytes, classify
 from irscope.analysis.tcgen05 import Tcgen05Shape
+from irscope.analysis.values import ScalarProgram, parse_scalar_program, run_program
 from irscope.parse.lineinfo import AsmLoop, Instruction, Listing
 
 __all__ = [
@@ -33,19 +34,6 @@ __all__ = [
     "split_by_loop",
 ]
 
-# Example: %num_pid_m_3 = arith.divsi %num_pid_m, %c128_i32 : i32 loc(#loc104)
-_SCALAR_OP = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?P<op>\w+)\s+(?P<a>%[\w$.-]+)(?:\s*,\s*(?P<b>%[\w$.-]+))?"
-                        r"\s*:\s*(?P<type>i\d+|index)\b(?!\s*to)")
-# Example: %c63_i32 = arith.constant 63 : i32 loc(#loc1)
-_CONSTANT = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.constant\s+(?P<value>-?\d+)\s*:\s*(?:i\d+|index)\b")
-# Example: %0 = arith.extsi %K : i32 to i64 loc(#loc3)
-_CAST = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?:extsi|extui|trunci|index_cast)\s+(?P<a>%[\w$.-]+)\s*:\s*i\d+")
-# Example: %pid = tt.get_program_id x : i32 loc(#loc58)   /   %row_step = tt.get_num_programs x : i32
-_PROGRAM = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*tt\.get_(?P<what>program_id|num_programs)\s+(?P<axis>[xyz])\b")
-# Example: %acc:9 = scf.for %k = %c0_i32 to %1 step %c1_i32 iter_args(...)
-_FOR = re.compile(r"scf\.for\s+(?P<iv>%[\w$.-]+)\s*=\s*(?P<lb>%[\w$.-]+)\s+to\s+(?P<ub>%[\w$.-]+)\s+step\s+(?P<st>%[\w$.-]+)")
-# Example: tt.func public @matmul_kernel(%a_ptr: !tt.ptr<f16> {...} loc("a_ptr"(#loc)), %M: i32 {...} loc("M"(#loc)), ...
-_ARG = re.compile(r"%(?P<name>[\w$.-]+):\s*(?:i\d+)\b")
 # Example: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 | mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 _PTX_MMA = re.compile(r"\.m(?P<m>\d+)n(?P<n>\d+)k(?P<k>\d+)\.(?P<types>[\w.]+)")
 # Example: v_mfma_f32_32x32x8_f16 | v_mfma_f32_16x16x16f16 | v_mfma_f32_32x32x16_bf16
@@ -55,17 +43,6 @@ _PTX_FLOAT = re.compile(r"^(?P<op>fma|add|sub|mul|max|min|ex2|lg2|rcp|div|sqrt|r
 # Example: v_fma_f32 | v_add_f32_e32 | v_pk_fma_f32 | v_exp_f32 | v_max_f32_e32
 _AMD_FLOAT = re.compile(r"^v_(?P<pk>pk_)?(?P<op>fma|fmac|add|sub|mul|max|min|exp|log|rcp|sqrt|rsq)\w*?_f(?P<bits>16|32|64)\b")
 
-_BINARY: dict[str, Callable[[int, int], int | None]] = {
-    "addi": lambda a, b: a + b, "subi": lambda a, b: a - b, "muli": lambda a, b: a * b,
-    "divsi": lambda a, b: int(a / b) if b else None, "divui": lambda a, b: a // b if b else None,
-    "floordivsi": lambda a, b: a // b if b else None, "ceildivsi": lambda a, b: -(-a // b) if b else None,
-    "ceildivui": lambda a, b: -(-a // b) if b else None,
-    "remsi": lambda a, b: (abs(a) % abs(b)) * (1 if a >= 0 else -1) if b else None,
-    "remui": lambda a, b: a % b if b else None,
-    "minsi": min, "maxsi": max, "minui": min, "maxui": max,
-    "andi": lambda a, b: a & b, "ori": lambda a, b: a | b, "shli": lambda a, b: a << b, "shrsi": lambda a, b: a >> b,
-    "shrui": lambda a, b: a >> b,
-}
 # Example: %acc = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<128x16xf16, ...> * tensor<16x256xf16, ...> -> ...
 # Example: %acc = ttng.warp_group_dot %a, %b, %c {...} : !ttg.memdesc<128x64xf16, ...> * !ttg.memdesc<64x256xf16, ...>
 _DOT = re.compile(r"=\s*(?:tt\.dot|ttng\.warp_group_dot|ttng\.tc_gen5_mma|tt\.dot_scaled)\s[^:]*:\s*"
@@ -88,6 +65,7 @@ class LoopTrips:
         origin: ``arguments``, ``per_program`` (the same, differing per program id), ``known_values`` (asked of
             values known at run time) or ``unknown``.
         decided_by: when unknown, what its bounds come from (``bounds.bound_source``), "" when not found.
+        read_from: the pointer arguments whose recorded (or given) contents the bounds were loaded from.
     """
 
     ttgir_line: int
@@ -97,6 +75,7 @@ class LoopTrips:
     note: str
     origin: str = "unknown"
     decided_by: str = ""
+    read_from: tuple[str, ...] = ()
 
 
 @dataclass
@@ -158,62 +137,17 @@ def mma_shape(opcode: str) -> tuple[int, int, int, str] | None:
     return int(match["m"]), int(match["n"]), int(match["k"]), key
 
 
-def _scalar_program(ttgir: str) -> tuple[list[tuple[str, ...]], dict[int, tuple[str, str, str, str]], list[str]]:
-    """The scalar integer ops of a TTGIR module in order, its loops' bound operands by line, and its i32/i64 arguments."""
-    ops: list[tuple[str, ...]] = []
-    loops: dict[int, tuple[str, str, str, str]] = {}
-    args: list[str] = []
-    for number, line in enumerate(ttgir.splitlines(), 1):
-        if "tt.func" in line and not args:
-            args = [m["name"] for m in _ARG.finditer(line.split(")", 1)[0] if ") attributes" not in line else line)]
-            continue
-        if match := _CONSTANT.match(line):
-            ops.append(("const", match["res"], match["value"]))
-        elif match := _SCALAR_OP.match(line):
-            ops.append(("op", match["res"], match["op"], match["a"], match["b"] or ""))
-        elif match := _CAST.match(line):
-            ops.append(("cast", match["res"], match["a"]))
-        elif match := _PROGRAM.match(line):
-            ops.append((match["what"], match["res"], match["axis"]))
-        if match := _FOR.search(line):
-            loops[number] = (match["iv"], match["lb"], match["ub"], match["st"])
-    return ops, loops, args
-
-
-def _run(ops: list[tuple[str, ...]], env: dict[str, int], pid: tuple[int, int, int], grid: tuple[int, int, int]
-         ) -> dict[str, int]:
-    values = dict(env)
-    axes = {"x": 0, "y": 1, "z": 2}
-    for op in ops:
-        kind, res = op[0], op[1]
-        if kind == "const":
-            values[res] = int(op[2])
-        elif kind == "cast":
-            if op[2] in values:
-                values[res] = values[op[2]]
-        elif kind == "program_id":
-            values[res] = pid[axes[op[2]]]
-        elif kind == "num_programs":
-            values[res] = grid[axes[op[2]]]
-        else:
-            fn = _BINARY.get(op[2])
-            a, b = values.get(op[3]), values.get(op[4]) if op[4] else None
-            if fn is not None and a is not None and b is not None:
-                result = fn(a, b)
-                if result is not None:
-                    values[res] = int(result)
-    return values
-
-
 def scalar_program_parts(ttgir: str) -> tuple[list[tuple[str, ...]], dict[int, tuple[str, str, str, str]], list[str]]:
     """The scalar integer ops of a module (or a loop body's lines), its loops' bounds by line, its integer arguments."""
-    return _scalar_program(ttgir)
+    program = parse_scalar_program(ttgir)
+    return list(program.ops), dict(program.loops), list(program.args)
 
 
 def run_scalars(ops: list[tuple[str, ...]], env: dict[str, int], pid: tuple[int, int, int],
-                grid: tuple[int, int, int]) -> dict[str, int]:
-    """Evaluate the scalar ops in order from ``env`` for one program id."""
-    return _run(ops, env, pid, grid)
+                grid: tuple[int, int, int], data: Mapping[str, Sequence[int]] | None = None) -> dict[str, int]:
+    """Evaluate the scalar ops in order from ``env`` for one program id (loads of pointer arguments in ``env``'s
+    ``%name`` pointers are not resolved here; :func:`analysis.values.run_program` does)."""
+    return run_program(ScalarProgram(tuple(ops), {}, ()), env, pid, grid, data).values
 
 
 def _pids(grid: tuple[int, int, int], limit: int = 4096) -> list[tuple[int, int, int]]:
@@ -229,32 +163,50 @@ def program_sample(grid: tuple[int, int, int], limit: int = 4096) -> list[tuple[
     return _pids(grid, limit)
 
 
-def evaluate_trips(ttgir: str, values: dict[str, int], grid: tuple[int, int, int]) -> list[LoopTrips]:
-    """The trip count of every ``scf.for`` of the module, for a launch with these integer arguments and grid."""
-    ops, loops, args = _scalar_program(ttgir)
-    env = {f"%{name}": int(values[name]) for name in args if name in values}
-    missing = [name for name in args if name not in values]
-    runs = [_run(ops, env, pid, grid) for pid in _pids(grid)] if loops else []
+def _env(program: ScalarProgram, values: Mapping[str, int]) -> dict[str, int]:
+    return {f"%{name}": int(values[name]) for name in program.args if name in values}
+
+
+def evaluate_trips(ttgir: str, values: dict[str, int], grid: tuple[int, int, int],
+                   data: Mapping[str, Sequence[int]] | None = None) -> list[LoopTrips]:
+    """The trip count of every ``scf.for`` of the module, for a launch with these integer arguments and grid, and the
+    recorded contents (``data``) of the tensors its scalars are loaded from."""
+    program = parse_scalar_program(ttgir)
+    env = _env(program, values)
+    missing = [name for name in program.args if name not in values]
+    runs = [run_program(program, env, pid, grid, data) for pid in _pids(grid)] if program.loops else []
     found: list[LoopTrips] = []
-    for line, (_iv, lb, ub, st) in sorted(loops.items()):
+    for line, (_iv, lb, ub, st) in sorted(program.loops.items()):
         counts: list[int] = []
-        for values_at in runs:
-            bounds = [values_at.get(name) for name in (lb, ub, st)]
+        deciders: frozenset[str] = frozenset()
+        read: set[str] = set()
+        for run in runs:
+            bounds = [run.values.get(name) for name in (lb, ub, st)]
             if any(b is None for b in bounds):
                 counts = []
+                deciders = frozenset().union(*(run.loaded_from.get(n, frozenset()) for n in (lb, ub, st)))
                 break
             low, high, step = (int(b) for b in bounds if b is not None)
             counts.append(max(0, -(-(high - low) // step)) if step > 0 else 0)
+            read |= run.sources(lb, ub, st)
         if not counts:
-            why = (f"its bounds need arguments with no value ({', '.join(missing)})" if missing
-                   else "its bounds are computed inside another loop or by ops irscope does not evaluate")
-            found.append(LoopTrips(line, None, None, False, f"unknown: {why}", "unknown"))
+            if deciders:
+                why = (f"its bounds depend on values the kernel loads from {', '.join(sorted(deciders))}, whose "
+                       f"contents were not recorded (capture the program, or give them with --data NAME=VALUES)")
+            elif missing:
+                why = f"its bounds need arguments with no value ({', '.join(missing)})"
+            else:
+                why = "its bounds are computed inside another loop or by ops irscope does not evaluate"
+            found.append(LoopTrips(line, None, None, False, f"unknown: {why}", "unknown",
+                                   f"loaded:{min(deciders)}" if deciders else ""))
             continue
         mean = sum(counts) / len(counts)
         varies = min(counts) != max(counts)
-        note = ("from the loop bounds evaluated with the launch's arguments"
+        source = "the launch's arguments" + (f" and the contents of {', '.join(sorted(read))}" if read else "")
+        note = (f"from the loop bounds evaluated with {source}"
                 + (f"; differs per program ({min(counts)}..{max(counts)}), averaged over the grid" if varies else ""))
-        found.append(LoopTrips(line, mean, max(counts), varies, note, "per_program" if varies else "arguments"))
+        found.append(LoopTrips(line, mean, max(counts), varies, note, "per_program" if varies else "arguments", "",
+                               tuple(sorted(read))))
     return found
 
 
@@ -371,11 +323,12 @@ def split_by_loop(listing: Listing) -> tuple[list[Instruction], dict[str, list[I
     return outside, inside
 
 
-def scalar_values(ttgir: str, values: dict[str, int], grid: tuple[int, int, int]) -> dict[str, int]:
-    """The scalar integer SSA values of program 0 for this launch (arguments, constants, arithmetic on them)."""
-    ops, _loops, args = _scalar_program(ttgir)
-    env = {f"%{name}": int(values[name]) for name in args if name in values}
-    return _run(ops, env, (0, 0, 0), grid)
+def scalar_values(ttgir: str, values: dict[str, int], grid: tuple[int, int, int],
+                  data: Mapping[str, Sequence[int]] | None = None) -> dict[str, int]:
+    """The scalar integer SSA values of program 0 for this launch (arguments, constants, arithmetic on them, scalars
+    loaded from recorded tensor contents)."""
+    program = parse_scalar_program(ttgir)
+    return run_program(program, _env(program, values), (0, 0, 0), grid, data).values
 
 
 def dot_flops(ttgir: str, span: tuple[int, int], inner: list[tuple[int, int]]) -> float:
