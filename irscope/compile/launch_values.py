@@ -74,9 +74,10 @@ def launch_shape(arg_names: list[str], args: list[Any], kwargs: dict[str, Any], 
 def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: dict[str, int],
                    sm_count: int) -> LaunchShape:
     """The launch a bundled kernel module describes for these sizes on a GPU with ``sm_count`` SMs."""
+    from irscope.compile.kernel_module import load_kernel
     from irscope.compile.specialize import jit_function, mock_tensor_class, stand_in_dtype
 
-    module = kernel.load()
+    module = load_kernel(kernel)
     fn = jit_function(module, kernel.function)
     config = dict(kernel.config(backend, config_index))
     cls = mock_tensor_class()
