@@ -91,7 +91,7 @@ def kernel_detail(i: int, row: KernelRow) -> list[str]:
     if row.reason:
         out.append(f"   why: {row.reason}")
     if row.verdict is not None:
-        out.append(f"   verdict: {row.verdict.words}: {row.verdict.evidence}")
+        out.append(f"   verdict: {row.verdict_words}: {row.verdict.evidence}")
     for loop in facts.loops:
         why = "; ".join(loop.reasons) or (f"num_stages={loop.requested} asked" if loop.requested else "no reason given")
         out.append(f"   loop at line {loop.line} not pipelined: {why}")
@@ -162,5 +162,5 @@ def report_json(report: ProgramReport) -> dict[str, Any]:
         if row.chosen is not None:
             plain["chosen"]["distance"] = row.chosen.distance if row.chosen.floor_us > 0 else None
         if row.verdict is not None:
-            plain["verdict"]["words"] = row.verdict.words
+            plain["verdict"]["words"] = row.verdict_words
     return data
