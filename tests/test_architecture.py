@@ -27,7 +27,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "views": frozenset({"analysis", "parse", "model", "errors"}),
     "compile": frozenset({"store", "parse", "toolchain", "model", "errors"}),
     "request": frozenset({"compile", "analysis", "store", "parse", "toolchain", "model", "errors", "irscope"}),
-    "run": frozenset({"request", "analysis", "store", "toolchain", "model", "errors"}),
+    "run": frozenset({"request", "compile", "analysis", "store", "toolchain", "model", "errors"}),
     "tui": frozenset({"run", "request", "views", "analysis", "store", "parse", "toolchain", "model", "errors"}),
     "cli": frozenset({"tui", "run", "request", "views", "analysis", "store", "parse", "toolchain", "model", "errors",
                       "irscope"}),
@@ -50,6 +50,15 @@ WHY = {
 # The only modules at the top of irscope/; everything else lives in a layer's folder.
 TOP_LEVEL = frozenset({"__init__", "__main__", "api", "testing", "errors"})
 TRITON_IMPORTERS = ("irscope.compile", "irscope.run")
+# The layers that only read text and files: they never import or run Python code they are handed (a kernel
+# module, a user's package). Importing such code runs it; compile/ and run/ do that.
+PLAIN_DATA = ("model", "parse", "store", "analysis", "views")
+# Builtins that run code given as text, called by their bare name (``re.compile`` is not ``compile``).
+_RUNS_TEXT = frozenset({"exec", "eval", "compile", "__import__"})
+# Functions, by their name however reached (``importlib.import_module``, ``spec.loader.exec_module``, a
+# ``from`` import), that import a module, which runs its code; and irscope's own ways to import a kernel module.
+_RUNS_MODULES = frozenset({"import_module", "exec_module", "module_from_spec", "spec_from_file_location",
+                           "run_path", "run_module", "load_module", "load_kernel", "reload", "load_source"})
 
 
 def layer_of(module: str) -> str:
@@ -212,6 +221,74 @@ def test_only_compile_and_run_import_triton() -> None:
     offenders = [f"{m} (line {line})" for m, path in sorted(modules.items()) if not _under(m, TRITON_IMPORTERS)
                  for name, line in _imported(m, path) if name == "triton" or name.startswith("triton.")]
     assert not offenders, "Triton imported outside irscope.compile and irscope.run: " + ", ".join(offenders)
+
+
+def _literal(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _top_level_only(node: ast.expr) -> bool:
+    """Whether a ``find_spec`` argument is surely a top-level name: a literal without a dot, or ``x.partition(".")[0]``
+    (a dotted name imports its parent packages to find it)."""
+    if (text := _literal(node)) is not None:
+        return "." not in text
+    return (isinstance(node, ast.Subscript) and _literal(node.slice) is None and isinstance(node.slice, ast.Constant)
+            and node.slice.value == 0 and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in ("partition", "split")
+            and len(node.value.args) == 1 and _literal(node.value.args[0]) == ".")
+
+
+def code_running_calls(path: Path) -> list[tuple[str, int]]:
+    """Each call in the file that imports or runs Python code: its function's name and line. Importing one of
+    irscope's own modules by a literal name runs nothing it was handed."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        first = node.args[0] if node.args else None
+        own = first is not None and (_literal(first) or "").startswith("irscope.")
+        if ((isinstance(func, ast.Name) and name in _RUNS_TEXT) or (name in _RUNS_MODULES and not own)
+                or (name == "find_spec" and not (first is not None and _top_level_only(first)))):
+            found.append((name, node.lineno))
+    return sorted(found, key=lambda item: item[1])
+
+
+def code_running_problems(package: Path) -> list[str]:
+    """Each call from a plain-data layer into code that imports or runs Python code, with its file and line."""
+    return [f"{module} calls {name} (line {line}): {layer_of(module)}/ is plain data; import or run code in compile/"
+            for module, path in sorted(_modules(package).items()) if layer_of(module) in PLAIN_DATA
+            for name, line in code_running_calls(path)]
+
+
+def test_plain_data_layers_run_no_code() -> None:
+    problems = code_running_problems(PACKAGE)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_checker_sees_a_call_that_runs_code_not_only_an_import(tmp_path: Path) -> None:
+    # The shape model/kernels.py once had: no import of compile/, but importlib running a kernel module's file.
+    pkg = tmp_path / "irscope"
+    for folder in ("model", "compile"):
+        (pkg / folder).mkdir(parents=True)
+        (pkg / folder / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model" / "kernels.py").write_text(
+        "import importlib.util\nimport re\n\n"
+        "def load(path):\n    spec = importlib.util.spec_from_file_location('k', path)\n"
+        "    module = importlib.util.module_from_spec(spec)\n    spec.loader.exec_module(module)\n\n"
+        "def find(name):\n    return importlib.util.find_spec(name), importlib.util.find_spec(name.partition('.')[0])\n\n"
+        "def fine():\n    return re.compile('x'), importlib.util.find_spec('triton'), "
+        "importlib.import_module('irscope.model')\n\n"
+        "def text(source):\n    exec(source)\n    return eval(source), __import__(source)\n")
+    (pkg / "compile" / "kernel_module.py").write_text("import importlib\n\ndef f(n):\n    importlib.import_module(n)\n")
+    assert layer_problems(pkg) == [] and cycle_problems(pkg) == []  # the import graph alone sees nothing
+    where = "model/ is plain data; import or run code in compile/"
+    assert code_running_problems(pkg) == [
+        f"irscope.model.kernels calls {name} (line {line}): {where}"
+        for name, line in [("spec_from_file_location", 5), ("module_from_spec", 6), ("exec_module", 7),
+                           ("find_spec", 10), ("exec", 16), ("eval", 17), ("__import__", 17)]]
 
 
 def test_the_checker_sees_lazy_imports_and_reports_a_cycle(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from irscope.cli import cli
 from irscope.compile.function import ensure_driver
-from irscope.model.kernels import load_module
+from irscope.compile.kernel_module import load_module
 from irscope.model.targets import resolve_target
 from tests.conftest import REPO
 

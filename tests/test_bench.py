@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from irscope.cli import cli
+from irscope.compile.kernel_module import load_kernel
 from irscope.errors import UsageError
 from irscope.model.kernels import bundled_kernels, read_kernel
 from irscope.run.bench import copies_for, metric_for, size_label, throughput
@@ -26,7 +27,7 @@ def test_bench_refuses_without_a_gpu_and_validates_sizes_first():
 
 
 def test_work_per_kernel_and_size():
-    mods = {name: info.load() for name, info in bundled_kernels().items()}
+    mods = {name: load_kernel(info) for name, info in bundled_kernels().items()}
     assert mods["vector_add"].work({"n_elements": 2**28}) == {"bytes": 3 * 4 * 2**28, "flops": 2**28}
     assert mods["softmax"].work({"n_rows": 4096, "n_cols": 4096})["bytes"] == 2 * 4 * 4096 * 4096
     mm = mods["matmul"].work({"M": 4096, "N": 4096, "K": 4096})

@@ -54,6 +54,23 @@ def test_definition_reader_imports_nothing():
     assert out.stdout.split() == ["impl.py", "False"]
 
 
+def test_a_package_only_a_finder_knows_is_found_without_running_it():
+    """An editable install's package is on no sys.path folder, only its finder knows it: the finder is asked for the
+    top-level package, and the module is found in its folder; finding ``pkg.mod`` itself would import ``pkg``."""
+    finder = ("import sys, importlib.machinery as m\n"
+              "class Editable:\n"
+              "    @staticmethod\n"
+              "    def find_spec(name, path=None, target=None):\n"
+              f"        return m.PathFinder.find_spec(name, [{str(PKG)!r}]) if name == 'reexport_kernels' else None\n"
+              "sys.meta_path.append(Editable)\n"
+              "from irscope.model.kernelspec import parse_function_ref\n"
+              "ref = parse_function_ref('reexport_kernels.api:fast')\n"
+              "print(ref.path.name, ref.lookup_file.name, 'reexport_kernels' in sys.modules, 'triton' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", finder], capture_output=True, text=True, check=True, cwd=REPO,
+                         env={"PYTHONPATH": repo_path(), "PATH": "/usr/bin:/bin"})
+    assert out.stdout.split() == ["impl.py", "api.py", "False", "False"]
+
+
 def test_unfollowable_binding_is_unknown(tmp_path):
     """A binding computed at import time is not guessed at: the caller keeps the module's own file."""
     mod = tmp_path / "made.py"

@@ -72,7 +72,7 @@ def test_python_api_option_keyword_binds_the_parameter(captures, tmp_path):
     import torch
 
     import irscope
-    from irscope.model.kernels import load_module
+    from irscope.compile.kernel_module import load_module
 
     kernel = load_module(REPO / "kernels" / "softmax.py").softmax_kernel
     x, y = torch.empty(4096, 4096), torch.empty(4096, 4096)
@@ -88,7 +88,7 @@ def test_python_api_plain_argument_by_keyword_is_bound_as_the_jit_binds_it(n, di
     import torch
 
     import irscope
-    from irscope.model.kernels import load_module
+    from irscope.compile.kernel_module import load_module
 
     kernel = load_module(DATA / "pkgs" / "demo_kernels" / "activations.py").gelu_kernel
     x, out = torch.empty(4096), torch.empty(4096)

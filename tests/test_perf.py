@@ -281,11 +281,30 @@ def test_cli_json_carries_the_numbers(store: Path, matmul: tuple[Capture, PerfRe
 
 
 @pytest.mark.compile
-def test_cli_text_has_every_section(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
-    result = invoke("perf", "matmul", "--target", "sm90", "--gpu", "h200", "--store", str(store))
-    text = result.output  # type: ignore[attr-defined]
-    for heading in ("Device: NVIDIA H200", "Work:", "Shared-memory bank conflicts:", "Verdict:", "bound: compute"):
-        assert heading in text
+def test_cli_text_puts_the_verdict_first_in_one_screen(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
+    """The verdict, the bound and the top change right under the title, all of it in one screen; the derivation only
+    with --explain (-v), after the same summary."""
+    _capture, report = matmul
+    result = invoke("perf", "matmul", "--target", "sm90", "--store", str(store))
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    lines = result.output.splitlines()  # type: ignore[attr-defined]
+    assert len(lines) <= 20
+    assert lines[2] == f"Verdict: compute-bound, {report.predicted_us:.1f} us predicted on the NVIDIA H100 80GB HBM3 " \
+                       "(h100, data sheet)"
+    assert lines[3].startswith("  bound: compute (tensor-core time") and lines[4].startswith("  predicted_us: ")
+    top = lines.index("  what would move it most:")
+    assert top < 8 and lines[top + 1] == f"    - {report.suggestions[0].text}"
+    assert any(line.startswith("Launch: grid (512, 1, 1) = 512 CTAs of 8 warps") for line in lines)
+    assert "Work: 137.44 GFLOP (tensor 137.44 GFLOP, fp16" in result.output  # type: ignore[attr-defined]
+    assert not any(line.startswith(("Device:", "Assumptions:")) for line in lines)
+    assert lines[-1].endswith("--explain")
+    for flag in ("--explain", "-v"):
+        explained = invoke("perf", "matmul", "--target", "sm90", "--gpu", "h200", flag, "--store", str(store))
+        text = explained.output  # type: ignore[attr-defined]
+        headings = ("Verdict: compute-bound", "Device: NVIDIA H200", "\nWork:\n", "  loop line 75 ",
+                    "Shared-memory bank conflicts:", "Assumptions:")
+        assert [text.index(h) for h in headings] == sorted(text.index(h) for h in headings)
+        assert "--explain" not in text.splitlines()[-1]
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -94,10 +94,19 @@ def _piped(args: str, store: str, **env: str) -> str:
 LONG_REPORTS = [
     ("passes matmul --target sm90", "tritongpu-pipeline"),
     ("layouts matmul --target sm90", "#mma"),
-    ("perf matmul --target sm90 --gpu h200", "bound"),
+    ("perf matmul --target sm90 --gpu h200 --explain", "Assumptions:"),
     ("map matmul --target sm90 --line 78", "tt.dot"),
     ("verify matmul --target sm90 -v", "agree"),
 ]
+
+
+def test_perf_s_verdict_fits_one_screen_unpaged(term: Terminal, store: str, pager: Path):
+    """Without --explain, perf's summary (verdict, bound, top change, a line each on launch, work and shared
+    memory) fits the 30-line screen: written as is, with the verdict on the screen."""
+    _on_terminal(term, "perf matmul --target sm90 --gpu h200", store, pager=pager)
+    assert not Path(f"{pager}.saw").exists()
+    screen = term.screen()
+    assert "Verdict: compute-bound" in screen and "what would move it most:" in screen and "--explain" in screen
 
 
 @pytest.mark.parametrize(("args", "shows"), LONG_REPORTS, ids=[a.split()[0] for a, _ in LONG_REPORTS])

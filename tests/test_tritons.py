@@ -87,10 +87,24 @@ def test_every_compiling_command_takes_triton_after_its_name_as_the_global_optio
         assert after.output.count("\n") == 1 and "irscope triton install 3.7.0" in after.output
 
 
-def test_a_command_s_triton_option_chooses_the_triton_before_the_command_runs(tmp_path):
-    venv = tmp_path / "shared"  # another interpreter that sees this one's Triton
+def _interpreter_seeing_this_triton(venv: Path) -> Path:
+    """Another interpreter that sees this one's Triton, in a venv or not. ``--system-site-packages`` alone gives the
+    base interpreter's packages, which in a venv (as the README makes one) hold no Triton: a ``.pth`` file adds this
+    interpreter's own site-packages, their ``.pth`` files (an editable install's) included."""
+    import site
+
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)], check=True)
     python = tritons.env_python(venv)
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    ours = [folder for folder in site.getsitepackages() if Path(folder).is_dir()]
+    adds = "".join(f"; site.addsitedir({folder!r})" for folder in ours)  # one line: site runs a .pth's import line
+    Path(purelib, "this_interpreter.pth").write_text(f"import site{adds}\n")
+    return python
+
+
+def test_a_command_s_triton_option_chooses_the_triton_before_the_command_runs(tmp_path):
+    python = _interpreter_seeing_this_triton(tmp_path / "shared")
     result = invoke("show", "no_such_kernel", "--triton", str(python))
     assert result.exit_code == 2 and "unknown kernel 'no_such_kernel'" in result.output
     chosen = tritons.selected()

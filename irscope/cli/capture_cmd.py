@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from irscope.cli.options import store_option, target_value
 from irscope.errors import UsageError
+
+if TYPE_CHECKING:
+    from irscope.model.program_record import ProgramRecord
 
 
 @click.command("capture", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
@@ -74,9 +79,7 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
         same = f"  ({same_code_note(m, report.captures)})" if m.same_code_as else ""
         click.echo(f"  captured {m.kernel:<24} {m.target:<7} {m.key}{same}")
     if report.program is not None:
-        prog = report.program
-        kernels = sum(len(g.kernels) for g in prog.graphs)
-        click.echo(f"irscope: program {prog.id} : {len(prog.graphs)} graphs, {kernels} kernels", err=True)
+        click.echo(f"irscope: {program_summary(report.program, store_dir)}", err=True)
     for line in report.tuning:
         click.echo(f"  autotune {line}", err=True)
     for failure in report.failures:
@@ -87,8 +90,9 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
     if report.exit_code != 0:
         kept = f"the {len(report.captures)} kernel(s) compiled before it stopped were kept" if report.captures \
             else "no kernel was compiled before it stopped"
-        click.echo(f"irscope: {report.failure or f'the program failed (exit status {report.exit_code})'}; {kept}",
-                   err=True)
+        click.echo(f"irscope: capture failed: {report.failure or f'the program failed (exit status {report.exit_code})'}"
+                   f"; {kept}; no program record was written, so `irscope report` still reads "
+                   f"{_latest(store_dir)}", err=True)
         raise SystemExit(1)
     if not report.captures:
         import os
@@ -105,3 +109,31 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
         removed = next((f"; {n}" for n in report.notes if "replaced irscope's" in n), "")
         click.echo(f"irscope: the program compiled no Triton kernel{why}{removed}", err=True)
         raise SystemExit(1)
+
+
+def _latest(store_dir: str | None) -> str:
+    """What ``latest`` names after a failed capture: the program captured before it, or none."""
+    from irscope.model.paths import store_root
+    from irscope.store.programs import list_programs
+
+    ids = list_programs(store_root(store_dir))
+    return f"the one before ({ids[-1]})" if ids else "no program (there is none)"
+
+
+def program_summary(record: ProgramRecord, store_dir: str | None) -> str:
+    """``program ID: 6 captures of 4 kernels; ...``: what the run recorded, as ``irscope report`` will count it."""
+    from irscope.model.paths import store_root
+    from irscope.request.program_report import launched_outside_graphs
+    from irscope.store.store import Store
+
+    store = Store(store_root(store_dir))
+    in_graphs = {use.name for g in record.graphs for use in g.kernels}
+    outside, silent = launched_outside_graphs(store, record)
+    names = {c.manifest.kernel for c in (store.get(k) for k in record.keys) if c is not None}
+    graphs = (f"{len(in_graphs)} kernel(s) launched by {len(record.graphs)} torch.compile graph(s)" if record.graphs
+              else "no torch.compile graph")
+    parts = [graphs, f"{len({u.name for u in outside})} launched outside them"] if outside or not record.graphs \
+        else [graphs]
+    parts += [f"{len(silent)} compiled and never launched"] if silent else []
+    return (f"program {record.id}: {len(record.keys)} capture(s) of {len(names)} kernel(s); {', '.join(parts)}; "
+            f"irscope report {record.id} models them")

@@ -62,14 +62,18 @@ def _check(*, kernel: str | None, **_: Any) -> None:
                    "replaces what a program capture recorded for it")
 @click.option("--gpus", is_flag=True, is_eager=True, expose_value=False, callback=_gpu_table,
               help="print the table of known GPUs and their sources, and exit")
+@click.option("--explain", "-v", "explain", is_flag=True,
+              help="after the verdict, the derivation: the device's figures and sources, each loop's trips and work, "
+                   "every shared-memory access, the assumptions")
 @kernel_request(optional=True, check=_check)
 @json_option
 def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple[str, ...], grid_text: str | None,
-         data_items: tuple[str, ...], as_json: bool) -> None:
+         data_items: tuple[str, ...], explain: bool, as_json: bool) -> None:
     """Predict how long one launch of KERNEL takes and what bounds it (compute, memory or latency), from the
     compiled code alone: tensor-core and vector FLOPs read from the PTX / AMDGCN, loop trip counts from the
     sizes, DRAM bytes, occupancy, waves, coalescing and shared-memory bank conflicts, against a GPU's data
-    sheet (or figures measured with --gpu native). Ends with the changes that would move it most.
+    sheet (or figures measured with --gpu native). First the verdict (the time, the bound, the changes that would
+    move it most) and a line each on the launch, the work and the shared accesses; --explain adds how it got there.
 
     Example:
 
@@ -101,7 +105,7 @@ def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple
     if as_json:
         click.echo(json.dumps(perf_json(report), indent=2))
     else:
-        write(render_perf(report, capture_title(capture)), newline=False)
+        write(render_perf(report, capture_title(capture), explain=explain), newline=False)
 
 
 def _refuse_unlaunchable(capture: Any) -> None:

@@ -35,11 +35,12 @@ def _progress(message: str) -> None:
 def report(program: str | None, steps: int | None, top: int, what_if: int, gpu_name: str | None, jobs: int | None,
            html_path: str | None, as_json: bool, color: bool | None, pager: bool | None, store_dir: str | None) -> None:
     """Report every Triton kernel a program capture launched (PROGRAM: its id, a prefix, or latest; default
-    latest): launches per step, the config the model predicts fastest of those Inductor compiled, predicted time
-    per launch and in total, share of the program's predicted Triton time, distance from its roofline floor,
-    DRAM share of peak, spills, loops that did not pipeline and the model lines it came from; sorted by predicted
-    total time. The top kernels get a one-line reason and a verdict (leave it to torch.compile, tune it, write it
-    by hand) with the numbers behind it. Calls outside Triton (cuBLAS, cuDNN, ATen) are listed as not modelled.
+    latest), Inductor's and the program's own @triton.jit or library kernels (graph "jit") alike: launches per
+    step, the config the model predicts fastest of those compiled, predicted time per launch and in total, share
+    of the program's predicted Triton time, distance from its roofline floor, DRAM share of peak, spills, loops
+    that did not pipeline and the model lines it came from; sorted by predicted total time. The top kernels get a
+    one-line reason and a verdict (leave it to torch.compile, tune it, write it by hand; for a jit kernel: leave
+    it as it is, tune it, rework it by hand) with the numbers behind it. Calls outside Triton (cuBLAS, cuDNN, ATen) are listed as not modelled.
     Results are cached beside the program record: a second report reads them without running the model.
 
     Example:

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from irscope.compile.kernel_module import load_module
 from irscope.compile.specialize import CompileJob, gpu_target, mock_tensor_class, specialize, stand_in_dtype
 from irscope.errors import UsageError
 from irscope.model.dtype_text import is_dtype_value
 from irscope.model.kernel_params import OPTION_NAMES, check_arg_names
-from irscope.model.kernels import load_module
 from irscope.model.kernelspec import ArgSpec, FunctionKernel, RecordedKernel
 from irscope.model.targets import Target
 

@@ -131,9 +131,10 @@ def bundled_launch(kernel: KernelInfo, backend: str, config_index: int, sizes: d
     ``NUM_SMS``): its launch uses ``compiled_sms``, the count it was compiled with (``compiled_sm_count``), so
     the grid and the code agree, and says so when the modelled GPU has another.
     """
+    from irscope.compile.kernel_module import load_kernel
     from irscope.compile.specialize import jit_function, mock_tensor_class, stand_in_dtype, takes_sm_count
 
-    module = kernel.load()
+    module = load_kernel(kernel)
     fn = jit_function(module, kernel.function)
     config = dict(kernel.config(backend, config_index))
     cls = mock_tensor_class()

@@ -123,12 +123,13 @@ def run_program(command: list[str], store: Store, offline: Target | None = None,
                                                                             if captures else ""),
             gpu=(gpu or "") if offline else "", exit_code=exit_code, graphs=graphs, calls_records=calls,
             keys=[c.manifest.key for c in captures], keys_by_launch=by_launch, notes=[])
-        record: ProgramRecord | None = built
-        try:
-            write_program(store.root, built)
-        except StoreError as exc:  # the captures are stored all the same
-            notes.append(f"the program's record was not written: {exc}")
-            record = None
+        record: ProgramRecord | None = None
+        if exit_code == 0:  # a failed run's record would become `latest` and cover half a program: none is written
+            try:
+                write_program(store.root, built)
+                record = built
+            except StoreError as exc:  # the captures are stored all the same
+                notes.append(f"the program's record was not written: {exc}")
         return ProgramReport(command=shlex.join(command), exit_code=exit_code, captures=captures,
                              failures=failures, offline_target=offline.name if offline else None,
                              notes=notes, tuning=_tuning_lines(session, captures),

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from irscope.compile.kernel_module import load_kernel
 from irscope.errors import UsageError
 from irscope.model.kernels import KernelInfo
 from irscope.model.targets import Target
@@ -181,7 +182,7 @@ def specialize(fn: Any, target: Target, args: list[Any], kwargs: dict[str, Any])
 
 def kernel_job(kernel: KernelInfo, target: Target, config_index: int, sizes: dict[str, int]) -> CompileJob:
     """The compile job for a registered kernel with one of its configs, at the given sizes."""
-    module = kernel.load()
+    module = load_kernel(kernel)
     fn = jit_function(module, kernel.function)
     config = kernel.config(target.backend, config_index)
     tensors = mock_tensors(module, kernel, sizes)

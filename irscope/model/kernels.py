@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import importlib.util
-import sys
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any, ClassVar
 
 from irscope.errors import UsageError, unknown
@@ -123,10 +120,6 @@ class KernelInfo:
         # The configs travel too: a --set variant changed one of them.
         return replace(info, configs={b: [dict(c) for c in cs] for b, cs in data["configs"].items()},
                        settings=dict(data.get("settings", {})))
-
-    def load(self) -> ModuleType:
-        """Import the module (this imports Triton)."""
-        return load_module(self.path)
 
 
 def bundled_dir() -> Path:
@@ -244,22 +237,3 @@ _LONGEST_NAME = 200
 def _short(name: str) -> str:
     """A name cut in the middle when too long for one readable line."""
     return name if len(name) <= _LONGEST_NAME else f"{name[:80]}...{name[-80:]} ({len(name)} characters)"
-
-
-def load_module(path: Path) -> ModuleType:
-    """Import a kernel module from its file under a private, path-unique module name."""
-    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
-    mod_name = f"irscope_kernel_{path.stem}_{digest}"
-    if mod_name in sys.modules:
-        return sys.modules[mod_name]
-    spec = importlib.util.spec_from_file_location(mod_name, path)
-    if spec is None or spec.loader is None:
-        raise UsageError(f"cannot import kernel module {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[mod_name]
-        raise
-    return module

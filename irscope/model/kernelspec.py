@@ -139,11 +139,18 @@ def _module_file(module: str) -> Path | None:
         return found
     import importlib.util
 
+    # Only the top-level name goes to the finders (an editable install's finder knows where it lives): finding
+    # ``a.b`` would import ``a``, running its code. The rest is looked for in the package's folders.
     try:
-        spec = importlib.util.find_spec(module)
+        spec = importlib.util.find_spec(module.partition(".")[0])
     except (ImportError, ValueError):
         return None
-    return Path(spec.origin).resolve() if spec and spec.origin and spec.origin.endswith(".py") else None
+    if spec is None:
+        return None
+    if "." not in module:
+        return Path(spec.origin).resolve() if spec.origin and spec.origin.endswith(".py") else None
+    folders = [Path(folder) for folder in spec.submodule_search_locations or ()]
+    return module_file(module.partition(".")[2], folders) if folders else None
 
 
 # What can bind a module's name without the name's word in its text, or hide what it imports.

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from irscope.analysis.report.facts import ConfigFacts
 from irscope.analysis.report.results import ProgramReport, WhatIf
 from irscope.errors import IrscopeError, StoreError, UsageError
-from irscope.model.program_record import ProgramRecord
+from irscope.model.program_record import KernelUse, ProgramRecord
 from irscope.store.store import Store
 
 if TYPE_CHECKING:
@@ -214,16 +214,20 @@ def program_report(store_dir: str | None, options: ReportOptions,
     root = store_root(store_dir)
     record, folder = _read_program(root, options.program)
     program_steps(record, options.steps)  # a bad --steps is refused before any work
-    if not record.graphs:
-        raise UsageError(f"program {record.id} compiled no torch.compile graph: irscope report covers Inductor "
-                         "programs (irscope list shows its kernels' captures)")
+    launched, silent = launched_outside_graphs(Store(root), record)
+    if not record.graphs and not launched:
+        raise UsageError(f"program {record.id} recorded no Triton kernel launch: there is nothing to report"
+                         + (f" (it compiled {', '.join(silent[:5])} but launched none)" if silent else ""))
+    notes = (f"{len(silent)} compiled kernel(s) recorded no launch, not counted: {', '.join(silent[:5])}"
+             + (" ..." if len(silent) > 5 else ""),) if silent else ()
     device = _device(options.gpu, record.target)
     cache = _cache_dir(folder, device.name)
     with contextlib.suppress(OSError):  # a read-only store: nothing is cached
         cache.mkdir(parents=True, exist_ok=True)
-    keys = [k for g in record.graphs for use in g.kernels for k in use.keys]
+    keys = [k for g in record.graphs for use in g.kernels for k in use.keys] + [k for u in launched for k in u.keys]
     facts = _all_facts(root, keys, cache, options.gpu, record.target, options.jobs, progress)
-    first = build_report(record, facts, device, steps=options.steps, top=options.top)
+    first = build_report(record, facts, device, steps=options.steps, top=options.top, launched=launched,
+                         notes=notes)
     if not options.what_if:
         return first
     store = Store(root)
@@ -236,4 +240,35 @@ def program_report(store_dir: str | None, options: ReportOptions,
                 tried[row.chosen.key] = _what_ifs(store, row.chosen, cache, options.gpu, record.target)
             except (IrscopeError, StoreError) as exc:
                 tried[row.chosen.key] = (WhatIf("variants", error=" ".join(str(exc).split())),)
-    return build_report(record, facts, device, steps=options.steps, top=options.top, what_ifs=tried)
+    return build_report(record, facts, device, steps=options.steps, top=options.top, what_ifs=tried,
+                        launched=launched, notes=notes)
+
+
+def launched_outside_graphs(store: Store, record: ProgramRecord) -> tuple[tuple[KernelUse, ...], list[str]]:
+    """The kernels the program launched outside its torch.compile graphs (its own ``@triton.jit`` kernels, a
+    library's), each with the launches its captures recorded; and the names of those compiled but never launched.
+
+    An autotuned kernel's configs are one use (the autotuner runs one of them per launch; its launches are the most
+    any config recorded); every other capture is a use of its own: a specialization the program launched.
+    """
+    from irscope.request.launch_cache import recorded_launches
+
+    in_graphs = {k for g in record.graphs for use in g.kernels for k in use.keys}
+    groups: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    silent: list[str] = []
+    for key in record.keys:
+        if key in in_graphs:
+            continue
+        capture = store.get(key)
+        if capture is None:
+            continue  # removed from the store since: nothing to model or count
+        manifest = capture.manifest
+        launches = len(recorded_launches(capture.path, manifest.files))
+        if not launches:
+            silent += [manifest.kernel] if manifest.kernel not in silent else []
+            continue
+        group = (manifest.kernel, "autotune" if manifest.autotune else key)
+        groups.setdefault(group, []).append((key, launches))
+    uses = tuple(KernelUse(name=name, keys=tuple(k for k, _ in found), per_run=max(n for _, n in found))
+                 for (name, _), found in groups.items())
+    return uses, silent

@@ -12,6 +12,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from irscope.compile.kernel_module import load_kernel
 from irscope.errors import NoDeviceError, UsageError
 from irscope.model.kernels import KernelInfo
 
@@ -177,7 +178,7 @@ def bench_kernel(kernel: KernelInfo, size: dict[str, int], ceilings: Ceilings, r
     import triton
     from triton.testing import do_bench
 
-    module = kernel.load()
+    module = load_kernel(kernel)
     if not hasattr(module, "peer") or not hasattr(module, "work"):
         raise UsageError(f"kernel {kernel.name} declares no peer()/work() to benchmark against")
     props = triton.runtime.driver.active.utils.get_device_properties(torch.cuda.current_device())

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from irscope.compile.kernel_module import load_kernel
 from irscope.errors import NoDeviceError, UsageError
 from irscope.model.kernels import KernelInfo
 
@@ -77,7 +78,7 @@ def check_kernel(kernel: KernelInfo, mode: str, config_index: int = 0, seed: int
     """Run ``kernel`` once on ``mode`` ('gpu' or 'interpreter') and compare with its reference."""
     import torch
 
-    module = kernel.load()
+    module = load_kernel(kernel)
     backend = "cuda"
     device = "cpu"
     device_name = "interpreter"

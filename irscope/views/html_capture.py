@@ -109,7 +109,7 @@ def _sections(shared: SharedCapture) -> list[dict[str, str]]:
     if shared.resources is not None:
         parts.append({"id": "resources", "title": "Resources", "html": _pre(render_resources(shared.resources, shared.title))})
     if shared.perf is not None:
-        parts.append({"id": "perf", "title": "Performance model", "html": _pre(render_perf(shared.perf, shared.title))})
+        parts.append({"id": "perf", "title": "Performance model", "html": _pre(render_perf(shared.perf, shared.title, explain=True))})
     return parts
 
 

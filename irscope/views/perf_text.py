@@ -108,12 +108,72 @@ def _mix_line(mix: Mix) -> str:
     return "; ".join(parts) or "nothing the model counts"
 
 
-def render_perf(report: PerfReport, title: str) -> str:
-    """The report as text: device, work, bank conflicts, verdict."""
+# How many of the changes the summary lists; --explain lists them all.
+SUMMARY_SUGGESTIONS = 3
+EXPLAIN_HINT = "the derivation (device, each loop's work, every shared access, the assumptions): --explain"
+
+
+def render_perf(report: PerfReport, title: str, explain: bool = False) -> str:
+    """The report as text: the verdict, the bound and the changes that would move it first, in one screen; with
+    ``explain``, the derivation after it (device, work, bank conflicts, assumptions)."""
+    out = [title, "", *_verdict(report, None if explain else SUMMARY_SUGGESTIONS), "", *_glance(report)]
+    if not explain:
+        return "\n".join([*out, "", EXPLAIN_HINT]) + "\n"
+    return "\n".join([*out, "", *_derivation(report)]) + "\n"
+
+
+def _verdict(report: PerfReport, most: int | None) -> list[str]:
+    d = report.device
+    least = "at least " if report.facts.time.kind == "lower_bound" else ""
+    out = [f"Verdict: {report.bound}-bound, {least}{report.predicted_us:.1f} us predicted on the {d.product} "
+           f"({d.name}, {d.origin})",
+           f"  bound: {report.bound} ({report.bound_reason})",
+           f"  predicted_us: {least}{report.predicted_us:.1f}  (compute {report.compute_us + report.vector_us:.1f}, "
+           f"memory {report.memory_us:.1f}, shared {report.shared_us:.1f}; roofline {report.roofline_us:.1f} us = "
+           f"{report.roofline_fraction:.0%} of the prediction)"]
+    span = report.facts.time
+    if span.kind == "range":
+        out.append(f"  range: {span.words()} over what it did not model: " + "; ".join(report.range_why))
+    elif span.kind == "lower_bound":
+        out.append(f"  {span.words()}: a lower bound, no upper end known"
+                   + (f" (over the rest: {'; '.join(report.range_why)})" if report.range_why else ""))
+    if why := uncertainty(report.facts):
+        out.append(f"  off by more than {OFF_BY:.0f}x? {why}")
+    shown = report.suggestions if most is None else report.suggestions[:most]
+    out.append("  what would move it most:")
+    out += [f"    - {s.text}" for s in shown]
+    if len(shown) < len(report.suggestions):
+        out.append(f"    ({len(report.suggestions) - len(shown)} more with --explain)")
+    return out
+
+
+def _glance(report: PerfReport) -> list[str]:
+    """The launch, the work and the shared accesses in a line each: what the verdict rests on."""
+    ctas = report.grid[0] * report.grid[1] * report.grid[2]
+    bank = report.bank
+    if not bank.available:
+        conflicts = bank.message
+    elif bank.worst:
+        conflicts = f"{bank.message}; worst: {bank.worst}; about {bank.conflicts_per_cta:.0f} extra wavefronts per CTA"
+    else:
+        conflicts = f"{bank.message}, all conflict-free"
+    out = [f"Launch: grid {report.grid} = {ctas} CTAs of {report.num_warps} warps ({report.grid_origin}), "
+           f"{report.ctas_per_sm} per SM "
+           f"({report.occupancy_pct:.1f}% occupancy, limited by {report.occupancy_limit}), {report.waves} wave(s)",
+           f"Work: {_si(report.flops, 'FLOP')} (tensor {_si(report.tensor_flops, 'FLOP')}"
+           f"{', ' + report.mma_dtype if report.mma_dtype else ''}; vector {_si(report.vector_flops, 'FLOP')}), "
+           f"DRAM {_bytes(report.dram_bytes)} (compulsory {_bytes(report.compulsory_bytes)} + re-read "
+           f"{_bytes(report.reread_bytes)}), {report.arithmetic_intensity:.1f} FLOP/B",
+           f"Shared memory: {conflicts}"]
+    if report.uncertain:
+        out.append(f"Uncertain: {len(report.uncertain)} point(s) the model is unsure of (--explain lists them)")
+    return out
+
+
+def _derivation(report: PerfReport) -> list[str]:
     d = report.device
     ctas = report.grid[0] * report.grid[1] * report.grid[2]
-    out = [title, "",
-           f"Device: {d.product} ({d.name}, {d.origin}): {d.sm_count} SMs, {d.clock_mhz:.0f} MHz, "
+    out = [f"Device: {d.product} ({d.name}, {d.origin}): {d.sm_count} SMs, {d.clock_mhz:.0f} MHz, "
            f"tensor {', '.join(f'{k} {v:.0f}' for k, v in d.tensor_tflops.items())} TFLOP/s, "
            f"fp32 {d.vector_tflops.get('fp32', 0):.1f} TFLOP/s, DRAM {d.dram_gbs:.0f} GB/s, "
            f"L2 {_bytes(d.l2_bytes)}" + (f" (+ {_bytes(d.llc_bytes)} Infinity Cache)" if d.llc_bytes else "")
@@ -143,23 +203,7 @@ def render_perf(report: PerfReport, title: str) -> str:
     else:
         out.append(f"  {report.bank.message}; about {report.bank.conflicts_per_cta:.0f} extra wavefronts per CTA")
         out += [f"  {a}" for a in report.bank.accesses]
-    out += ["", "Verdict:",
-            f"  bound: {report.bound} ({report.bound_reason})",
-            f"  predicted_us: {'at least ' if report.facts.time.kind == 'lower_bound' else ''}"
-            f"{report.predicted_us:.1f}  (compute {report.compute_us + report.vector_us:.1f}, "
-            f"memory {report.memory_us:.1f}, shared {report.shared_us:.1f}; roofline {report.roofline_us:.1f} us = "
-            f"{report.roofline_fraction:.0%} of the prediction)"]
-    span = report.facts.time
-    if span.kind == "range":
-        out.append(f"  range: {span.words()} over what it did not model: " + "; ".join(report.range_why))
-    elif span.kind == "lower_bound":
-        out.append(f"  {span.words()}: a lower bound, no upper end known"
-                   + (f" (over the rest: {'; '.join(report.range_why)})" if report.range_why else ""))
-    if why := uncertainty(report.facts):
-        out.append(f"  off by more than {OFF_BY:.0f}x? {why}")
-    out.append("  what would move it most:")
-    out += [f"    - {s.text}" for s in report.suggestions]
     out += ["", "Assumptions:"] + [f"  - {a}" for a in report.assumptions]
     if report.uncertain:
         out += ["Uncertain:"] + [f"  - {u}" for u in report.uncertain]
-    return "\n".join(out) + "\n"
+    return out

@@ -96,7 +96,7 @@ def kernel_detail(i: int, row: KernelRow) -> list[str]:
     if row.reason:
         out.append(f"   why: {row.reason}")
     if row.verdict is not None:
-        out.append(f"   verdict: {row.verdict.words}: {row.verdict.evidence}")
+        out.append(f"   verdict: {row.verdict_words}: {row.verdict.evidence}")
     for loop in facts.loops:
         why = "; ".join(loop.reasons) or (f"num_stages={loop.requested} asked" if loop.requested else "no reason given")
         out.append(f"   loop at line {loop.line} not pipelined: {why}")
@@ -169,5 +169,5 @@ def report_json(report: ProgramReport) -> dict[str, Any]:
             plain["time_us"] = {"low": row.low_us, "high": None if row.time_kind == "lower_bound" else row.high_us,
                                 "kind": row.time_kind}
         if row.verdict is not None:
-            plain["verdict"]["words"] = row.verdict.words
+            plain["verdict"]["words"] = row.verdict_words
     return data

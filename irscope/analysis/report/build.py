@@ -8,11 +8,18 @@ from dataclasses import replace
 from irscope.analysis.perf.device import DeviceModel
 from irscope.analysis.report.facts import ConfigFacts
 from irscope.analysis.report.reasons import kernel_reason, kernel_verdict
-from irscope.analysis.report.results import ExternRow, KernelRow, KernelUseRow, ProgramReport, WhatIf
+from irscope.analysis.report.results import (
+    JIT_KIND,
+    ExternRow,
+    KernelRow,
+    KernelUseRow,
+    ProgramReport,
+    WhatIf,
+)
 from irscope.errors import UsageError
 from irscope.model.program_record import GraphRecord, KernelUse, ProgramRecord, SourceLine
 
-__all__ = ["build_report", "extern_peak", "program_steps"]
+__all__ = ["JIT_KIND", "build_report", "extern_peak", "program_steps"]
 
 
 def program_steps(record: ProgramRecord, steps: int | None) -> tuple[int, str]:
@@ -99,16 +106,21 @@ def _externs(record: ProgramRecord, steps: int, device: DeviceModel) -> tuple[Ex
 
 def build_report(record: ProgramRecord, facts: Mapping[str, ConfigFacts | str], device: DeviceModel, *,
                  steps: int | None = None, top: int = 10, what_ifs: Mapping[str, tuple[WhatIf, ...]] | None = None,
-                 notes: tuple[str, ...] = ()) -> ProgramReport:
+                 notes: tuple[str, ...] = (), launched: tuple[KernelUse, ...] = ()) -> ProgramReport:
     """The report: rows by predicted total time, reasons and verdicts for the ``top`` rows.
 
-    ``facts``: each capture key's facts, or why it has none; ``what_ifs``: the variants tried, by chosen key.
+    ``facts``: each capture key's facts, or why it has none; ``what_ifs``: the variants tried, by chosen key;
+    ``launched``: the kernels launched outside the graphs, ``per_run`` their launches in the whole run (rows of kind
+    ``JIT_KIND``).
     """
     count, steps_from = program_steps(record, steps)
     grouped: dict[tuple[str, str], list[tuple[KernelUseRow, KernelUse]]] = {}
     for graph in record.graphs:
         for use in graph.kernels:
             grouped.setdefault((use.name, graph.kind), []).append((_use_row(graph, use, facts), use))
+    run = GraphRecord(index=-1, kind=JIT_KIND, calls=1)  # the whole run, as one "graph" run once
+    for use in launched:
+        grouped.setdefault((use.name, JIT_KIND), []).append((_use_row(run, use, facts), use))
     rows = [_kernel_row(name, kind, uses, count) for (name, kind), uses in grouped.items()]
     triton = sum(r.total_us for r in rows)
     rows = [replace(r, share=r.total_us / triton if triton else 0.0) for r in rows]

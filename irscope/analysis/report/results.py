@@ -7,10 +7,15 @@ from dataclasses import dataclass
 from irscope.analysis.report.facts import ConfigFacts
 from irscope.model.program_record import SourceLine
 
-__all__ = ["ExternRow", "KernelRow", "KernelUseRow", "ProgramReport", "Verdict", "WhatIf"]
+__all__ = ["JIT_KIND", "ExternRow", "KernelRow", "KernelUseRow", "ProgramReport", "Verdict", "WhatIf"]
 
 RUNGS = ("leave", "tune", "hand")
 RUNG_WORDS = {"leave": "leave it to torch.compile", "tune": "tune it", "hand": "write it by hand"}
+# The kind of a row launched outside the torch.compile graphs: the program's own @triton.jit kernels, a library's.
+JIT_KIND = "jit"
+# The same rungs for a kernel the program launched itself (its own @triton.jit, a library's): no torch.compile to leave
+# it to.
+JIT_RUNG_WORDS = {"leave": "leave it as it is", "tune": "tune it", "hand": "rework it by hand"}
 
 
 @dataclass(frozen=True)
@@ -134,6 +139,14 @@ class KernelRow:
     def _main(self) -> KernelUseRow | None:
         modelled = [u for u in self.uses if u.chosen is not None] or list(self.uses)
         return max(modelled, key=lambda u: u.launches) if modelled else None
+
+    @property
+    def verdict_words(self) -> str:
+        """Its verdict's rung in words ("" without one): a torch.compile kernel's, or a kernel launched outside the
+        graphs (``kind`` ``jit``)."""
+        if self.verdict is None:
+            return ""
+        return (JIT_RUNG_WORDS if self.kind == JIT_KIND else RUNG_WORDS)[self.verdict.rung]
 
     @property
     def missing(self) -> str:

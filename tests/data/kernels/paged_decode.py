@@ -16,7 +16,7 @@ def paged_decode(q_ptr, k_cache, v_cache, out_ptr, block_tables, seq_lens, scale
     offs_p = tl.arange(0, PAGE)
     q = tl.load(q_ptr + (seq * num_heads + head) * HEAD_DIM + offs_d).to(tl.float32)
     m = -float("inf")
-    l = 0.0
+    total = 0.0
     acc = tl.zeros([HEAD_DIM], dtype=tl.float32)
     for b in range(0, tl.cdiv(seq_len, PAGE)):
         page = tl.load(block_tables + seq * stride_bt + b)
@@ -31,6 +31,6 @@ def paged_decode(q_ptr, k_cache, v_cache, out_ptr, block_tables, seq_lens, scale
         alpha = tl.exp(m - m_new)
         v = tl.load(v_cache + kv_off, mask=valid[:, None], other=0.0).to(tl.float32)
         acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
-        l = l * alpha + tl.sum(p, axis=0)
+        total = total * alpha + tl.sum(p, axis=0)
         m = m_new
-    tl.store(out_ptr + (seq * num_heads + head) * HEAD_DIM + offs_d, (acc / l).to(tl.float16))
+    tl.store(out_ptr + (seq * num_heads + head) * HEAD_DIM + offs_d, (acc / total).to(tl.float16))

@@ -7,7 +7,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "kernels"))
-from paged_decode import paged_decode  # noqa: E402
+from paged_decode import paged_decode
 
 LENS = [17, 300, 2048, 5, 999, 1500, 64, 4000]
 PAGE, HEADS, DIM, MAX_PAGES = 16, 8, 128, 256
