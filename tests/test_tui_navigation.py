@@ -103,7 +103,7 @@ def test_digit_keys_show_the_stages_wherever_the_tree_cursor_is(store: str) -> N
         assert screen.current is not None and (screen.current.stage, screen.current.pass_index) == ("llir", None)
         node = nav.cursor_node
         assert node is not None and node.data is not None and node.data.ref == screen.current
-        assert node.label.plain.startswith("4 llir")
+        assert str(node.label).startswith("4 llir")
         await pilot.press("d", "2")  # ttir against the source stage before it: the diff stays on
         await pilot.pause()
         assert screen.current.stage == "ttir" and screen.query_one(TextView).diffing

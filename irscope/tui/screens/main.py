@@ -60,8 +60,6 @@ class MainScreen(Screen[None]):
         Binding("r", "toggle_ssa", "Ignore renumbering", show=False),
         Binding("slash", "search", "Search", key_display="/"),
         Binding("p", "go_to_pass", "Pass"),
-        *(Binding(str(n), f"stage({n})", "Stage", key_display="1-9", show=n == 1) for n in range(1, 10)),
-        Binding("a", "captures", "Captures"),
         Binding("n", "match(1)", "Next match", show=False),
         Binding("N", "match(-1)", "Previous match", show=False),
         Binding("g,colon", "goto", "Go to line", show=False),
@@ -83,6 +81,9 @@ class MainScreen(Screen[None]):
         Binding("c", "mark_compare", "Compare", key_display="c C"),
         Binding("C", "compare", "Compare with marked", show=False),
         Binding("q", "app.quit", "Quit"),
+        # After Quit: a narrow footer drops these (and #) before the keys above; ? lists them.
+        *(Binding(str(n), f"stage({n})", "Stage", key_display="1-9", show=n == 1) for n in range(1, 10)),
+        Binding("a", "captures", "Captures"),
         Binding("number_sign", "toggle_locations", "Locations", key_display="#"),  # last: a narrow footer drops it first
     ]
 
