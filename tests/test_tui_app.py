@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import sys
 import time
@@ -128,7 +129,7 @@ def test_opens_on_the_ttgir_with_passes_in_the_tree(store: str, tmp_path: Path) 
         text = screen_text(app)
         assert "TritonGPU IR (ttgir)" in text
         assert "#mma = #ttg.nvidia_mma<{versionMajor = 3" in text
-        assert "passes, " in text and " changed" in text  # the stage nodes count their passes
+        assert re.search(r"3 ttgir \d+/\d+ changed", text)  # the stage nodes: their keys, how many passes changed
         assert "✓ c0 128x256x64 w8 s3" in text
         assert "○ c1 64x256x32 w4 s4" in text  # a config not captured yet, offered in the tree
 
@@ -147,7 +148,8 @@ def test_find_the_pipelining_pass_and_read_its_diff(store: str) -> None:
         assert "after tritongpu-pipeline" in info
         assert "async copies" in info  # the pass summary from irscope.analysis.passes
         text = screen_text(app)
-        assert "● " in text and "tritongpu-pipeline +" in text  # a changed pass is marked with its counts
+        label = nav.cursor_node.label.plain  # type: ignore[union-attr]
+        assert "● " in text and re.search(r"tritongpu-pipeline \+\d+ -\d+", label)  # a changed pass, its counts
         assert "unchanged" in text  # runs of passes that changed nothing are folded
 
         await pilot.press("d")
@@ -424,8 +426,8 @@ def test_pass_names_fit_the_tree_and_p_goes_to_a_pass_by_name(store: str) -> Non
         text = screen_text(app)
         rows = [row.split("▕", 1)[0] for row in text.splitlines()]
         long = next(p for p in dump.index.passes if p.name == "tritongpu-remove-layout-conversions")
-        row = next(r for r in rows if f" {long.index} tritongpu-" in r)
-        assert "…" in row and "conversions" in row, row  # both ends of the name
+        row = next(r for r in rows if f" {long.index} tritong" in r)
+        assert "…" in row and "versions" in row, row  # both ends of the name
         assert nav.virtual_size.width <= nav.size.width  # nothing in the tree needs sideways scrolling
         assert "c C Compare" in text.splitlines()[-1] and "p Pass" in text.splitlines()[-1]
 

@@ -172,13 +172,14 @@ def test_w_in_the_tensor_view_switches_to_the_hardware_view(store: str) -> None:
 
 
 def test_z_gives_the_layout_map_the_whole_width(store: str) -> None:
-    """In the 46-column panel the mma map folds its 256 columns to a few; z draws it across the screen."""
+    """In the side panel beside the text (a 240-column terminal) the mma map folds its 256 columns to a few; z
+    draws it across the screen."""
     async def steps(pilot: Pilot[None], app: IrscopeApp, screen: MainScreen) -> None:
         await pilot.press("L")
         panel = await _layouts_ready(pilot, screen)
         narrow_width, narrow_map = panel.size.width, panel.map_text
         await pilot.press("z")
-        await until(pilot, lambda: panel.size.width > 150 and panel.settled, what="the wide map")
+        await until(pilot, lambda: panel.size.width > 230 and panel.settled, what="the wide map")
         assert not screen.query_one(Navigator).display or not screen.query_one(Navigator).region
         wide_map = panel.map_text
         assert "T0:0" in wide_map
@@ -187,7 +188,7 @@ def test_z_gives_the_layout_map_the_whole_width(store: str) -> None:
         await until(pilot, lambda: panel.size.width == narrow_width and panel.settled, what="the panel back")
         assert screen.query_one(TextView).region.width > 0
 
-    drive(store, steps)
+    drive(store, steps, size=(240, 45))
 
 
 # Focus -------------------------------------------------------------------------------------------------------

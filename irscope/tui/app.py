@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import ClassVar
 
 from textual.app import App
@@ -24,13 +25,15 @@ class IrscopeApp(App[None]):
     TITLE = "irscope"
     CSS_PATH = "app.tcss"
     COMMANDS: ClassVar = App.COMMANDS | {IrscopeCommands}
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (150, "-wide")]  # noqa: RUF012 (Textual declares it so)
+    # The side panel goes right of the text only where the text keeps ~130 columns (app.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-medium"), (240, "-wide")]  # noqa: RUF012 (Textual declares it so)
     ENABLE_COMMAND_PALETTE = True
 
     def __init__(self, catalog: Catalog, start: CaptureId | None, record_passes: bool = True, precompile: bool = False,
-                 theme: str | None = None) -> None:
+                 theme: str | None = None, start_note: str = "") -> None:
         super().__init__()
-        self.state = AppState(catalog, start=start, record_passes=record_passes, precompile=precompile)
+        self.state = AppState(catalog, start=start, start_note=start_note, record_passes=record_passes,
+                              precompile=precompile)
         if theme is not None:
             self.theme = theme
 
@@ -88,6 +91,21 @@ def _latest(catalog: Catalog) -> CaptureId | None:
     return None
 
 
+def _held_instead(catalog: Catalog, start: CaptureId) -> CaptureId | None:
+    """For ``irscope tui KERNEL`` without a target, when the default target's capture is not in the store: the
+    store's capture of that kernel to open instead (the same config, else the newest), or None."""
+    if catalog.capture(start) is not None:
+        return None
+    held = [cid for cid in catalog.captures_of(start.kernel) if not cid.variant]
+    same = [cid for cid in held if cid.config == start.config]
+
+    def made(cid: CaptureId) -> str:
+        capture = catalog.capture(cid)
+        return capture.manifest.created if capture is not None else ""
+
+    return max(same or held, key=made, default=None)
+
+
 def make_app(kernel: str | None = None, target: str | None = None, config: int = 0, store_dir: str | None = None,
              record_passes: bool = True, theme: str | None = None, precompile: bool = False) -> IrscopeApp:
     """The TUI, opening ``kernel`` for ``target`` and ``config`` (none: the newest capture in the store).
@@ -99,6 +117,7 @@ def make_app(kernel: str | None = None, target: str | None = None, config: int =
 
     catalog = Catalog.load(store_dir, kernel)
     start: CaptureId | None = None
+    note = ""
     if kernel is not None:
         request = make_request(kernel, target, config, store_dir=store_dir)
         name = request.kernel.name
@@ -109,8 +128,13 @@ def make_app(kernel: str | None = None, target: str | None = None, config: int =
         else:
             start = CaptureId(name, request.target.name, config)
             catalog.targets.setdefault(request.target.name, request.target)
+            held = _held_instead(catalog, start) if target is None and not os.environ.get("IRSCOPE_TARGET") else None
+            if held is not None:  # open what the store holds rather than compile the default target
+                note = (f"The store holds no {start.kernel} for {start.target}: showing {held.target} config "
+                        f"{held.config}. a lists every capture of {start.kernel}.")
+                start = held
     elif target is not None:
         catalog.target(target)
     if start is None and kernel is None:
         start = _latest(catalog)
-    return IrscopeApp(catalog, start, record_passes=record_passes, theme=theme, precompile=precompile)
+    return IrscopeApp(catalog, start, record_passes=record_passes, theme=theme, precompile=precompile, start_note=note)

@@ -164,6 +164,19 @@ class Catalog:
         return sorted((v for v in self.variants if v.base == cid),
                       key=lambda v: (self.variants[v].manifest.created, v.variant))
 
+    def captures_of(self, kernel: str) -> list[CaptureId]:
+        """Every capture of a kernel the store holds: each target's configs in order, each config's variants
+        after it (no capture is made or read; a kernel module's configs are looked up by their keys)."""
+        captured = self.captured()
+        out = []
+        for target in self.target_names(kernel):
+            for index, _ in enumerate(self.configs(kernel, target)):
+                cid = CaptureId(kernel, target, index)
+                if cid in self.stored or (self.compilable(kernel) and self.key(cid) in captured):
+                    out.append(cid)
+                out.extend(self.variants_of(cid))
+        return out
+
     def label(self, cid: CaptureId) -> str:
         """A config's short label, or what a variant changes."""
         if cid.variant:

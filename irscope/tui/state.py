@@ -17,6 +17,7 @@ class AppState:
         catalog: kernels, targets, configs and the store.
         documents: texts, pass dumps and diffs, cached.
         start: the capture to open first, or None.
+        start_note: a line to show once it is open (why it is not the one the command line implied), or "".
         record_passes: record each opened capture's per-pass IR in the background.
         precompile: compile each opened capture's what-if neighbours in the background (irscope.request.neighbours).
     """
@@ -24,6 +25,7 @@ class AppState:
     catalog: Catalog
     documents: Documents = field(default_factory=Documents)
     start: CaptureId | None = None
+    start_note: str = ""
     record_passes: bool = True
     precompile: bool = False
     _settled: bool = False

@@ -91,7 +91,12 @@ class Variants:
         title = (f"{m.kernel} on {m.target}, config {m.config_index}, Triton {m.triton_version}"
                  + (f" (set {', '.join(f'{k}={v}' for k, v in m.settings.items())})" if m.settings else ""))
 
+        had_focus = self.screen.focused  # the pane to give the focus back to when the form closes
+
         def chosen(choice: WhatIfChoice | None) -> None:
+            if had_focus is not None and had_focus.is_attached and had_focus.display and \
+                    self.screen.focused is not had_focus:
+                had_focus.focus()
             if choice is not None:
                 self.screen.run_worker(self._compile(base, choice), exclusive=True, group="what-if")
 

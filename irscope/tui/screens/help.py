@@ -19,7 +19,10 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("→ ←", "unfold / fold (configs hold stages, stages hold their passes)"),
         ("Enter", "on a config marked ○: compile it in the background; ✓: open it"),
         ("p", "go to a pass by name: type part of it (pipeline, coalesce...), ↓ ↑ to choose, Enter"),
-        ("", "● a pass that changed the IR (+added -removed lines); ┄ a run of passes that changed nothing"),
+        ("1 … 9", "show the capture's stages: the tree numbers them (1 source, 3 ttgir...), from anywhere"),
+        ("a", "every capture of the kernel the store holds (targets, configs, what-if variants): choose one"),
+        ("", "● a pass that changed the IR (+added -removed lines); ┄ a run of passes that changed nothing; "
+             "3 ttgir 14/44 changed: 14 of its 44 passes changed it"),
     )),
     ("Text (middle)", (
         ("d", "diff: the stage against the stage before it, a pass against its input (locations stripped)"),
@@ -35,7 +38,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("← →  Ctrl+PgUp Ctrl+PgDn", "scroll sideways through long lines (a column, a page); Shift+wheel too"),
         ("m  M", "next / previous line tinted for the current kernel line"),
     )),
-    ("Side panel (below the text when narrow)", (
+    ("Side panel (below the text under 240 columns)", (
         ("o", "source: the kernel's Python; the cursor on either side tints the lines of the other"),
         ("L", "layouts of the TTGIR on screen, explained, with the tile-to-warp map of the chosen one"),
         ("v  w W", "layout map: tensor or hardware view; next / previous warp"),

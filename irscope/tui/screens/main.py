@@ -81,6 +81,9 @@ class MainScreen(Screen[None]):
         Binding("c", "mark_compare", "Compare", key_display="c C"),
         Binding("C", "compare", "Compare with marked", show=False),
         Binding("q", "app.quit", "Quit"),
+        # After Quit: a narrow footer drops these (and #) before the keys above; ? lists them.
+        *(Binding(str(n), f"stage({n})", "Stage", key_display="1-9", show=n == 1) for n in range(1, 10)),
+        Binding("a", "captures", "Captures"),
         Binding("number_sign", "toggle_locations", "Locations", key_display="#"),  # last: a narrow footer drops it first
     ]
 
@@ -138,6 +141,8 @@ class MainScreen(Screen[None]):
         start = self.state.start
         if start is not None:
             self.open_capture(start)
+            if self.state.start_note:
+                self.notify(self.state.start_note, timeout=6)
         else:
             self.call_after_refresh(self.state.settle_memory)
 
@@ -205,14 +210,17 @@ class MainScreen(Screen[None]):
 
     def on_open_capture(self, message: OpenCapture) -> None:
         """Enter on a config: open it, compiling or recording passes as needed."""
-        cid = message.cid
+        self.choose_capture(message.cid)
+
+    def choose_capture(self, cid: CaptureId, stage: str = OPEN_STAGE) -> None:
+        """Open a capture the user chose (in the tree or the captures picker), recording its passes when needed."""
         capture = self.state.catalog.capture(cid)
         if capture is not None:
             self.state.documents.add(capture)
             if self.state.record_passes and self.state.documents.dump(capture.manifest.key) is None and \
                     self.state.catalog.can_record_passes(cid):
                 self.jobs.start(cid, capture=False, show=None, passes=True)
-        self.open_capture(cid)
+        self.open_capture(cid, stage)
 
     def on_show_capture_prompt(self, message: ShowCapturePrompt) -> None:
         """The tree's cursor rests on a config not captured yet: say what Enter does."""
@@ -359,6 +367,34 @@ class MainScreen(Screen[None]):
             self.notify("Open a capture whose passes are recorded first: p then jumps to one by name.", timeout=3)
             return
         self.app.search_commands(commands, placeholder="Go to pass: type part of its name, then Enter…")
+
+    def action_stage(self, number: int) -> None:
+        """Show the capture's stage ``number`` (1: the first, as the tree lists them), the pass's or stage's diff
+        mode kept."""
+        current = self.current
+        stages = self.state.documents.stages(current.key) if current and current.key in self.state.documents.captures \
+            else []
+        if not 0 < number <= len(stages):
+            self.notify(f"This capture has {len(stages)} stages: 1 to {len(stages)} show them." if stages else
+                        "Open a capture first: 1 to 9 then show its stages.", timeout=3)
+            return
+        assert current is not None
+        self.reveal_ref(DocRef(current.key, stages[number - 1].name))
+
+    def action_captures(self) -> None:
+        """Choose another capture of the kernel on screen (a target, config or what-if variant the store holds)."""
+        from irscope.tui.capture_commands import capture_commands
+
+        current = self.current
+        cid = self._cids.get(current.key) if current is not None else self.query_one(Navigator).cursor_capture()
+        kernel = cid.kernel if cid is not None else self.state.start.kernel if self.state.start else None
+        commands = capture_commands(self.state.catalog, kernel, current.key if current else None,
+                                    lambda chosen: self.choose_capture(chosen, self._stage())) if kernel else []
+        if not commands:
+            self.notify("The store holds no capture of this kernel yet: press Enter on a config in the tree.",
+                        timeout=3)
+            return
+        self.app.search_commands(commands, placeholder=f"Captures of {kernel}: type a target, config or setting…")
 
     def action_focus_tree(self) -> None:
         """Focus the navigator."""

@@ -321,15 +321,15 @@ class Navigator(Tree[NavItem]):
         node.allow_expand = True
         self.set_busy(cid, self._busy.get(cid))
         found = effects or {}
-        for stage in stages:
+        for number, stage in enumerate(stages, 1):
             ref = DocRef(key, stage.name)
             stage_passes = passes.get(stage.name, ())
-            label = Text(stage.name, style="bold")
-            if stage_passes:
+            label = Text.assemble((f"{number} " if number < 10 else "  ", "dim"), (stage.name, "bold"))  # its key
+            if stage_passes and effects is not None:  # short: a stage sits three levels deep in a narrow tree
+                changed = sum(1 for p in stage_passes if (e := found.get((p.index, ""))) and e.status not in FOLDED)
+                label.append(f" {changed}/{len(stage_passes)} changed", style="dim")
+            elif stage_passes:
                 label.append(f"  {len(stage_passes)} passes", style="dim")
-                if effects is not None:
-                    changed = sum(1 for p in stage_passes if (e := found.get((p.index, ""))) and e.status not in FOLDED)
-                    label.append(f", {changed} changed", style="dim")
             else:
                 label.append(f"  {stage.display}", style="dim")
             stage_node = node.add(label, NavItem("stage", cid, ref), allow_expand=bool(stage_passes))
