@@ -155,10 +155,13 @@ def _listing(capture: Capture) -> Listing:
 
 
 def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with_bank: bool = True,
-                 both_paths: bool = False, known_values: RuntimeValues | None = None) -> PerfReport:
+                 both_paths: bool = False, known_values: RuntimeValues | None = None,
+                 gather_end: str = "") -> PerfReport:
     """Read the capture's work for this launch and predict its time on ``device``; ``both_paths``: a branch on loaded
     values takes both its paths (the worst case), not only its main one; ``known_values``: values known at run time,
-    asked for the trips of each loop the launch's integer arguments do not decide."""
+    asked for the trips of each loop the launch's integer arguments do not decide; ``gather_end``: ``low`` or
+    ``high``, a gather through loaded indices at the least (each gathered byte once) or the most (every sector a
+    miss) DRAM traffic its unknown index locality allows."""
     from irscope.analysis.resources import capture_resources
 
     m = capture.manifest
@@ -202,8 +205,19 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     unknowns.extend(control)
     _unrolled(ttgir, loops, mixes, uncertain)
     trips = _trips(ttgir, shape, loops, known_values, contents)
-    accesses = coalescing(ttgir, scalars)
+    accesses = coalescing(ttgir, scalars, {t.name: t.nbytes for t in shape.tensors},
+                          max(device.l2_bytes, device.llc_bytes), round(_programs(shape) * exits.share))
+    accesses = [_at_gather_end(a, gather_end) for a in accesses] if gather_end else accesses
     factor, worst = _coalescing_factor(accesses)
+    for access in accesses:
+        if access.gather is not None:
+            g = access.gather
+            low = min(g.tensor_bytes, g.useful_bytes) if g.tensor_bytes else g.useful_bytes
+            uncertain.append(f"gather at TTGIR line {access.line} through indices loaded at run time: their locality is "
+                             f"not known, so its DRAM bytes lie between {low / 2**20:.1f} MiB (each byte of "
+                             f"{g.tensor or 'the gathered tensor'} once) and {g.requested_sectors * 32 / 2**20:.1f} MiB "
+                             f"(every 32-byte sector a miss); counted: {g.dram_sectors * 32 / 2**20:.1f} MiB")
+            unknowns.append(Unknown("gather", 0, f"loaded:{g.tensor}" if g.tensor else "", False, uncertain[-1]))
     efficiency, gather_note = dram_efficiency(accesses, device)
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
     costs = loop_costs(trips, matched, mixes)
@@ -264,9 +278,33 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
         copies=_copies(ttgir, loops, costs), tma_bytes=tma * _programs(shape) * exits.share,
         uncertain=tuple(uncertain), unknowns=tuple(unknowns), slow_path_instructions=slow_count,
         softmax_rows=softmax_rows(ttgir), known_values=known_values))
+    if any(a.gather is not None for a in accesses) and not gather_end:
+        report = _with_gather_range(report, *(capture_perf(capture, device, shape, False, both_paths, known_values, end)
+                                              for end in ("low", "high")))
     if not assumed:
         return report
     return _with_branch_range(report, capture_perf(capture, device, shape, with_bank, True, known_values), assumed)
+
+
+def _at_gather_end(access: Coalescing, end: str) -> Coalescing:
+    """A gathered access at the least (``low``) or the most (``high``) DRAM traffic its indices allow."""
+    g = access.gather
+    if g is None or not access.tensor_bytes:
+        return access
+    useful = g.useful_bytes
+    least = min(g.tensor_bytes, useful) if g.tensor_bytes else useful
+    dram = least if end == "low" else g.requested_sectors * 32
+    return replace(access, factor=max(1.0, dram / useful) if useful else 1.0)
+
+
+def _with_gather_range(report: PerfReport, low: PerfReport, high: PerfReport) -> PerfReport:
+    """Widen the report's time range by its gathers' unknown index locality."""
+    start, end = report.time_range or (report.predicted_us, report.predicted_us)
+    why = (f"gathers through loaded indices: each gathered byte read once {low.predicted_us:.1f} us, every 32-byte "
+           f"sector a DRAM miss {high.predicted_us:.1f} us (the indices' locality is not known)")
+    span = (min(start, low.predicted_us), max(end, high.predicted_us))
+    facts = replace(report.facts, time=time_span(report.predicted_us, span, report.facts.unknowns))
+    return replace(report, time_range=span, range_why=(*report.range_why, why), facts=facts)
 
 
 def _with_branch_range(report: PerfReport, both: PerfReport, assumed: list[Region]) -> PerfReport:

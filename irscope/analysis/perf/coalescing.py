@@ -12,13 +12,15 @@ traffic of a coalesced load. Accesses whose address is not affine (a gather thro
 from __future__ import annotations
 
 import itertools
+import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from irscope.parse.layout_kinds import BlockedLayout
 from irscope.parse.layouts import parse_layouts
 
-__all__ = ["Coalescing", "coalescing"]
+__all__ = ["Coalescing", "Gather", "coalescing", "gather_dram_sectors"]
 
 # Example: %x_21 = tt.addptr %x_19, %x_20 : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
 _DEF = re.compile(r"^\s*(?P<res>%[\w$.-]+)(?::\d+)?\s*=\s*(?P<op>[a-z_]+\.[\w.]+)\s*(?P<rest>.*)$")
@@ -35,6 +37,10 @@ _SCALAR_CONST = re.compile(r"^(?P<v>-?\d+)\s*:\s*i\d+")
 # Example: iter_args(%a_ptrs_96 = %a_ptrs_58, %b_ptrs_97 = %b_ptrs_59)
 _ITER = re.compile(r"(?P<new>%[\w$.-]+)\s*=\s*(?P<old>%[\w$.-]+)")
 _OPERAND = re.compile(r"%[\w$.-]+")
+# Example: %x_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc("x_ptr"(#loc))
+_PTR_ARG = re.compile(r"%(?P<name>[\w$.-]+):\s*!tt\.ptr<")
+# Example: %idx_5 = tt.load %idx_4, %mask : tensor<128x!tt.ptr<i64>, #blocked>
+_INT_LOAD = re.compile(r"tensor<[\dx]+x!tt\.ptr<i(?:8|16|32|64)>")
 _ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "i1": 1,
                "f8E4M3FN": 1, "f8E5M2": 1}
 _PASS_THROUGH = frozenset({"arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "ttg.convert_layout",
@@ -59,6 +65,7 @@ class Coalescing:
         warp_sectors / warp_segments / warp_bytes: sectors, segments and distinct bytes of every element warp 0
             holds in one layout tile (``size_per_thread`` x ``threads_per_warp``), all its registers together.
         segment_step: the median address step between those segments, in bytes (64 when they are neighbours).
+        gather: for an access whose address holds a loaded index, how its traffic was counted, else None.
     """
 
     line: int
@@ -76,6 +83,38 @@ class Coalescing:
     warp_segments: int = 0
     warp_bytes: int = 0
     segment_step: int = 0
+    gather: Gather | None = None
+
+
+@dataclass(frozen=True)
+class Gather:
+    """A load or store whose address holds values loaded from memory (``x[idx]``: an index tensor, a block table).
+
+    Each distinct index of a warp's elements is taken to address its own 32-byte sectors (the indices are data:
+    nothing says two are near), and a sector is what the L2 fetches from DRAM; elements that share an index and
+    differ along the other dims are contiguous as the affine part of the address says. The sectors requested over
+    the launch hit the L2 as far as it holds the gathered tensor: of ``n`` random sector requests into a tensor of
+    ``S`` sectors, ``S (1 - e^(-n/S))`` are distinct (each fetched from DRAM once when the tensor fits the L2), and
+    of the repeats the share the L2 cannot hold (``1 - L2 / tensor``) misses again. Locality the indices may have
+    (a row of a ``torch.gather``, sorted tokens) is not known without their contents: then fewer miss.
+
+    Attributes:
+        dims: the tile dims along which the loaded index varies.
+        tensor: the gathered tensor's parameter, or "" when it was not traced to one.
+        tensor_bytes: its size, or 0 when the launch did not say.
+        requested_sectors: 32-byte sectors the launch requests through this access (all CTAs, once each access).
+        dram_sectors: of those, the ones expected to come from DRAM.
+        bound: ``exact`` when the tensor's size was known, ``upper`` when every request was assumed to miss.
+        useful_bytes: the bytes the launch asks for through this access (all CTAs).
+    """
+
+    dims: tuple[int, ...]
+    tensor: str
+    tensor_bytes: int
+    requested_sectors: float
+    dram_sectors: float
+    bound: str
+    useful_bytes: float = 0.0
 
 
 _Form = tuple[dict[int, int] | None, int | None]  # (coefficient per dim in elements/bytes, known uniform value)
@@ -154,15 +193,22 @@ def _spans(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], elem:
     return len(blocks)
 
 
-def _footprint(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], elem: int) -> tuple[int, int, int, int]:
-    """Sectors, 64-byte segments, distinct bytes and the median segment step of what warp 0 holds in one tile."""
+_APART = 1 << 40  # a gathered index's stand-in step: each distinct index lands in segments of its own
+
+
+def _footprint(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], elem: int,
+               gathered: tuple[int, ...] = ()) -> tuple[int, int, int, int]:
+    """Sectors, 64-byte segments, distinct bytes and the median segment step of what warp 0 holds in one tile;
+    ``gathered``: dims along which a loaded index moves the address to a place of its own."""
     coords, _run = _lanes(layout, shape)
     ranges = [range(min(layout.size_per_thread[d], max(1, shape[d]))) for d in range(len(shape))]
     starts: set[int] = set()
+    keys: dict[tuple[int, ...], int] = {}
     for coord in coords:
         for offset in itertools.product(*ranges):
-            starts.add(sum(coefs.get(d, 0) * ((c + o) % max(1, shape[d]))
-                           for d, (c, o) in enumerate(zip(coord, offset, strict=True))))
+            at = [(c + o) % max(1, shape[d]) for d, (c, o) in enumerate(zip(coord, offset, strict=True))]
+            key = keys.setdefault(tuple(at[d] for d in gathered), len(keys)) if gathered else 0
+            starts.add(key * _APART + sum(coefs.get(d, 0) * a for d, a in enumerate(at) if d not in gathered))
     sectors = {b for a in starts for b in range(a // 32, (a + elem - 1) // 32 + 1)}
     segments = {b for a in starts for b in range(a // 64, (a + elem - 1) // 64 + 1)}
     ordered = sorted(segments)
@@ -171,11 +217,19 @@ def _footprint(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], e
     return len(sectors), len(segments), len(starts) * elem, step
 
 
-def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
-    """Every global access of the module with its sectors per warp instruction; ``scalars``: known SSA values."""
+def coalescing(ttgir: str, scalars: dict[str, int], tensor_bytes: Mapping[str, int] | None = None,
+               l2_bytes: int = 0, programs: int = 1) -> list[Coalescing]:
+    """Every global access of the module with its sectors per warp instruction; ``scalars``: known SSA values;
+    ``tensor_bytes`` (by parameter), ``l2_bytes`` and ``programs`` (CTAs running the accesses): for gathers."""
     table = parse_layouts(ttgir)
     forms: dict[str, _Form] = {}
     found: list[Coalescing] = []
+    gathered: dict[str, frozenset[int]] = {}  # values holding a loaded index: the dims along which it varies
+    bases: dict[str, str] = {}  # pointer values -> the parameter they point into
+    header = next((line for line in ttgir.splitlines() if "tt.func" in line), "")
+    for arg in _PTR_ARG.finditer(header):
+        bases[f"%{arg['name']}"] = arg["name"]
+    sizes = dict(tensor_bytes or {})
     for number, text in enumerate(ttgir.splitlines(), 1):
         if "iter_args(" in text:
             inner = text.split("iter_args(", 1)[1].split(")", 1)[0]
@@ -198,9 +252,14 @@ def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
             size = elem * _numel(shape)
             layout = table.get(tensor["layout"])
             coefs = forms.get(pointer, (None, None))[0]
-            if not isinstance(layout, BlockedLayout) or coefs is None or len(layout.order) != len(shape):
+            dims = tuple(sorted(gathered.get(pointer, frozenset())))
+            if isinstance(layout, BlockedLayout) and coefs is not None and len(layout.order) == len(shape) and dims:
+                found.append(_gather(number, op, elem, size, coefs, layout, shape, dims, bases.get(pointer, ""),
+                                     sizes, l2_bytes, programs))
+            elif not isinstance(layout, BlockedLayout) or coefs is None or len(layout.order) != len(shape):
                 why = ("its layout is not blocked" if not isinstance(layout, BlockedLayout)
-                       else "its address is not an affine function of the index (a gather, or a wrap-around %)")
+                       else "its address is not an affine function of the index (a wrap-around %, or an index "
+                            "computed in a way irscope does not follow)")
                 found.append(Coalescing(number, op, elem, elem, 0, 0, 1.0, size, f"not analysed: {why}"))
             else:
                 sectors, useful, vector, note = _sectors(coefs, layout, shape, elem)
@@ -213,6 +272,7 @@ def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
         if match is None:
             continue
         res = match["res"]
+        _track(op, res, operands, text, forms, gathered, bases)
         if op == "tt.make_range":
             forms[res] = ({0: 1}, None)
         elif op == "arith.constant":
@@ -243,3 +303,60 @@ def coalescing(ttgir: str, scalars: dict[str, int]) -> list[Coalescing]:
                     coefs[d] = coefs.get(d, 0) + c * elem
                 forms[res] = (coefs, None)
     return found
+
+
+def gather_dram_sectors(requested: float, tensor_bytes: int, l2_bytes: int) -> float:
+    """DRAM sectors of ``requested`` random 32-byte sector requests into a tensor of ``tensor_bytes`` (see Gather)."""
+    if tensor_bytes <= 0 or l2_bytes <= 0:
+        return requested
+    total = max(1.0, tensor_bytes / 32)
+    distinct = total * -math.expm1(-requested / total)
+    return distinct + (requested - distinct) * max(0.0, 1.0 - l2_bytes / tensor_bytes)
+
+
+def _track(op: str, res: str, operands: list[str], text: str, forms: dict[str, _Form],
+           gathered: dict[str, frozenset[int]], bases: dict[str, str]) -> None:
+    """Follow loaded indices (the dims they vary along) and pointers' parameters through one op."""
+    if op == "tt.load" and operands and _INT_LOAD.search(text):
+        coefs = forms.get(operands[0], (None, None))[0]
+        shape = _PTR_TENSOR.search(text)
+        rank = len(shape["shape"].split("x")) if shape else 1
+        varying = frozenset(d for d, c in coefs.items() if c) if coefs is not None else frozenset(range(rank))
+        if varying or coefs is None:
+            gathered[res] = varying or frozenset(range(rank))
+            forms[res] = ({}, None)  # the index's own value is data: the address keeps only the affine rest
+        return
+    ins = [gathered[o] for o in operands if o in gathered]
+    if op == "tt.expand_dims" and ins and (axis := _AXIS.search(text)) is not None:
+        a = int(axis["n"])
+        gathered[res] = frozenset(d + 1 if d >= a else d for d in ins[0])
+    elif ins and (op in _PASS_THROUGH or op in ("arith.addi", "arith.subi", "arith.muli", "tt.addptr", "tt.splat",
+                                                "arith.select")):
+        gathered[res] = frozenset().union(*ins)
+    if op == "arith.select" and len(operands) == 3:  # Inductor's wrap of a negative index: ``where(i < 0, i + n, i)``
+        a, b = forms.get(operands[1], (None, None)), forms.get(operands[2], (None, None))
+        forms[res] = (a[0], None) if a[0] is not None and a[0] == b[0] else (None, None)
+    if operands and operands[0] in bases and op in ("tt.splat", "tt.addptr", "tt.broadcast", "tt.expand_dims",
+                                                    "ttg.convert_layout"):
+        bases[res] = bases[operands[0]]
+
+
+def _gather(number: int, op: str, elem: int, size: int, coefs: dict[int, int], layout: BlockedLayout,
+            shape: list[int], dims: tuple[int, ...], tensor: str, sizes: dict[str, int], l2_bytes: int,
+            programs: int) -> Coalescing:
+    """A gathered access: segments per warp with each distinct index apart, and the DRAM share the L2 leaves."""
+    warp_sectors, warp_segments, warp_bytes, step = _footprint(coefs, layout, shape, elem, dims)
+    requested = warp_sectors * (size / warp_bytes) * max(1, programs) if warp_bytes else 0.0
+    total = sizes.get(tensor, 0)
+    dram = gather_dram_sectors(requested, total, l2_bytes)
+    useful = size * max(1, programs)
+    factor = max(1.0, dram * 32 / useful) if useful else 1.0
+    where = f"{tensor} ({total / 2**20:.1f} MiB)" if total else (tensor or "a tensor irscope did not trace")
+    note = (f"a gather through loaded indices along dim(s) {', '.join(map(str, dims))}: each distinct index "
+            f"its own 32-byte sectors, {warp_sectors} per warp tile for {warp_bytes} useful bytes; of the "
+            f"{requested:.3g} sectors requested from {where}, {dram:.3g} expected from DRAM (the L2 holding "
+            f"{min(1.0, l2_bytes / total) if total else 0:.0%} of it)"
+            + ("" if total else " (its size unknown: every request counted as a miss, an upper bound)"))
+    return Coalescing(number, op, elem, elem, warp_sectors, warp_bytes, factor, size, note, warp_segments,
+                      warp_segments, warp_sectors, warp_segments, warp_bytes, step,
+                      Gather(dims, tensor, total, requested, dram, "exact" if total else "upper", useful))

@@ -20,7 +20,7 @@ TERMS = ("compute", "dram", "l2", "latency", "shared", "spill", "serial", "ctas"
 #   unmatched_loop: a loop whose machine code or TTGIR counterpart was not found (its work is counted once);
 #   contention: atomics or locks between CTAs beyond the even spread (the time is a lower bound);
 #   model: anything else the model could not find out.
-UNKNOWN_KINDS = ("loop_trips", "branch", "unmatched_loop", "contention", "model")
+UNKNOWN_KINDS = ("loop_trips", "branch", "unmatched_loop", "contention", "gather", "model")
 
 
 @dataclass(frozen=True)

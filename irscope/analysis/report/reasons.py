@@ -135,6 +135,9 @@ def _unknown_words(unknown: Unknown) -> str:
         return f"atomics or a lock{where} may wait on one another beyond the even spread"
     if unknown.kind == "branch":
         return f"the branch{where} on loaded values may take its other path"
+    if unknown.kind == "gather":
+        return (f"a gather through indices loaded from memory{' (' + unknown.decided_by + ')' if unknown.decided_by else ''}"
+                ": how often its sectors hit the L2 depends on the indices' locality")
     return unknown.what
 
 
@@ -147,7 +150,8 @@ def uncertainty(perf: PerfFacts) -> str:
         why = [_unknown_words(u) for u in perf.unknowns if u.lower_bound]
         return (f"the time is a lower bound, at least {span.low:.2f} us per launch: " + "; ".join(why[:2])
                 + (f" (+{len(why) - 2} more)" if len(why) > 2 else ""))
-    causes = [_unknown_words(u) for u in perf.unknowns if u.kind == "branch"] or ["the L2 hit rate of re-reads"]
+    causes = [_unknown_words(u) for u in perf.unknowns if u.kind in ("branch", "gather")] or \
+        ["the L2 hit rate of re-reads"]
     return (f"the time is {span.low:.2f} .. {span.high or 0.0:.2f} us per launch, more than {OFF_BY:.0f}x apart: "
             + "; ".join(causes[:2]))
 
