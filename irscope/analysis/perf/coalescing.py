@@ -266,6 +266,8 @@ def coalescing(ttgir: str, scalars: dict[str, int], tensor_bytes: Mapping[str, i
                 segments = _spans(coefs, layout, shape, elem, 64)
                 warp_sectors, warp_segments, warp_bytes, step = _footprint(coefs, layout, shape, elem)
                 factor = max(1.0, warp_segments * 64 / warp_bytes) if warp_bytes else 1.0
+                if not any(coefs.values()):  # every element the same address: one element's bytes, a broadcast
+                    factor, size, note = 1.0, elem, "one address for the whole tile (a broadcast)"
                 found.append(Coalescing(number, op, elem, vector, sectors, useful, factor, size, note, segments,
                                         _spans(coefs, layout, shape, elem, 128), warp_sectors, warp_segments,
                                         warp_bytes, step))
@@ -291,6 +293,9 @@ def coalescing(ttgir: str, scalars: dict[str, int], tensor_bytes: Mapping[str, i
             forms[res] = forms.get(operands[0], (None, None))
         elif op in ("arith.addi", "arith.subi", "arith.muli", "arith.divsi") and len(operands) == 2:
             forms[res] = _combine(op, forms.get(operands[0], (None, None)), forms.get(operands[1], (None, None)))
+            if op == "arith.divsi" and forms[res][0] is None:
+                forms[res] = _quotient(forms.get(operands[0], (None, None)), forms.get(operands[1], (None, None)),
+                                       text)
         elif op == "tt.addptr" and len(operands) == 2:
             tensor = _PTR_TENSOR.search(text)
             elem = _ELEM_BYTES.get(tensor["elem"], 4) if tensor else 1
@@ -322,9 +327,11 @@ def _track(op: str, res: str, operands: list[str], text: str, forms: dict[str, _
         shape = _PTR_TENSOR.search(text)
         rank = len(shape["shape"].split("x")) if shape else 1
         varying = frozenset(d for d, c in coefs.items() if c) if coefs is not None else frozenset(range(rank))
-        if varying or coefs is None:
-            gathered[res] = varying or frozenset(range(rank))
-            forms[res] = ({}, None)  # the index's own value is data: the address keeps only the affine rest
+        if varying:
+            gathered[res] = varying
+        # the index's own value is data: an address computed from it keeps only its affine rest; one index for the
+        # whole tile (a page of a block table, Inductor's ``xindex // 1024`` row) moves the tile, it does not scatter it
+        forms[res] = ({}, None)
         return
     ins = [gathered[o] for o in operands if o in gathered]
     if op == "tt.expand_dims" and ins and (axis := _AXIS.search(text)) is not None:
@@ -360,3 +367,21 @@ def _gather(number: int, op: str, elem: int, size: int, coefs: dict[int, int], l
     return Coalescing(number, op, elem, elem, warp_sectors, warp_bytes, factor, size, note, warp_segments,
                       warp_segments, warp_sectors, warp_segments, warp_bytes, step,
                       Gather(dims, tensor, total, requested, dram, "exact" if total else "upper", useful))
+
+
+# Example: %x1 = arith.divsi %xindex, %cst_1 : tensor<1024xi32, #blocked> loc(#loc5)
+_RESULT_SHAPE = re.compile(r":\s*tensor<(?P<shape>[\dx]+)x[a-z]")
+
+
+def _quotient(a: _Form, b: _Form, text: str) -> _Form:
+    """``x // C`` of an index that steps ``c`` per element, over a tile whose extent along that dim times ``c`` is at
+    most ``C``: one value across the tile (Inductor's row of a flat index, ``xindex // 1024``), as ``x % C`` is
+    ``x`` (a tile starting at a multiple of ``C``, as Inductor's blocks of a power-of-two row do)."""
+    (ca, _va), (cb, vb) = a, b
+    shape = _RESULT_SHAPE.search(text)
+    if ca is None or cb or not vb or shape is None:
+        return None, None
+    dims = [int(d) for d in shape["shape"].split("x")]
+    if all(c >= 0 and d < len(dims) and c * dims[d] <= vb for d, c in ca.items()):
+        return {}, None
+    return None, None
