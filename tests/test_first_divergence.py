@@ -111,6 +111,33 @@ def test_facts_only_is_the_plain_compare(shared_store):
     assert "first_divergence" not in plain and plain["changed"]
 
 
+TINY_DOT = str(Path(__file__).parent / "data" / "kernels" / "tiny_dot.py") + ":tiny_dot"
+TINY_SIGNATURE = "*fp16:16, *fp16:16, *fp32:16, 16"
+
+
+@pytest.mark.compile
+def test_the_see_commands_of_a_file_function_kernel_carry_its_launch_and_run_as_printed(shared_store):
+    """Issue 43 item 2: the hints named FILE:FUNCTION without its launch and failed ("describe the launch
+    with exactly one of --signature or --args")."""
+    from irscope.analysis.divergence import Divergence
+    from irscope.cli.compare_cmd import Side, see_commands
+
+    base = ("--target", "sm80", "--signature", TINY_SIGNATURE)
+    data = _compare(shared_store, TINY_DOT, *base, "--set", "num_warps=8")
+    first = data["first_divergence"]
+    assert first["level"] == "pass" and len(first["see_commands"]) == 2
+    for command in first["see_commands"]:
+        assert f"--signature '{TINY_SIGNATURE}'" in command, command
+        shown = invoke(*shlex.split(command)[1:], "--store", str(shared_store))
+        assert shown.exit_code == 0 and first["pass"] in shown.output, shown.output
+    # A divergence below the MLIR passes hints a compare of that stage: it runs as printed too.
+    launch = ("--signature", TINY_SIGNATURE)
+    sides = (Side(TINY_DOT, "sm80", 0, None, (), launch), Side(TINY_DOT, "sm80", 0, None, ("num_warps=8",), launch))
+    [command] = see_commands(Divergence(level="stage", stage="llir"), *sides)
+    shown = invoke(*shlex.split(command)[1:], "--store", str(shared_store))
+    assert shown.exit_code == 0 and "--- llir of A" in shown.output, shown.output
+
+
 # ---- two Tritons: the older one installed by `irscope triton install`, as tests/test_tritons.py does --------------
 
 

@@ -57,6 +57,15 @@ class LaunchSpec:
         return bool(self.signature or self.args or self.constexprs
                     or any(v is not None for v in self.options.values()))
 
+    def cli_args(self) -> list[str]:
+        """The options that describe this launch on a command line (``--set`` items not included)."""
+        out = ["--signature", self.signature] if self.signature else []
+        out += ["--args", self.args] if self.args else []
+        out += [arg for item in self.constexprs for arg in ("--constexpr", item)]
+        for name, value in self.options.items():
+            out += [f"--{name.replace('_', '-')}", str(value)] if value is not None else []
+        return out
+
 
 @dataclass(frozen=True)
 class Request:
