@@ -185,6 +185,7 @@ def test_across_targets_the_machine_code_is_paired_by_kernel_line_and_ranked_by_
     assert [t["cost"] for t in targets["lines"]] == sorted((t["cost"] for t in targets["lines"]), reverse=True)
     whole = " ".join(targets["whole"])
     assert "pipeliner: tritongpu-pipeline -> tritonamdgpu-" in whole and "occupancy limited by" in whole
+    assert "[" not in whole and "'" not in whole, whole  # issue 43: `limited by: ['registers'] -> [...]`
 
 
 @pytest.mark.compile
@@ -292,3 +293,13 @@ def test_softmax_on_gfx942_keeps_its_registers_with_its_own_llvm_ir(old_triton):
     assert registers["a"] != registers["b"] and registers["a_ir_b_backend"] == registers["a"]
     assert registers["follows"] == "ir"
     assert data["first_divergence"]["stage"] in ("ttir", "ttgir")
+
+
+def test_the_whole_kernel_lines_of_two_targets_write_lists_as_words():
+    """Issue 43 item 9: `occupancy limited by: ['registers'] -> ['shared memory']` printed Python's list syntax."""
+    from irscope.request.target_compare import _whole
+
+    lines = _whole({"occupancy.limited_by": ["registers"], "shared_bytes": 0},
+                   {"occupancy.limited_by": ["registers", "shared memory"], "shared_bytes": 65536}, None)
+    assert lines == ["shared memory (LDS on AMD), bytes: 0 -> 65536",
+                     "occupancy limited by: registers -> registers, shared memory"]
