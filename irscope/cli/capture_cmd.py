@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from irscope.cli.options import store_option, target_value
 from irscope.errors import UsageError
+
+if TYPE_CHECKING:
+    from irscope.model.program_record import ProgramRecord
 
 
 @click.command("capture", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
@@ -74,9 +79,7 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
         same = f"  ({same_code_note(m, report.captures)})" if m.same_code_as else ""
         click.echo(f"  captured {m.kernel:<24} {m.target:<7} {m.key}{same}")
     if report.program is not None:
-        prog = report.program
-        kernels = sum(len(g.kernels) for g in prog.graphs)
-        click.echo(f"irscope: program {prog.id} : {len(prog.graphs)} graphs, {kernels} kernels", err=True)
+        click.echo(program_summary(report.program), err=True)
     for line in report.tuning:
         click.echo(f"  autotune {line}", err=True)
     for failure in report.failures:
@@ -105,3 +108,11 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
         removed = next((f"; {n}" for n in report.notes if "replaced irscope's" in n), "")
         click.echo(f"irscope: the program compiled no Triton kernel{why}{removed}", err=True)
         raise SystemExit(1)
+
+
+def program_summary(prog: ProgramRecord) -> str:
+    """The line naming a program capture: its id, graphs and kernels."""
+    from irscope.views.words import counted
+
+    kernels = sum(len(g.kernels) for g in prog.graphs)
+    return f"irscope: program {prog.id} : {counted(len(prog.graphs), 'graph')}, {counted(kernels, 'kernel')}"
