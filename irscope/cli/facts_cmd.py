@@ -183,7 +183,8 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], html_file: str | None
             for line in render_deltas(r.deltas, "was", "now"):
                 click.echo(f"  {line}")
         moved = sum(1 for r in bad for d in r.deltas if not d.allowed)
-        click.echo(f"{counted(len(results), 'entry', 'entries')}: {len(results) - len(bad)} as recorded, {len(bad)} changed"
+        click.echo(f"{counted(len(results), 'entry', 'entries')}: {len(results) - len(bad)} as recorded, "
+                   f"{len(bad)} changed"
                    + (f" ({moved} facts beyond tolerance)" if moved else ""))
     if bad:
         raise SystemExit(1)

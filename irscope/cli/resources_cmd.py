@@ -48,7 +48,8 @@ def _compile_missing(request: Request, asked: Asked, count: int, jobs: int) -> N
     if len(missing) < 2:
         return
     data = launch_data(asked.launch)
-    click.echo(f"irscope: compiling {counted(len(missing), 'config')} of {request.kernel.name} for {request.target.name}, "
+    click.echo(f"irscope: compiling {counted(len(missing), 'config')} of {request.kernel.name} for "
+               f"{request.target.name}, "
                f"{min(jobs, len(missing))} at a time...", err=True)
     chosen = selected()
     done = run_jobs([Job(kernel=asked.kernel, target=request.target.name, config=i, launch=data) for i in missing],
