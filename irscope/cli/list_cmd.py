@@ -121,7 +121,8 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
     if any(n > 1 for n in slots.values()):
         lines.append("  select one with: irscope show KEY (captures of one target and config differ by key)")
     else:
-        lines.append(f"  select one with: irscope show {name} --target TARGET --config N")
+        last = max(captures, key=lambda c: (c.manifest.target, c.manifest.config_index)).manifest
+        lines.append(f"  select one with: irscope show {name} --target {last.target} --config {last.config_index}")
     click.echo("\n".join(lines))
 
 
