@@ -233,3 +233,16 @@ def test_an_unreadable_constexpr_value_names_the_option_and_what_is_valid(tmp_pa
     tensor = _run_module([*args, "--constexpr", "BLOCK=fp16[4]"], {})
     assert tensor.returncode == 2
     assert tensor.stderr.splitlines()[0] == "irscope: error: --constexpr 'BLOCK=fp16[4]': a constexpr cannot be a tensor"
+
+
+def test_list_aligns_its_capture_columns_and_names_glir_for_gluon_kernels_only(captures):
+    """Issue 43 item 9: `list` columns drifted with long kernel names, and every target listed a glir stage."""
+    captures("matmul", "sm90"), captures("vector_add", "sm90")
+    out = invoke("list", "--store", str(captures.store)).output
+    targets = [ln for ln in out.splitlines() if " stages: " in ln]
+    assert targets and all("glir," not in ln and ln.endswith("(Gluon kernels: glir too)") for ln in targets)
+    rows = out.split("Captures in ", 1)[1].splitlines()[1:]
+    rows = [r for r in rows if r.startswith("  ") and not r.startswith("  cannot")]
+    assert len({r.split()[0] for r in rows}) >= 2
+    for column in (" sm90 ", "  Triton ", " s  "):
+        assert len({r.index(column) for r in rows}) == 1, (column, rows)

@@ -111,6 +111,33 @@ def test_facts_only_is_the_plain_compare(shared_store):
     assert "first_divergence" not in plain and plain["changed"]
 
 
+TINY_DOT = str(Path(__file__).parent / "data" / "kernels" / "tiny_dot.py") + ":tiny_dot"
+TINY_SIGNATURE = "*fp16:16, *fp16:16, *fp32:16, 16"
+
+
+@pytest.mark.compile
+def test_the_see_commands_of_a_file_function_kernel_carry_its_launch_and_run_as_printed(shared_store):
+    """Issue 43 item 2: the hints named FILE:FUNCTION without its launch and failed ("describe the launch
+    with exactly one of --signature or --args")."""
+    from irscope.analysis.divergence import Divergence
+    from irscope.cli.compare_cmd import Side, see_commands
+
+    base = ("--target", "sm80", "--signature", TINY_SIGNATURE)
+    data = _compare(shared_store, TINY_DOT, *base, "--set", "num_warps=8")
+    first = data["first_divergence"]
+    assert first["level"] == "pass" and len(first["see_commands"]) == 2
+    for command in first["see_commands"]:
+        assert f"--signature '{TINY_SIGNATURE}'" in command, command
+        shown = invoke(*shlex.split(command)[1:], "--store", str(shared_store))
+        assert shown.exit_code == 0 and first["pass"] in shown.output, shown.output
+    # A divergence below the MLIR passes hints a compare of that stage: it runs as printed too.
+    launch = ("--signature", TINY_SIGNATURE)
+    sides = (Side(TINY_DOT, "sm80", 0, None, (), launch), Side(TINY_DOT, "sm80", 0, None, ("num_warps=8",), launch))
+    [command] = see_commands(Divergence(level="stage", stage="llir"), *sides)
+    shown = invoke(*shlex.split(command)[1:], "--store", str(shared_store))
+    assert shown.exit_code == 0 and "--- llir of A" in shown.output, shown.output
+
+
 # ---- two Tritons: the older one installed by `irscope triton install`, as tests/test_tritons.py does --------------
 
 
@@ -158,6 +185,7 @@ def test_across_targets_the_machine_code_is_paired_by_kernel_line_and_ranked_by_
     assert [t["cost"] for t in targets["lines"]] == sorted((t["cost"] for t in targets["lines"]), reverse=True)
     whole = " ".join(targets["whole"])
     assert "pipeliner: tritongpu-pipeline -> tritonamdgpu-" in whole and "occupancy limited by" in whole
+    assert "[" not in whole and "'" not in whole, whole  # issue 43: `limited by: ['registers'] -> [...]`
 
 
 @pytest.mark.compile
@@ -265,3 +293,13 @@ def test_softmax_on_gfx942_keeps_its_registers_with_its_own_llvm_ir(old_triton):
     assert registers["a"] != registers["b"] and registers["a_ir_b_backend"] == registers["a"]
     assert registers["follows"] == "ir"
     assert data["first_divergence"]["stage"] in ("ttir", "ttgir")
+
+
+def test_the_whole_kernel_lines_of_two_targets_write_lists_as_words():
+    """Issue 43 item 9: `occupancy limited by: ['registers'] -> ['shared memory']` printed Python's list syntax."""
+    from irscope.request.target_compare import _whole
+
+    lines = _whole({"occupancy.limited_by": ["registers"], "shared_bytes": 0},
+                   {"occupancy.limited_by": ["registers", "shared memory"], "shared_bytes": 65536}, None)
+    assert lines == ["shared memory (LDS on AMD), bytes: 0 -> 65536",
+                     "occupancy limited by: registers -> registers, shared memory"]

@@ -120,6 +120,12 @@ def test_softmax_on_gfx942_has_a_verdict(store: Path) -> None:
     # rows strided over a persistent grid; AMD's pipeliner peels num_stages - 1 of them into an epilogue
     assert loop.trips is not None and loop.peeled == 3
     assert loop.trips + loop.peeled == pytest.approx(4096 / (2 * gpu.sm_count))
+    from irscope.views.perf_text import render_perf
+
+    text = render_perf(report, "softmax on gfx942")  # issue 43: "304 SMs" on an MI300X, whose units are CUs
+    device, work = (next(ln for ln in text.splitlines() if ln.lstrip().startswith(w)) for w in ("Device:", "grid "))
+    assert f": {gpu.sm_count} CUs, " in device and device.endswith(" shared per CU") and " SM" not in device, device
+    assert " CTA(s) per CU (" in work, work
 
 
 def _strided(store: Path, stride: int, n: int = 2**22) -> tuple[Capture, LaunchShape, str]:

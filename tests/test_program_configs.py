@@ -63,6 +63,10 @@ def test_list_shows_a_recorded_kernel_and_what_tells_its_configs_apart(store: Pa
     for i, (bm, bn, warps, stages) in enumerate(CONFIGS):
         assert re.search(rf"sm90\s+config {i}\s+BLOCK_M={bm}, BLOCK_N={bn}, num_warps={warps}, num_ctas=1, "
                          rf"num_stages={stages}$", listing.stdout, re.M), listing.stdout
+    hint = listing.stdout.splitlines()[-1]  # issue 43: the hint runs as printed (no TARGET / N placeholders)
+    assert hint == "  select one with: irscope show tile_scale_kernel --target sm90 --config 3", hint
+    shown = irscope(*hint.split("irscope ", 1)[1].split()[:1], *hint.split()[5:], store=store)
+    assert shown.returncode == 0 and "tensor<128x64xf32" in shown.stdout, shown.stderr
     key = Store(store).captures()[0].manifest.key
     by_key = irscope("list", key, "--json", store=store)
     assert by_key.returncode == 0, by_key.stderr

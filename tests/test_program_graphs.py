@@ -73,3 +73,16 @@ def test_a_graph_record_names_its_cpu_variant_calls_and_the_extern_groups(monkey
     assert inductor_graphs.library_of("aten.convolution.default") == "cuDNN"
     assert inductor_graphs.library_of("aten._scaled_dot_product_flash_attention.default") == "FlashAttention"
     assert inductor_graphs.library_of("aten._scaled_dot_product_cudnn_attention_backward.default") == "cuDNN"
+
+
+def test_the_capture_summary_counts_one_graph_and_one_kernel_in_the_singular(tmp_path: Path) -> None:
+    """Issue 43 item 9: `irscope capture` of a one-graph program said "1 graphs, 1 kernels"."""
+    from irscope.cli.capture_cmd import program_summary
+
+    one = build_record(command="p", target="sm90", gpu="", exit_code=0, graphs=graph_records(GRAPHS[:1]),
+                       calls_records=[], keys=[], keys_by_launch={"k2": ["c"]}, notes=[])
+    assert program_summary(one, str(tmp_path)) == (f"program {one.id}: 0 captures of 0 kernels; 1 kernel launched by "
+                                                   f"1 torch.compile graph; irscope report {one.id} models them")
+    two = build_record(command="p", target="sm90", gpu="", exit_code=0, graphs=graph_records(GRAPHS),
+                       calls_records=[], keys=[], keys_by_launch={}, notes=[])
+    assert "2 kernels launched by 2 torch.compile graphs;" in program_summary(two, str(tmp_path))

@@ -40,8 +40,8 @@ def test_a_training_program_has_a_forward_and_a_backward_graph_each_run_once_a_s
     assert record.target == "sm90" and record.gpu == "h100" and record.exit_code == 0
     assert record.torch_version and not record.notes
     names = {u.name for g in record.graphs for u in g.kernels}
-    assert (f"irscope: program {record.id}: {len(record.keys)} capture(s) of {len(names)} kernel(s); {len(names)} "
-            f"kernel(s) launched by 2 torch.compile graph(s); irscope report {record.id} models them") in proc.stderr
+    assert (f"irscope: program {record.id}: {len(record.keys)} captures of {len(names)} kernels; {len(names)} "
+            f"kernels launched by 2 torch.compile graphs; irscope report {record.id} models them") in proc.stderr
     stored = {c.manifest.key: c for c in Store(store).captures()}
     assert set(record.keys) == set(stored)
     for graph in record.graphs:

@@ -70,6 +70,29 @@ def test_rows_are_the_records_kernels_with_launches_counted_from_it(llama: tuple
     assert half["kernels"][0]["per_step"] == pytest.approx(data["kernels"][0]["per_step"] / 2)
 
 
+def test_list_show_and_report_number_an_inductor_kernels_configs_alike(llama: tuple[Path, ProgramRecord]) -> None:
+    """Issue 43 item 3: list labelled three configs of one kernel all `config 0`, show --config 1 said it was not
+    recorded, and report called the first `config 1 of 3`. Each is now its place in Inductor's list, everywhere."""
+    store, _ = llama
+    text = invoke("report", "--what-if", "0", "--top", "3", store=store).output
+    checked = 0
+    for row in _report(store, "--what-if", "0", "--top", "3")["kernels"][:3]:
+        name, chosen = row["name"], Store(store).get(row["chosen"]["key"])
+        assert chosen is not None
+        mine = sorted((c for c in Store(store).find(name) if c.manifest.target == chosen.manifest.target),
+                      key=lambda c: c.manifest.config_index)
+        assert [c.manifest.config_index for c in mine] == list(range(len(mine)))  # 0, 1, 2: not 0, 0, 0
+        assert row["config"] == chosen.manifest.config_index and row["configs"] == len(mine)
+        assert f"config {row['config']} of {row['configs']} (" in text
+        listing = invoke("list", name, store=store).output
+        for c in mine:
+            assert f"config {c.manifest.config_index:<3} {c.manifest.config_text()}" in listing, listing
+        shown = invoke("show", name, "--config", str(row["config"]), "--stage", "ttgir", store=store)
+        assert shown.exit_code == 0 and shown.output.endswith(chosen.read("ttgir")), shown.output[-500:]
+        checked += len(mine) > 1
+    assert checked  # a kernel with several configs was among them
+
+
 def test_each_row_is_what_perf_predicts_for_its_fastest_config(llama: tuple[Path, ProgramRecord]) -> None:
     store, record = llama
     data = _report(store, "--what-if", "0", "--top", "3")
@@ -84,6 +107,7 @@ def test_each_row_is_what_perf_predicts_for_its_fastest_config(llama: tuple[Path
         assert row["chosen"]["key"] == fastest
         assert row["chosen"]["predicted_us"] == pytest.approx(predicted[fastest])
         assert row["configs"] == len(use.keys) and row["config"] == list(use.keys).index(fastest)
+        assert row["config"] == Store(store).get(fastest).manifest.config_index  # as list and show --config number it
         perf = _perf(store, fastest)
         facts = row["chosen"]
         device = perf["device"]

@@ -78,8 +78,8 @@ def test_the_summary_counts_what_was_captured(mixed: tuple[Path, Any]) -> None:
     store, proc = mixed
     record = read_program(store, "latest")
     assert proc.stderr.count("  captured ") + proc.stdout.count("  captured ") == len(record.keys) == 6
-    assert (f"irscope: program {record.id}: 6 capture(s) of 4 kernel(s); 1 kernel(s) launched by 1 torch.compile "
-            f"graph(s), 3 launched outside them; irscope report {record.id} models them") in proc.stderr
+    assert (f"irscope: program {record.id}: 6 captures of 4 kernels; 1 kernel launched by 1 torch.compile "
+            f"graph, 3 launched outside them; irscope report {record.id} models them") in proc.stderr
 
 
 def test_a_failed_capture_writes_no_record_and_leaves_latest(mixed: tuple[Path, Any], tmp_path: Path) -> None:

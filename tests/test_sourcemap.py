@@ -101,6 +101,24 @@ def test_map_cli_shows_every_stage_of_the_dot_line(captures):
     assert any(line["opcode"].startswith("HGMMA") for line in data["stages"][1]["lines"])
 
 
+def test_map_counts_every_hgmma_of_the_loop_for_the_dot_line(captures):
+    """Issue 43 item 1: map listed `HGMMA.64x256x16.F32 x2` for the dot line of a loop with 4. ptxas's line
+    table gives an HGMMA the row of the instruction scheduled before it (here a load's line 77); each now
+    takes the position of the PTX wgmma.mma_async it came from."""
+    import irscope
+
+    cap = captures("matmul", "sm90")
+    dot = line_of(cap, "tl.dot(")
+    in_sass = [word for line in irscope.read_stage(cap, "sass").splitlines()  # Triton's .sass: control<TAB>insn
+               for word in line.split()[1:2] if "GMMA." in word]
+    assert len(in_sass) == 4 and set(in_sass) == {"HGMMA.64x256x16.F32"}
+    out = invoke("map", "matmul", "--line", str(dot), "--target", "sm90", "--store", str(captures.store)).output
+    kinds = _section(out, "sass")[1]
+    assert f"HGMMA.64x256x16.F32 x{len(in_sass)}" in kinds, kinds
+    sass = build_source_map(cap, ("sass",)).stage("sass")
+    assert [m.line for m in sass.lines if "GMMA." in m.opcode] == [dot] * len(in_sass)
+
+
 def _section(out: str, stage: str) -> list[str]:
     """The lines of one stage's section of `irscope map` output."""
     lines = out.split(f"\n{stage}: ", 1)[1].split("\n\n", 1)[0].splitlines()

@@ -125,3 +125,14 @@ def test_bad_kernel_references_and_launches(args, needle, tmp_path):
     assert needle in result.output
     assert "Traceback" not in result.output
     assert len(result.stderr.strip().splitlines()) <= 2  # the compile notice, then the one-line error
+
+
+def test_a_kernel_file_that_is_not_python_is_refused_before_any_compile_notice(tmp_path):
+    """Issue 43 item 9: "compiling k for sm90..." came before the syntax error, which needed no compile."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("import triton\n\n\n@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n"
+                   "    offs = tl.arange(0, BLOCK\n    tl.store(x_ptr + offs, offs)\n")
+    result = CliRunner().invoke(cli, ["show", f"{bad}:k", "--signature", "*fp32:16, 128", "--store",
+                                      str(tmp_path / "store")])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == f"irscope: error: {bad}:6: not valid Python: '(' was never closed"

@@ -8,6 +8,7 @@ helper counts for the innermost line of the kernel's own file in its call chain.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -171,8 +172,34 @@ def sass_listing(capture: Capture) -> tuple[Listing | None, str]:
         return None, run.problem or f"nvdisasm failed: {run.stderr.strip()[:200]}"
     listing = parse_sass_lines(run.stdout)
     if "ptx" in capture.manifest.files:
-        listing = undo_asm_numbering(listing, capture.read("ptx"), lambda: _ptx_line_by_address(capture))
+        ptx = capture.read("ptx")
+        listing = undo_asm_numbering(listing, ptx, lambda: _ptx_line_by_address(capture))
+        listing = place_warpgroup_mmas(listing, ptx)
     return listing, ""
+
+
+_GMMA = re.compile(r"[HQIB]GMMA\.")  # Hopper's warpgroup MMAs: fp16/bf16/tf32, fp8, int8, binary
+
+
+def place_warpgroup_mmas(listing: Listing, ptx: str) -> Listing:
+    """Give each SASS warpgroup MMA the position of the PTX ``wgmma.mma_async`` it was assembled from.
+
+    ptxas's line table has no row of its own for an HGMMA: it takes the row of the instruction scheduled
+    before it (often a load's line), in ``nvdisasm -gi`` and ``-gp`` alike. The n-th GMMA of the SASS is
+    the n-th ``wgmma.mma_async`` of the PTX (ptxas keeps warpgroup MMAs in program order: they chain on one
+    accumulator); the pairing is made only when both counts agree, else the listing is left as it is.
+    """
+    gmmas = [i for i, insn in enumerate(listing.instructions) if _GMMA.match(insn.opcode)]
+    if not gmmas:
+        return listing
+    wgmmas = [insn for insn in parse_ptx(ptx).instructions if insn.opcode.startswith("wgmma.mma_async")]
+    if len(wgmmas) != len(gmmas):
+        return listing
+    instructions = list(listing.instructions)
+    for index, source in zip(gmmas, wgmmas, strict=True):
+        if source.frames:
+            instructions[index] = replace(instructions[index], frames=source.frames)
+    return replace(listing, instructions=tuple(instructions))
 
 
 def _ptx_line_by_address(capture: Capture) -> dict[int, int]:

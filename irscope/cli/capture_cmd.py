@@ -125,15 +125,17 @@ def program_summary(record: ProgramRecord, store_dir: str | None) -> str:
     from irscope.model.paths import store_root
     from irscope.request.program_report import launched_outside_graphs
     from irscope.store.store import Store
+    from irscope.views.words import counted
 
     store = Store(store_root(store_dir))
     in_graphs = {use.name for g in record.graphs for use in g.kernels}
     outside, silent = launched_outside_graphs(store, record)
     names = {c.manifest.kernel for c in (store.get(k) for k in record.keys) if c is not None}
-    graphs = (f"{len(in_graphs)} kernel(s) launched by {len(record.graphs)} torch.compile graph(s)" if record.graphs
-              else "no torch.compile graph")
+    graphs = (f"{counted(len(in_graphs), 'kernel')} launched by {counted(len(record.graphs), 'torch.compile graph')}"
+              if record.graphs else "no torch.compile graph")
     parts = [graphs, f"{len({u.name for u in outside})} launched outside them"] if outside or not record.graphs \
         else [graphs]
     parts += [f"{len(silent)} compiled and never launched"] if silent else []
-    return (f"program {record.id}: {len(record.keys)} capture(s) of {len(names)} kernel(s); {', '.join(parts)}; "
+    return (f"program {record.id}: {counted(len(record.keys), 'capture')} of {counted(len(names), 'kernel')}; "
+            f"{', '.join(parts)}; "
             f"irscope report {record.id} models them")

@@ -124,9 +124,10 @@ def compare(kernel: str, other: str | None, target: str | None, vs_target: str |
                          "--vs-config, --vs-triton or --set NAME=VALUE")
     a, b = capture_facts(left), capture_facts(right)
     deltas = compare_facts(a.values, b.values)
-    sides = (Side(kernel, request.target.name, config, triton_spec, first_launch.settings),
+    sides = (Side(kernel, request.target.name, config, triton_spec, first_launch.settings,
+                  tuple(first_launch.cli_args())),
              Side(other or kernel, other_request.target.name, second_config, vs_triton or triton_spec,
-                  second_launch.settings))
+                  second_launch.settings, tuple(second_launch.cli_args())))
     div = None if facts_only else _divergence((request, left, first_env), (other_request, right, second_env))
     swap = None if facts_only or no_swap else _swap(left, right, first_env, second_env, a.values, b.values)
     targets = None
@@ -170,13 +171,14 @@ class Side:
     config: int
     triton: str | None
     settings: tuple[str, ...]
+    launch: tuple[str, ...] = ()  # a FILE:FUNCTION kernel's --signature/--args/--constexpr/--num-warps as given
 
     def args(self) -> list[str]:
-        """Its options: KERNEL --target T [--config N] [--triton X] [--set NAME=VALUE ...]."""
+        """Its options: KERNEL --target T [--config N] [--triton X] [launch] [--set NAME=VALUE ...]."""
         out = [self.kernel, "--target", self.target]
         out += ["--config", str(self.config)] if self.config else []
         out += ["--triton", self.triton] if self.triton else []
-        return out + [arg for item in self.settings for arg in ("--set", item)]
+        return out + list(self.launch) + [arg for item in self.settings for arg in ("--set", item)]
 
 
 def see_commands(div: Divergence, a: Side, b: Side) -> list[str]:

@@ -23,6 +23,7 @@ from irscope.cli.options import (
 )
 from irscope.cli.requests import Asked, compile_options
 from irscope.request.captures import LaunchSpec
+from irscope.views.words import counted
 
 
 @contextmanager
@@ -122,7 +123,8 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
         click.echo(text, nl=False)
         return
     Path(output).write_text(text, encoding="utf-8")
-    click.echo(f"wrote {len(outcomes)} entries ({sum(len(o.facts) for o in outcomes)} facts) to {output}")
+    facts = sum(len(o.facts) for o in outcomes)
+    click.echo(f"wrote {counted(len(outcomes), 'entry', 'entries')} ({counted(facts, 'fact')}) to {output}")
 
 
 @click.command("check")
@@ -181,7 +183,8 @@ def check(snapshot_file: str, tolerances: tuple[str, ...], html_file: str | None
             for line in render_deltas(r.deltas, "was", "now"):
                 click.echo(f"  {line}")
         moved = sum(1 for r in bad for d in r.deltas if not d.allowed)
-        click.echo(f"{len(results)} entries: {len(results) - len(bad)} as recorded, {len(bad)} changed"
+        click.echo(f"{counted(len(results), 'entry', 'entries')}: {len(results) - len(bad)} as recorded, "
+                   f"{len(bad)} changed"
                    + (f" ({moved} facts beyond tolerance)" if moved else ""))
     if bad:
         raise SystemExit(1)

@@ -130,7 +130,8 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
     if any(n > 1 for n in slots.values()):
         lines.append("  select one with: irscope show KEY (captures of one target and config differ by key)")
     else:
-        lines.append(f"  select one with: irscope show {name} --target TARGET --config N")
+        last = max(captures, key=lambda c: (c.manifest.target, c.manifest.config_index)).manifest
+        lines.append(f"  select one with: irscope show {name} --target {last.target} --config {last.config_index}")
     click.echo("\n".join(lines))
 
 
@@ -229,18 +230,21 @@ def list_cmd(kernel: str | None, launch: LaunchSpec, as_json: bool, store_dir: s
     out.append("")
     out.append("Targets:")
     for t in TARGETS.values():
-        stages = ", ".join(s.name for s in stages_for(t.backend))
-        out.append(f"  {t.name:<7} {t.vendor:<6} {t.description:<28} stages: {stages}")
+        stages = ", ".join(s.name for s in stages_for(t.backend) if s.name != "glir")  # glir: Gluon kernels only
+        out.append(f"  {t.name:<7} {t.vendor:<6} {t.description:<28} stages: {stages} (Gluon kernels: glir too)")
     out.append("  native  the local GPU, when there is one (then the default target; without a GPU the default is sm90)")
     out.append("")
     shown = [c for c in captures if not kernel or c.manifest.kernel == kernels[0].name]
     out.append(f"Captures in {store.root}: {len(shown)}"
                + (f" (and {len(unreadable)} that cannot be read)" if unreadable else ""))
-    for c in shown:
+    hows = {c.manifest.key: _how(c.manifest) for c in shown}
+    name_width = max((len(c.manifest.kernel) for c in shown), default=0)
+    how_width = max((len(h) for h in hows.values()), default=0)
+    for c in shown:  # every column starts where the same column of the other rows does, however long the names
         m = c.manifest
         missing = c.missing_files()
         damaged = f"  DAMAGED: {', '.join(missing)} missing (irscope show {m.key} says more)" if missing else ""
-        out.append(f"  {m.kernel:<14} {m.target:<7} {_how(m)}  Triton {m.triton_version}  "
-                   f"{m.compile_seconds:.2f} s  {m.created}  {m.key}{damaged}")
+        out.append(f"  {m.kernel:<{name_width}} {m.target:<7} {hows[m.key]:<{how_width}}  Triton {m.triton_version:<7} "
+                   f"{m.compile_seconds:>6.2f} s  {m.created}  {m.key}{damaged}")
     out += [f"  cannot read {key}: {why}" for key, why in unreadable]
     click.echo("\n".join(out))

@@ -47,7 +47,7 @@ def report(program: str | None, steps: int | None, top: int, what_if: int, gpu_n
 
         irscope capture --target sm90 -- python train.py   # needs your program
 
-        irscope report latest --steps 10
+        irscope report latest --steps 10   # needs a program capture (the line above)
     """
     from irscope.request.program_report import ReportOptions, program_report
     from irscope.views.report_text import render_report, report_json

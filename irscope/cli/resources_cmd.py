@@ -17,6 +17,7 @@ from irscope.model.paths import store_root
 from irscope.request.captures import Request
 from irscope.request.kinds import kind_of
 from irscope.store.store import Capture, Store
+from irscope.views.words import counted
 
 
 def _every_config(request: Request, asked: Asked, jobs: int = 1) -> list[Capture]:
@@ -47,7 +48,8 @@ def _compile_missing(request: Request, asked: Asked, count: int, jobs: int) -> N
     if len(missing) < 2:
         return
     data = launch_data(asked.launch)
-    click.echo(f"irscope: compiling {len(missing)} configs of {request.kernel.name} for {request.target.name}, "
+    click.echo(f"irscope: compiling {counted(len(missing), 'config')} of {request.kernel.name} for "
+               f"{request.target.name}, "
                f"{min(jobs, len(missing))} at a time...", err=True)
     chosen = selected()
     done = run_jobs([Job(kernel=asked.kernel, target=request.target.name, config=i, launch=data) for i in missing],
@@ -91,7 +93,7 @@ def resources(asked: Asked, request: Request, all_configs: bool, jobs: int | Non
     if as_json:
         click.echo(json.dumps(resources_json(rows), indent=2))
     else:
-        title = (f"{rows[0].kernel} on {request.target.name}: {len(rows)} configs"
+        title = (f"{rows[0].kernel} on {request.target.name}: {counted(len(rows), 'config')}"
                  + (f" ({rows[0].occupancy.gpu} limits)" if rows and rows[0].occupancy else ""))
         write(render_resource_table(rows, title), newline=False)
     _fail_unlaunchable(rows)

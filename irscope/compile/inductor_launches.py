@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from irscope.compile.session import _STATE, write_record
+from irscope.compile.session import _STATE, config_values, write_record
 
 __all__ = ["config_key", "install", "launching"]
 
@@ -41,12 +41,15 @@ def install(module: Any) -> None:
     real_precompile = tuner._precompile_config
 
     def precompile_config(self: Any, cfg: Any, *args: Any, **kwargs: Any) -> Any:
-        outer = getattr(_STATE, "compiling_spec", "")
+        outer, outer_config = getattr(_STATE, "compiling_spec", ""), getattr(_STATE, "config", None)
         _STATE.compiling_spec = config_key(self, cfg)
+        # The config's place in Inductor's list is its number, in list, show --config and report alike.
+        index = next((i for i, c in enumerate(getattr(self, "configs", ())) if c is cfg), None)
+        _STATE.config = (index, config_values(cfg)) if index is not None else outer_config
         try:
             return real_precompile(self, cfg, *args, **kwargs)
         finally:
-            _STATE.compiling_spec = outer
+            _STATE.compiling_spec, _STATE.config = outer, outer_config
 
     def run(self: Any, *args: Any, stream: Any = None, **kwargs: Any) -> None:
         pending = getattr(_STATE, "inductor_launches", None)

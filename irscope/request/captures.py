@@ -57,6 +57,15 @@ class LaunchSpec:
         return bool(self.signature or self.args or self.constexprs
                     or any(v is not None for v in self.options.values()))
 
+    def cli_args(self) -> list[str]:
+        """The options that describe this launch on a command line (``--set`` items not included)."""
+        out = ["--signature", self.signature] if self.signature else []
+        out += ["--args", self.args] if self.args else []
+        out += [arg for item in self.constexprs for arg in ("--constexpr", item)]
+        for name, value in self.options.items():
+            out += [f"--{name.replace('_', '-')}", str(value)] if value is not None else []
+        return out
+
 
 @dataclass(frozen=True)
 class Request:
@@ -196,6 +205,23 @@ def _make_request(kernel: str, target: str | None, config: int, stage: str | Non
     return Request(kernel=info, target=tgt, config_index=config, sizes=dict(info.sizes))
 
 
+def _check_python(kernel: KernelSource) -> None:
+    """A usage error naming the line when a FILE:FUNCTION kernel's file (or the module it is looked up in) is not
+    valid Python."""
+    import ast
+
+    ref = getattr(kernel, "ref", None)
+    if ref is None or getattr(kernel, "obj", None) is not None:
+        return
+    for path in dict.fromkeys((ref.lookup_file, ref.path)):
+        try:
+            ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        except SyntaxError as exc:
+            raise UsageError(f"{path}:{exc.lineno}: not valid Python: {exc.msg}") from None
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue  # the import that follows says what is wrong with it
+
+
 def get_capture(request: Request, store_dir: str | None = None, recapture: bool = False,
                 on_compile: Callable[[Request], None] | None = None) -> Capture:
     """The stored capture for a request; compiles (importing Triton) only on a miss or when asked."""
@@ -224,6 +250,7 @@ def get_capture(request: Request, store_dir: str | None = None, recapture: bool 
     known = None if retrying() else failed_compile(store.root, key)
     if known is not None:
         raise CompileError(remembered_failure(known))
+    _check_python(request.kernel)  # a file that does not parse needs no compile to say so
     if on_compile is not None:
         on_compile(request)
     # The one way down: the request as plain data, compiled here or by the selected Triton's worker.

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from irscope.analysis.facts import show_value
 from irscope.analysis.passes import effect_of
 from irscope.analysis.target_lines import LineProfile, TargetComparison, line_profiles, pair_lines
 from irscope.analysis.verify import lower_listings
@@ -52,7 +53,7 @@ def _whole(facts_a: dict[str, Any], facts_b: dict[str, Any], dumps: tuple[PassDu
                         ("occupancy.ctas_per_sm", "CTAs per SM (CU)")):
         va, vb = facts_a.get(fact), facts_b.get(fact)
         if va != vb:
-            out.append(f"{label}: {va if va is not None else '-'} -> {vb if vb is not None else '-'}")
+            out.append(f"{label}: {show_value(va)} -> {show_value(vb)}")
     if dumps is not None:
         pa, pb = _pipeliners(dumps[0]), _pipeliners(dumps[1])
         out.append(f"pipeliner: {pa} -> {pb}" if pa != pb else f"pipeliner on both: {pa}")

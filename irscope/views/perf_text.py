@@ -173,15 +173,16 @@ def _glance(report: PerfReport) -> list[str]:
 def _derivation(report: PerfReport) -> list[str]:
     d = report.device
     ctas = report.grid[0] * report.grid[1] * report.grid[2]
-    out = [f"Device: {d.product} ({d.name}, {d.origin}): {d.sm_count} SMs, {d.clock_mhz:.0f} MHz, "
+    unit = "CU" if report.target.startswith("gfx") else "SM"  # AMD's compute units
+    out = [f"Device: {d.product} ({d.name}, {d.origin}): {d.sm_count} {unit}s, {d.clock_mhz:.0f} MHz, "
            f"tensor {', '.join(f'{k} {v:.0f}' for k, v in d.tensor_tflops.items())} TFLOP/s, "
            f"fp32 {d.vector_tflops.get('fp32', 0):.1f} TFLOP/s, DRAM {d.dram_gbs:.0f} GB/s, "
            f"L2 {_bytes(d.l2_bytes)}" + (f" (+ {_bytes(d.llc_bytes)} Infinity Cache)" if d.llc_bytes else "")
-           + f", {d.registers_per_sm} registers and {_bytes(d.shared_per_sm)} shared per SM"]
+           + f", {d.registers_per_sm} registers and {_bytes(d.shared_per_sm)} shared per {unit}"]
     out += [f"  source: {s}" for s in d.sources]
     out += ["", "Work:",
             f"  grid {report.grid} = {ctas} CTAs of {report.num_warps} warps ({report.grid_origin}); "
-            f"{report.ctas_per_sm} CTA(s) per SM ({report.occupancy_pct:.1f}% occupancy, limited by "
+            f"{report.ctas_per_sm} CTA(s) per {unit} ({report.occupancy_pct:.1f}% occupancy, limited by "
             f"{report.occupancy_limit}); {report.waves} wave(s), the last {report.tail_utilisation:.0%} full"]
     for lp in report.loops:
         trips = "unknown" if lp.trips is None else f"{lp.trips:.4g}"

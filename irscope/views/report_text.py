@@ -52,7 +52,7 @@ def table_cells(report: ProgramReport) -> tuple[tuple[str, ...], list[tuple[str,
                          "", ""))
             continue
         spills = f"{facts.spill_stores}/{facts.spill_loads}" if facts.spill_stores or facts.spill_loads else "-"
-        rows.append((str(i), row.name, row.kind, _count(row.per_step), f"{row.config + 1} of {row.configs}",
+        rows.append((str(i), row.name, row.kind, _count(row.per_step), f"{row.config} of {row.configs}",
                      _at_least(row) + _us(row.per_launch_us), _at_least(row) + _us(row.total_us), f"{row.share:.1%}",
                      _distance(row),
                      f"{facts.dram_pct:.1%}", facts.bound, spills, str(len(facts.loops)) if facts.loops else "-"))
@@ -86,7 +86,7 @@ def kernel_detail(i: int, row: KernelRow) -> list[str]:
         return []
     settings = ", ".join(f"{k}={v}" for k, v in facts.settings.items())
     out = [f"{i}. {row.name} ({row.kind})",
-           f"   {_count(row.per_step)} launches per step, {row.launches} in the run; config {row.config + 1} of "
+           f"   {_count(row.per_step)} launches per step, {row.launches} in the run; config {row.config} of "
            f"{row.configs} ({settings}), the one the model predicts fastest; grid {'x'.join(map(str, facts.grid))} "
            f"({facts.launch_note})",
            f"   {'at least ' if row.time_kind == 'lower_bound' else ''}{_us(row.per_launch_us)} per launch"

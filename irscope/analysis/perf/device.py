@@ -83,8 +83,8 @@ def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float 
                  device: str = "", gather_gbps: dict[int, float] | None = None) -> DeviceModel:
     """The figures of ``gpu``; with measured copy bandwidth / fp16 tensor throughput, those replace the data sheet's.
 
-    A measured fp16 peak scales every tensor and vector peak by the same ratio (the clock the GPU holds under
-    load is what differs most), which is an assumption, said so in ``sources``.
+    A measured fp16 peak scales every tensor peak by the same ratio (the clock the GPU holds under load is what
+    differs most), which is an assumption, said so in ``sources``; the vector peak stays the data sheet's.
     """
     sources = [f"{gpu.product}: {', '.join(s.title for s in gpu.sources)}", *list(gpu.notes)]
     tensor = dict(gpu.peak_tflops)

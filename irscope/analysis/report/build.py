@@ -44,7 +44,7 @@ def _use_row(graph: GraphRecord, use: KernelUse, facts: Mapping[str, ConfigFacts
         why = "the record names no compiled config"
     chosen = min(found, key=lambda f: f.predicted_us) if found else None
     return KernelUseRow(graph=graph.index, kind=graph.kind, per_run=use.per_run, calls=graph.calls,
-                        configs=len(use.keys), chosen=chosen, choice=use.keys.index(chosen.key) if chosen else 0,
+                        configs=len(use.keys), chosen=chosen, choice=chosen.config_index if chosen else 0,
                         missing="" if chosen else (why or "not modelled"))
 
 

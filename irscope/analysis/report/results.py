@@ -63,7 +63,7 @@ class KernelUseRow:
         graph / kind: the graph's index and kind.
         per_run: launches per run of the graph; ``calls`` runs of the graph in the program.
         configs: how many configs Inductor compiled for it; ``chosen`` the one the model predicts fastest, ``choice``
-            its place among them (0 first).
+            its number (the capture's config index: Inductor's order, as list and show --config number it).
         missing: why it was not modelled ("" when it was).
     """
 
@@ -132,7 +132,7 @@ class KernelRow:
 
     @property
     def config(self) -> int:
-        """The place of ``chosen`` among those configs (0 first)."""
+        """The number of ``chosen``: its config index, as ``irscope list`` and ``show --config`` give it."""
         return self._main.choice if self._main is not None else 0
 
     @property
