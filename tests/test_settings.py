@@ -121,3 +121,19 @@ def test_function_kernel_settings_override_its_autotune_config(tmp_path):
     assert result.exit_code == 0, result.output
     assert "tensor<16x64xf32" in result.output  # BLOCK_M from config 0, BLOCK_N from --set
     assert Path(tmp_path).exists()
+
+
+def test_a_recorded_kernels_settable_names_are_its_declared_constexprs_only():
+    """Issue 43 item 9: the JIT's ==1 specialization records `stride_ak=1` as a constant; --set must not offer it."""
+    from irscope.request.kinds import _declared_constexprs
+
+    assert _declared_constexprs(DATA / "programs" / "autotuned.py", "tile_scale_kernel") == {"BLOCK_M", "BLOCK_N"}
+    assert _declared_constexprs(DATA / "programs" / "autotuned.py", "no_such_kernel") is None
+
+
+@pytest.mark.compile
+def test_the_compile_line_of_a_variant_names_its_setting(tmp_path):
+    shown = invoke("show", "vector_add", "--target", "sm80", "--stage", "ttir", "--set", "BLOCK_SIZE=512",
+                   "--store", str(tmp_path / "store"))
+    assert shown.exit_code == 0, shown.output
+    assert "(config 0, --set BLOCK_SIZE=512, Triton" in shown.stderr

@@ -39,8 +39,10 @@ def compile_notice(request: Request) -> None:
     """Tell the user a compile is starting (it takes seconds)."""
     from irscope.store.store import triton_version
 
+    settings = getattr(request.kernel, "settings", None) or {}
+    variant = f", --set {' '.join(f'{k}={v}' for k, v in settings.items())}" if settings else ""
     click.echo(f"irscope: compiling {request.kernel.name} for {request.target.name} "
-               f"(config {request.config_index}, Triton {triton_version()})...", err=True)
+               f"(config {request.config_index}{variant}, Triton {triton_version()})...", err=True)
 
 
 def dump_notice(capture: Capture) -> None:

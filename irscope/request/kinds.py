@@ -252,6 +252,9 @@ class RecordedKind(_FromSource):
                 (kind, plain), = encoded.items()
                 values[names[path[0]]] = (encoded_layout_text(plain) if kind == "layout"
                                           else plain if not isinstance(plain, dict) else "?")
+        declared = _declared_constexprs(self.kernel.path, self.kernel.qualname)
+        if declared is not None:  # the JIT's ==1 specialization makes `stride_ak=1` a constant too: not settable
+            values = {k: v for k, v in values.items() if k in declared}
         return values, dict(replay.get("options", {}))
 
     def with_settings(self, settings: dict[str, Any], target: Target, config_index: int,
@@ -419,3 +422,18 @@ def _module_launch(info: KernelInfo, target: Target, index: int, sizes: dict[str
                      compiled)
     shape = cached_launch(capture_dir, key, lambda: bundled_launch(info, backend, index, sizes, sm_count, compiled))
     return replace(shape, grid=grid, origin="--grid") if grid is not None else shape
+
+
+def _declared_constexprs(path: Path, qualname: str) -> set[str] | None:
+    """The parameters a kernel's ``def`` annotates ``tl.constexpr``, read with ``ast``; None when it is not found."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
+    leaf = qualname.rsplit(".", 1)[-1]
+    node = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == leaf), None)
+    if node is None:
+        return None
+    return {a.arg for a in node.args.args if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
