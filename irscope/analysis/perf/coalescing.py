@@ -197,9 +197,11 @@ _APART = 1 << 40  # a gathered index's stand-in step: each distinct index lands 
 
 
 def _footprint(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], elem: int,
-               gathered: tuple[int, ...] = ()) -> tuple[int, int, int, int]:
+               gathered: dict[int, int] | None = None) -> tuple[int, int, int, int]:
     """Sectors, 64-byte segments, distinct bytes and the median segment step of what warp 0 holds in one tile;
-    ``gathered``: dims along which a loaded index moves the address to a place of its own."""
+    ``gathered``: dims along which a loaded index moves the address to a place of its own, each with how many
+    neighbouring elements share one index (1: each its own; 64: Inductor's ``table[ids[x // 64]]`` rows)."""
+    gathered = gathered or {}
     coords, _run = _lanes(layout, shape)
     ranges = [range(min(layout.size_per_thread[d], max(1, shape[d]))) for d in range(len(shape))]
     starts: set[int] = set()
@@ -207,7 +209,8 @@ def _footprint(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], e
     for coord in coords:
         for offset in itertools.product(*ranges):
             at = [(c + o) % max(1, shape[d]) for d, (c, o) in enumerate(zip(coord, offset, strict=True))]
-            key = keys.setdefault(tuple(at[d] for d in gathered), len(keys)) if gathered else 0
+            key = keys.setdefault(tuple(at[d] // run for d, run in sorted(gathered.items())), len(keys)) \
+                if gathered else 0
             starts.add(key * _APART + sum(coefs.get(d, 0) * a for d, a in enumerate(at) if d not in gathered))
     sectors = {b for a in starts for b in range(a // 32, (a + elem - 1) // 32 + 1)}
     segments = {b for a in starts for b in range(a // 64, (a + elem - 1) // 64 + 1)}
@@ -224,7 +227,8 @@ def coalescing(ttgir: str, scalars: dict[str, int], tensor_bytes: Mapping[str, i
     table = parse_layouts(ttgir)
     forms: dict[str, _Form] = {}
     found: list[Coalescing] = []
-    gathered: dict[str, frozenset[int]] = {}  # values holding a loaded index: the dims along which it varies
+    gathered: dict[str, dict[int, int]] = {}  # values holding a loaded index: dim -> elements sharing one index
+    runs: dict[str, dict[int, int]] = {}  # ``x // C`` over a tile longer than C: dim -> elements per value
     bases: dict[str, str] = {}  # pointer values -> the parameter they point into
     header = next((line for line in ttgir.splitlines() if "tt.func" in line), "")
     for arg in _PTR_ARG.finditer(header):
@@ -252,7 +256,7 @@ def coalescing(ttgir: str, scalars: dict[str, int], tensor_bytes: Mapping[str, i
             size = elem * _numel(shape)
             layout = table.get(tensor["layout"])
             coefs = forms.get(pointer, (None, None))[0]
-            dims = tuple(sorted(gathered.get(pointer, frozenset())))
+            dims = gathered.get(pointer, {})
             if isinstance(layout, BlockedLayout) and coefs is not None and len(layout.order) == len(shape) and dims:
                 found.append(_gather(number, op, elem, size, coefs, layout, shape, dims, bases.get(pointer, ""),
                                      sizes, l2_bytes, programs))
@@ -274,7 +278,7 @@ def coalescing(ttgir: str, scalars: dict[str, int], tensor_bytes: Mapping[str, i
         if match is None:
             continue
         res = match["res"]
-        _track(op, res, operands, text, forms, gathered, bases)
+        _track(op, res, operands, text, forms, gathered, bases, runs)
         if op == "tt.make_range":
             forms[res] = ({0: 1}, None)
         elif op == "arith.constant":
@@ -294,8 +298,10 @@ def coalescing(ttgir: str, scalars: dict[str, int], tensor_bytes: Mapping[str, i
         elif op in ("arith.addi", "arith.subi", "arith.muli", "arith.divsi") and len(operands) == 2:
             forms[res] = _combine(op, forms.get(operands[0], (None, None)), forms.get(operands[1], (None, None)))
             if op == "arith.divsi" and forms[res][0] is None:
-                forms[res] = _quotient(forms.get(operands[0], (None, None)), forms.get(operands[1], (None, None)),
-                                       text)
+                forms[res], found_runs = _quotient(forms.get(operands[0], (None, None)),
+                                                   forms.get(operands[1], (None, None)), text)
+                if found_runs:
+                    runs[res] = found_runs
         elif op == "tt.addptr" and len(operands) == 2:
             tensor = _PTR_TENSOR.search(text)
             elem = _ELEM_BYTES.get(tensor["elem"], 4) if tensor else 1
@@ -320,26 +326,34 @@ def gather_dram_sectors(requested: float, tensor_bytes: int, l2_bytes: int) -> f
 
 
 def _track(op: str, res: str, operands: list[str], text: str, forms: dict[str, _Form],
-           gathered: dict[str, frozenset[int]], bases: dict[str, str]) -> None:
+           gathered: dict[str, dict[int, int]], bases: dict[str, str], runs: dict[str, dict[int, int]]) -> None:
     """Follow loaded indices (the dims they vary along) and pointers' parameters through one op."""
     if op == "tt.load" and operands and _INT_LOAD.search(text):
         coefs = forms.get(operands[0], (None, None))[0]
         shape = _PTR_TENSOR.search(text)
         rank = len(shape["shape"].split("x")) if shape else 1
-        varying = frozenset(d for d, c in coefs.items() if c) if coefs is not None else frozenset(range(rank))
+        varying = {d: 1 for d, c in coefs.items() if c} if coefs is not None else dict.fromkeys(range(rank), 1)
+        varying.update({d: run for d, run in runs.get(operands[0], {}).items() if d not in varying})
         if varying:
             gathered[res] = varying
         # the index's own value is data: an address computed from it keeps only its affine rest; one index for the
         # whole tile (a page of a block table, Inductor's ``xindex // 1024`` row) moves the tile, it does not scatter it
         forms[res] = ({}, None)
         return
-    ins = [gathered[o] for o in operands if o in gathered]
-    if op == "tt.expand_dims" and ins and (axis := _AXIS.search(text)) is not None:
-        a = int(axis["n"])
-        gathered[res] = frozenset(d + 1 if d >= a else d for d in ins[0])
-    elif ins and (op in _PASS_THROUGH or op in ("arith.addi", "arith.subi", "arith.muli", "tt.addptr", "tt.splat",
-                                                "arith.select")):
-        gathered[res] = frozenset().union(*ins)
+    for table in (gathered, runs):
+        ins = [table[o] for o in operands if o in table]
+        if not ins:
+            continue
+        if op == "tt.expand_dims" and (axis := _AXIS.search(text)) is not None:
+            a = int(axis["n"])
+            table[res] = {d + 1 if d >= a else d: run for d, run in ins[0].items()}
+        elif op in _PASS_THROUGH or op in ("arith.addi", "arith.subi", "arith.muli", "tt.addptr", "tt.splat",
+                                           "arith.select"):
+            merged: dict[int, int] = {}
+            for found in ins:
+                for d, run in found.items():
+                    merged[d] = min(run, merged.get(d, run))
+            table[res] = merged
     if op == "arith.select" and len(operands) == 3:  # Inductor's wrap of a negative index: ``where(i < 0, i + n, i)``
         a, b = forms.get(operands[1], (None, None)), forms.get(operands[2], (None, None))
         forms[res] = (a[0], None) if a[0] is not None and a[0] == b[0] else (None, None)
@@ -349,7 +363,7 @@ def _track(op: str, res: str, operands: list[str], text: str, forms: dict[str, _
 
 
 def _gather(number: int, op: str, elem: int, size: int, coefs: dict[int, int], layout: BlockedLayout,
-            shape: list[int], dims: tuple[int, ...], tensor: str, sizes: dict[str, int], l2_bytes: int,
+            shape: list[int], dims: dict[int, int], tensor: str, sizes: dict[str, int], l2_bytes: int,
             programs: int) -> Coalescing:
     """A gathered access: segments per warp with each distinct index apart, and the DRAM share the L2 leaves."""
     warp_sectors, warp_segments, warp_bytes, step = _footprint(coefs, layout, shape, elem, dims)
@@ -359,29 +373,35 @@ def _gather(number: int, op: str, elem: int, size: int, coefs: dict[int, int], l
     useful = size * max(1, programs)
     factor = max(1.0, dram * 32 / useful) if useful else 1.0
     where = f"{tensor} ({total / 2**20:.1f} MiB)" if total else (tensor or "a tensor irscope did not trace")
-    note = (f"a gather through loaded indices along dim(s) {', '.join(map(str, dims))}: each distinct index "
+    shared = "".join(f" ({run} elements share one along dim {d})" for d, run in sorted(dims.items()) if run > 1)
+    note = (f"a gather through loaded indices along dim(s) {', '.join(map(str, sorted(dims)))}{shared}: each distinct index "
             f"its own 32-byte sectors, {warp_sectors} per warp tile for {warp_bytes} useful bytes; of the "
             f"{requested:.3g} sectors requested from {where}, {dram:.3g} expected from DRAM (the L2 holding "
             f"{min(1.0, l2_bytes / total) if total else 0:.0%} of it)"
             + ("" if total else " (its size unknown: every request counted as a miss, an upper bound)"))
     return Coalescing(number, op, elem, elem, warp_sectors, warp_bytes, factor, size, note, warp_segments,
                       warp_segments, warp_sectors, warp_segments, warp_bytes, step,
-                      Gather(dims, tensor, total, requested, dram, "exact" if total else "upper", useful))
+                      Gather(tuple(sorted(dims)), tensor, total, requested, dram, "exact" if total else "upper", useful))
 
 
 # Example: %x1 = arith.divsi %xindex, %cst_1 : tensor<1024xi32, #blocked> loc(#loc5)
 _RESULT_SHAPE = re.compile(r":\s*tensor<(?P<shape>[\dx]+)x[a-z]")
 
 
-def _quotient(a: _Form, b: _Form, text: str) -> _Form:
-    """``x // C`` of an index that steps ``c`` per element, over a tile whose extent along that dim times ``c`` is at
-    most ``C``: one value across the tile (Inductor's row of a flat index, ``xindex // 1024``), as ``x % C`` is
-    ``x`` (a tile starting at a multiple of ``C``, as Inductor's blocks of a power-of-two row do)."""
+def _quotient(a: _Form, b: _Form, text: str) -> tuple[_Form, dict[int, int]]:
+    """``x // C`` of an index that steps ``c`` per element: over a tile whose extent along that dim times ``c`` is at
+    most ``C``, one value across the tile (Inductor's row of a flat index, ``xindex // 1024``), as ``x % C`` is ``x``
+    (a tile starting at a multiple of ``C``, as Inductor's blocks of a power-of-two row do); over a longer tile, one
+    value per run of ``C / c`` elements (the runs, by dim, second)."""
     (ca, _va), (cb, vb) = a, b
     shape = _RESULT_SHAPE.search(text)
     if ca is None or cb or not vb or shape is None:
-        return None, None
+        return (None, None), {}
     dims = [int(d) for d in shape["shape"].split("x")]
-    if all(c >= 0 and d < len(dims) and c * dims[d] <= vb for d, c in ca.items()):
-        return {}, None
-    return None, None
+    if not all(c >= 0 and d < len(dims) for d, c in ca.items()):
+        return (None, None), {}
+    if all(c * dims[d] <= vb for d, c in ca.items()):
+        return ({}, None), {}
+    if all(c and vb % c == 0 for c in ca.values()):
+        return ({}, None), {d: vb // c for d, c in ca.items() if c * dims[d] > vb}
+    return (None, None), {}
