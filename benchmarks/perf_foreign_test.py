@@ -70,7 +70,8 @@ def _sglang(dotted: str) -> Any:
     import torch
     _stand_in("sglang.srt.utils", is_cuda=lambda: True, is_hip=lambda: False, is_xpu=lambda: False,
               is_cpu=lambda: False, cpu_has_amx_support=lambda: False, is_sm90_supported=lambda: True,
-              get_bool_env_var=lambda name, default="false": os.environ.get(name, default).lower() in ("1", "true"),
+              get_bool_env_var=lambda name, default="false": str(os.environ.get(name, default)).lower()
+              in ("1", "true"),
               get_device_name=lambda device_id=0: torch.cuda.get_device_name(device_id))
     _stand_in("sglang.srt.batch_invariant_ops", is_batch_invariant_mode_enabled=lambda: False)
     if "sgl_kernel" not in sys.modules:  # sglang's CUDA extension: imported by name, never called by the cases
@@ -371,7 +372,7 @@ def _vllm_cases() -> list[Case]:
 def _gemlite_cases() -> list[Case]:
     def linear(bits: int, rows: int, kind: str) -> Callable[[Any], Callable[[], Any]]:
         def build(torch: Any) -> Callable[[], Any]:
-            from gemlite import DType, GemLiteLinear
+            from gemlite import DType, GemLiteLinear  # type: ignore[import-not-found]
             k, n, group = 4096, 14336, 128
             lin = GemLiteLinear(bits, group_size=group, in_features=k, out_features=n, input_dtype=DType.FP16,
                                 output_dtype=DType.FP16)
