@@ -7,14 +7,19 @@ libraries are imported as installed; nothing of theirs is copied here.
     python3 perf_foreign.py --driver-all --launches L.jsonl [--cases REGEX]   # what irscope capture and ncu run
     python3 perf_foreign.py --ncu OUTDIR [--cases REGEX]                    # ncu over the driver, per source
     python3 perf_foreign.py --list
-    python3 perf_foreign.py --build-data RESULTS_DIR... --out tests/data/perf_foreign   # here, no GPU
-    python3 perf_foreign.py --build-data NEW_RESULTS... --merge-into tests/data/perf_foreign --out tests/data/perf_foreign
+    python3 perf_foreign.py --build-data RESULTS_DIR... --out tests/data/perf_foreign/fit   # here, no GPU
+    python3 perf_foreign.py --build-data NEW_RESULTS... --merge-into tests/data/perf_foreign/fit --out ...
+
+``--half test`` (with any of them) takes the held-out half's cases instead (perf_foreign_test.py: sources the fit
+half has none of); its data goes to tests/data/perf_foreign/test. The fit half is frozen: a constant of the model
+may be fitted on it, never on the test half.
 
 The driver builds each case, launches it twice (compiles, autotunes, warms up), then launches it once more
 inside an NVTX range ``measure``, which is what ncu profiles (``--nvtx-include measure/``). During that launch
 every Triton kernel launch is recorded (``CompiledKernel.launch_metadata``, called when
 ``triton.knobs.runtime.launch_enter_hook`` is set): kernel name, Triton's hash (the capture key's suffix), grid,
-integer arguments and each tensor argument's bytes, as JSON lines.
+integer arguments, each tensor argument's bytes and the contents of the small integer tensors (sequence lengths,
+block tables, expert ids: ``data``, as irscope's own launch records keep them), as JSON lines.
 """
 
 from __future__ import annotations
@@ -98,17 +103,29 @@ def _descriptor(name: str, desc: Any) -> dict[str, Any]:
 
 
 def _record(kernel: Any, grid: Any, args: tuple[Any, ...]) -> None:
+    from irscope.compile.launch_values import tensor_contents
+    from irscope.model.launch import DATA_ELEMENTS_PER_LAUNCH, INTEGER_DTYPES, TensorData, data_to_json
+
     names = _arg_names(kernel, len(args))
     values: dict[str, int] = {}
     tensors: list[dict[str, Any]] = []
+    data: list[TensorData] = []
+    not_recorded: list[str] = []
     for name, value in zip(names, args, strict=False):
         if isinstance(value, bool):
             continue
         if isinstance(value, int):
             values[name] = int(value)
         elif hasattr(value, "data_ptr") and hasattr(value, "element_size") and hasattr(value, "shape"):
+            dtype = str(value.dtype).rsplit(".", 1)[-1]
             tensors.append({"name": name, "nbytes": int(value.numel() * value.element_size()),
-                            "dtype": str(value.dtype).rsplit(".", 1)[-1], "shape": [int(d) for d in value.shape]})
+                            "dtype": dtype, "shape": [int(d) for d in value.shape]})
+            if dtype in INTEGER_DTYPES:  # the launch's own contents, read before the kernel runs
+                found = tensor_contents(name, value, dtype, DATA_ELEMENTS_PER_LAUNCH - sum(len(d.values) for d in data))
+                if isinstance(found, TensorData):
+                    data.append(found)
+                else:
+                    not_recorded.append(f"{name}: {found}")
         elif hasattr(value, "base") and hasattr(value, "block_shape"):  # a host TensorDescriptor (TMA)
             tensors.append(_descriptor(name, value))
     try:
@@ -121,7 +138,9 @@ def _record(kernel: Any, grid: Any, args: tuple[Any, ...]) -> None:
                     "hash": str(getattr(kernel, "hash", "")), "grid": grid3, "values": values, "tensors": tensors,
                     "num_warps": int(getattr(meta, "num_warps", 0) or 0),
                     "num_stages": int(getattr(meta, "num_stages", 0) or 0),
-                    "shared": int(getattr(meta, "shared", 0) or 0)})
+                    "shared": int(getattr(meta, "shared", 0) or 0),
+                    **({"data": data_to_json(data)} if data else {}),
+                    **({"not_recorded": not_recorded} if not_recorded else {})})
 
 
 def install_recorder() -> None:
@@ -369,13 +388,38 @@ def _inductor_cases() -> list[Case]:
 
 
 CASES: list[Case] = _liger_cases() + _tutorial_cases() + _fla_cases() + _gems_cases() + _inductor_cases()
+HALF = {"name": "fit"}  # which half's cases the driver runs: --half
+
+
+def _cases() -> list[Case]:
+    if HALF["name"] == "test":
+        import perf_foreign_test
+
+        return perf_foreign_test.CASES
+    return CASES
 
 
 def _selected(pattern: str | None) -> list[Case]:
-    return [c for c in CASES if pattern is None or re.search(pattern, c.name)]
+    return [c for c in _cases() if pattern is None or re.search(pattern, c.name)]
 
 
 # ---- the driver --------------------------------------------------------------------------------------------------
+
+def _nvtx(torch: Any) -> Any:
+    """torch.cuda.nvtx, or (offline, under irscope capture --target's stand-in, no NVTX) a range that does nothing."""
+    try:
+        torch.cuda.nvtx.range_push("probe")
+        torch.cuda.nvtx.range_pop()
+        return torch.cuda.nvtx
+    except RuntimeError:
+        class Off:
+            def range_push(self, _name: str) -> None:
+                return None
+
+            def range_pop(self) -> None:
+                return None
+        return Off()
+
 
 def driver_all(pattern: str | None, launches: Path) -> int:
     """Build and launch each selected case (two warm-ups, one measured launch in NVTX range 'measure')."""
@@ -393,10 +437,11 @@ def driver_all(pattern: str | None, launches: Path) -> int:
                 torch.cuda.synchronize()
                 start = len(RECORDS)
                 _RECORDING.update(on=True, case=case.name)
-                torch.cuda.nvtx.range_push("measure")
+                nvtx = _nvtx(torch)
+                nvtx.range_push("measure")
                 run()
                 torch.cuda.synchronize()
-                torch.cuda.nvtx.range_pop()
+                nvtx.range_pop()
                 _RECORDING["on"] = False
                 for rec in RECORDS[start:]:
                     out.write(json.dumps({**rec, "source": case.source}) + "\n")
@@ -414,7 +459,7 @@ def driver_all(pattern: str | None, launches: Path) -> int:
 def ncu_all(outdir: Path, pattern: str | None, ncu: str, timeout: float) -> int:
     """One ncu process per source over the driver; each writes OUTDIR/ncu-SOURCE.csv and launches-SOURCE.jsonl."""
     outdir.mkdir(parents=True, exist_ok=True)
-    sources = sorted({c.source for c in _selected(pattern)}, key=[c.source for c in CASES].index)
+    sources = sorted({c.source for c in _selected(pattern)}, key=[c.source for c in _cases()].index)
     for source in sources:
         names = "|".join(re.escape(c.name) for c in _selected(pattern) if c.source == source)
         launches = outdir / f"launches-{source}.jsonl"
@@ -422,8 +467,8 @@ def ncu_all(outdir: Path, pattern: str | None, ncu: str, timeout: float) -> int:
         command = [ncu, "--target-processes", "all", "--nvtx", "--nvtx-include", "measure/",
                    "--clock-control", "none", "--cache-control", "all", "--print-units", "base", "--csv",
                    "--page", "raw", "--metrics", ",".join(FOREIGN_METRICS),
-                   sys.executable, str(Path(__file__).resolve()), "--driver-all", "--launches", str(launches),
-                   "--cases", f"^({names})$"]
+                   sys.executable, str(Path(__file__).resolve()), "--half", HALF["name"], "--driver-all",
+                   "--launches", str(launches), "--cases", f"^({names})$"]
         try:
             run = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
             (outdir / f"ncu-{source}.csv").write_text(run.stdout)
@@ -484,15 +529,25 @@ def _key(triton_hash: str, keys: list[str]) -> str:
 
 
 def predict(entry: dict[str, Any], store: Any, device: Any) -> dict[str, Any]:
-    """The model's prediction for one recorded launch (its capture, its grid, integer arguments, tensor bytes)."""
+    """The model's prediction for one recorded launch (its capture, grid, integer arguments, tensor bytes and the
+    recorded contents of its small integer tensors)."""
     from irscope.analysis.perf.capture import capture_perf
-    from irscope.model.launch import LaunchShape, TensorBytes
 
     capture = store.get(entry["capture"])
-    tensors = tuple(TensorBytes(t["name"], int(t["nbytes"]), t.get("role", "inout")) for t in entry["tensors"])
-    shape = LaunchShape(tuple(entry["grid"]), dict(entry["values"]), tensors, "the recorded launch")
-    report = capture_perf(capture, device, shape)
+    report = capture_perf(capture, device, launch_of(entry))
     return {"predicted_us": report.predicted_us, "dram_bytes": report.dram_bytes, "bound": report.bound}
+
+
+def launch_of(entry: dict[str, Any]) -> Any:
+    """The recorded launch as the model's LaunchShape (``data``: the contents recorded with it, if any)."""
+    from irscope.model.launch import LaunchShape, TensorBytes, data_from_json
+
+    tensors = tuple(TensorBytes(t["name"], int(t["nbytes"]), t.get("role", "inout")) for t in entry["tensors"])
+    data, problem = data_from_json(entry.get("data"))
+    if problem:
+        raise ValueError(f"entry {entry.get('index')} ({entry.get('kernel')}): {problem}")
+    return LaunchShape(tuple(entry["grid"]), dict(entry["values"]), tensors, "the recorded launch", data,
+                       tuple(entry.get("not_recorded", ())))
 
 
 def score(entries: list[dict[str, Any]], store: Any, device: Any) -> tuple[list[dict[str, Any]], dict[str, float]]:
@@ -526,17 +581,19 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def h200() -> Any:
-    """The H200's data-sheet device model (what ``irscope perf --gpu h200`` uses)."""
+def h200(name: str = "h200") -> Any:
+    """The H200's data-sheet device model (what ``irscope perf --gpu h200`` uses), or another sm90 GPU's by name
+    (a half measured on the card the device lent: its measurements.json says ``gpu``)."""
     from irscope.analysis.perf.device import device_model
     from irscope.model.gpus import resolve_gpu
 
-    gpu = resolve_gpu("h200", "sm90")
-    assert gpu is not None
+    gpu = resolve_gpu(name, "sm90")
+    assert gpu is not None, name
     return device_model(gpu)
 
 
-def build_data(run_dirs: list[Path], out: Path, merge_into: Path | None = None, rescore: bool = True) -> int:
+def build_data(run_dirs: list[Path], out: Path, merge_into: Path | None = None, rescore: bool = True,
+               gpu: str = "h200") -> int:
     """From the device's result folders: the stripped capture archive and measurements.json (with the baseline).
 
     With ``merge_into`` (a folder this wrote before) its entries and captures stay as they are and the result
@@ -569,11 +626,12 @@ def build_data(run_dirs: list[Path], out: Path, merge_into: Path | None = None, 
         check = Store(Path(tmp) / "check")
         open_archive(out / "captures.tar.gz", check)
         if rescore or run_dirs or merge_into is None:
-            rows, shares = score(entries, check, h200())
+            rows, shares = score(entries, check, h200(gpu))
         else:
             rows, shares = [], json.loads((merge_into / "measurements.json").read_text())["baseline"]
-    data = {"about": "irscope perf on foreign kernels, measured with ncu on an H200: see README.md",
-            "tolerances": {"time": TIME_TOL, "dram": DRAM_TOL}, "baseline": shares, "entries": entries}
+    data = {"about": f"irscope perf on foreign kernels, measured with ncu on an {gpu.upper()}: see README.md",
+            **({"gpu": gpu} if gpu != "h200" else {}), "tolerances": {"time": TIME_TOL, "dram": DRAM_TOL},
+            "baseline": shares, "entries": entries}
     (out / "measurements.json").write_text(json.dumps(data, indent=1) + "\n")
     print(table(rows))
     print(json.dumps(shares))
@@ -607,16 +665,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--build-data", type=Path, nargs="+", default=None, metavar="RESULTS_DIR",
                         help="the device's result folders -> --out's measurements.json and captures.tar.gz")
-    parser.add_argument("--out", type=Path, default=Path("tests/data/perf_foreign"))
+    parser.add_argument("--half", choices=("fit", "test"), default="fit",
+                        help="the fit half's cases (perf_foreign.py) or the held-out half's (perf_foreign_test.py)")
+    parser.add_argument("--out", type=Path, default=None, help="default tests/data/perf_foreign/HALF")
+    parser.add_argument("--gpu", default="h200", help="with --build-data: the card ncu measured on (h200, h100)")
     parser.add_argument("--merge-into", type=Path, default=None, metavar="DATA_DIR",
                         help="with --build-data: keep this folder's entries and captures, add the result folders'")
     args = parser.parse_args(argv)
+    HALF["name"] = args.half
+    out = args.out or Path("tests/data/perf_foreign") / args.half
     if args.list:
         for case in _selected(args.cases):
             print(f"{case.source:<10} {case.name}")
         return 0
     if args.build_data:
-        return build_data(args.build_data, args.out, args.merge_into)
+        return build_data(args.build_data, out, args.merge_into, gpu=args.gpu)
     if args.driver_all:
         return driver_all(args.cases, args.launches)
     if args.ncu is not None:

@@ -1,4 +1,5 @@
-"""One case of the foreign validation set (tests/data/perf_foreign; the ``foreign`` fixture in conftest): its capture, launch, perf."""
+"""One case of the foreign validation set (tests/data/perf_foreign/fit, the half the model may be fitted on; the
+``foreign`` fixture in conftest): its capture, launch, perf. The held-out half is tests/data/perf_foreign/test."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from irscope.model.gpus import resolve_gpu
 from irscope.model.launch import LaunchShape, TensorBytes
 from irscope.store.store import Capture, Store
 
-DATA = Path(__file__).resolve().parent / "data" / "perf_foreign"
+FOREIGN = Path(__file__).resolve().parent / "data" / "perf_foreign"
+DATA = FOREIGN / "fit"  # the fit half: the causes and misses tests read it
+TEST = FOREIGN / "test"  # the held-out half: only test_perf_foreign scores it
 
 
 def case_of(foreign: tuple[Store, list[dict[str, Any]]], case: str, kernel: str = ""

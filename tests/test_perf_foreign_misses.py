@@ -27,7 +27,7 @@ from irscope.model.launch import LaunchShape, TensorBytes
 from irscope.store.store import Store
 from tests.perf_foreign_data import case_of, perf_of
 
-DATA = Path(__file__).resolve().parent / "data" / "perf_foreign"
+DATA = Path(__file__).resolve().parent / "data" / "perf_foreign" / "fit"
 INTER = "chunk_gla_fwd_A_kernel_intra_sub_inter"
 ATTENTION = "tutorial attention fwd TMA"
 

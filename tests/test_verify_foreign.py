@@ -4,7 +4,7 @@ tests/data/verify_foreign/captures.tar.gz holds, without the libraries' source t
 says how they were made): Liger-Kernel 0.8.5's `_triton_rope` and fla-core 0.6.0's `chunk_fwd_kernel_h` (config
 29) and `chunk_gla_fwd_A_kernel_intra_sub_inter` (config 0), compiled for gfx942, and the layer-norm backward
 `_layer_norm_bwd_dx_fused` of Triton's tutorial 05-layer-norm for sm90 and gfx942. The sm90 `_triton_rope`
-comes from tests/data/perf_foreign (compiled on an H200 by Triton 3.6).
+comes from tests/data/perf_foreign/fit (compiled on an H200 by Triton 3.6).
 
 Each rope line 69/70 `tl.load` becomes two loads at one source position, in two layouts (the value is used in
 two layouts); fla's line 138 (`b_gk_last`) likewise, one of them pipelined by AMD's stream pipeliner and one
@@ -39,7 +39,7 @@ LN_AMD = "_layer_norm_bwd_dx_fused-gfx942-c0-p-c30e7433980847ff8fd2"
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     found = Store(tmp_path_factory.mktemp("verify_foreign") / "store")
     open_archive(DATA / "verify_foreign" / "captures.tar.gz", found)
-    open_archive(DATA / "perf_foreign" / "captures.tar.gz", found)
+    open_archive(DATA / "perf_foreign" / "fit" / "captures.tar.gz", found)
     return found
 
 
