@@ -355,8 +355,8 @@ def _track(op: str, res: str, operands: list[str], text: str, forms: dict[str, _
                     merged[d] = min(run, merged.get(d, run))
             table[res] = merged
     if op == "arith.select" and len(operands) == 3:  # Inductor's wrap of a negative index: ``where(i < 0, i + n, i)``
-        a, b = forms.get(operands[1], (None, None)), forms.get(operands[2], (None, None))
-        forms[res] = (a[0], None) if a[0] is not None and a[0] == b[0] else (None, None)
+        left, right = forms.get(operands[1], (None, None))[0], forms.get(operands[2], (None, None))[0]
+        forms[res] = (left, None) if left is not None and left == right else (None, None)
     if operands and operands[0] in bases and op in ("tt.splat", "tt.addptr", "tt.broadcast", "tt.expand_dims",
                                                     "ttg.convert_layout"):
         bases[res] = bases[operands[0]]
