@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-__all__ = ["ScalarProgram", "ScalarRun", "parse_scalar_program", "run_program"]
+__all__ = ["PREDICATES", "ScalarProgram", "ScalarRun", "parse_scalar_program", "run_program"]
 
 # Example: %num_pid_m_3 = arith.divsi %num_pid_m, %c128_i32 : i32 loc(#loc104)
 _SCALAR_OP = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?P<op>\w+)\s+(?P<a>%[\w$.-]+)(?:\s*,\s*(?P<b>%[\w$.-]+))?"
@@ -58,7 +58,7 @@ _BINARY: dict[str, Callable[[int, int], int | None]] = {
     "andi": lambda a, b: a & b, "ori": lambda a, b: a | b, "xori": lambda a, b: a ^ b,
     "shli": lambda a, b: a << b, "shrsi": lambda a, b: a >> b, "shrui": lambda a, b: a >> b,
 }
-_PREDICATES: dict[str, Callable[[int, int], bool]] = {
+PREDICATES: dict[str, Callable[[int, int], bool]] = {
     "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "slt": lambda a, b: a < b, "sle": lambda a, b: a <= b,
     "sgt": lambda a, b: a > b, "sge": lambda a, b: a >= b, "ult": lambda a, b: a < b, "ule": lambda a, b: a <= b,
     "ugt": lambda a, b: a > b, "uge": lambda a, b: a >= b,
@@ -189,8 +189,8 @@ def run_program(program: ScalarProgram, env: Mapping[str, int], pid: tuple[int, 
                 taint[res] = taint[op[2]]
         elif kind == "cmpi":
             a, b = values.get(op[3]), values.get(op[4])
-            if a is not None and b is not None and op[2] in _PREDICATES:
-                values[res] = int(_PREDICATES[op[2]](a, b))
+            if a is not None and b is not None and op[2] in PREDICATES:
+                values[res] = int(PREDICATES[op[2]](a, b))
                 carry(res, op[3], op[4])
             elif found_taint := tainted(op[3], op[4]):
                 taint[res] = found_taint

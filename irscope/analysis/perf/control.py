@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from irscope.analysis.perf.facts import Unknown
+from irscope.analysis.values import PREDICATES
 
 __all__ = ["Region", "assumed_branches", "conditional_store_loops", "dead_regions", "unmodelled", "unmodelled_facts"]
 
@@ -19,10 +20,6 @@ _CMPI = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.cmpi\s+(?P<pred>\w+),\s
                    r"\s*:\s*(?:i\d+|index)\b")
 # Example: scf.if %accumulator {   /   %tile_id_c_140 = scf.if %tile_id_c_138 -> (i32) {
 _IF = re.compile(r"scf\.if\s+(?P<cond>%[\w$.-]+)")
-_PREDICATES = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "slt": lambda a, b: a < b,
-               "sle": lambda a, b: a <= b, "sgt": lambda a, b: a > b, "sge": lambda a, b: a >= b,
-               "ult": lambda a, b: a < b, "ule": lambda a, b: a <= b, "ugt": lambda a, b: a > b,
-               "uge": lambda a, b: a >= b}
 
 
 @dataclass(frozen=True)
@@ -37,8 +34,8 @@ class Region:
 def _conditions(lines: list[str], scalars: dict[str, int]) -> dict[str, bool]:
     found: dict[str, bool] = {}
     for line in lines:
-        if (m := _CMPI.match(line)) and m["a"] in scalars and m["b"] in scalars and m["pred"] in _PREDICATES:
-            found[m["res"]] = bool(_PREDICATES[m["pred"]](scalars[m["a"]], scalars[m["b"]]))
+        if (m := _CMPI.match(line)) and m["a"] in scalars and m["b"] in scalars and m["pred"] in PREDICATES:
+            found[m["res"]] = bool(PREDICATES[m["pred"]](scalars[m["a"]], scalars[m["b"]]))
     return found
 
 

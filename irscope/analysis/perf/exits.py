@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from irscope.analysis.perf.work import program_sample
-from irscope.analysis.values import parse_scalar_program, run_program
+from irscope.analysis.values import PREDICATES, parse_scalar_program, run_program
 
 __all__ = ["Exits", "early_exits"]
 
@@ -28,10 +28,6 @@ _COND_BR = re.compile(r"^\s*cf\.cond_br\s+(?P<cond>%[\w$.-]+),\s*\^(?P<a>\w+)[^,
 _BR = re.compile(r"^\s*cf\.br\s+\^(?P<a>\w+)")
 # Example:   ^bb1:  // 2 preds: ^bb0, ^bb2
 _BLOCK = re.compile(r"^(?P<indent>\s*)\^(?P<name>\w+)(?:\([^)]*\))?:")
-_SIGNED = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "slt": lambda a, b: a < b,
-           "sle": lambda a, b: a <= b, "sgt": lambda a, b: a > b, "sge": lambda a, b: a >= b,
-           "ult": lambda a, b: a < b, "ule": lambda a, b: a <= b, "ugt": lambda a, b: a > b,
-           "uge": lambda a, b: a >= b}
 _LOGIC_OPS = {"andi": lambda a, b: a and b, "ori": lambda a, b: a or b, "xori": lambda a, b: a != b}
 
 
@@ -88,8 +84,8 @@ def _conditions(lines: list[str], last: int, scalars: dict[str, int]) -> dict[st
     """The i1 scalars (comparisons of known integers, and/or of those) up to line index ``last``."""
     known: dict[str, bool] = {}
     for line in lines[:last + 1]:
-        if (m := _CMPI.match(line)) and m["a"] in scalars and m["b"] in scalars and m["pred"] in _SIGNED:
-            known[m["res"]] = bool(_SIGNED[m["pred"]](scalars[m["a"]], scalars[m["b"]]))
+        if (m := _CMPI.match(line)) and m["a"] in scalars and m["b"] in scalars and m["pred"] in PREDICATES:
+            known[m["res"]] = bool(PREDICATES[m["pred"]](scalars[m["a"]], scalars[m["b"]]))
         elif (m := _LOGIC.match(line)) and m["a"] in known and m["b"] in known:
             known[m["res"]] = bool(_LOGIC_OPS[m["op"]](known[m["a"]], known[m["b"]]))
     return known
