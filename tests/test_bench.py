@@ -65,3 +65,31 @@ def test_kernel_facts_must_be_literals(tmp_path):
                     "BENCH_SIZES = [{'n': 2**28}]\ndef f():\n    pass\n")
     with pytest.raises(UsageError, match=r"k.py:6: BENCH_SIZES must be a plain literal"):
         read_kernel(path)
+
+
+def test_torch_standing_in_for_a_gpu_is_not_a_gpu_to_time_on() -> None:
+    """Once a replay or FILE:FUNCTION import put irscope's stand-in into torch (it stays for the process), torch says
+    a GPU is there; bench, run and perf's measured ceilings must still see none (CI hung timing a 4096^3 matmul on
+    the CPU this way)."""
+    import subprocess
+    import sys
+
+    code = """
+import torch
+from irscope.compile.torch_standin import patch_torch
+from irscope.errors import NoDeviceError
+from irscope.model.gpus import GPUS
+from irscope.run.bench import require_gpu, sees_gpu
+from irscope.run.correctness import choose_device
+before = sees_gpu()
+patch_torch(torch, GPUS["h100"])
+try:
+    require_gpu()
+    refused = False
+except NoDeviceError:
+    refused = True
+print(before, torch.cuda.is_available(), sees_gpu(), refused, choose_device("auto"))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["False", "True", "False", "True", "interpreter"]

@@ -29,13 +29,11 @@ def _gpu_table(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 def _measure_here() -> Ceilings | None:
     """This machine's GPU ceilings, measured now (seconds); None when torch sees no GPU."""
-    import torch
-
     from irscope.model.targets import native_target
+    from irscope.run.bench import measure_ceilings, sees_gpu
 
-    if native_target() is None or not torch.cuda.is_available():  # torch may be irscope's offline stand-in
+    if native_target() is None or not sees_gpu():  # torch may be irscope's offline stand-in
         return None
-    from irscope.run.bench import measure_ceilings
 
     return measure_ceilings()
 

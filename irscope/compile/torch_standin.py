@@ -55,6 +55,7 @@ from irscope.model.gpus import Gpu
 HIP_VERSION = "6.4.0"  # what torch.version.hip says for AMD targets (a ROCm release that supports gfx942 and gfx950)
 CUDA_VERSION = "12.8"  # torch.version.cuda for NVIDIA targets on a torch built without CUDA (supports sm80 to sm120)
 TIMED_MS = 1.0  # what a stand-in Event's elapsed_time answers: nothing ran
+STANDIN_MARK = "_irscope_standin"  # set on torch once it answers as a GPU it does not have: the GPU's name
 
 
 class DeviceProperties:
@@ -396,11 +397,18 @@ def _keep_tensors_on_cpu(torch: Any) -> None:
     tensor_device.custom_ops_keep_mode(torch, mode)
 
 
+def torch_sees_gpu(torch: Any) -> bool:
+    """Whether torch has a real GPU: not when it is answering as irscope's offline stand-in for one (a replay or
+    FILE:FUNCTION import in this process put it there; it stays for the process)."""
+    return getattr(torch, STANDIN_MARK, None) is None and bool(torch.cuda.is_available())
+
+
 def patch_torch(torch: Any, gpu: Gpu) -> None:
     """Answer torch's device questions as ``gpu`` would and keep the program's tensors on the CPU."""
     import torch.accelerator
     import torch.cuda.graphs
 
+    setattr(torch, STANDIN_MARK, gpu.product)
     props = DeviceProperties(gpu)
     stream = stream_type(torch)()
     cuda = _cuda_answers(torch, gpu, props, stream)

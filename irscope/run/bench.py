@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from irscope.compile.kernel_module import load_kernel
+from irscope.compile.torch_standin import torch_sees_gpu
 from irscope.errors import NoDeviceError, UsageError
 from irscope.model.kernels import KernelInfo
 
@@ -105,11 +106,18 @@ def copies_for(bytes_per_set: float, l2_bytes: int) -> int:
     return max(1, min(MAX_COPIES, need)) if bytes_per_set < L2_ROTATE_FACTOR * l2_bytes else 1
 
 
+def sees_gpu() -> bool:
+    """Whether torch here has a real GPU (not irscope's offline stand-in answering as one)."""
+    import torch
+
+    return torch_sees_gpu(torch)
+
+
 def require_gpu() -> Any:
     """torch, when it sees a GPU; otherwise a one-line refusal (exit 2)."""
     import torch
 
-    if not torch.cuda.is_available():
+    if not torch_sees_gpu(torch):
         raise NoDeviceError("irscope bench needs a GPU and torch sees none here; "
                             "use 'irscope run' for correctness under the interpreter")
     return torch

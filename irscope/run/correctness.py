@@ -61,7 +61,9 @@ def choose_device(requested: str) -> str:
         return "interpreter"
     import torch
 
-    has_gpu = torch.cuda.is_available()
+    from irscope.compile.torch_standin import torch_sees_gpu
+
+    has_gpu = torch_sees_gpu(torch)
     if requested == "gpu" and not has_gpu:
         raise NoDeviceError("--device gpu: torch sees no GPU on this machine; use --device interpreter")
     return "gpu" if has_gpu else "interpreter"
