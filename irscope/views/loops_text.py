@@ -7,7 +7,8 @@ from dataclasses import asdict
 from typing import Any
 
 from irscope.analysis.instructions import KINDS
-from irscope.analysis.loops import Evidence, LoadStream, Loop
+from irscope.analysis.loop_evidence import Evidence
+from irscope.analysis.loops import LoadStream, Loop
 from irscope.analysis.spin_locks import SpinLock, contention
 
 __all__ = ["loops_json", "render_loops"]
