@@ -170,7 +170,8 @@ def measure(ncu: str, names: list[str], metrics: list[str]) -> dict[str, dict[st
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, help="also write bank_conflicts.json and .txt here")
-    parser.add_argument("--ncu", default="/usr/local/cuda/bin/ncu" if Path("/usr/local/cuda/bin/ncu").exists() else "ncu")
+    parser.add_argument("--ncu",
+                        default="/usr/local/cuda/bin/ncu" if Path("/usr/local/cuda/bin/ncu").exists() else "ncu")
     parser.add_argument("--child", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("cases", nargs="*", default=list(CASES))
     args = parser.parse_args()
@@ -203,7 +204,8 @@ def main() -> int:
         metrics.append(METRICS["ldgsts"])
     import triton
 
-    lines = [f"GPU {torch.cuda.get_device_name(0)}, Triton {triton.__version__}; extra shared-memory wavefronts per launch"]
+    lines = [f"GPU {torch.cuda.get_device_name(0)}, Triton {triton.__version__}; extra shared-memory "
+             "wavefronts per launch"]
     lines.append(f"{'kernel':<20} {'counter':<14} {'predicted':>10} {'ncu':>10}  verdict")
     rows = []
     for name in args.cases:

@@ -69,7 +69,8 @@ def measure(page_file: Path, chromium: str, runs: int) -> dict[str, object]:
             page.close()
         browser.close()
     return {"ready_ms_median": round(statistics.median(ready), 1), "ready_ms_max": round(max(ready), 1),
-            "load_ms_median": round(statistics.median(load), 1), "largest_stage_draw_ms": round(statistics.median(stage_ms), 1),
+            "load_ms_median": round(statistics.median(load), 1),
+            "largest_stage_draw_ms": round(statistics.median(stage_ms), 1),
             "largest_pass_diff_first_rows_ms": round(statistics.median(d[0] for d in diff_ms), 1),
             "largest_pass_diff_all_rows_ms": round(statistics.median(d[1] for d in diff_ms), 1), "runs": runs}
 

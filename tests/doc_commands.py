@@ -125,7 +125,8 @@ def collect(root: Path, doc: str) -> tuple[list[DocCommand], list[str]]:
         if block.kind in RUN_KINDS:
             for k, line in enumerate(line.strip() for line in block.lines):
                 if line.startswith("$"):
-                    problems.append(f"{doc}:{block.first_line + k}: a `$` prompt in a ```{block.kind} block: use ```console for a "
+                    problems.append(f"{doc}:{block.first_line + k}: a `$` prompt in a ```{block.kind} block: "
+                                    "use ```console for a "
                                     f"command with its output")
                 elif _IRSCOPE.match(line) and line.rstrip().endswith("\\"):
                     problems.append(f"{doc}:{block.first_line + k}: a command continued with `\\`: write it on one line")

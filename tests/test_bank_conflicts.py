@@ -43,7 +43,8 @@ def kernel(shared_store: Path):
 
     def get(function: str, target: str = "sm80") -> Capture:
         if (function, target) not in done:
-            names = ("a_ptr", "bt_ptr" if "bt" in function else "b_ptr", "c_ptr") if "dot" in function else ("x_ptr", "y_ptr")
+            names = ("a_ptr", "bt_ptr" if "bt" in function else "b_ptr", "c_ptr") if "dot" in function else ("x_ptr",
+                                                                                                             "y_ptr")
             args = ", ".join(f"{n}={FP32}" for n in names)
             done[(function, target)] = irscope.capture(f"{KERNELS}:{function}", target=target, store=str(shared_store),
                                                        args=args, BLOCK=32)
@@ -191,7 +192,8 @@ def test_matmul_sm80_ldmatrix_from_swizzled_shared_is_conflict_free(captures) ->
     report = predict_bank_conflicts(cap)
     loads = accesses(report, "ttg.local_load")
     assert len(loads) == 10
-    per_op = ptx_count(cap, r"^\s*ldmatrix\.sync\.aligned\.m8n8\.x4(?:\.trans)?\.shared\.b16") - 16  # 16 are the epilogue's
+    # 16 are the epilogue's
+    per_op = ptx_count(cap, r"^\s*ldmatrix\.sync\.aligned\.m8n8\.x4(?:\.trans)?\.shared\.b16") - 16
     for load in loads:
         assert load.instructions[0].startswith("ldmatrix.sync.aligned.m8n8.x4"), load
         assert (load.kind, load.ways, load.ptx_ways) == ("conflict-free", 1, 1), load

@@ -63,13 +63,15 @@ def test_show_color_is_forced_with_flag(store_args):
 
 
 @pytest.mark.parametrize(("args", "needle"), [
-    (["show", "matmull"], "unknown kernel 'matmull' (did you mean 'matmul'?); valid: matmul, matmul_tma, softmax, vector_add"),
+    (["show", "matmull"],
+     "unknown kernel 'matmull' (did you mean 'matmul'?); valid: matmul, matmul_tma, softmax, vector_add"),
     (["show", "matmul", "--stage", "ptxx"], "unknown stage 'ptxx'"),
     (["show", "matmul", "--target", "sm70"], "unknown target 'sm70'"),
     (["show", "matmul", "--config", "42", "-t", "sm90"], "unknown config 42 for matmul on cuda; valid: 0..7"),
     (["show", "matmul", "--stage", "ptx", "--target", "gfx942"],
      "stage 'ptx' does not exist for hip targets; this target has: source, glir, ttir, ttgir, llir, amdgcn"),
-    (["show", "matmul", "--stage", "amdgcn", "--target", "sm90"], "this target has: source, glir, ttir, ttgir, llir, ptx, sass"),
+    (["show", "matmul", "--stage", "amdgcn", "--target", "sm90"],
+     "this target has: source, glir, ttir, ttgir, llir, ptx, sass"),
     (["show", "no/such/file.py"], "kernel file no/such/file.py does not exist"),
     (["run", "nope"], "unknown kernel 'nope'"),
 ])

@@ -106,7 +106,8 @@ def test_check_html_lists_the_facts_that_moved(captures: Any, shared_store: Path
     assert data["failed"] == 1 and data["total"] == 1
     entry = data["entries"][0]
     assert entry["failed"] and entry["label"] == "matmul sm90 c0"
-    assert [d[:3] for d in entry["deltas"]] == [["registers", str(recorded["registers"]), str(recorded["registers"] - 40)]]
+    assert [d[:3] for d in entry["deltas"]] == [["registers", str(recorded["registers"]),
+                                                 str(recorded["registers"] - 40)]]
 
 
 @pytest.mark.compile
@@ -120,7 +121,8 @@ def test_html_of_a_stored_capture_imports_neither_torch_nor_triton(captures: Any
 
     captures("matmul", "sm90")
     code = ("import sys\nfrom click.testing import CliRunner\nfrom irscope.cli import cli\n"
-            f"r = CliRunner().invoke(cli, ['html', 'matmul', '--target', 'sm90', '--no-passes', '-o', {str(tmp_path / 'm.html')!r},"
+            "r = CliRunner().invoke(cli, ['html', 'matmul', '--target', 'sm90', '--no-passes', '-o', "
+            f"{str(tmp_path / 'm.html')!r},"
             f" '--store', {str(shared_store)!r}])\n"
             "print(r.exit_code, 'triton' in sys.modules, 'torch' in sys.modules)")
     for _ in range(2):  # the first may import the kernel's module once for perf's launch (cached, as `perf` does)

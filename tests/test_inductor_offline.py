@@ -137,7 +137,8 @@ def test_the_training_steps_forward_saves_the_weights_as_on_the_gpu(tmp_path: Pa
     saved = re.search(r"\n[^\n]*return \(([^)]*)\)", forward)
     assert saved is not None, forward[-2000:]
     names = {n.strip() for n in saved.group(1).split(",")}
-    weights = set(re.findall(r"(permute_\d+)[^=\n]*= torch\.ops\.aten\.permute\.default\(primals_\d+, \[1, 0\]\)", forward))
+    weights = set(re.findall(r"(permute_\d+)[^=\n]*= torch\.ops\.aten\.permute\.default\(primals_\d+, \[1, 0\]\)",
+                             forward))
     assert weights, forward[-2000:]
     assert not names & weights, f"saved transposes of weights: {sorted(names & weights)}"
     assert {"primals_5", "primals_7", "primals_11", "primals_13", "primals_15"} <= names

@@ -37,7 +37,8 @@ def test_json_report() -> None:
 
 def test_map_and_svg_image(tmp_path: Path) -> None:
     image = tmp_path / "mma.svg"
-    result = invoke("layouts", "--file", SM80, "--map", "mma", "--view", "hardware", "--warp", "1", "--image", str(image))
+    result = invoke("layouts", "--file", SM80, "--map", "mma", "--view", "hardware", "--warp", "1", "--image",
+                    str(image))
     assert result.exit_code == 0, result.output
     assert result.output.startswith("#mma, 128x256, hardware view\n")
     assert f"wrote {image}" in result.output

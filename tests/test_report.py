@@ -349,7 +349,8 @@ def test_verdicts_at_a_large_launch_follow_the_models_numbers(llama: tuple[Path,
     assert row.chosen.dram_floor_us == pytest.approx(row.chosen.compulsory_bytes / (device.dram_gbs * 1e3))
     assert row.chosen.compulsory_bytes >= sum(t[1] * 4096 for t in tensors)
     store, record = llama
-    silu = next(u.name for g in record.graphs for u in g.kernels if u.name.startswith("triton_poi_fused__unsafe_view_mul_silu"))
+    silu = next(u.name for g in record.graphs for u in g.kernels
+                if u.name.startswith("triton_poi_fused__unsafe_view_mul_silu"))
     pointwise = _one_kernel_record(record, silu)
     facts = _scaled_facts(store, pointwise.graphs[0].kernels[0].keys, 4096)
     (row,) = build_report(pointwise, facts, device, top=1).kernels

@@ -254,7 +254,8 @@ def _attributes_only(a: _Side, sa: int, b: _Side, sb: int) -> list[str]:
     if a.body(sa) == b.body(sb):
         return []
     before, after = mlir_facts(a.body(sa)).module_attrs, mlir_facts(b.body(sb)).module_attrs
-    moved = [f"{k} {before[k]} -> {v}" if k in before else f"+{k} = {v}" for k, v in after.items() if before.get(k) != v]
+    moved = [f"{k} {before[k]} -> {v}" if k in before else f"+{k} = {v}" for k, v in after.items()
+             if before.get(k) != v]
     moved += [f"-{k}" for k in before if k not in after]
     said = "only module attributes differ: " + ", ".join(moved) if moved else "only the kernel's attributes differ"
     return [f"the MLIR code agrees through every pass; {said}"]
@@ -277,7 +278,8 @@ def _quoted(text_a: str, text_b: str, ir: str) -> list[str]:
     if found.hunks:
         lines = found.hunks[0].lines
         for tag, side in (("-", "A"), ("+", "B")):
-            out.extend(f"{side}: {line.text.strip()[:160]}" for line in [x for x in lines if x.tag == tag][:_SHOWN_LINES])
+            out.extend(f"{side}: {line.text.strip()[:160]}"
+                       for line in [x for x in lines if x.tag == tag][:_SHOWN_LINES])
     return out
 
 

@@ -84,7 +84,8 @@ _TABLE: tuple[InstructionKind, ...] = (
         r"^(?:atom\.|red\.|ATOM\b|ATOM\.|ATOMG|ATOMS|RED\b|RED\.|global_atomic_|buffer_atomic_|flat_atomic_|"
         r"tt\.atomic_(?:cas|rmw)$|amdg\.buffer_atomic_\w+$)")),
     # Example: bar.sync 0 | BAR.SYNC.DEFER_BLOCKING 0x0 | s_barrier
-    InstructionKind("barrier", re.compile(r"^(?:bar\.sync|barrier\.sync|BAR\.|BAR\b|s_barrier|ttg\.barrier|gpu\.barrier)")),
+    InstructionKind("barrier",
+                    re.compile(r"^(?:bar\.sync|barrier\.sync|BAR\.|BAR\b|s_barrier|ttg\.barrier|gpu\.barrier)")),
     # Example: ttg.convert_layout
     InstructionKind("convert", re.compile(r"^ttg\.convert_layout$")),
 )

@@ -155,7 +155,8 @@ def llvm_facts(text: str, ir: str = "llvm") -> IrFacts:
     if ir == "mir":
         lines = normalize(text, "mir")
         return IrFacts(ir=ir, ops=Counter(m.group(1) for ln in lines if (m := _MIR_INST.match(ln))))
-    return IrFacts(ir=ir, ops=Counter(_LLVM_INST_AFTER_NL.findall("\n" + text)), intrinsics=Counter(_LLVM_INTRINSIC.findall(text)))
+    return IrFacts(ir=ir, ops=Counter(_LLVM_INST_AFTER_NL.findall("\n" + text)),
+                   intrinsics=Counter(_LLVM_INTRINSIC.findall(text)))
 
 
 def layout_phrase(layout: Layout) -> str:

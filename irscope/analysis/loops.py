@@ -328,7 +328,8 @@ def _mma_kind(dot: MlirOp, table: LayoutTable) -> str:
     types = [t for _, t in parse_types(dot.text)]
     result = types[-1] if types else None
     layout = table.get(result.encoding) if result and result.encoding.startswith("#") else None
-    if canonical_op(dot.name) == "ttng.warp_group_dot" or (isinstance(layout, NvidiaMmaLayout) and layout.version_major == 3):
+    if canonical_op(dot.name) == "ttng.warp_group_dot" or (isinstance(layout, NvidiaMmaLayout)
+                                                           and layout.version_major == 3):
         shape = "x".join(str(n) for n in layout.instr_shape) if isinstance(layout, NvidiaMmaLayout) else "?"
         return f"wgmma (NVIDIA mma v3, warpgroup instruction tile {shape})"
     if canonical_op(dot.name) == "ttng.tc_gen5_mma":
@@ -364,7 +365,8 @@ def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
 
 
 def _waits(body: list[MlirOp]) -> tuple[WaitInfo, ...]:
-    return tuple(WaitInfo(canonical_op(op.name), pending_count(op.text), _WAIT_WHAT.get(canonical_op(op.name), ""), op.line)
+    return tuple(WaitInfo(canonical_op(op.name), pending_count(op.text), _WAIT_WHAT.get(canonical_op(op.name), ""),
+                          op.line)
                  for op in body if classify(op.name) == "wait")
 
 

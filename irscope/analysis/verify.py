@@ -426,7 +426,8 @@ def _check_lines(module: MlirModule, layouts: LayoutTable, listings: list[Listin
             if not count and (arms := _merged_arms(op, module, have, kind, kernel_file)):
                 # LLVM, not irscope: SimplifyCFG sinks the same op of both arms of an if into one after the
                 # branch (the address selected), and the merged instruction keeps one arm's line.
-                shown += (f"; the same op in the other arm of its scf.if has them at line(s) {', '.join(map(str, arms))}"
+                shown += ("; the same op in the other arm of its scf.if has them at line(s) "
+                          f"{', '.join(map(str, arms))}"
                           ": LLVM merges the two arms' instructions into one, which keeps one line")
                 out.append(Finding("lines", claim, shown, UNCHECKED))
                 continue

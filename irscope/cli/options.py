@@ -47,7 +47,8 @@ def target_option(f: F) -> F:
 
 def config_option(f: F) -> F:
     """``--config N``: which of the kernel's launch configs (see ``irscope list KERNEL``)."""
-    return click.option("--config", "-c", "config", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+    return click.option("--config", "-c", "config", type=click.IntRange(min=0), default=0, show_default=True,
+                        metavar="N",
                         help="index of the kernel's launch config (irscope list KERNEL shows them)")(f)
 
 

@@ -107,7 +107,8 @@ class Worker:
             out_path = root / "result.json"
             with open(out_path, "wb") as out:
                 proc = subprocess.Popen(worker_command("irscope.compile.worker", json.dumps(spec)),
-                                        stdout=out, stderr=subprocess.PIPE, cwd=root, env=worker_env(root, self.settings))
+                                        stdout=out, stderr=subprocess.PIPE, cwd=root,
+                                        env=worker_env(root, self.settings))
                 assert proc.stderr is not None
                 widen_pipe(proc.stderr.fileno())  # the worker prints on while this process stores
                 try:

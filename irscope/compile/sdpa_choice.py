@@ -42,7 +42,8 @@ def choose(shapes: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], dty
     for backend in order:
         if backend == "math":
             break
-        reason = "turned off by the program" if backend in disabled else _refusal(backend, q, k, v, dtype, has_mask, dropout_p, enable_gqa, capability)
+        reason = "turned off by the program" if backend in disabled else _refusal(backend, q, k, v, dtype, has_mask,
+                                                                                  dropout_p, enable_gqa, capability)
         if not reason:
             return backend, "; ".join(refused)
         refused.append(f"{backend}: {reason}")
@@ -121,7 +122,8 @@ def install(capability: tuple[int, int], note: Callable[[str], None]) -> None:
         shapes = (tuple(query.shape), tuple(key.shape), tuple(value.shape))
         dtype = str(query.dtype).removeprefix("torch.")
         cuda = torch.backends.cuda
-        disabled = frozenset(name for name, on in (("cudnn", cuda.cudnn_sdp_enabled()), ("flash", cuda.flash_sdp_enabled()),
+        disabled = frozenset(name
+                             for name, on in (("cudnn", cuda.cudnn_sdp_enabled()), ("flash", cuda.flash_sdp_enabled()),
                                                    ("efficient", cuda.mem_efficient_sdp_enabled())) if not on)
         backend, why = choose(shapes, dtype, attn_mask is not None, dropout_p, enable_gqa, capability,
                               torch.__version__, deprioritized, disabled)
@@ -150,7 +152,8 @@ def _sentence(backend: str, why: str, shapes: Any, dtype: str, capability: tuple
             "where that GPU would choose otherwise")
 
 
-def _call(torch: Any, composite: Callable[..., Any], backend: str, query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: float,
+def _call(torch: Any, composite: Callable[..., Any], backend: str, query: Any, key: Any, value: Any, attn_mask: Any,
+          dropout_p: float,
           is_causal: bool, scale: float | None, enable_gqa: bool) -> Any:
     """The chosen kernel's call, as the composite makes it (masks made additive, flash's head dim padded to 8)."""
     if backend == "math":

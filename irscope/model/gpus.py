@@ -106,7 +106,8 @@ _H100_DS = Source("NVIDIA H100 Tensor Core GPU data sheet",
                   "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet")
 _HOPPER_WP = Source("NVIDIA H100 Tensor Core GPU Architecture whitepaper",
                     "https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper")
-_H200_DS = Source("NVIDIA H200 Tensor Core GPU product page and data sheet", "https://www.nvidia.com/en-us/data-center/h200/")
+_H200_DS = Source("NVIDIA H200 Tensor Core GPU product page and data sheet",
+                  "https://www.nvidia.com/en-us/data-center/h200/")
 _B200_DS = Source("NVIDIA DGX B200 data sheet (8 x B200: 1,440 GB HBM3e, 64 TB/s)",
                   "https://resources.nvidia.com/en-us-dgx-systems/dgx-b200-datasheet")
 _BLACKWELL_TG = Source("NVIDIA Blackwell Tuning Guide (CUDA documentation)",

@@ -296,7 +296,8 @@ _ARROW_NAMES_OPERAND = frozenset({
     "amdg.buffer_store", "amdgpu.buffer_store",  # amdg.buffer_store %v, %base[%offsets] : !tt.ptr<f16> -> tensor<..>
     # ttng.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %true : !tt.tensordesc<..>, !ttg.memdesc<..> -> !ttg.memdesc<..>
     "ttng.async_tma_copy_global_to_local", "triton_nvidia_gpu.async_tma_copy_global_to_local",
-    "ttng.tmem_store", "triton_nvidia_gpu.tmem_store",  # %tok = ttng.tmem_store %v, %tmem[%t], %true : tensor<..> -> !ttg.memdesc<..>
+    # %tok = ttng.tmem_store %v, %tmem[%t], %true : tensor<..> -> !ttg.memdesc<..>
+    "ttng.tmem_store", "triton_nvidia_gpu.tmem_store",
 })
 # Ops printed without `->` whose result type is not simply the one type they print (Triton infers it
 # from their operands): which printed type it follows, or how it is derived. Checked the same way.

@@ -48,7 +48,8 @@ def render_resources(r: Resources, title: str) -> str:
         spills = "no spills" if not r.spills else (
             f"SPILLS: {r.spill_stores} VGPRs to scratch, {r.spill_loads} SGPRs into VGPR lanes")
         # .vgpr_count is the unified file's total on gfx90a and later: architected VGPRs (aligned) plus AGPRs
-        vgprs = f"{r.registers} VGPRs" + (f" ({r.registers - r.agprs} architected + {r.agprs} AGPRs)" if r.agprs else "")
+        vgprs = f"{r.registers} VGPRs" + (f" ({r.registers - r.agprs} architected + {r.agprs} AGPRs)"
+                                          if r.agprs else "")
         out.append(f"  registers      {vgprs} per lane, {r.sgprs} SGPRs per wave ({spills})")
         out.append(f"  scratch        {r.local_bytes} bytes per lane")
         out.append(f"  LDS            {r.shared_dynamic} B dynamic (Triton's buffers) + {r.shared_static} B static "

@@ -389,7 +389,8 @@ def _lsu_access(
     register = _layout(tensor.encoding, table, problems)
     for bad in (shared, register):
         if isinstance(bad, OpaqueLayout):
-            return _unknown(access, f"layout {'#' + bad.name if bad.name else bad.text} could not be read: {bad.reason}")
+            return _unknown(access,
+                            f"layout {'#' + bad.name if bad.name else bad.text} could not be read: {bad.reason}")
     try:
         access = replace(access, encoding=shared.text or memdesc.encoding)
         offsets = shared_offset_map(shared, _alloc_shape(memdesc))
@@ -405,7 +406,8 @@ def _lsu_access(
 
 def _proxy_access(op: OpLine, loc: SourceLoc | None, loop_line: int | None) -> SharedAccess:
     name = canonical_op(op.op)
-    memdescs = [t for t in op.result_types + op.operand_types if t.kind == "memdesc" and "shared" in t.memory_space + t.text]
+    memdescs = [t for t in op.result_types + op.operand_types if t.kind == "memdesc"
+                and "shared" in t.memory_space + t.text]
     first = memdescs[0] if memdescs else None
     return SharedAccess(
         op=name, ttgir_line=op.line, loc=loc, where=_where(loc), direction="load" if "dot" in name or "mma" in name
@@ -499,7 +501,8 @@ def _scratch_accesses(
             mine = owners.get(key, [])
             names = sorted({canonical_op(o.op) for o in mine}) or ["?"]
             first = mine[0] if mine else None
-            loc = loc_of(first) if first else SourceLoc(insns[0].frames[0].file if insns[0].frames else key[0], *key[1:])
+            loc = loc_of(first) if first else SourceLoc(insns[0].frames[0].file if insns[0].frames else key[0],
+                                                        *key[1:])
             label = " / ".join(names)
             why = (f"{label}: a scratch buffer laid out by Triton's lowering, not printed in the TTGIR"
                    if mine else "no TTGIR op that irscope models carries this source position")
@@ -536,7 +539,8 @@ def _with_evidence(access: SharedAccess, key: Key | None, positions: dict[Key, _
         return replace(
             access, ways=max(1, evidence.worst), kind="conflict-free" if evidence.worst <= 1 else "N-way",
             instructions_per_warp=per_warp, wavefronts_per_instruction=round(evidence.wavefronts / issued, 3),
-            ideal_wavefronts_per_instruction=round(evidence.ideal / issued), conflicts_per_cta=evidence.conflicts // same,
+            ideal_wavefronts_per_instruction=round(evidence.ideal / issued),
+            conflicts_per_cta=evidence.conflicts // same,
             conflicts_per_warp=evidence.conflicts // (same * num_warps),
             reason=f"{access.reason}; addresses evaluated from the PTX's own arithmetic for all "
                    f"{num_warps * lanes} threads: the worst phase is {max(1, evidence.worst)}-way",

@@ -57,7 +57,8 @@ class MachineEvidence:
 
     def phrase(self) -> str:
         """``PTX at that source line: 4 shared stores, 4 shared loads, 8 bar.sync (lines 186, 187, 196 ...)``."""
-        counts = [f"{n} {what}" for n, what in ((self.shared_stores, "shared stores"), (self.shared_loads, "shared loads"),
+        counts = [f"{n} {what}"
+                  for n, what in ((self.shared_stores, "shared stores"), (self.shared_loads, "shared loads"),
                                                (self.shuffles, "shfl.sync"), (self.barriers, "bar.sync")) if n]
         if not counts:
             return "its PTX moves nothing through shared memory or shuffles at that source line"

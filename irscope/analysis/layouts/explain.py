@@ -409,7 +409,8 @@ def _shared_sentence(layout: Layout, element: str | None) -> str | None:
     if isinstance(layout, PaddedSharedLayout):
         pads = ", ".join(f"{p} after every {i}" for i, p in layout.intervals)
         mapping = (
-            f", order {list(layout.order)}" if layout.order is not None else f", {len(layout.offset_bases)} offset bases"
+            f", order {list(layout.order)}"
+            if layout.order is not None else f", {len(layout.offset_bases)} offset bases"
         )
         return f"shared memory with padding ({pads} elements) to avoid bank conflicts{mapping}"
     if isinstance(layout, SharedLinearLayout):

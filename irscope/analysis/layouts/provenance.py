@@ -68,7 +68,8 @@ def with_provenance(report: LayoutReport, ttgir: str, first_ir: str, stage: str)
     """``report`` (of ``ttgir``) with which of its layouts and conversions ``first_ir`` (stage ``glir`` or ``ttir``) had."""
     final_aliases = _aliases(ttgir)
     if stage == "ttir":
-        return replace(report, provenance=Provenance(stage=stage, written=(), chosen=tuple(i.label for i in report.layouts),
+        return replace(report,
+                       provenance=Provenance(stage=stage, written=(), chosen=tuple(i.label for i in report.layouts),
                                                      authored=tuple(False for _ in report.conversions)))
     first = analyze_layouts(first_ir)
     first_aliases = _aliases(first_ir)

@@ -155,7 +155,8 @@ def wave_traffic(ttir: str, values: dict[str, int], grid: tuple[int, int, int], 
     for line in lines:
         if (m := _DESC.search(line)) is not None and m["op"] == "store":
             stores += _elements(m["shape"]) * _elem_bytes(m["elem"]) * ctas
-    why = (f"TMA descriptors: their bytes come from the descriptors' block shapes and indices in the IR (a loop-carried "
+    why = ("TMA descriptors: their bytes come from the descriptors' block shapes and indices in the "
+           "IR (a loop-carried "
            f"index named by where its walk starts); the {ctas} CTAs run in {len(rounds)} waves of {resident}; "
            + _why(biggest, l2_bytes))
     return PanelTraffic(dram, len(rounds), biggest, why, stores, asked, descriptor_args(ttir))
@@ -234,7 +235,8 @@ def _why(biggest: float, l2_bytes: int) -> str:
     return (f"a round's tiles load up to {biggest / 2**20:.1f} MiB of distinct panels (the scalars each load's address "
             "takes, evaluated per tile from the tile order in the IR), each read from DRAM once per round (the CTAs "
             "walk their inner loop in step); a panel the round before also read "
-            + ("is still in the L2 (a round's panels fit" if biggest <= shared else "is read again (a round's panels exceed")
+            + ("is still in the L2 (a round's panels fit"
+               if biggest <= shared else "is read again (a round's panels exceed")
             + f" the {shared / 2**20:.0f} MiB, {SHARED_L2_SHARE:.0%} of the L2, that data every SM reads can use: "
             "each of its two partitions holds a copy)")
 
