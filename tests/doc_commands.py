@@ -261,7 +261,8 @@ def _gpu_use(text: str) -> str | None:
 
 
 def _missing_input(text: str, root: Path) -> str | None:
-    """The first file a command line reads that is not in ``root`` and that an earlier part of the line did not write."""
+    """The first file a command line reads that is not in ``root`` and that an earlier part of the line did not
+    write."""
     written: set[str] = set()
     for part in re.split(r"&&|\|\||;|\|", text):
         words = shlex.split(part)

@@ -507,7 +507,8 @@ def test_fma_dot_operand_loads_are_modelled_at_the_width_ptxas_chose(
 @pytest.mark.parametrize(("function", "conflicts", "wavefronts"),
                          [("fma_dot_bt_kernel", 1792, 2304), ("fma_dot_kernel", 0, 512)])
 def test_sm90_fma_dots_with_the_sass_match_the_h200(kernel, function: str, conflicts: int, wavefronts: int) -> None:
-    """benchmarks/bank_conflicts_gpu.py on the H200 (ncu, Triton 3.6): fma_dot_bt 1792 conflicts and 2304 ld wavefronts, fma_dot 0 and
+    """benchmarks/bank_conflicts_gpu.py on the H200 (ncu, Triton 3.6): fma_dot_bt 1792 conflicts and 2304 ld
+    wavefronts, fma_dot 0 and
     512. Triton 3.9's PTX loads A with ld.shared.b32 (4-byte, whole-warp phases: 2-way); ptxas makes them LDS.128."""
     cap = kernel(function, "sm90")
     report = predict_bank_conflicts(cap, with_sass=True)

@@ -1,4 +1,5 @@
-"""`irscope capture --autotune pruned|first|all -j N`: the configs each autotuner would benchmark, compiled in parallel."""
+"""`irscope capture --autotune pruned|first|all -j N`: the configs each autotuner would benchmark, compiled in
+parallel."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""torch.compile programs captured offline: Inductor writes and compiles its Triton kernels for the target (issue 18 item 6)."""
+"""torch.compile programs captured offline: Inductor writes and compiles its Triton kernels for the target (issue 18
+item 6)."""
 
 from __future__ import annotations
 

@@ -205,7 +205,8 @@ def test_gather_rates_are_measured_or_the_h200s() -> None:
 
 
 def test_a_measured_gpu_is_its_table_row_with_the_measured_figures() -> None:
-    """What `perf --gpu native` and the benchmarks model: the driver's name picks the row, the ceilings replace its figures."""
+    """What `perf --gpu native` and the benchmarks model: the driver's name picks the row, the ceilings replace its
+    figures."""
     from dataclasses import replace
 
     from irscope.errors import NoDeviceError, UsageError
@@ -358,7 +359,8 @@ def test_the_model_imports_neither_triton_nor_torch() -> None:
 
 @pytest.mark.compile
 def test_spills_are_counted_from_sass(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
-    """matmul's 128x256 tile on 4 warps spills (ptxas -v); the SASS LDL/STL traffic does not fit in L1, so it is L2 traffic."""
+    """matmul's 128x256 tile on 4 warps spills (ptxas -v); the SASS LDL/STL traffic does not fit in L1, so it is L2
+    traffic."""
     request = make_request("matmul", "sm90", launch=LaunchSpec(settings=("num_warps=4",)), store_dir=str(store))
     capture = get_capture(request, str(store))
     shape = bundled_launch(get_kernel("matmul"), "cuda", 0, MATMUL, GPUS["h100"].sm_count)

@@ -323,7 +323,8 @@ def test_verdicts_at_a_large_launch_follow_the_models_numbers(llama: tuple[Path,
                                                               train_program: tuple[Path, Any], tmp_path: Path) -> None:
     """Kernels at 4096x their launch (a real-size step): the training program's attention softmax (its own
     ``masked_fill(...).softmax``; the Llama's attention is a fused kernel, not Triton's) gets 'write it by hand' for
-    the scores it reads and writes in DRAM, the Llama's SiLU pointwise kernel near its floor is left to torch.compile."""
+    the scores it reads and writes in DRAM, the Llama's SiLU pointwise kernel near its floor is left to
+    torch.compile."""
     from irscope.analysis.report.build import build_report
     from irscope.request.perf_launch import perf_device
     from irscope.store.programs import read_program

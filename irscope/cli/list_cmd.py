@@ -158,7 +158,7 @@ def _made_from(m: Manifest, kind: bool) -> str:
 
 
 def _specialized(m: Manifest) -> str:
-    """``divisible by 16: x_ptr, n``: the arguments the JIT's specialization marked divisible (its ``tt.divisibility``)."""
+    """``divisible by 16: x_ptr, n``: the arguments the JIT's specialization marked divisible (``tt.divisibility``)."""
     by_attr: dict[str, list[str]] = {}
     for arg, attrs in m.attrs.items():
         for attr in attrs if isinstance(attrs, list) else []:

@@ -150,7 +150,8 @@ def num_warps_value(ctx: click.Context, param: click.Parameter, value: int | Non
 
 
 def kernel_options(f: F) -> F:
-    """``--signature`` / ``--args`` / ``--constexpr`` / ``--num-warps`` / ``--num-stages`` / ``--set``, packed as ``launch``.
+    """``--signature`` / ``--args`` / ``--constexpr`` / ``--num-warps`` / ``--num-stages`` / ``--set``, packed as
+    ``launch``.
 
     They describe the launch of a kernel given as FILE.py:FUNCTION or package.module:FUNCTION.
     """

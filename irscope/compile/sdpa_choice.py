@@ -1,4 +1,4 @@
-"""Inside an offline ``irscope capture``: ``scaled_dot_product_attention`` picks the fused kernel the stood-in GPU would.
+"""In an offline ``irscope capture``: ``scaled_dot_product_attention`` picks the fused kernel the stood-in GPU would.
 
 On a GPU, ``torch.nn.functional.scaled_dot_product_attention`` (and the attention Inductor's ``fuse_attention`` pass
 finds in a model's eager matmul-softmax-matmul) asks the CUDA build's chooser (``select_sdp_backend``) which kernel
@@ -11,8 +11,9 @@ on the stood-in GPU, after the same checks in the same order, and the same call 
 The checks are those of torch's ``sdp_utils.cpp`` that decide dense inputs: the order (cuDNN first on compute
 capability 9.x and 10.x unless ``TORCH_CUDNN_SDPA_DEPRIORITIZED`` is set, else flash, memory-efficient, math; torch
 prefers cuDNN only with a recent cuDNN, which this cannot ask offline: the cut at torch 2.9 is an assumption, measured
-only for torch 2.11 on the H200, which ran cuDNN attention), dtypes, head dimensions and their alignment, masks, grouped-query attention and dropout.
-Each graph's choice is written as a note, so the capture says which kernel it assumed and why.
+only for torch 2.11 on the H200, which ran cuDNN attention), dtypes, head dimensions and their alignment, masks,
+grouped-query attention and dropout. Each graph's choice is written as a note, so the capture says which kernel it
+assumed and why.
 """
 
 from __future__ import annotations

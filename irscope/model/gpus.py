@@ -90,7 +90,8 @@ class Gpu:
 
     @property
     def memory_clock_khz(self) -> int:
-        """The memory clock a driver would report, derived so that clock x 2 x bus width / 8 is the data-sheet bandwidth.
+        """The memory clock a driver would report, derived so that clock x 2 x bus width / 8 is the data-sheet
+        bandwidth.
 
         Triton's own bandwidth estimate (``triton.testing.get_dram_gbps``) computes exactly that product.
         """

@@ -1,4 +1,5 @@
-"""A plain ``@triton.jit`` / ``@gluon.jit`` kernel's parameters read with ``ast``: launch errors found before Triton loads."""
+"""A plain ``@triton.jit`` / ``@gluon.jit`` kernel's parameters read with ``ast``: launch errors found before Triton
+loads."""
 
 from __future__ import annotations
 

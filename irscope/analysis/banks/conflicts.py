@@ -165,7 +165,7 @@ class BankReport:
     problems: list[str] = field(default_factory=list)
 
     def conflicts_per_cta(self, counter: str) -> int | None:
-        """Sum of the modelled conflicts per CTA (one execution of each op) for one ncu counter; None if any is unknown."""
+        """Sum of the modelled conflicts per CTA (each op run once) for one ncu counter; None if any is unknown."""
         chosen = [a for a in self.accesses if a.counter == counter]
         if any(a.kind == "unknown" for a in chosen):
             return None

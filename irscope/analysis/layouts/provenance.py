@@ -65,7 +65,7 @@ def _authored(conversions: list[Conversion], first: list[Conversion], final_alia
 
 
 def with_provenance(report: LayoutReport, ttgir: str, first_ir: str, stage: str) -> LayoutReport:
-    """``report`` (of ``ttgir``) with which of its layouts and conversions ``first_ir`` (stage ``glir`` or ``ttir``) had."""
+    """``report`` (of ``ttgir``) with which of its layouts and conversions ``first_ir`` (``glir`` or ``ttir``) had."""
     final_aliases = _aliases(ttgir)
     if stage == "ttir":
         return replace(report,

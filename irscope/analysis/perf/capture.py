@@ -1,4 +1,4 @@
-"""The performance model of a stored capture: read its work (listing, loops, resources, bank conflicts), then predict."""
+"""The performance model of a stored capture: read its work (listing, loops, resources, bank conflicts); predict."""
 
 from __future__ import annotations
 

@@ -179,7 +179,7 @@ def _carried(lines: list[str]) -> dict[str, str]:
 
 
 def _start(name: str, carried: dict[str, str]) -> str:
-    """A loop-carried index is named by where its walk starts (``offsetkv_y`` from ``offset_y``): one panel per start."""
+    """A loop-carried index is named by its walk's start (``offsetkv_y`` from ``offset_y``): one panel per start."""
     for _hop in range(len(carried) + 1):
         if name not in carried:
             return name

@@ -43,7 +43,7 @@ def _bytes(n: float) -> str:
 
 
 def reread_factor(facts: ConfigFacts) -> tuple[float, str]:
-    """How many times its tensors' own bytes the kernel moves, and through what (``DRAM`` or ``L2``); (0, "") unknown."""
+    """How many times its tensors' own bytes the kernel moves, and through what (``DRAM``, ``L2``); (0, "") unknown."""
     if not facts.tensor_bytes:
         return 0.0, ""
     dram = facts.dram_bytes / facts.tensor_bytes
