@@ -85,10 +85,8 @@ def launch(name: str) -> tuple[Any, int, int, str]:
     grid = module.grid(sizes, config, sms)
     compiled = getattr(module, info.function)[grid](*args, **kwargs)
     ctas = grid[0]
-    if kernel == "matmul":
-        iterations = ctas * triton.cdiv(sizes["K"], config["BLOCK_SIZE_K"])
-    else:
-        iterations = sizes["n_rows"]  # the persistent programs walk every row once between them
+    # matmul: each CTA's K-loop; softmax: the persistent programs walk every row once between them
+    iterations = ctas * triton.cdiv(sizes["K"], config["BLOCK_SIZE_K"]) if kernel == "matmul" else sizes["n_rows"]
     torch.cuda.synchronize()
     return compiled, ctas, iterations, str(Path(str(module.__file__)).resolve())
 
@@ -161,7 +159,9 @@ def measure(ncu: str, names: list[str], metrics: list[str]) -> dict[str, dict[st
         if kernel is None or not value:
             continue
         try:
-            found.setdefault(kernel, {})[row["Metric Name"]] = found.get(kernel, {}).get(row["Metric Name"], 0.0) + float(value)
+            amount = float(value)
+            counts = found.setdefault(kernel, {})
+            counts[row["Metric Name"]] = counts.get(row["Metric Name"], 0.0) + amount
         except ValueError:
             continue
     return found

@@ -369,7 +369,8 @@ def ncu_bound(values: dict[str, float]) -> str:
     return "compute" if sm >= mem else "memory"
 
 
-def _model(launch: Launch, target: Any, store: str, device: Any, datasheet: Any) -> tuple[dict[str, Any], dict[str, Any], Any]:
+def _model(launch: Launch, target: Any, store: str, device: Any, datasheet: Any
+           ) -> tuple[dict[str, Any], dict[str, Any], Any]:
     import irscope
     from irscope.analysis.perf.capture import capture_perf
     from irscope.compile.launch_values import launch_shape
@@ -462,7 +463,8 @@ def print_table(results: list[Result]) -> None:
     keys = ("bound_ok", "time_ok", "bank_kind_ok", "bank_count_ok", "occupancy_ok")
     for key in keys:
         got = [r.checks[key] for r in results if key in r.checks]
-        print(f"{key}: {sum(got)}/{len(got)}" + (f"  (failed: {', '.join(r.name for r in results if r.checks.get(key) is False)})"
+        failed = ', '.join(r.name for r in results if r.checks.get(key) is False)
+        print(f"{key}: {sum(got)}/{len(got)}" + (f"  (failed: {failed})"
                                                  if not all(got) else ""))
 
 
@@ -500,7 +502,8 @@ def main() -> int:
     parser.add_argument("--ncu", default=os.environ.get("NCU", NCU_DEFAULT if Path(NCU_DEFAULT).exists() else "ncu"))
     parser.add_argument("--ncu-timeout", type=float, default=90.0)
     parser.add_argument("--model-only", action="store_true",
-                        help="no GPU: capture for sm90 with stand-in (meta) tensors and print the H200 data-sheet model")
+                        help="no GPU: capture for sm90 with stand-in (meta) tensors and print the H200 "
+                             "data-sheet model")
     args = parser.parse_args()
     if args.driver:
         return driver(args.driver)

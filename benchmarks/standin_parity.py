@@ -107,7 +107,8 @@ def kernels(home: Path) -> dict[str, Counter[tuple[str, str]]]:
     return out
 
 
-def compare(gpu_side: dict[str, Counter[tuple[str, str]]], offline: dict[str, Counter[tuple[str, str]]]) -> list[list[str]]:
+def compare(gpu_side: dict[str, Counter[tuple[str, str]]], offline: dict[str, Counter[tuple[str, str]]]
+            ) -> list[list[str]]:
     """One row per kernel: name, configs on the GPU, configs offline, configs whose TTGIR agrees, verdict."""
     rows = []
     for name in sorted(set(gpu_side) | set(offline)):

@@ -129,7 +129,8 @@ def collect(root: Path, doc: str) -> tuple[list[DocCommand], list[str]]:
                                     "use ```console for a "
                                     f"command with its output")
                 elif _IRSCOPE.match(line) and line.rstrip().endswith("\\"):
-                    problems.append(f"{doc}:{block.first_line + k}: a command continued with `\\`: write it on one line")
+                    problems.append(f"{doc}:{block.first_line + k}: a command continued with `\\`: "
+                                    "write it on one line")
                 elif _IRSCOPE.match(line):
                     commands.append(_command(doc, block.first_line + k, line, []))
         elif block.kind in SESSION_KINDS:

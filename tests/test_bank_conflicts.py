@@ -301,7 +301,8 @@ def swizzled_buffers(draw: st.DrawFn) -> tuple[OffsetMap, tuple[int, int]]:
             f"order = {draw(st.sampled_from(['[1, 0]', '[0, 1]']))}}}>")
     if draw(st.booleans()):
         text = (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {draw(st.sampled_from([0, 32, 64, 128]))}, transposed = "
-                f"{draw(st.sampled_from(['false', 'true']))}, elementBitWidth = {draw(st.sampled_from([8, 16, 32]))}}}>")
+                f"{draw(st.sampled_from(['false', 'true']))}, "
+                f"elementBitWidth = {draw(st.sampled_from([8, 16, 32]))}}}>")
     try:
         return shared_offset_map(parse_layout(text), shape), shape
     except UnsupportedShared:
@@ -514,4 +515,5 @@ def test_sm90_fma_dots_with_the_sass_match_the_h200(kernel, function: str, confl
     report = predict_bank_conflicts(cap, with_sass=True)
     loads = [a for a in report.accesses if a.counter == "ld"]
     assert report.conflicts_per_cta("ld") == conflicts
-    assert sum(round(a.wavefronts_per_instruction * a.instructions_per_warp * report.num_warps) for a in loads) == wavefronts
+    per_launch = [round(a.wavefronts_per_instruction * a.instructions_per_warp * report.num_warps) for a in loads]
+    assert sum(per_launch) == wavefronts

@@ -96,8 +96,8 @@ def test_bad_autotune_mode_and_options_without_target_are_usage_errors(tmp_path:
 
 
 
-def test_options_of_offline_captures_are_refused_where_the_program_runs_on_a_gpu(tmp_path: Path,
-                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_options_of_offline_captures_are_refused_where_the_program_runs_on_a_gpu(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With a GPU here and no --target the program runs for real: --autotune cannot apply (without one: sm90)."""
     from click.testing import CliRunner
 

@@ -192,7 +192,8 @@ def test_a_kernel_name_too_long_for_a_file_name() -> None:
 
 
 @pytest.mark.parametrize(("layout", "needle"), [
-    ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 1099511627776], warpsPerCTA = [8, 1], order = [1, 0]}>",
+    ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 1099511627776], warpsPerCTA = [8, 1], "
+     "order = [1, 0]}>",
      "threadsPerWarp holds 1099511627776, outside 0..4294967295"),
     ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [5]}>",
      "must have one rank (sizePerThread 2, threadsPerWarp 2, warpsPerCTA 2, order 1)"),

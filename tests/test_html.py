@@ -75,8 +75,10 @@ def test_capture_page_carries_the_source_map(captures: Any, shared_store: Path, 
     assert result.exit_code == 0, result.output
     data = page_data(out.read_text(encoding="utf-8"))
     stages = {s["name"]: s for s in data["stages"]}
-    assert [decode(x) for x in stages["source"]["lines"]] == capture.read("source").split("\n")[:len(stages["source"]["lines"])]
-    assert [decode(x) for x in stages["ttgir"]["lines"]] == capture.read("ttgir").split("\n")[:len(stages["ttgir"]["lines"])]
+    assert [decode(x) for x in stages["source"]["lines"]] == \
+        capture.read("source").split("\n")[:len(stages["source"]["lines"])]
+    assert [decode(x) for x in stages["ttgir"]["lines"]] == \
+        capture.read("ttgir").split("\n")[:len(stages["ttgir"]["lines"])]
     smap = build_source_map(capture, None)
     for stage in smap.stages:
         for line in range(1, len(smap.source) + 1):

@@ -43,7 +43,8 @@ def test_without_a_target_on_a_machine_without_gpu_inductor_kernels_compile_for_
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # a machine with a GPU is made one without (no skip)
     proc = irscope("capture", "--", sys.executable, str(DATA / "programs" / "inductor_cpu.py"), store=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "(offline for sm90 as an NVIDIA H100 80GB HBM3: no GPU on this machine, so launches compile and do not run; " \
+    assert "(offline for sm90 as an NVIDIA H100 80GB HBM3: no GPU on this machine, so launches compile and " \
+           "do not run; " \
            "--target chooses another target), exit status 0" in proc.stderr
     found = Store(tmp_path).captures()
     assert found and all(c.manifest.target == "sm90" and c.manifest.kernel.startswith("triton_") for c in found)

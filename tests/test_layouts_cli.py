@@ -22,7 +22,8 @@ def test_report_of_a_file() -> None:
     result = invoke("layouts", "--file", SM80)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("target cuda:80, 8 warps, 32 threads per warp\n")
-    assert "#blocked1  [blocked]\n  each thread holds 1x8 contiguous fp16 (the layout allows one 16-byte load)" in result.output
+    assert ("#blocked1  [blocked]\n  each thread holds 1x8 contiguous fp16 (the layout allows one 16-byte load)"
+            in result.output)
     assert "convert_layout ops: 1" in result.output
     assert all(len(line) <= 100 for line in result.output.splitlines())
 

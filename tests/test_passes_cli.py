@@ -146,7 +146,8 @@ def test_timing_weighs_mlir_against_ptxas(captures: object, shared_store: Path) 
 def test_timing_numbers_passes_as_passes_and_diff_do(pass_dumps: PassDumps, shared_store: Path) -> None:
     """Issue 14: timing's pass 36 was coalesce-async-copy while passes' 36 was the pipeliner."""
     pass_dumps("matmul", "sm90")
-    listed = json.loads(invoke("passes", "matmul", "--target", "sm90", "--json", "--all", "--no-color", store=shared_store).stdout)
+    listed = json.loads(invoke("passes", "matmul", "--target", "sm90", "--json", "--all", "--no-color",
+                              store=shared_store).stdout)
     by_number = {r["index"]: r for r in listed["passes"] if not r["step"]}
     result = invoke("timing", "matmul", "--target", "sm90", "--repeat", "1", "--json", "--no-color", store=shared_store)
     assert result.exit_code == 0, result.output
@@ -163,9 +164,11 @@ def test_timing_numbers_passes_as_passes_and_diff_do(pass_dumps: PassDumps, shar
     pipeliner = next(r for r in timed["passes"] if r["name"] == "tritongpu-pipeline")["number"]
     nested = next(r for r in timed["passes"] if len(r["runs"]) > 1)  # the inliner's canonicalizer, once per function
     for number, name in ((pipeliner, "tritongpu-pipeline"), (nested["runs"][-1], nested["name"])):
-        diff = json.loads(invoke("diff", "matmul", "--target", "sm90", "--pass", str(number), "--json", "--no-color", store=shared_store).stdout)
+        diff = json.loads(invoke("diff", "matmul", "--target", "sm90", "--pass", str(number), "--json", "--no-color",
+                                store=shared_store).stdout)
         assert diff["left"] == f"before {name} (pass {number}, {by_number[number]['stage']})"
-    text = invoke("timing", "matmul", "--target", "sm90", "--repeat", "1", "--all", "--no-color", store=shared_store).stdout
+    text = invoke("timing", "matmul", "--target", "sm90", "--repeat", "1", "--all", "--no-color",
+                  store=shared_store).stdout
     assert any(line.split()[:3] == [str(pipeliner), "ttgir", "tritongpu-pipeline"] for line in text.splitlines())
 
 

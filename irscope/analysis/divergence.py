@@ -33,8 +33,9 @@ _SHOWN_LINES = 2  # changed lines quoted when no counted fact moved
 _NAME_NOISE = re.compile(r"[^a-z0-9]")
 # Example: \t.loc\t1 48 20   /   .file\t1 "/work/k.py"   /   // begin inline asm   (PTX/AMDGCN lines that are positions)
 _ASM_NOISE = re.compile(r"^\s*(?:\.loc\b|\.file\b|//|;|\.Ltmp\d+:|\.Lfunc_end|\.Ldebug_)")
-# Example: STL [R1+0x10], R20   /   LDL.64 R4, [R1+0x8]   /   st.local.u32   /   scratch_store_dword   (a spill or local array)
-# Example:   llvm.func @matmul_kernel(%arg0: !llvm.ptr<1>, ...) attributes {nvvm.kernel = 1 : ui1, nvvm.maxnreg = 160 : i32} {
+# Example: STL [R1+0x10], R20   /   LDL.64 R4, [R1+0x8]   /   st.local.u32   /   scratch_store_dword
+# (a spill or local array)
+# Example: llvm.func @matmul_kernel(%arg0: !llvm.ptr<1>, ...) attributes {nvvm.kernel = 1 : ui1, ...} {
 _FUNC_ATTRS = re.compile(r"^(\s*(?:tt|llvm)\.func\b.*?) attributes \{.*\} \{$")
 # LLVM IR's memory and control flow, as _llvm_shape counts it: instructions, then blocks and loops.
 _LLVM_SHAPE = (("load", "loads"), ("store", "stores"), ("phi", "phis"), ("br", "branches"), ("select", "selects"))

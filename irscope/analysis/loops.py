@@ -291,7 +291,8 @@ def _buffers(module: MlirModule, body: list[MlirOp]) -> tuple[str, ...]:
             continue
         index = definer.get(op.operands[1])
         view = module.ops[index] if index is not None else None
-        if view is not None and canonical_op(view.name) in ("ttg.memdesc_index", "ttg.memdesc_subview") and view.operands:
+        if (view is not None and canonical_op(view.name) in ("ttg.memdesc_index", "ttg.memdesc_subview")
+                and view.operands):
             index = definer.get(view.operands[0])
             view = module.ops[index] if index is not None else None
         if view is not None and canonical_op(view.name) == "ttg.local_alloc":
@@ -335,7 +336,8 @@ def _mma_kind(dot: MlirOp, table: LayoutTable) -> str:
     if canonical_op(dot.name) == "ttng.tc_gen5_mma":
         return "tcgen05.mma (NVIDIA mma v5, accumulator in tensor memory)"
     if isinstance(layout, NvidiaMmaLayout):
-        return f"mma.sync (NVIDIA mma v{layout.version_major}, instruction tile {'x'.join(str(n) for n in layout.instr_shape)})"
+        tile = 'x'.join(str(n) for n in layout.instr_shape)
+        return f"mma.sync (NVIDIA mma v{layout.version_major}, instruction tile {tile})"
     if isinstance(layout, AmdMfmaLayout):
         return f"mfma (AMD MFMA v{layout.version}, {'x'.join(str(n) for n in layout.instr_shape)})"
     if isinstance(layout, AmdWmmaLayout):
@@ -350,7 +352,8 @@ def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
         return "", 0, ""
     kinds = Counter(_mma_kind(d, table) for d in dots)
     # One loop may hold dots of several kinds (fla's fused_chunk_based: mma v2 dots beside a wgmma).
-    mma = next(iter(kinds)) if len(kinds) == 1 else "; ".join(f"{k} for {n} of the {len(dots)} dots" for k, n in kinds.items())
+    mma = (next(iter(kinds)) if len(kinds) == 1
+           else "; ".join(f"{k} for {n} of the {len(dots)} dots" for k, n in kinds.items()))
     types = [t for _, t in parse_types(dots[0].text)]
     operands = [t for t in types[:2]]
     if operands and all(t.kind == "memdesc" for t in operands):

@@ -232,7 +232,8 @@ def list_cmd(kernel: str | None, launch: LaunchSpec, as_json: bool, store_dir: s
     for t in TARGETS.values():
         stages = ", ".join(s.name for s in stages_for(t.backend) if s.name != "glir")  # glir: Gluon kernels only
         out.append(f"  {t.name:<7} {t.vendor:<6} {t.description:<28} stages: {stages} (Gluon kernels: glir too)")
-    out.append("  native  the local GPU, when there is one (then the default target; without a GPU the default is sm90)")
+    out.append("  native  the local GPU, when there is one (then the default target; without a GPU the default is "
+               "sm90)")
     out.append("")
     shown = [c for c in captures if not kernel or c.manifest.kernel == kernels[0].name]
     out.append(f"Captures in {store.root}: {len(shown)}"

@@ -179,7 +179,8 @@ GPUS: dict[str, Gpu] = {
                 sources=(_H200_DS, _HOPPER_WP, _CUDA_CC),
                 notes=(_NV_PEAK_NOTE, "the SXM part; SM count and clock are the H100 SXM's (same GH100 die)",
                        "l2_cache_bytes (60 MiB) and memory_bus_width_bits (6016) are what torch and Triton reported on "
-                       "the H200 irscope was checked on (tests/data/device_records/h200.json), not data-sheet figures")),
+                       "the H200 irscope was checked on (tests/data/device_records/h200.json), not data-sheet "
+                       "figures")),
         _nvidia(name="b200", product="NVIDIA B200", target="sm100", capability=(10, 0), sm_count=148,
                 shared_memory_per_sm=228 * _KIB, shared_memory_per_block_optin=227 * _KIB, l2_cache_bytes=126 * _MIB,
                 memory_bytes=180 * _GIB, memory_bandwidth_gbs=8000.0, memory_bus_width_bits=8192, boost_clock_mhz=1965,

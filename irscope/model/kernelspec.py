@@ -492,7 +492,8 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
     ref = parse_function_ref(spec)
     if ref is None:
         if signature or args:
-            raise UsageError("--signature and --args need a kernel given as FILE.py:FUNCTION or package.module:FUNCTION")
+            raise UsageError("--signature and --args need a kernel given as FILE.py:FUNCTION or "
+                             "package.module:FUNCTION")
         return None
     if bool(signature) == bool(args):
         raise UsageError(f"{spec}: describe the launch with exactly one of --signature \"*fp16:16, i32, 128\" "

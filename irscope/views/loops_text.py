@@ -81,7 +81,8 @@ def _wait_words(loop: Loop) -> str:
         elif w.pending == 0:
             what = f" (waits for all {w.what}s)"
         else:
-            what = f" (up to {w.pending} {w.what}{'s' if w.pending != 1 else ''} stay{'s' if w.pending == 1 else ''} in flight)"
+            what = (f" (up to {w.pending} {w.what}{'s' if w.pending != 1 else ''} "
+                    f"stay{'s' if w.pending == 1 else ''} in flight)")
         words.append(f"{w.op}{count}{what}")
     return "; ".join(dict.fromkeys(words))
 

@@ -28,7 +28,8 @@ def _occupancy_lines(r: Resources) -> list[str]:
     amd = "gfx" in r.target
     cta, sm, warp = ("workgroup", "CU", "wave") if amd else ("CTA", "SM", "warp")
     if not occ.fits:
-        return [f"  occupancy on {occ.gpu}: none, one {cta} does not fit and the launch would fail (the error says why)"]
+        return [f"  occupancy on {occ.gpu}: none, one {cta} does not fit and the launch would fail "
+                "(the error says why)"]
     plural = "s" if occ.ctas != 1 else ""
     out = [f"  occupancy on {occ.gpu}: {occ.ctas} {cta}{plural} per {sm} = {occ.warps} of {occ.max_warps} {warp} "
            f"slots ({occ.percent:.1f}%), limited by {_and(occ.limiting)}",

@@ -34,7 +34,8 @@ MECHANISMS = {
     "unknown": "irscope does not model one of the two layouts",
 }
 # Example: st.shared.v4.b32 | ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 | shfl.sync.idx.b32 | bar.sync
-_MOVES = re.compile(r"^(?:(?P<shared>ld|st)(?:matrix)?\.\S*shared\S*|(?P<shfl>shfl\.sync)\S*|(?P<bar>bar\.sync|barrier\.sync))$")
+_MOVES = re.compile(r"^(?:(?P<shared>ld|st)(?:matrix)?\.\S*shared\S*|(?P<shfl>shfl\.sync)\S*"
+                    r"|(?P<bar>bar\.sync|barrier\.sync))$")
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from irscope.analysis.layouts.explain import Conversion, LayoutReport, analyze_l
 
 __all__ = ["with_provenance"]
 
-# Example: #blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+# Example: #blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], ...}>
 _ALIAS = re.compile(r"^#(?P<name>[\w$-]+)\s*=\s*(?P<body>#.*)$", re.MULTILINE)
 # Example: parent = #blocked   (an alias reference; `#ttg.blocked<` is a dialect attribute and is left alone)
 _REFERENCE = re.compile(r"#(?P<name>[\w$-]+)(?![\w$.-])")

@@ -35,7 +35,8 @@ _DESC = re.compile(r"tt\.descriptor_(?P<op>load|store)\s+%[\w$.-]+\[(?P<index>[^
 _SPLAT = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*tt\.splat\s+(?P<a>%[\w$.-]+)\s*:\s*i\d+\b")
 # Example: %a_ptrs_56 = arith.addi %a_ptrs_54, %a_ptrs_55 : tensor<128x64xi32>
 _DEF = re.compile(r"^\s*(?P<res>%[\w$.-]+)(?::\d+)?\s*=\s*(?P<rest>.*)$")
-_FOR = re.compile(r"scf\.for\s+(?P<iv>%[\w$.-]+)\s*=\s*(?P<lb>%[\w$.-]+)\s+to\s+(?P<ub>%[\w$.-]+)\s+step\s+(?P<st>%[\w$.-]+)")
+_FOR = re.compile(r"scf\.for\s+(?P<iv>%[\w$.-]+)\s*=\s*(?P<lb>%[\w$.-]+)\s+to\s+(?P<ub>%[\w$.-]+)"
+                  r"\s+step\s+(?P<st>%[\w$.-]+)")
 # Example: scf.for %start_n = %c0_i32 to %N_CTX step %c64_i32 iter_args(%acc_28 = %cst, %offsetkv_y_31 = %offset_y_17)
 _ITER_ARGS = re.compile(r"iter_args\((?P<args>[^)]*)\)")
 _ITER_ARG = re.compile(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+)")
@@ -247,7 +248,8 @@ def _run_prefix(ops: list[tuple[str, ...]], env: dict[str, int], ctas: int, grid
             for p in range(ctas)]
 
 
-# Example: ttng.async_tma_copy_global_to_local %a_desc[%offset_am, %c0_i32] %a_23, ... : !tt.tensordesc<tensor<128x64xbf16,
+# Example: ttng.async_tma_copy_global_to_local %a_desc[%offset_am, %c0_i32] %a_23, ...
+#            : !tt.tensordesc<tensor<128x64xbf16,
 _TMA = re.compile(r"ttng\.async_tma_copy_(?P<dir>global_to_local|local_to_global)\s.*?"
                   r"!tt\.tensordesc<tensor<(?P<shape>[\dx]+)x(?P<elem>\w+)")
 

@@ -99,7 +99,8 @@ def predict(i: PerfInputs) -> PerfResult:
     if i.uncertain and gains and gains[0].text.startswith("nothing stands out"):
         # the model only knows what it modelled: say what it could not, rather than that nothing would help
         gains = [Suggestion(0.0, "nothing stands out among what the model covers, but it could not model "
-                                 + "; ".join(i.uncertain[:3]) + (f" (and {len(i.uncertain) - 3} more)" if len(i.uncertain) > 3
+                                 + "; ".join(i.uncertain[:3])
+                                 + (f" (and {len(i.uncertain) - 3} more)" if len(i.uncertain) > 3
                                                                else "") + ": the time may be off by what those cost")]
     dram = traffic.dram
     span, span_why = _time_range(terms, traffic)

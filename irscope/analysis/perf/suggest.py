@@ -48,7 +48,8 @@ def suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: An
         found.append(Suggestion(max(0.2, 1 - rest / predicted) if predicted else 0.2,
                                 f"{spills} bytes per thread spill to local memory (ptxas -v; AMD: VGPRs spilled x 4): "
                                 "fewer warps' worth "
-                                     "of live values (smaller tiles, fewer stages) or more num_warps would remove them"))
+                                     "of live values (smaller tiles, fewer stages) or more num_warps would "
+                                     "remove them"))
     if coalescing:
         found.append(Suggestion(0.5, coalescing))
     if report_terms.get("serial", 0.0) >= predicted > 0:
@@ -66,7 +67,8 @@ def suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: An
     if report_terms.get("ctas", 0.0) >= predicted > 0:  # gain: down to the next longest term
         found.append(Suggestion(1 - sorted(report_terms.values())[-2] / predicted,
                                 "starting the CTAs takes longest (one per SM every "
-                                f"{CTA_START_NS:.0f} ns): fewer, larger CTAs (a larger block per program) would cut it"))
+                                f"{CTA_START_NS:.0f} ns): fewer, larger CTAs (a larger block per program) "
+                                "would cut it"))
     if not found:
         top = max(report_terms, key=lambda k: report_terms[k])
         what = {"compute": "compute", "dram": "DRAM bandwidth", "l2": "L2 bandwidth", "latency": "DRAM latency",
