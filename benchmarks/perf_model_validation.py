@@ -399,8 +399,8 @@ def _checks(result: Result) -> dict[str, Any]:
     if bank.get("available") and any(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{k}.sum" in ncu
                                      for k in ("ld", "st")):
         split = bank.get("conflicts_total_by_counter", {})
-        predicted = float(split.get("ld", 0.0) + split.get("st", 0.0)) if split else float(bank.get("conflicts_total",
-                                                                                                    0.0))
+        predicted = (float(split.get("ld", 0.0) + split.get("st", 0.0)) if split
+                     else float(bank.get("conflicts_total", 0.0)))
         wavefronts = sum(ncu.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{k}.sum", 0.0) for k in ("ld", "st"))
         measured_kind = measured_conf > 0.02 * wavefronts if wavefronts else measured_conf > 0
         out["bank_kind_ok"] = (predicted > 0) == measured_kind

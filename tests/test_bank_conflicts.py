@@ -43,8 +43,8 @@ def kernel(shared_store: Path):
 
     def get(function: str, target: str = "sm80") -> Capture:
         if (function, target) not in done:
-            names = ("a_ptr", "bt_ptr" if "bt" in function else "b_ptr", "c_ptr") if "dot" in function else ("x_ptr",
-                                                                                                             "y_ptr")
+            names = (("a_ptr", "bt_ptr" if "bt" in function else "b_ptr", "c_ptr") if "dot" in function
+                     else ("x_ptr", "y_ptr"))
             args = ", ".join(f"{n}={FP32}" for n in names)
             done[(function, target)] = irscope.capture(f"{KERNELS}:{function}", target=target, store=str(shared_store),
                                                        args=args, BLOCK=32)

@@ -124,8 +124,7 @@ def test_html_of_a_stored_capture_imports_neither_torch_nor_triton(captures: Any
     captures("matmul", "sm90")
     code = ("import sys\nfrom click.testing import CliRunner\nfrom irscope.cli import cli\n"
             "r = CliRunner().invoke(cli, ['html', 'matmul', '--target', 'sm90', '--no-passes', '-o', "
-            f"{str(tmp_path / 'm.html')!r},"
-            f" '--store', {str(shared_store)!r}])\n"
+            f"{str(tmp_path / 'm.html')!r}, '--store', {str(shared_store)!r}])\n"
             "print(r.exit_code, 'triton' in sys.modules, 'torch' in sys.modules)")
     for _ in range(2):  # the first may import the kernel's module once for perf's launch (cached, as `perf` does)
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,

@@ -231,8 +231,8 @@ def _launch_keywords(kernel: FunctionKernel, config: dict[str, Any]) -> dict[str
                 raise UsageError(f"{kernel.name}: {name} is given twice ({given[name][0]} {name}={given[name][1]!r}, "
                                  f"{where} {name}={plain!r}); a launch keyword has one value")
             given[name] = (where, plain)
-            launch[name] = _mock(plain) if isinstance(plain, ArgSpec) else constexpr_object(f"--constexpr {name}",
-                                                                                            plain)
+            launch[name] = (_mock(plain) if isinstance(plain, ArgSpec)
+                            else constexpr_object(f"--constexpr {name}", plain))
     # --set: on top of everything
     launch.update({k: constexpr_object(f"--set {k}", v) for k, v in kernel.settings.items()})
     return launch

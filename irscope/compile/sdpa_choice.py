@@ -43,8 +43,8 @@ def choose(shapes: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], dty
     for backend in order:
         if backend == "math":
             break
-        reason = "turned off by the program" if backend in disabled else _refusal(backend, q, k, v, dtype, has_mask,
-                                                                                  dropout_p, enable_gqa, capability)
+        reason = ("turned off by the program" if backend in disabled
+                  else _refusal(backend, q, k, v, dtype, has_mask, dropout_p, enable_gqa, capability))
         if not reason:
             return backend, "; ".join(refused)
         refused.append(f"{backend}: {reason}")
