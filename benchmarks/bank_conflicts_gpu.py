@@ -85,10 +85,8 @@ def launch(name: str) -> tuple[Any, int, int, str]:
     grid = module.grid(sizes, config, sms)
     compiled = getattr(module, info.function)[grid](*args, **kwargs)
     ctas = grid[0]
-    if kernel == "matmul":
-        iterations = ctas * triton.cdiv(sizes["K"], config["BLOCK_SIZE_K"])
-    else:
-        iterations = sizes["n_rows"]  # the persistent programs walk every row once between them
+    # matmul: each CTA's K-loop; softmax: the persistent programs walk every row once between them
+    iterations = ctas * triton.cdiv(sizes["K"], config["BLOCK_SIZE_K"]) if kernel == "matmul" else sizes["n_rows"]
     torch.cuda.synchronize()
     return compiled, ctas, iterations, str(Path(str(module.__file__)).resolve())
 
@@ -161,7 +159,9 @@ def measure(ncu: str, names: list[str], metrics: list[str]) -> dict[str, dict[st
         if kernel is None or not value:
             continue
         try:
-            found.setdefault(kernel, {})[row["Metric Name"]] = found.get(kernel, {}).get(row["Metric Name"], 0.0) + float(value)
+            amount = float(value)
+            counts = found.setdefault(kernel, {})
+            counts[row["Metric Name"]] = counts.get(row["Metric Name"], 0.0) + amount
         except ValueError:
             continue
     return found
@@ -170,7 +170,8 @@ def measure(ncu: str, names: list[str], metrics: list[str]) -> dict[str, dict[st
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, help="also write bank_conflicts.json and .txt here")
-    parser.add_argument("--ncu", default="/usr/local/cuda/bin/ncu" if Path("/usr/local/cuda/bin/ncu").exists() else "ncu")
+    parser.add_argument("--ncu",
+                        default="/usr/local/cuda/bin/ncu" if Path("/usr/local/cuda/bin/ncu").exists() else "ncu")
     parser.add_argument("--child", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("cases", nargs="*", default=list(CASES))
     args = parser.parse_args()
@@ -203,7 +204,8 @@ def main() -> int:
         metrics.append(METRICS["ldgsts"])
     import triton
 
-    lines = [f"GPU {torch.cuda.get_device_name(0)}, Triton {triton.__version__}; extra shared-memory wavefronts per launch"]
+    lines = [f"GPU {torch.cuda.get_device_name(0)}, Triton {triton.__version__}; extra shared-memory "
+             "wavefronts per launch"]
     lines.append(f"{'kernel':<20} {'counter':<14} {'predicted':>10} {'ncu':>10}  verdict")
     rows = []
     for name in args.cases:

@@ -73,7 +73,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="cold shows, each in a fresh store (default 3)")
     parser.add_argument("--target", default="sm90")
     parser.add_argument("--quick", action="store_true", help='also time the quick tier (pytest -m "not compile")')
-    parser.add_argument("--suite", action="store_true", help="also time the whole test suite (the README says how long it takes)")
+    parser.add_argument("--suite", action="store_true",
+                        help="also time the whole test suite (the README says how long it takes)")
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start")
     cold, warm = show_times(args.runs, args.target)

@@ -5,8 +5,8 @@ then opens it from file:// in Debian's Chromium (Playwright drives it; never a d
 times and reports: the file's size; ``ready``, the page's own performance.now() when its script has drawn
 the first view (navigation start to the ready marker, parsing the JSON included); ``load``, the wall time
 of goto + waiting for the marker; and how long drawing the largest stage and the largest pass diff take
-on a click (the diff: its first rows, and all of them). Then the same page with its pass table repeated to 324 passes (all their diffs kept): its
-ready time and how long the pass tab takes to draw. Prints one JSON object.
+on a click (the diff: its first rows, and all of them). Then the same page with its pass table repeated to 324 passes
+(all their diffs kept): its ready time and how long the pass tab takes to draw. Prints one JSON object.
 
     python3 benchmarks/html_page.py [--store DIR] [--runs 5] [--chromium /usr/bin/chromium]
 """
@@ -64,12 +64,14 @@ def measure(page_file: Path, chromium: str, runs: int) -> dict[str, object]:
                                                           - JSON.stringify(diffs[a]).length)[0];
                 const t = performance.now(); window.irscope.showPass(parseInt(big, 10));
                 document.getElementById('pass-diff').getBoundingClientRect(); const first = performance.now() - t;
-                return new Promise(done => { const wait = () => document.querySelector("#pass-diff .diffbox[data-drawn='all']")
+                return new Promise(done => { const wait = () => document.querySelector("#pass-diff \
+.diffbox[data-drawn='all']")
                     ? done([first, performance.now() - t]) : setTimeout(wait, 5); wait(); }); }"""))
             page.close()
         browser.close()
     return {"ready_ms_median": round(statistics.median(ready), 1), "ready_ms_max": round(max(ready), 1),
-            "load_ms_median": round(statistics.median(load), 1), "largest_stage_draw_ms": round(statistics.median(stage_ms), 1),
+            "load_ms_median": round(statistics.median(load), 1),
+            "largest_stage_draw_ms": round(statistics.median(stage_ms), 1),
             "largest_pass_diff_first_rows_ms": round(statistics.median(d[0] for d in diff_ms), 1),
             "largest_pass_diff_all_rows_ms": round(statistics.median(d[1] for d in diff_ms), 1), "runs": runs}
 

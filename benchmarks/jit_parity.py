@@ -66,7 +66,8 @@ def main() -> int:
                 print(f"{name:<11} {stage:<6} identical ({len(ours.splitlines())} lines)")
                 continue
             failures += 1
-            diff = list(difflib.unified_diff(jit_text.splitlines(), ours.splitlines(), "jit", "irscope", lineterm="", n=0))
+            diff = list(difflib.unified_diff(jit_text.splitlines(), ours.splitlines(), "jit", "irscope", lineterm="",
+                                             n=0))
             print(f"{name:<11} {stage:<6} DIFFERS in {sum(1 for d in diff if d[:1] in '+-') - 2} lines:")
             print("\n".join("    " + d for d in diff[:12]))
     return 1 if failures else 0

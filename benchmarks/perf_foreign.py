@@ -567,7 +567,8 @@ def score(entries: list[dict[str, Any]], store: Any, device: Any) -> tuple[list[
                      "dram_ok": dram > 0 and abs(p["dram_bytes"] - dram) <= DRAM_TOL * dram,
                      "bound_ok": p["bound"] == e["ncu_bound"]})
     n = max(1, len(rows))
-    shares = {"kernels": float(len(rows)), **{k: sum(r[f"{k}_ok"] for r in rows) / n for k in ("time", "dram", "bound")}}
+    shares = {"kernels": float(len(rows)),
+              **{k: sum(r[f"{k}_ok"] for r in rows) / n for k in ("time", "dram", "bound")}}
     return rows, shares
 
 

@@ -369,7 +369,8 @@ def ncu_bound(values: dict[str, float]) -> str:
     return "compute" if sm >= mem else "memory"
 
 
-def _model(launch: Launch, target: Any, store: str, device: Any, datasheet: Any) -> tuple[dict[str, Any], dict[str, Any], Any]:
+def _model(launch: Launch, target: Any, store: str, device: Any, datasheet: Any
+           ) -> tuple[dict[str, Any], dict[str, Any], Any]:
     import irscope
     from irscope.analysis.perf.capture import capture_perf
     from irscope.compile.launch_values import launch_shape
@@ -398,7 +399,8 @@ def _checks(result: Result) -> dict[str, Any]:
     if bank.get("available") and any(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{k}.sum" in ncu
                                      for k in ("ld", "st")):
         split = bank.get("conflicts_total_by_counter", {})
-        predicted = float(split.get("ld", 0.0) + split.get("st", 0.0)) if split else float(bank.get("conflicts_total", 0.0))
+        predicted = (float(split.get("ld", 0.0) + split.get("st", 0.0)) if split
+                     else float(bank.get("conflicts_total", 0.0)))
         wavefronts = sum(ncu.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{k}.sum", 0.0) for k in ("ld", "st"))
         measured_kind = measured_conf > 0.02 * wavefronts if wavefronts else measured_conf > 0
         out["bank_kind_ok"] = (predicted > 0) == measured_kind
@@ -433,7 +435,8 @@ def _fmt(value: Any, spec: str = ".1f") -> str:
 
 def print_table(results: list[Result]) -> None:
     header = (f"{'case':<20} {'bound':<8} {'ncu SOL sm/mem %':<18} {'ncu':<8} {'pred us':>9} {'meas us':>9} "
-              f"{'err':>7} {'conflicts pred':>14} {'meas':>10} {'(raw)':>10} {'occ pred':>8} {'ncu':>6} {'DRAM MB pred':>12} "
+              f"{'err':>7} {'conflicts pred':>14} {'meas':>10} {'(raw)':>10} {'occ pred':>8} {'ncu':>6} "
+              f"{'DRAM MB pred':>12} "
               f"{'ncu':>8}")
     print(header)
     print("-" * len(header))
@@ -460,7 +463,8 @@ def print_table(results: list[Result]) -> None:
     keys = ("bound_ok", "time_ok", "bank_kind_ok", "bank_count_ok", "occupancy_ok")
     for key in keys:
         got = [r.checks[key] for r in results if key in r.checks]
-        print(f"{key}: {sum(got)}/{len(got)}" + (f"  (failed: {', '.join(r.name for r in results if r.checks.get(key) is False)})"
+        failed = ', '.join(r.name for r in results if r.checks.get(key) is False)
+        print(f"{key}: {sum(got)}/{len(got)}" + (f"  (failed: {failed})"
                                                  if not all(got) else ""))
 
 
@@ -498,7 +502,8 @@ def main() -> int:
     parser.add_argument("--ncu", default=os.environ.get("NCU", NCU_DEFAULT if Path(NCU_DEFAULT).exists() else "ncu"))
     parser.add_argument("--ncu-timeout", type=float, default=90.0)
     parser.add_argument("--model-only", action="store_true",
-                        help="no GPU: capture for sm90 with stand-in (meta) tensors and print the H200 data-sheet model")
+                        help="no GPU: capture for sm90 with stand-in (meta) tensors and print the H200 "
+                             "data-sheet model")
     args = parser.parse_args()
     if args.driver:
         return driver(args.driver)
@@ -526,7 +531,9 @@ def main() -> int:
     ceilings = measure_ceilings()
     native = measured_device(ceilings, target.name if target else "sm90")  # as irscope perf --gpu native does
     sheet = device_model(native_gpu(ceilings.device, target.name if target else "sm90"))
-    print(f"measured: copy {ceilings.copy_gbps:.0f} GB/s, gathers {', '.join(f'{k} B {v:.0f}' for k, v in ceilings.gather_gbps.items())} GB/s, cuBLAS fp16 {ceilings.matmul_tflops:.0f} TFLOP/s "
+    print(f"measured: copy {ceilings.copy_gbps:.0f} GB/s, gathers "
+          f"{', '.join(f'{k} B {v:.0f}' for k, v in ceilings.gather_gbps.items())} GB/s, cuBLAS fp16 "
+          f"{ceilings.matmul_tflops:.0f} TFLOP/s "
           f"({time.time() - started:.0f} s)")
     chosen = [c for c in CASES if not args.cases or c.name in args.cases.split(",")]
     store = tempfile.mkdtemp(prefix="irscope-perf-")

@@ -1,4 +1,4 @@
-"""How long ``irscope report`` takes on a program with hundreds of kernels: cold (nothing cached) and warm, side by side.
+"""How long ``irscope report`` takes on a program with hundreds of kernels: cold (nothing cached) and warm.
 
 The program is benchmarks/programs/wide_train_step.py (a training step of GPT-style blocks of eleven widths: about
 200 distinct Triton kernels, forward and backward), captured offline for sm90 into --store unless a program record is

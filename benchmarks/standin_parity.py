@@ -64,7 +64,8 @@ def normalised_ttgir(text: str) -> str:
 def _run(side: str, program: str, work: Path, target: str, gpu: str) -> subprocess.Popen[str]:
     """Start one capture: ``gpu`` on the local GPU, ``offline`` with the GPU hidden and the stand-in answering."""
     env = dict(os.environ, IRSCOPE_HOME=str(work / f"{side}-{Path(program).stem}"),
-               TORCHINDUCTOR_CACHE_DIR=str(work / f"inductor-{side}-{Path(program).stem}"), TORCHINDUCTOR_FX_GRAPH_CACHE="0",
+               TORCHINDUCTOR_CACHE_DIR=str(work / f"inductor-{side}-{Path(program).stem}"),
+               TORCHINDUCTOR_FX_GRAPH_CACHE="0",
                TORCHINDUCTOR_AUTOGRAD_CACHE="0", TORCHINDUCTOR_COMPILE_THREADS="1",
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])))
     command = [sys.executable, "-m", "irscope", "capture"]
@@ -106,7 +107,8 @@ def kernels(home: Path) -> dict[str, Counter[tuple[str, str]]]:
     return out
 
 
-def compare(gpu_side: dict[str, Counter[tuple[str, str]]], offline: dict[str, Counter[tuple[str, str]]]) -> list[list[str]]:
+def compare(gpu_side: dict[str, Counter[tuple[str, str]]], offline: dict[str, Counter[tuple[str, str]]]
+            ) -> list[list[str]]:
     """One row per kernel: name, configs on the GPU, configs offline, configs whose TTGIR agrees, verdict."""
     rows = []
     for name in sorted(set(gpu_side) | set(offline)):
@@ -134,7 +136,8 @@ def _table(rows: list[list[str]]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--programs", nargs="*", default=list(PROGRAMS), help="programs in tests/data/programs, or .py files")
+    parser.add_argument("--programs", nargs="*", default=list(PROGRAMS),
+                        help="programs in tests/data/programs, or .py files")
     parser.add_argument("--target", default="sm90")
     parser.add_argument("--gpu", default="h200", help="the GPU the stand-in answers as (the local one)")
     parser.add_argument("--offline-only", action="store_true", help="run only the offline captures (no GPU needed)")

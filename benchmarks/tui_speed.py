@@ -247,7 +247,8 @@ async def interactive(store: str, repeat: int) -> list[Row]:
         big_ref = DocRef(key, biggest.stage, biggest.index)
         await timed(lambda: screen.reveal_ref(big_ref), showing(big_ref))
         lines = len(app.documents.document(big_ref).lines)
-        add(f"page down in pass {biggest.index}'s snapshot ({lines} lines)", [await timed("pagedown") for _ in range(5)])
+        add(f"page down in pass {biggest.index}'s snapshot ({lines} lines)",
+            [await timed("pagedown") for _ in range(5)])
         add("jump to its last line (G)", [await timed("G")])
         add("search it for 'nvvm.wgmma' (/ then typing, each key re-searches)",
             [await timed(lambda: screen.action_search())] + [await timed(k) for k in "nvvm.wgmma"])

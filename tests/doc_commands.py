@@ -125,10 +125,12 @@ def collect(root: Path, doc: str) -> tuple[list[DocCommand], list[str]]:
         if block.kind in RUN_KINDS:
             for k, line in enumerate(line.strip() for line in block.lines):
                 if line.startswith("$"):
-                    problems.append(f"{doc}:{block.first_line + k}: a `$` prompt in a ```{block.kind} block: use ```console for a "
+                    problems.append(f"{doc}:{block.first_line + k}: a `$` prompt in a ```{block.kind} block: "
+                                    "use ```console for a "
                                     f"command with its output")
                 elif _IRSCOPE.match(line) and line.rstrip().endswith("\\"):
-                    problems.append(f"{doc}:{block.first_line + k}: a command continued with `\\`: write it on one line")
+                    problems.append(f"{doc}:{block.first_line + k}: a command continued with `\\`: "
+                                    "write it on one line")
                 elif _IRSCOPE.match(line):
                     commands.append(_command(doc, block.first_line + k, line, []))
         elif block.kind in SESSION_KINDS:
@@ -260,7 +262,8 @@ def _gpu_use(text: str) -> str | None:
 
 
 def _missing_input(text: str, root: Path) -> str | None:
-    """The first file a command line reads that is not in ``root`` and that an earlier part of the line did not write."""
+    """The first file a command line reads that is not in ``root`` and that an earlier part of the line did not
+    write."""
     written: set[str] = set()
     for part in re.split(r"&&|\|\||;|\|", text):
         words = shlex.split(part)

@@ -26,7 +26,8 @@ TARGETS = ("sm90", "gfx942")
 MACHINE = {"sm90": "ptx", "gfx942": "amdgcn"}
 
 # Example: ld.global.v4.b32 { %r1, %r2, %r3, %r4 }, [ %rd1 + 0 ];   /   @%p1 ld.global.b16 { %rs1 }, [ %rd2 + 0 ];
-_PTX = re.compile(r"^\s*(?:@!?%p\d+\s+)?(?P<op>ld|st)\.global(?:\.[\w:]+?)*?(?:\.v(?P<vec>[248]))?\.[bfsu](?P<bits>8|16|32|64)\s",
+_PTX = re.compile(r"^\s*(?:@!?%p\d+\s+)?(?P<op>ld|st)\.global(?:\.[\w:]+?)*?(?:\.v(?P<vec>[248]))?"
+                  r"\.[bfsu](?P<bits>8|16|32|64)\s",
                   re.M)
 # Example: buffer_load_dwordx4 v[8:11], v4, s[0:3], 0 offen   /   global_store_short v[0:1], v2, off
 _AMDGCN = re.compile(r"^\s*(?:global|buffer)_(?P<op>load|store)_(?P<size>dwordx[234]|dword|u?short|b16|u?byte|sbyte)\b",

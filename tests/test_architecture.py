@@ -278,7 +278,8 @@ def test_the_checker_sees_a_call_that_runs_code_not_only_an_import(tmp_path: Pat
         "import importlib.util\nimport re\n\n"
         "def load(path):\n    spec = importlib.util.spec_from_file_location('k', path)\n"
         "    module = importlib.util.module_from_spec(spec)\n    spec.loader.exec_module(module)\n\n"
-        "def find(name):\n    return importlib.util.find_spec(name), importlib.util.find_spec(name.partition('.')[0])\n\n"
+        "def find(name):\n    return importlib.util.find_spec(name), "
+        "importlib.util.find_spec(name.partition('.')[0])\n\n"
         "def fine():\n    return re.compile('x'), importlib.util.find_spec('triton'), "
         "importlib.import_module('irscope.model')\n\n"
         "def text(source):\n    exec(source)\n    return eval(source), __import__(source)\n")

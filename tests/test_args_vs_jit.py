@@ -150,7 +150,8 @@ def test_value_for_a_heuristic_that_triton_overwrites_is_refused(tmp_path):
     assert result.exit_code == 2, result.output
     assert "@triton.heuristics computes EVEN_N=True" in result.output and "Traceback" not in result.output
     same = CliRunner().invoke(cli, ["show", f"{ACTIVATIONS}:relu_kernel", "--args", "fp32[8192], fp32[8192], 8192",
-                                    "--constexpr", "BLOCK=1024", "--constexpr", "EVEN_N=True", "--store", str(tmp_path)])
+                                    "--constexpr", "BLOCK=1024", "--constexpr", "EVEN_N=True", "--store",
+                                    str(tmp_path)])
     assert same.exit_code == 0, same.output
 
 

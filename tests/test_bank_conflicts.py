@@ -43,7 +43,8 @@ def kernel(shared_store: Path):
 
     def get(function: str, target: str = "sm80") -> Capture:
         if (function, target) not in done:
-            names = ("a_ptr", "bt_ptr" if "bt" in function else "b_ptr", "c_ptr") if "dot" in function else ("x_ptr", "y_ptr")
+            names = (("a_ptr", "bt_ptr" if "bt" in function else "b_ptr", "c_ptr") if "dot" in function
+                     else ("x_ptr", "y_ptr"))
             args = ", ".join(f"{n}={FP32}" for n in names)
             done[(function, target)] = irscope.capture(f"{KERNELS}:{function}", target=target, store=str(shared_store),
                                                        args=args, BLOCK=32)
@@ -191,7 +192,8 @@ def test_matmul_sm80_ldmatrix_from_swizzled_shared_is_conflict_free(captures) ->
     report = predict_bank_conflicts(cap)
     loads = accesses(report, "ttg.local_load")
     assert len(loads) == 10
-    per_op = ptx_count(cap, r"^\s*ldmatrix\.sync\.aligned\.m8n8\.x4(?:\.trans)?\.shared\.b16") - 16  # 16 are the epilogue's
+    # 16 are the epilogue's
+    per_op = ptx_count(cap, r"^\s*ldmatrix\.sync\.aligned\.m8n8\.x4(?:\.trans)?\.shared\.b16") - 16
     for load in loads:
         assert load.instructions[0].startswith("ldmatrix.sync.aligned.m8n8.x4"), load
         assert (load.kind, load.ways, load.ptx_ways) == ("conflict-free", 1, 1), load
@@ -299,7 +301,8 @@ def swizzled_buffers(draw: st.DrawFn) -> tuple[OffsetMap, tuple[int, int]]:
             f"order = {draw(st.sampled_from(['[1, 0]', '[0, 1]']))}}}>")
     if draw(st.booleans()):
         text = (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {draw(st.sampled_from([0, 32, 64, 128]))}, transposed = "
-                f"{draw(st.sampled_from(['false', 'true']))}, elementBitWidth = {draw(st.sampled_from([8, 16, 32]))}}}>")
+                f"{draw(st.sampled_from(['false', 'true']))}, "
+                f"elementBitWidth = {draw(st.sampled_from([8, 16, 32]))}}}>")
     try:
         return shared_offset_map(parse_layout(text), shape), shape
     except UnsupportedShared:
@@ -505,10 +508,12 @@ def test_fma_dot_operand_loads_are_modelled_at_the_width_ptxas_chose(
 @pytest.mark.parametrize(("function", "conflicts", "wavefronts"),
                          [("fma_dot_bt_kernel", 1792, 2304), ("fma_dot_kernel", 0, 512)])
 def test_sm90_fma_dots_with_the_sass_match_the_h200(kernel, function: str, conflicts: int, wavefronts: int) -> None:
-    """benchmarks/bank_conflicts_gpu.py on the H200 (ncu, Triton 3.6): fma_dot_bt 1792 conflicts and 2304 ld wavefronts, fma_dot 0 and
+    """benchmarks/bank_conflicts_gpu.py on the H200 (ncu, Triton 3.6): fma_dot_bt 1792 conflicts and 2304 ld
+    wavefronts, fma_dot 0 and
     512. Triton 3.9's PTX loads A with ld.shared.b32 (4-byte, whole-warp phases: 2-way); ptxas makes them LDS.128."""
     cap = kernel(function, "sm90")
     report = predict_bank_conflicts(cap, with_sass=True)
     loads = [a for a in report.accesses if a.counter == "ld"]
     assert report.conflicts_per_cta("ld") == conflicts
-    assert sum(round(a.wavefronts_per_instruction * a.instructions_per_warp * report.num_warps) for a in loads) == wavefronts
+    per_launch = [round(a.wavefronts_per_instruction * a.instructions_per_warp * report.num_warps) for a in loads]
+    assert sum(per_launch) == wavefronts

@@ -1,4 +1,5 @@
-"""`irscope capture --autotune pruned|first|all -j N`: the configs each autotuner would benchmark, compiled in parallel."""
+"""`irscope capture --autotune pruned|first|all -j N`: the configs each autotuner would benchmark, compiled in
+parallel."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ def test_pruned_compiles_only_what_the_autotuner_would_benchmark(tmp_path: Path,
     assert stderr.count("autotune early_pruned_kernel:") == 1  # launched twice with one tuning key: chosen once
     assert "  autotune modelled_kernel: 4 configs, 2 pruned by perf_model, 2 compiled\n" in stderr
     assert ("  autotune measured_kernel: 2 configs, 2 compiled; perf_model failed offline: "
-            "irscope.compile.standin_faults.StandInCannot: irscope's offline stand-in cannot answer torch.cuda.Event.ipc_handle: an event shared between processes "
+            "irscope.compile.standin_faults.StandInCannot: irscope's offline stand-in cannot answer "
+            "torch.cuda.Event.ipc_handle: an event shared between processes "
             "needs a GPU; offline none runs; kept all configs\n") in stderr
     survivor = next(c for c in Store(tmp_path / "store").captures() if c.manifest.kernel == "early_pruned_kernel")
     assert survivor.manifest.config == {"BLOCK": 512, "num_warps": 4, "num_ctas": 1, "num_stages": 3}
@@ -94,8 +96,8 @@ def test_bad_autotune_mode_and_options_without_target_are_usage_errors(tmp_path:
 
 
 
-def test_options_of_offline_captures_are_refused_where_the_program_runs_on_a_gpu(tmp_path: Path,
-                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_options_of_offline_captures_are_refused_where_the_program_runs_on_a_gpu(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With a GPU here and no --target the program runs for real: --autotune cannot apply (without one: sm90)."""
     from click.testing import CliRunner
 
@@ -125,7 +127,8 @@ def test_a_generator_pruner_is_read_once_and_its_configs_compiled(tmp_path: Path
     stderr = _capture(tmp_path / "store", program=DATA / "programs" / "generator_prune.py")
     assert "NOT captured" not in stderr, stderr
     assert _configs(tmp_path / "store") == {"staged_sum_kernel": [3, 4]}  # BLOCK 128 and 256; 4096 > n is dropped
-    assert ("autotune staged_sum_kernel: 3 configs, 3 pruned by early_config_prune, 2 compiled; configs 3-4 (the first: "
+    assert ("autotune staged_sum_kernel: 3 configs, 3 pruned by early_config_prune, 2 compiled; "
+            "configs 3-4 (the first: "
             "config 3 (BLOCK: 128, NUM_STAGES: 3, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None, "
             "ir_override: None)) are not among the autotuner's configs; they came from early_config_prune\n") in stderr
 

@@ -50,10 +50,12 @@ def test_capture_keys_are_those_irscope_made_before(no_compile_env: None, monkey
     variant = {"variant_of": "add_kernel-sm90-c0-p-0123456789abcdef0123", "set": {"num_warps": 8}}
     assert capture_key("add_kernel", variant, gfx942, 2, version="3.9.0") == "add_kernel-gfx942-c2-ba68a7b0010d88a07547"
     triton_hash = "5516bf368d6bc6957d6267c968da09a17024d536ac7609c9268ad342971ff0e7"
-    assert capture_key("add_kernel", {}, sm90, 0, triton_hash=triton_hash) == "add_kernel-sm90-c0-p-5516bf368d6bc6957d62"
+    assert capture_key("add_kernel", {}, sm90, 0, triton_hash=triton_hash) == \
+        "add_kernel-sm90-c0-p-5516bf368d6bc6957d62"
     monkeypatch.setenv("TRITON_DEFAULT_FP_FUSION", "0")  # a variable that changes what Triton compiles
     assert capture_key("matmul", MATMUL_PAYLOAD, sm90, 0, version="3.9.0") == "matmul-sm90-c0-232defe81ce90a625695"
-    assert capture_key("add_kernel", {}, sm90, 0, triton_hash=triton_hash) == "add_kernel-sm90-c0-p-5516bf368d6bc6957d62"
+    assert capture_key("add_kernel", {}, sm90, 0, triton_hash=triton_hash) == \
+        "add_kernel-sm90-c0-p-5516bf368d6bc6957d62"
 
 
 def test_the_bundled_matmul_key_is_its_payloads() -> None:

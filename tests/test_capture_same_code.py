@@ -57,7 +57,8 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"root": root, "output": out}
 
 
-def test_num_stages_only_configs_of_a_loop_free_kernel_share_code_and_equal_full_compiles(stores: dict[str, Any]) -> None:
+def test_num_stages_only_configs_of_a_loop_free_kernel_share_code_and_equal_full_compiles(
+        stores: dict[str, Any]) -> None:
     root = stores["root"]
     full, shared = _by_key(root / "full"), _by_key(root / "two")
     assert set(full) == set(shared)  # the same captures, keyed by each config's own Triton hash

@@ -63,13 +63,15 @@ def test_show_color_is_forced_with_flag(store_args):
 
 
 @pytest.mark.parametrize(("args", "needle"), [
-    (["show", "matmull"], "unknown kernel 'matmull' (did you mean 'matmul'?); valid: matmul, matmul_tma, softmax, vector_add"),
+    (["show", "matmull"],
+     "unknown kernel 'matmull' (did you mean 'matmul'?); valid: matmul, matmul_tma, softmax, vector_add"),
     (["show", "matmul", "--stage", "ptxx"], "unknown stage 'ptxx'"),
     (["show", "matmul", "--target", "sm70"], "unknown target 'sm70'"),
     (["show", "matmul", "--config", "42", "-t", "sm90"], "unknown config 42 for matmul on cuda; valid: 0..7"),
     (["show", "matmul", "--stage", "ptx", "--target", "gfx942"],
      "stage 'ptx' does not exist for hip targets; this target has: source, glir, ttir, ttgir, llir, amdgcn"),
-    (["show", "matmul", "--stage", "amdgcn", "--target", "sm90"], "this target has: source, glir, ttir, ttgir, llir, ptx, sass"),
+    (["show", "matmul", "--stage", "amdgcn", "--target", "sm90"],
+     "this target has: source, glir, ttir, ttgir, llir, ptx, sass"),
     (["show", "no/such/file.py"], "kernel file no/such/file.py does not exist"),
     (["run", "nope"], "unknown kernel 'nope'"),
 ])
@@ -185,7 +187,8 @@ def test_launch_errors_told_by_the_def_line_come_before_triton(tmp_path):
     ]
     # Foreign code: Liger's GEGLU kernel; its file imports dozens of local modules, digested only once it can launch.
     liger = importlib.util.find_spec("liger_kernel")
-    assert liger is not None and liger.submodule_search_locations, "liger-kernel is not installed (pip install -e '.[dev]')"
+    assert liger is not None and liger.submodule_search_locations, \
+        "liger-kernel is not installed (pip install -e '.[dev]')"
     geglu = f"{Path(liger.submodule_search_locations[0]) / 'ops' / 'geglu.py'}:_geglu_tanh_forward_kernel"
     cases.append((["show", geglu, "--args", "a=fp32[8,4096], b=fp32[8,4096], c=fp32[8,4096], stride=4096",
                    "--constexpr", "BLOCK_SIZE=4096", "--store", str(tmp_path)],
@@ -232,7 +235,8 @@ def test_an_unreadable_constexpr_value_names_the_option_and_what_is_valid(tmp_pa
         "(gl.BlockedLayout([1, 4], [32, 1], [4, 1], [1, 0]))")
     tensor = _run_module([*args, "--constexpr", "BLOCK=fp16[4]"], {})
     assert tensor.returncode == 2
-    assert tensor.stderr.splitlines()[0] == "irscope: error: --constexpr 'BLOCK=fp16[4]': a constexpr cannot be a tensor"
+    assert tensor.stderr.splitlines()[0] == ("irscope: error: --constexpr 'BLOCK=fp16[4]': "
+                                             "a constexpr cannot be a tensor")
 
 
 def test_list_aligns_its_capture_columns_and_names_glir_for_gluon_kernels_only(captures):

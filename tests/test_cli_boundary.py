@@ -57,7 +57,8 @@ def test_an_internal_error_is_one_line_and_a_crash_log(monkeypatch: pytest.Monke
     result = invoke("list", "--store", str(tmp_path / "store"))
     assert result.exit_code == 70  # type: ignore[attr-defined]
     line = one_error_line(result)
-    assert line.startswith("irscope: internal error: ZeroDivisionError: division by zero in the store walk (traceback in ")
+    assert line.startswith("irscope: internal error: ZeroDivisionError: division by zero in the store "
+                           "walk (traceback in ")
     assert line.endswith("; IRSCOPE_DEBUG=1 prints it)")
     log = Path(line.split("traceback in ", 1)[1].split(";", 1)[0])
     assert log.parent == tmp_path / "store" / "crash"
@@ -89,7 +90,8 @@ def test_an_unusable_store_puts_the_crash_log_in_the_temp_dir(monkeypatch: pytes
 
 def test_an_os_error_is_one_line_with_the_path(tmp_path: Path) -> None:
     """Writing the map's image where the file system refuses: exit 1, the path and the reason."""
-    result = invoke("layouts", "--file", str(DATA / "matmul.sm80.ttgir"), "--map", "blocked1", "--image", "/proc/irscope-map.svg")
+    result = invoke("layouts", "--file", str(DATA / "matmul.sm80.ttgir"), "--map", "blocked1", "--image",
+                    "/proc/irscope-map.svg")
     assert result.exit_code == 1, result.output  # type: ignore[attr-defined]
     assert one_error_line(result) == "irscope: error: /proc/irscope-map.svg: No such file or directory"
 
@@ -190,7 +192,8 @@ def test_a_kernel_name_too_long_for_a_file_name() -> None:
 
 
 @pytest.mark.parametrize(("layout", "needle"), [
-    ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 1099511627776], warpsPerCTA = [8, 1], order = [1, 0]}>",
+    ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 1099511627776], warpsPerCTA = [8, 1], "
+     "order = [1, 0]}>",
      "threadsPerWarp holds 1099511627776, outside 0..4294967295"),
     ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [5]}>",
      "must have one rank (sizePerThread 2, threadsPerWarp 2, warpsPerCTA 2, order 1)"),

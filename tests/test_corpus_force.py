@@ -15,7 +15,8 @@ from capture import Layout, capture
 from sources import Source
 
 
-def test_a_run_captured_again_keeps_no_capture_of_the_run_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_captured_again_keeps_no_capture_of_the_run_before(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     # The key of a capture is its content's: made again, an old capture of the same key would keep its old
     # launches (the fused-softmax tutorial's grid, noted only since), so perf would still ask for --grid.
     driver = tmp_path / "driver.py"

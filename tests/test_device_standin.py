@@ -61,7 +61,8 @@ def _driver_keys(source: str) -> set[str]:
     return {s for s in literals[1:]}
 
 
-@pytest.mark.parametrize(("backend", "gpu"), [("nvidia", "h100"), ("amd", "mi300x"), ("amd", "mi350x"), ("nvidia", "b200")])
+@pytest.mark.parametrize(("backend", "gpu"),
+                         [("nvidia", "h100"), ("amd", "mi300x"), ("amd", "mi350x"), ("nvidia", "b200")])
 def test_tritons_device_properties_have_the_keys_tritons_own_driver_returns(backend: str, gpu: str) -> None:
     import triton
 

@@ -146,7 +146,8 @@ def test_tui_diff_rows_built_on_demand_match_the_hunks() -> None:
         assert unified.changes == starts
         sbs = DiffRows(d, side_by_side=True)
         lines = [r for r in sbs if r.kind == "line"]
-        assert [r.left for r in lines if r.left is not None] == [x for x in got if not isinstance(x, str) and x.tag != "+"]
+        assert [r.left for r in lines if r.left is not None] == [x for x in got if not isinstance(x, str)
+                                                                 and x.tag != "+"]
         assert [r.right for r in lines if r.right is not None] == [x for x in got if not isinstance(x, str)
                                                                     and x.tag != "-"]
         assert all((r.left is None or r.left.tag in " -") and (r.right is None or r.right.tag in " +") for r in lines)

@@ -230,7 +230,8 @@ def test_commands_that_need_another_triton_say_so() -> None:
     commands = [c for doc in documents(REPO) for c in collect(REPO, doc)[0]]
     examples = [c for doc in GENERATED for c in reference_examples(REPO, doc)]
     assert len(examples) > 30 and any("--triton" in c.text for c in examples)
-    problems = [f"{c.where}: {c.text}\n  {why}" for c in [*commands, *examples] if (why := unmarked_needs(c, installed))]
+    problems = [f"{c.where}: {c.text}\n  {why}" for c in [*commands, *examples]
+                if (why := unmarked_needs(c, installed))]
     assert not problems, "\n".join(problems)
 
 
@@ -260,7 +261,8 @@ def test_reference_examples_that_cannot_run_from_a_clone_say_so(tmp_path: Path) 
     (tmp_path / "r.md").write_text(
         "```\n      irscope bench matmul --plot m.png\n\n      irscope trust captures.tar.gz\n\n"
         "      irscope show mine.py:add --args \"n=4\"\n\n      irscope capture -- python my_script.py --size 4\n\n"
-        "      irscope show kernels/k.py:add --args \"n=4\"\n\n      irscope export m -o a.tar.gz && irscope open a.tar.gz\n\n"
+        "      irscope show kernels/k.py:add --args \"n=4\"\n\n      irscope export m -o a.tar.gz && "
+        "irscope open a.tar.gz\n\n"
         "      irscope perf matmul --gpu native\n\n      irscope trust captures.tar.gz   # needs an archive\n```\n")
     whys = [unmarked_needs(c, "3.9.0", tmp_path) for c in reference_examples(tmp_path, "r.md")]
     assert [w is None for w in whys] == [False, False, False, False, True, True, False, True]

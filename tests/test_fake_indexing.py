@@ -11,7 +11,8 @@ from irscope.compile import fake_indexing  # noqa: E402
 
 # Hugging Face's rotary embedding indexes ``self.inv_freq[None, :, None]``; the others are what Python indexing
 # means elsewhere in such models.
-INDICES = [(None, slice(None), None), 1, -1, slice(1, 3), (Ellipsis, None), (slice(None), 0), (slice(None, None, 2), -1)]
+INDICES = [(None, slice(None), None), 1, -1, slice(1, 3), (Ellipsis, None), (slice(None), 0),
+           (slice(None, None, 2), -1)]
 
 
 @pytest.fixture

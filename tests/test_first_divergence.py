@@ -178,7 +178,8 @@ def test_across_targets_the_machine_code_is_paired_by_kernel_line_and_ranked_by_
         listed = sum(n for t in targets["lines"] if t[side] for n in t[side]["mma"].values())
         assert listed == fa[f"instructions.{stage}.mma"] if side == "a" else listed == fb[f"instructions.{stage}.mma"]
     dot = next(t for t in targets["lines"] if "tl.dot" in t["source"])
-    assert list(dot["a"]["mma"]) == [f"wgmma {fa['mma.shape'][0]}"] and list(dot["b"]["mma"]) == [f"mfma {fb['mma.shape'][0]}"]
+    assert list(dot["a"]["mma"]) == [f"wgmma {fa['mma.shape'][0]}"]
+    assert list(dot["b"]["mma"]) == [f"mfma {fb['mma.shape'][0]}"]
     assert dot["a"]["dynamic"] > dot["a"]["instructions"]  # inside the K loop: perf's trips weight it
     loads = [t for t in targets["lines"] if "tl.load" in t["source"]]
     assert loads and all(t["b"]["buffer_ops"] > 0 and t["a"]["buffer_ops"] == 0 for t in loads)

@@ -165,7 +165,8 @@ def test_layout_text_that_is_not_a_literal_constructor_is_refused_in_one_line(te
 
 
 def test_a_layout_gluon_refuses_is_named_with_its_fields(tmp_path):
-    result = invoke("show", *TRANSPOSE[:-2], "--constexpr", "write_layout=gl.BlockedLayout([4, 1], [32], [1, 4], [0, 1])",
+    result = invoke("show", *TRANSPOSE[:-2], "--constexpr",
+                    "write_layout=gl.BlockedLayout([4, 1], [32], [1, 4], [0, 1])",
                     "--target", "sm90", store=tmp_path)
     assert result.exit_code == 2, result.output
     line = result.output.strip().splitlines()[-1]  # after the "compiling ..." progress line
@@ -199,7 +200,8 @@ def test_tritons_teardown_report_goes_to_the_stores_log_not_the_terminal(tmp_pat
     """Issue 28 item 17: compiling transpose_kernel in the process leaves Triton's nanobind leak report
     (about 50 lines, printed while the interpreter frees its modules) after irscope's last line."""
     env = {**os.environ, "PYTHONPATH": repo_path(), "IRSCOPE_HOME": str(tmp_path)}
-    shown = subprocess.run([sys.executable, "-m", "irscope", "show", *TRANSPOSE, "--target", "sm90", "--stage", "ttgir"],
+    shown = subprocess.run([sys.executable, "-m", "irscope", "show", *TRANSPOSE, "--target", "sm90", "--stage",
+                            "ttgir"],
                            env=env, capture_output=True, text=True, timeout=300)
     assert shown.returncode == 0, shown.stderr
     assert "nanobind" not in shown.stderr and "leaked" not in shown.stderr, shown.stderr[-2000:]

@@ -75,8 +75,10 @@ def test_capture_page_carries_the_source_map(captures: Any, shared_store: Path, 
     assert result.exit_code == 0, result.output
     data = page_data(out.read_text(encoding="utf-8"))
     stages = {s["name"]: s for s in data["stages"]}
-    assert [decode(x) for x in stages["source"]["lines"]] == capture.read("source").split("\n")[:len(stages["source"]["lines"])]
-    assert [decode(x) for x in stages["ttgir"]["lines"]] == capture.read("ttgir").split("\n")[:len(stages["ttgir"]["lines"])]
+    assert [decode(x) for x in stages["source"]["lines"]] == \
+        capture.read("source").split("\n")[:len(stages["source"]["lines"])]
+    assert [decode(x) for x in stages["ttgir"]["lines"]] == \
+        capture.read("ttgir").split("\n")[:len(stages["ttgir"]["lines"])]
     smap = build_source_map(capture, None)
     for stage in smap.stages:
         for line in range(1, len(smap.source) + 1):
@@ -106,7 +108,8 @@ def test_check_html_lists_the_facts_that_moved(captures: Any, shared_store: Path
     assert data["failed"] == 1 and data["total"] == 1
     entry = data["entries"][0]
     assert entry["failed"] and entry["label"] == "matmul sm90 c0"
-    assert [d[:3] for d in entry["deltas"]] == [["registers", str(recorded["registers"]), str(recorded["registers"] - 40)]]
+    assert [d[:3] for d in entry["deltas"]] == [["registers", str(recorded["registers"]),
+                                                 str(recorded["registers"] - 40)]]
 
 
 @pytest.mark.compile
@@ -120,8 +123,8 @@ def test_html_of_a_stored_capture_imports_neither_torch_nor_triton(captures: Any
 
     captures("matmul", "sm90")
     code = ("import sys\nfrom click.testing import CliRunner\nfrom irscope.cli import cli\n"
-            f"r = CliRunner().invoke(cli, ['html', 'matmul', '--target', 'sm90', '--no-passes', '-o', {str(tmp_path / 'm.html')!r},"
-            f" '--store', {str(shared_store)!r}])\n"
+            "r = CliRunner().invoke(cli, ['html', 'matmul', '--target', 'sm90', '--no-passes', '-o', "
+            f"{str(tmp_path / 'm.html')!r}, '--store', {str(shared_store)!r}])\n"
             "print(r.exit_code, 'triton' in sys.modules, 'torch' in sys.modules)")
     for _ in range(2):  # the first may import the kernel's module once for perf's launch (cached, as `perf` does)
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,

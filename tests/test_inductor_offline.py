@@ -1,4 +1,5 @@
-"""torch.compile programs captured offline: Inductor writes and compiles its Triton kernels for the target (issue 18 item 6)."""
+"""torch.compile programs captured offline: Inductor writes and compiles its Triton kernels for the target (issue 18
+item 6)."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def test_without_a_target_on_a_machine_without_gpu_inductor_kernels_compile_for_
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # a machine with a GPU is made one without (no skip)
     proc = irscope("capture", "--", sys.executable, str(DATA / "programs" / "inductor_cpu.py"), store=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "(offline for sm90 as an NVIDIA H100 80GB HBM3: no GPU on this machine, so launches compile and do not run; " \
+    assert "(offline for sm90 as an NVIDIA H100 80GB HBM3: no GPU on this machine, so launches compile and " \
+           "do not run; " \
            "--target chooses another target), exit status 0" in proc.stderr
     found = Store(tmp_path).captures()
     assert found and all(c.manifest.target == "sm90" and c.manifest.kernel.startswith("triton_") for c in found)
@@ -137,7 +139,8 @@ def test_the_training_steps_forward_saves_the_weights_as_on_the_gpu(tmp_path: Pa
     saved = re.search(r"\n[^\n]*return \(([^)]*)\)", forward)
     assert saved is not None, forward[-2000:]
     names = {n.strip() for n in saved.group(1).split(",")}
-    weights = set(re.findall(r"(permute_\d+)[^=\n]*= torch\.ops\.aten\.permute\.default\(primals_\d+, \[1, 0\]\)", forward))
+    weights = set(re.findall(r"(permute_\d+)[^=\n]*= torch\.ops\.aten\.permute\.default\(primals_\d+, \[1, 0\]\)",
+                             forward))
     assert weights, forward[-2000:]
     assert not names & weights, f"saved transposes of weights: {sorted(names & weights)}"
     assert {"primals_5", "primals_7", "primals_11", "primals_13", "primals_15"} <= names

@@ -65,7 +65,8 @@ def test_a_package_only_a_finder_knows_is_found_without_running_it():
               "sys.meta_path.append(Editable)\n"
               "from irscope.model.kernelspec import parse_function_ref\n"
               "ref = parse_function_ref('reexport_kernels.api:fast')\n"
-              "print(ref.path.name, ref.lookup_file.name, 'reexport_kernels' in sys.modules, 'triton' in sys.modules)\n")
+              "print(ref.path.name, ref.lookup_file.name, 'reexport_kernels' in sys.modules, "
+              "'triton' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", finder], capture_output=True, text=True, check=True, cwd=REPO,
                          env={"PYTHONPATH": repo_path(), "PATH": "/usr/bin:/bin"})
     assert out.stdout.split() == ["impl.py", "api.py", "False", "False"]

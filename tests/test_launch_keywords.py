@@ -42,7 +42,8 @@ def test_option_named_constexpr_binds_the_parameter_and_sets_the_option(launch, 
     (["--constexpr", "input_row_stride=16"],
      "'input_row_stride' is an argument of softmax_kernel but not a tl.constexpr; give its value with --args; "
      "constexpr parameters: BLOCK_SIZE, num_stages"),
-    (["--constexpr", "BLOCK=16"], "softmax_kernel has no parameter 'BLOCK'; constexpr parameters: BLOCK_SIZE, num_stages"),
+    (["--constexpr", "BLOCK=16"],
+     "softmax_kernel has no parameter 'BLOCK'; constexpr parameters: BLOCK_SIZE, num_stages"),
     (["--constexpr", "num_stages=4", "--num-stages", "3"], "num_stages is given twice"),
 ])
 def test_constexpr_that_the_kernel_cannot_take_is_refused(extra, needle, tmp_path):
@@ -97,7 +98,8 @@ def test_python_api_plain_argument_by_keyword_is_bound_as_the_jit_binds_it(n, di
     assert (made.manifest.attrs.get("n") == [["tt.divisibility", 16]]) is divisible
 
 
-@pytest.mark.parametrize("extra", [["--num-warps", "2"], ["--constexpr", "BLOCK=256"], ["--config", "1", "--num-stages", "2"]])
+@pytest.mark.parametrize("extra",
+                         [["--num-warps", "2"], ["--constexpr", "BLOCK=256"], ["--config", "1", "--num-stages", "2"]])
 def test_keyword_the_autotuner_sets_is_refused(extra, tmp_path):
     """Triton raises when a launch keyword is also set by the autotune config; irscope used to let the
     keyword win and still call the capture "config 0", with that config's values in its manifest."""

@@ -136,7 +136,8 @@ def test_a_misspelled_linear_key_is_refused_naming_it() -> None:
      "the bases do not reach every index 0..63 of dim1 (Triton requires a linear layout to cover its whole tile)"),
 ])
 def test_linear_layouts_are_checked_against_the_module_and_their_tile(key: str, value: str, problem: str) -> None:
-    assert _blocked1_problems(_real_with_linear(**{**GOOD, key: value})) == [f"#blocked1: invalid ttg.linear: {problem}"]
+    problems = _blocked1_problems(_real_with_linear(**{**GOOD, key: value}))
+    assert problems == [f"#blocked1: invalid ttg.linear: {problem}"]
 
 
 def test_an_unused_alias_is_not_held_to_the_modules_counts() -> None:

@@ -44,7 +44,8 @@ def test_mma_explanations(reports: dict[str, LayoutReport]) -> None:
         "64x256 per wgmma)"
     )
     ampere = reports["matmul.sm80"].get("mma")
-    assert ampere is not None and "nvidia_mma v2 (Ampere mma.sync), instrShape 16x8, 8 warps as 2x4" in ampere.explanation
+    assert ampere is not None
+    assert "nvidia_mma v2 (Ampere mma.sync), instrShape 16x8, 8 warps as 2x4" in ampere.explanation
     cdna = reports["matmul.gfx942"].get("mma")
     assert cdna is not None and cdna.explanation.startswith(
         "#mma: amd_mfma v3 (CDNA3 gfx942 MFMA), instrShape 32x32x8, 8 warps (64-lane wavefronts) as 2x4; transposed"
@@ -140,7 +141,8 @@ def test_all_kinds_snippet_report() -> None:
         "#padded: shared memory with padding (4 after every 32 elements) to avoid bank conflicts, order [1, 0]"
     )
     assert text["#tmem"] == "#tmem: Blackwell tensor memory: 128x128 blocks, column stride 1 (packed)"
-    assert text["#future"] == "#future: ttg.future_layout: not modelled by irscope (layout kind not modelled by irscope)"
+    assert text["#future"] == ("#future: ttg.future_layout: not modelled by irscope "
+                               "(layout kind not modelled by irscope)")
     assert text["#fma"].startswith("#fma: dot operand A (opIdx 0) of #blocked (blocked): an FMA dot")
     assert text["#wmma"].startswith("#wmma: amd_wmma v3 (gfx1250 WMMA), instrShape 16x16x32, 4 warps placed by bases")
     assert text["#rotating"].endswith("the pattern also rotates every 16 rows")

@@ -22,7 +22,8 @@ def test_report_of_a_file() -> None:
     result = invoke("layouts", "--file", SM80)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("target cuda:80, 8 warps, 32 threads per warp\n")
-    assert "#blocked1  [blocked]\n  each thread holds 1x8 contiguous fp16 (the layout allows one 16-byte load)" in result.output
+    assert ("#blocked1  [blocked]\n  each thread holds 1x8 contiguous fp16 (the layout allows one 16-byte load)"
+            in result.output)
     assert "convert_layout ops: 1" in result.output
     assert all(len(line) <= 100 for line in result.output.splitlines())
 
@@ -37,7 +38,8 @@ def test_json_report() -> None:
 
 def test_map_and_svg_image(tmp_path: Path) -> None:
     image = tmp_path / "mma.svg"
-    result = invoke("layouts", "--file", SM80, "--map", "mma", "--view", "hardware", "--warp", "1", "--image", str(image))
+    result = invoke("layouts", "--file", SM80, "--map", "mma", "--view", "hardware", "--warp", "1", "--image",
+                    str(image))
     assert result.exit_code == 0, result.output
     assert result.output.startswith("#mma, 128x256, hardware view\n")
     assert f"wrote {image}" in result.output

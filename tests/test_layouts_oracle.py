@@ -283,7 +283,8 @@ def _mma(rng: random.Random, version: int) -> L.NvidiaMmaLayout:
 
 def _linear(rng: random.Random, rank: int) -> L.DistributedLinearLayout:
     sizes = _split_bits(rng, rng.randint(5, 9), rank)
-    units = [tuple((1 << b) if i == d else 0 for i in range(rank)) for d in range(rank) for b in range(sizes[d].bit_length() - 1)]
+    units = [tuple((1 << b) if i == d else 0 for i in range(rank)) for d in range(rank)
+             for b in range(sizes[d].bit_length() - 1)]
     rng.shuffle(units)
     lane = units[:5]
     while len(lane) < 5:  # small tensors: the remaining lanes replicate

@@ -85,7 +85,8 @@ def test_matmul_sm90_aliases_in_order() -> None:
     )
     mma = table.get("mma")
     assert mma is not None and mma.name == "mma" and mma.label == "#mma"
-    assert mma.text == "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>"
+    assert mma.text == ("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], "
+                        "instrShape = [16, 256, 16]}>")
 
 
 def test_matmul_sm80_and_gfx942_layouts() -> None:

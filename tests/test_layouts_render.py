@@ -68,7 +68,8 @@ def test_plain_maps_name_the_warp_that_colour_shows(sm90: L.LayoutTable) -> None
     notes = _lines(render_layout_map(mma, [128, 256], plain=True))
     assert "cells show w<warp>:T<lane>:<register> of the lowest thread holding the element" in notes
     coloured = render_layout_map(mma, [128, 256])
-    rows = {line.split()[0]: line.split()[1:] for line in _lines(coloured) if line.split()[:1] and line.split()[0].isdigit()}
+    rows = {line.split()[0]: line.split()[1:] for line in _lines(coloured) if line.split()[:1]
+            and line.split()[0].isdigit()}
     assert rows["1"][0] == rows["121"][0][:3] + "0" == "T4:0"  # the same lane: only the colour tells the warps apart
     assert "cells show T<lane>:<register> of the lowest thread holding the element; colour = warp" in _lines(coloured)
     assert all(cell_len(line) <= 100 for line in notes)

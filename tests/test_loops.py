@@ -171,22 +171,28 @@ def test_a_narrow_load_stays_in_its_iteration_and_the_report_says_why(captures):
     assert inner_ptx.opcodes["global_load"] == ("ld.global.b16",)
 
 
-TTGIR = """#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+TTGIR = """#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = \
+[1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 #loc = loc("/k.py":1:1)
 module attributes {"ttg.num-warps" = 4 : i32} {
-  tt.func public @k(%a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc("a_ptr"(#loc)), %stride: i32 loc("stride"(#loc)), %n: i32 {tt.divisibility = 16 : i32} loc("n"(#loc))) attributes {noinline = false} {
+  tt.func public @k(%a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc("a_ptr"(#loc)), %stride: i32 \
+loc("stride"(#loc)), %n: i32 {tt.divisibility = 16 : i32} loc("n"(#loc))) attributes {noinline = false} {
     %c0 = arith.constant 0 : i32 loc(#loc1)
     %c1 = arith.constant 1 : i32 loc(#loc1)
     %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma> loc(#loc1)
     %off = tt.splat %stride : i32 -> tensor<64x64xi32, #blocked> loc(#loc2)
     %base = tt.splat %a_ptr : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked> loc(#loc2)
     %ptrs = tt.addptr %base, %off : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked> loc(#loc2)
-    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %p = %ptrs) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>)  : i32 {
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %p = %ptrs) -> (tensor<64x64xf32, #mma>, \
+tensor<64x64x!tt.ptr<f16>, #blocked>)  : i32 {
       %x = tt.load %p : tensor<64x64x!tt.ptr<f16>, #blocked> loc(#loc3)
-      %y = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> loc(#loc3)
-      %z = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> loc(#loc3)
-      %d = tt.dot %y, %z, %acc : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma> loc(#loc4)
+      %y = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = \
+#mma, kWidth = 2}>> loc(#loc3)
+      %z = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = \
+#mma, kWidth = 2}>> loc(#loc3)
+      %d = tt.dot %y, %z, %acc : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * \
+tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma> loc(#loc4)
       scf.yield %d, %p : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked> loc(#loc5)
     }ATTRS loc(#loc5)
     tt.return loc(#loc)

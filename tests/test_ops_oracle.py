@@ -154,7 +154,8 @@ def test_parsers_never_crash_on_damaged_modules(corpus: list[tuple[str, str]]) -
             cut = rng.randrange(len(text))
             damaged = rng.choice([
                 text[:cut],
-                text[:cut] + rng.choice(["<", "{", "(", "[", "\"", "//", "->", ":", "#x = #ttg.blocked<{"]) + text[cut:],
+                text[:cut] + rng.choice(["<", "{", "(", "[", "\"", "//", "->", ":", "#x = #ttg.blocked<{"])
+                + text[cut:],
                 text[:cut] + text[cut + rng.randint(1, 40):],
             ])
             parse_layouts(damaged)

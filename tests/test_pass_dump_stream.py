@@ -94,7 +94,8 @@ def test_sections_are_cut_at_the_same_lines_whatever_the_chunks(lines: list[str]
     out.extend(splitter.close())
     assert [d for _, d in out] == [d for _, d in split_sections(data)]
     assert [s.lines for s, _ in out] == [d.count(b"\n") for _, d in out]  # counted as the pieces came in
-    assert [s.line for s, _ in out] == [1 + data[:sum(len(d) for _, d in out[:i])].count(b"\n") for i in range(len(out))]
+    assert [s.line for s, _ in out] == [1 + data[:sum(len(d) for _, d in out[:i])].count(b"\n")
+                                        for i in range(len(out))]
     assert b"".join(d for _, d in out) == data
     assert [d for _, d in out if d] == [d for _, d in _split_before(data) if d]
 

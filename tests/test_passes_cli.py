@@ -53,7 +53,8 @@ def test_passes_table_folds_unchanged_passes(pass_dumps: PassDumps, shared_store
 
 def test_diff_noise_controls_and_layouts(pass_dumps: PassDumps, shared_store: Path) -> None:
     pass_dumps("matmul", "sm90")
-    raw = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--no-normalize-ssa", store=shared_store)
+    raw = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--no-normalize-ssa",
+                 store=shared_store)
     ssa = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--normalize-ssa", store=shared_store)
     # By default the pipeliner's diff hides its renumbering (most of it), says so, and keeps the printed names.
     auto = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", store=shared_store)
@@ -67,13 +68,16 @@ def test_diff_noise_controls_and_layouts(pass_dumps: PassDumps, shared_store: Pa
     count = [int(r.output.splitlines()[-1].split()[0]) for r in (raw, ssa)]
     assert count[1] < count[0]
     assert " loc(" not in raw.output and " loc(" in locs.output
-    side = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--side-by-side", "--no-color", store=shared_store)
+    side = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline", "--side-by-side", "--no-color",
+                  store=shared_store)
     assert side.exit_code == 0 and "┃" in side.output
-    step = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline/LowerLoops", "--no-color", store=shared_store)
+    step = invoke("diff", "matmul", "-t", "sm90", "--pass", "tritongpu-pipeline/LowerLoops", "--no-color",
+                  store=shared_store)
     assert "SSA names erased" in step.output and "ttg.async_copy_global_to_local" in step.output
     stages = invoke("diff", "matmul", "-t", "sm90", "--from", "ttir", "--to", "ttgir", "--no-color", store=shared_store)
     assert "+#mma = #ttg.nvidia_mma<{versionMajor = 3" in stages.output
-    span = invoke("diff", "matmul", "-t", "sm90", "--from", "tritongpu-coalesce", "--to", "tritongpu-accelerate-matmul", "--json", "--no-color", store=shared_store)
+    span = invoke("diff", "matmul", "-t", "sm90", "--from", "tritongpu-coalesce", "--to", "tritongpu-accelerate-matmul",
+                  "--json", "--no-color", store=shared_store)
     data = json.loads(span.stdout)
     assert data["left"].startswith("before tritongpu-coalesce") and data["right"].startswith(
         "after tritongpu-accelerate-matmul") and data["added"] > 0
@@ -85,7 +89,8 @@ def test_diff_across_targets_and_configs(captures: object, shared_store: Path) -
     minus = [ln for ln in targets.output.splitlines() if ln.startswith("-#mma")]
     plus = [ln for ln in targets.output.splitlines() if ln.startswith("+#mma")]
     assert "versionMajor = 2" in minus[0] and "versionMajor = 3" in plus[0]
-    configs = invoke("diff", "matmul", "-t", "sm90", "--config", "0", "--vs-config", "2", "--no-color", store=shared_store)
+    configs = invoke("diff", "matmul", "-t", "sm90", "--config", "0", "--vs-config", "2", "--no-color",
+                     store=shared_store)
     assert configs.exit_code == 0 and "instrShape = [16, 128, 16]" in configs.output
     assert configs.stdout.startswith("--- ttgir sm90 config 0\n+++ ttgir sm90 config 2\n")
 
@@ -124,7 +129,8 @@ def test_damaged_dump_is_one_warning_and_the_rest_is_shown(pass_dumps: PassDumps
 
 
 def test_timing_weighs_mlir_against_ptxas(captures: object, shared_store: Path) -> None:
-    result = invoke("timing", "vector_add", "--target", "sm80", "--repeat", "1", "--json", "--no-color", store=shared_store)
+    result = invoke("timing", "vector_add", "--target", "sm80", "--repeat", "1", "--json", "--no-color",
+                    store=shared_store)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     names = [p["name"] for p in data["phases"]]
@@ -140,7 +146,8 @@ def test_timing_weighs_mlir_against_ptxas(captures: object, shared_store: Path) 
 def test_timing_numbers_passes_as_passes_and_diff_do(pass_dumps: PassDumps, shared_store: Path) -> None:
     """Issue 14: timing's pass 36 was coalesce-async-copy while passes' 36 was the pipeliner."""
     pass_dumps("matmul", "sm90")
-    listed = json.loads(invoke("passes", "matmul", "--target", "sm90", "--json", "--all", "--no-color", store=shared_store).stdout)
+    listed = json.loads(invoke("passes", "matmul", "--target", "sm90", "--json", "--all", "--no-color",
+                              store=shared_store).stdout)
     by_number = {r["index"]: r for r in listed["passes"] if not r["step"]}
     result = invoke("timing", "matmul", "--target", "sm90", "--repeat", "1", "--json", "--no-color", store=shared_store)
     assert result.exit_code == 0, result.output
@@ -157,14 +164,17 @@ def test_timing_numbers_passes_as_passes_and_diff_do(pass_dumps: PassDumps, shar
     pipeliner = next(r for r in timed["passes"] if r["name"] == "tritongpu-pipeline")["number"]
     nested = next(r for r in timed["passes"] if len(r["runs"]) > 1)  # the inliner's canonicalizer, once per function
     for number, name in ((pipeliner, "tritongpu-pipeline"), (nested["runs"][-1], nested["name"])):
-        diff = json.loads(invoke("diff", "matmul", "--target", "sm90", "--pass", str(number), "--json", "--no-color", store=shared_store).stdout)
+        diff = json.loads(invoke("diff", "matmul", "--target", "sm90", "--pass", str(number), "--json", "--no-color",
+                                store=shared_store).stdout)
         assert diff["left"] == f"before {name} (pass {number}, {by_number[number]['stage']})"
-    text = invoke("timing", "matmul", "--target", "sm90", "--repeat", "1", "--all", "--no-color", store=shared_store).stdout
+    text = invoke("timing", "matmul", "--target", "sm90", "--repeat", "1", "--all", "--no-color",
+                  store=shared_store).stdout
     assert any(line.split()[:3] == [str(pipeliner), "ttgir", "tritongpu-pipeline"] for line in text.splitlines())
 
 
 def test_llvm_passes_when_asked(captures: object, shared_store: Path) -> None:
-    result = invoke("passes", "vector_add", "--target", "sm80", "--llvm", "--json", "--all", "--no-color", store=shared_store)
+    result = invoke("passes", "vector_add", "--target", "sm80", "--llvm", "--json", "--all", "--no-color",
+                    store=shared_store)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert not data["problems"] and data["complete"]
@@ -178,6 +188,7 @@ def test_llvm_passes_when_asked(captures: object, shared_store: Path) -> None:
     instcombine = next(r for r in rows if r["name"] == "InstCombinePass" and r["status"] == "changed")
     assert "instructions" in instcombine["summary"]
     assert any(r["name"] == "nvptx-isel" and r["ir"] == "mir" for r in rows)
-    diff = invoke("diff", "vector_add", "--target", "sm80", "--llvm", "--pass", "InstCombinePass:1", "--no-color", store=shared_store)
+    diff = invoke("diff", "vector_add", "--target", "sm80", "--llvm", "--pass", "InstCombinePass:1", "--no-color",
+                  store=shared_store)
     assert diff.exit_code == 0 and any(ln.startswith("-") and "extractelement" in ln
                                        for ln in diff.output.splitlines())

@@ -31,9 +31,11 @@ SNIPPET = f"""
 // -----// irscope compile-begin run=0
 
 // -----// irscope stage-begin ttir t=0.010
-// -----// IR Dump Before InlinerPass: inline{{default-pipeline=canonicalize max-iterations=4 }} ('builtin.module' operation) //----- //
+// -----// IR Dump Before InlinerPass: inline{{default-pipeline=canonicalize max-iterations=4 }} ('builtin.module' \
+operation) //----- //
 {MODULE_A}
-// -----// IR Dump Before CanonicalizerPass: canonicalize{{max-iterations=10}} ('tt.func' operation: @triton.language.standard.cdiv__i32__(1,)cconstexpr_128_) //----- //
+// -----// IR Dump Before CanonicalizerPass: canonicalize{{max-iterations=10}} ('tt.func' operation: \
+@triton.language.standard.cdiv__i32__(1,)cconstexpr_128_) //----- //
 {MODULE_A}
 // -----// irscope mlir-output ttir
 {MODULE_A}
@@ -42,7 +44,8 @@ SNIPPET = f"""
 // -----// irscope stage-begin ttgir t=0.030
 // -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //
 {MODULE_A}
-// -----// IR Dump Before TritonGPUPipeline: tritongpu-pipeline{{dump-intermediate-steps=true num-stages=3}} ('builtin.module' operation) //----- //
+// -----// IR Dump Before TritonGPUPipeline: tritongpu-pipeline{{dump-intermediate-steps=true num-stages=3}} \
+('builtin.module' operation) //----- //
 {MODULE_B}
 // -----// SoftwarePipeliner internal IR Dump After: LowerLoops
 {MODULE_C}

@@ -205,7 +205,8 @@ def test_gather_rates_are_measured_or_the_h200s() -> None:
 
 
 def test_a_measured_gpu_is_its_table_row_with_the_measured_figures() -> None:
-    """What `perf --gpu native` and the benchmarks model: the driver's name picks the row, the ceilings replace its figures."""
+    """What `perf --gpu native` and the benchmarks model: the driver's name picks the row, the ceilings replace its
+    figures."""
     from dataclasses import replace
 
     from irscope.errors import NoDeviceError, UsageError
@@ -358,7 +359,8 @@ def test_the_model_imports_neither_triton_nor_torch() -> None:
 
 @pytest.mark.compile
 def test_spills_are_counted_from_sass(store: Path, matmul: tuple[Capture, PerfReport]) -> None:
-    """matmul's 128x256 tile on 4 warps spills (ptxas -v); the SASS LDL/STL traffic does not fit in L1, so it is L2 traffic."""
+    """matmul's 128x256 tile on 4 warps spills (ptxas -v); the SASS LDL/STL traffic does not fit in L1, so it is L2
+    traffic."""
     request = make_request("matmul", "sm90", launch=LaunchSpec(settings=("num_warps=4",)), store_dir=str(store))
     capture = get_capture(request, str(store))
     shape = bundled_launch(get_kernel("matmul"), "cuda", 0, MATMUL, GPUS["h100"].sm_count)
@@ -456,7 +458,8 @@ VARIANTS = Path(__file__).resolve().parent.parent / "benchmarks" / "perf_variant
 
 @pytest.mark.compile
 @pytest.mark.parametrize(("bm", "bn", "bound", "conflicts"), [(64, 64, "compute", 0), (128, 32, "memory", 33554432)])
-def test_fma_dot_shared_traffic_follows_the_bank_model(store: Path, bm: int, bn: int, bound: str, conflicts: int) -> None:
+def test_fma_dot_shared_traffic_follows_the_bank_model(store: Path, bm: int, bn: int, bound: str,
+                                                       conflicts: int) -> None:
     """perf_model_validation's 'fp32 dot' and 'no swizzle' (2048^3 fp32, ieee dot, 4 warps, 2 stages).
 
     ncu on the H200 (Triton 3.6): 64x64 tiles 4.67e4 conflicts over the launch, 6.73e7 ld wavefronts (1026 per CTA
@@ -515,4 +518,5 @@ def test_warm_perf_of_a_bundled_kernel_imports_neither_triton_nor_torch(tmp_path
     forged, imported = _perf_in_subprocess(tmp_path, "vector_add", "--size", "n_elements=1048576")
     assert "IMPORTED True" in imported and json.loads(forged) == json.loads(first)
     launch.write_text("{not json", encoding="utf-8")
-    assert json.loads(_perf_in_subprocess(tmp_path, "vector_add", "--size", "n_elements=1048576")[0]) == json.loads(first)
+    again = _perf_in_subprocess(tmp_path, "vector_add", "--size", "n_elements=1048576")[0]
+    assert json.loads(again) == json.loads(first)

@@ -1,8 +1,8 @@
 """Misses of ``irscope perf`` on the foreign set (issue 27), each on a real capture of it (tests/data/perf_foreign).
 
-Early returns the program id decides: fla's ``chunk_gla_fwd_A_kernel_intra_sub_inter`` (fla-core 0.6.0, the H200's JIT output) starts with
-``if i_t * BT + i_i * BC >= T: return`` and ``if i_i <= i_j: return``, where ``i_i, i_j = i_c // NC, i_c % NC`` and
-``i_c`` is ``program_id(1)``: with NC = 4, 10 of every 16 programs return at once.
+Early returns the program id decides: fla's ``chunk_gla_fwd_A_kernel_intra_sub_inter`` (fla-core 0.6.0, the H200's JIT
+output) starts with ``if i_t * BT + i_i * BC >= T: return`` and ``if i_i <= i_j: return``, where ``i_i, i_j = i_c //
+NC, i_c % NC`` and ``i_c`` is ``program_id(1)``: with NC = 4, 10 of every 16 programs return at once.
 
 The bound of a compute-topped launch whose units are not busy: the tutorial's fused attention with TMA, where the
 tensor cores and the softmax's vector work run in series on one 8-warp CTA per SM. And that attention's DRAM bytes,

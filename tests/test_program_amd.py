@@ -75,4 +75,5 @@ def test_a_cta_over_the_thread_limit_does_not_fit() -> None:
     assert over.problems == ("32 waves x 64 = 2048 work-items per workgroup, over the 1024 MI300X (gfx942) allows",)
     assert nvidia_occupancy(GPU_LIMITS["sm90"], 32, 32, 0).fits  # 32 x 32 = 1024 threads
     nv = nvidia_occupancy(GPU_LIMITS["sm90"], 32, 64, 0)
-    assert not nv.fits and nv.problems[0] == "64 warps x 32 = 2048 threads per CTA, over the 1024 H100/H200 (sm90) allows"
+    assert not nv.fits
+    assert nv.problems[0] == "64 warps x 32 = 2048 threads per CTA, over the 1024 H100/H200 (sm90) allows"

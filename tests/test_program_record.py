@@ -183,7 +183,8 @@ def test_a_tiny_llama_links_nine_in_ten_kernels_to_transformers_source(llama_pro
     source = Path(llama[0].file).read_text(encoding="utf-8").splitlines()
     assert all(source[ln.line - 1].strip() == ln.code for ln in llama)
     rms = [k for k in kernels if "mean_mul_pow_rsqrt" in k.name]
-    assert rms and all("variance = hidden_states.pow(2).mean(-1, keepdim=True)" in [ln.code for ln in k.provenance.lines]
+    assert rms and all("variance = hidden_states.pow(2).mean(-1, keepdim=True)"
+                       in [ln.code for ln in k.provenance.lines]
                        for k in rms)
 
 

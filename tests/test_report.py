@@ -323,7 +323,8 @@ def test_verdicts_at_a_large_launch_follow_the_models_numbers(llama: tuple[Path,
                                                               train_program: tuple[Path, Any], tmp_path: Path) -> None:
     """Kernels at 4096x their launch (a real-size step): the training program's attention softmax (its own
     ``masked_fill(...).softmax``; the Llama's attention is a fused kernel, not Triton's) gets 'write it by hand' for
-    the scores it reads and writes in DRAM, the Llama's SiLU pointwise kernel near its floor is left to torch.compile."""
+    the scores it reads and writes in DRAM, the Llama's SiLU pointwise kernel near its floor is left to
+    torch.compile."""
     from irscope.analysis.report.build import build_report
     from irscope.request.perf_launch import perf_device
     from irscope.store.programs import read_program
@@ -349,7 +350,8 @@ def test_verdicts_at_a_large_launch_follow_the_models_numbers(llama: tuple[Path,
     assert row.chosen.dram_floor_us == pytest.approx(row.chosen.compulsory_bytes / (device.dram_gbs * 1e3))
     assert row.chosen.compulsory_bytes >= sum(t[1] * 4096 for t in tensors)
     store, record = llama
-    silu = next(u.name for g in record.graphs for u in g.kernels if u.name.startswith("triton_poi_fused__unsafe_view_mul_silu"))
+    silu = next(u.name for g in record.graphs for u in g.kernels
+                if u.name.startswith("triton_poi_fused__unsafe_view_mul_silu"))
     pointwise = _one_kernel_record(record, silu)
     facts = _scaled_facts(store, pointwise.graphs[0].kernels[0].keys, 4096)
     (row,) = build_report(pointwise, facts, device, top=1).kernels

@@ -73,7 +73,8 @@ def test_a_recorded_program_kernel_carries_only_its_definitions(tmp_path):
 
 def test_a_function_kernel_with_args(tmp_path, shared_store):
     spec = f"{DATA / 'kernels' / 'off_by_one_add.py'}:add_kernel"
-    args = ["--args", "x_ptr=fp32[4096], y_ptr=fp32[4096], out_ptr=fp32[4096], n_elements=4096", "--constexpr", "BLOCK_SIZE=256"]
+    args = ["--args", "x_ptr=fp32[4096], y_ptr=fp32[4096], out_ptr=fp32[4096], n_elements=4096", "--constexpr",
+            "BLOCK_SIZE=256"]
     script = tmp_path / "repro.py"
     made = CliRunner().invoke(cli, ["repro", spec, "--target", "gfx942", "-o", str(script), *args,
                                     "--store", str(shared_store)])

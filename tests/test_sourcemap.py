@@ -133,7 +133,8 @@ def test_map_lists_tensor_core_memory_and_waits_first_and_leaves_out_never_execu
     out = invoke("map", "matmul", "--line", str(dot), "--target", "sm90", "--store", str(captures.store)).output
     for stage, first in (("ptx", "wgmma.mma_async"), ("sass", "HGMMA.64x256x16")):
         lines = _section(out, stage)
-        listed = [line for line in lines if line.startswith("  ") and not line.startswith(("  kinds:", "  note:", "  ..."))]
+        listed = [line for line in lines if line.startswith("  ")
+                  and not line.startswith(("  kinds:", "  note:", "  ..."))]
         assert first in listed[0], (stage, listed[:3])
         assert lines[-1].endswith("tensor-core, memory, wait, fence and barrier instructions are shown first, "
                                   "then the rest)"), lines[-1]

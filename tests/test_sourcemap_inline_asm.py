@@ -12,7 +12,7 @@ from irscope.parse.lineinfo import asm_line_numbers, parse_ptx
 from tests.test_sourcemap import line_of
 
 pytestmark = pytest.mark.compile
-# Example: %19 = tail call { i32, i32, i32, i32 } asm sideeffect "mov.u32 $0, 0x0;\0A\09...ld.global...", "=r,..."(...) #2, !dbg !18
+# Example: %19 = tail call { i32, i32, i32, i32 } asm sideeffect "mov.u32 $0, 0x0;\0A\09...", "=r,..."(...) #2, !dbg !18
 _ASM_CALL_RE = re.compile(r'asm sideeffect "(?P<asm>[^"]*)".*!dbg !(?P<id>\d+)\s*$')
 # Example: !18 = !DILocation(line: 31, column: 9, scope: !6)
 _DILOC_RE = re.compile(r"^!(?P<id>\d+) = !DILocation\(line: (?P<line>\d+),")

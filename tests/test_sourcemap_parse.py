@@ -14,7 +14,8 @@ LIB = "/site-packages/triton/language/standard.py"
 MLIR = f"""#blocked = #ttg.blocked<{{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}}>
 #loc = loc("{K}":10:1)
 module attributes {{"ttg.num-warps" = 4 : i32}} {{
-  tt.func public @k(%x_ptr: !tt.ptr<f32> {{tt.divisibility = 16 : i32}} loc("x_ptr"(#loc)), %n: i32 loc("n"(#loc))) attributes {{noinline = false}} {{
+  tt.func public @k(%x_ptr: !tt.ptr<f32> {{tt.divisibility = 16 : i32}} loc("x_ptr"(#loc)), %n: i32 loc("n"(#loc))) \
+attributes {{noinline = false}} {{
     %c = arith.constant 1 : i32 loc(#loc1)
     %q = arith.addi %n, %c : i32 loc(#loc7)
     %r = arith.divsi %q, %c : i32 loc(#loc8)
@@ -267,7 +268,8 @@ def test_sass_instructions_predicated_on_not_pt_never_execute_and_are_not_counte
 LLIR = """define ptx_kernel void @k(ptr addrspace(1) %0) local_unnamed_addr !dbg !6 {
   %2 = add i32 %1, 127, !dbg !15
   %3 = sdiv i32 %2, 128, !dbg !14
-  %4 = tail call i32 asm sideeffect "mov.u32 $0, 0x0;\\0A\\09@$2 ld.global.b32 { $0 }, [ $1 + 0 ];", "=r,l,b"(ptr addrspace(1) %0, i1 true), !dbg !14
+  %4 = tail call i32 asm sideeffect "mov.u32 $0, 0x0;\\0A\\09@$2 ld.global.b32 { $0 }, [ $1 + 0 ];", "=r,l,b"(ptr \
+addrspace(1) %0, i1 true), !dbg !14
   tail call void @llvm.nvvm.barrier0(), !dbg !14
   ret void, !dbg !99
 }

@@ -44,7 +44,8 @@ def test_the_two_tritons_pipeline_outputs_are_one_ir_spelled_two_ways():
 
 
 def test_the_first_divergence_is_not_a_spelling():
-    """Triton 3.5.0 against 3.6.0: the pipeliner's outputs agree once spelled alike, and the note says what was set aside."""
+    """Triton 3.5.0 against 3.6.0: the pipeliner's outputs agree once spelled alike, and the note says what was set
+    aside."""
     found = pass_divergence(_dump("3.5.0"), _dump("3.6.0"))
     assert found.level == "none", (found.pass_name, found.effect)
     assert "set aside as two spellings of one IR: contiguity hints on async copies and buffer operations, memdesc " \

@@ -1,4 +1,5 @@
-"""Reading the store never runs a tool: the SASS made from the cubin, and the tools' reports, come from irscope.toolchain."""
+"""Reading the store never runs a tool: the SASS made from the cubin, and the tools' reports, come from
+irscope.toolchain."""
 
 from __future__ import annotations
 

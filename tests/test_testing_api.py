@@ -28,7 +28,8 @@ def test_helpers_pass_on_the_tutorial_matmul(captures):
 
 def test_failures_say_what_was_found(captures):
     cap = captures("matmul", "sm90")
-    with pytest.raises(AssertionError, match=r"pass 'tritongpu-pipelin' did not run .*did you mean 'tritongpu-pipeline'"):
+    with pytest.raises(AssertionError,
+                       match=r"pass 'tritongpu-pipelin' did not run .*did you mean 'tritongpu-pipeline'"):
         assert_pass_ran(cap, "tritongpu-pipelin")
     with pytest.raises(AssertionError, match=r"no nvidia_mma layout with version_major=2; found #mma: version_major=3"):
         assert_layout(cap, kind="nvidia_mma", version_major=2)

@@ -167,7 +167,8 @@ def test_a_worker_capture_equals_the_in_process_one(tmp_path):
     tritons.select(_stand_in())
     there = get_capture(make_request("vector_add", "sm90"), str(tmp_path / "other"))
     assert there.manifest.key == here.manifest.key  # the parent's key is the worker's
-    assert (there.path / there.manifest.files["ttgir"]).read_text() == (here.path / here.manifest.files["ttgir"]).read_text()
+    theirs, ours = there.path / there.manifest.files["ttgir"], here.path / here.manifest.files["ttgir"]
+    assert theirs.read_text() == ours.read_text()
 
 
 @pytest.mark.compile

@@ -88,7 +88,8 @@ async def opened(pilot: object, app: IrscopeApp) -> MainScreen:
 
 
 async def walk_to(pilot: object, nav: Navigator, needle: str, limit: int = 200, top: bool = False) -> None:
-    """Press down in the tree (from the top, with ``top``) until the cursor rests on a node whose label has ``needle``."""
+    """Press down in the tree (from the top, with ``top``) until the cursor rests on a node whose label has
+    ``needle``."""
     if top:
         nav.cursor_line = 0
         await pilot.pause()  # type: ignore[attr-defined]

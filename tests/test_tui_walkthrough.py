@@ -62,7 +62,8 @@ def test_the_catalog_lists_both_and_what_ifs_follow_their_base(two_adds: tuple[P
     ids = [catalog.find(first), catalog.find(second)]
     assert None not in ids and ids[0] != ids[1]
     assert [catalog.key(cid) for cid in ids if cid is not None] == [first, second]
-    assert sorted(n for n in catalog.names() if n.startswith("add_kernel")) == ["add_kernel", "add_kernel (two_kernels.py)"]
+    assert sorted(n for n in catalog.names() if n.startswith("add_kernel")) == ["add_kernel",
+                                                                                "add_kernel (two_kernels.py)"]
 
 
 def test_the_what_if_form_opens_with_its_first_field_focused(two_adds: tuple[Path, str, str]) -> None:

@@ -128,7 +128,8 @@ def test_an_outer_loops_tensor_core_count_leaves_its_inner_loop_out(store: str) 
     kernel = _fla("fla.ops.kda.chunk_bwd", "chunk_kda_bwd_kernel_wy_dqkg_fused")
     bf, f32 = _bf16(), _f32(B * T * H * 64)
     capture = irscope.capture(kernel, bf, bf, bf, bf, f32, _bf16(B * T * H), bf, bf, bf, bf, f32, f32, bf, bf, f32,
-                              _f32(B * T * H), f32, None, None, 0.125, T, target="gfx942", store=store, num_warps=2, num_stages=2,
+                              _f32(B * T * H), f32, None, None, 0.125, T, target="gfx942", store=store, num_warps=2,
+                              num_stages=2,
                               H=H, HV=H, K=64, V=64, BT=64, BK=16, BV=16, STATE_V_FIRST=False, IS_VARLEN=False,
                               USE_GRAPH=False)
     counts = {f.claim: (f.status, f.evidence) for f in verify_capture(capture).findings

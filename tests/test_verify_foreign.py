@@ -183,7 +183,8 @@ def test_volatile_loads_are_global_loads(store: Store) -> None:
     assert "ld.volatile.global.b32" in capture.read("ptx")
     assert classify("ld.volatile.global.b32") == "global_load" and access_bytes("ld.volatile.global.b32") == 4
     assert classify("st.release.gpu.global.b32") == "global_store" and classify("ld.shared.b32") == "shared_load"
-    lines = [f for f in verify_capture(capture).findings if f.topic == "lines" and f.claim.startswith(("line 214", "line 216"))]
+    lines = [f for f in verify_capture(capture).findings if f.topic == "lines"
+             and f.claim.startswith(("line 214", "line 216"))]
     assert [(f.claim, f.evidence, f.status) for f in lines] == [
         ("line 214: TTGIR has tt.load", "ptx: 1 global load instruction(s) attributed to line 214", "agree"),
         ("line 216: TTGIR has tt.load", "ptx: 1 global load instruction(s) attributed to line 216", "agree")]
@@ -224,7 +225,8 @@ def test_loop_with_mma_v2_dots_and_a_wgmma(store: Store) -> None:
     assert [(f.claim, f.status) for f in mma] == [
         ("loop at line 55: 6 dots, 5 mma.sync and 1 wgmma (16x8, 64x32x16 per instruction)", "agree")]
     assert "wgmma.mma_async.sync.aligned.m64n32k16" in mma[0].evidence
-    opcodes = ["mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16"]
+    opcodes = ["mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+               "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16"]
     assert _family_matches("wgmma", [(64, 32, 16)], opcodes, "ptx") == (True, "")
     assert _family_matches("wgmma", [(64, 64, 16)], opcodes, "ptx") == (False, "")
     assert _family_matches("mma.sync", [(16, 8, None)], opcodes[1:], "ptx") == (False, "")

@@ -32,12 +32,14 @@ class Source:
 
 
 SOURCES: tuple[Source, ...] = (
-    Source("liger", ("liger-kernel==0.8.5",), "liger_driver.py", note="Liger-Kernel's functional ops, forward+backward"),
+    Source("liger", ("liger-kernel==0.8.5",), "liger_driver.py",
+           note="Liger-Kernel's functional ops, forward+backward"),
     Source("fla", ("fla-core==0.6.0", "einops==0.8.1"), "fla_driver.py",
            note="flash-linear-attention's chunked and fused-recurrent ops"),
     Source("flag_gems", ("flag-gems==5.0.2", "sqlalchemy==2.0.48", "greenlet==3.2.4"), "flag_gems_driver.py",
            note="FlagGems' aten operators, called directly"),
-    Source("gemlite", ("gemlite==0.5.1.post1", "tqdm==4.67.1"), "gemlite_driver.py", note="GemLite's low-bit GEMM/GEMV kernels"),
+    Source("gemlite", ("gemlite==0.5.1.post1", "tqdm==4.67.1"), "gemlite_driver.py",
+           note="GemLite's low-bit GEMM/GEMV kernels"),
     Source("mamba", ("einops==0.8.1",), "mamba_driver.py", unpack=("mamba-ssm==2.3.1",),
            note="mamba-ssm's ops/triton modules, loaded by file path from the sdist"),
     Source("hf_inductor", ("transformers==4.57.1", "huggingface_hub==0.36.0", "tokenizers==0.22.1",

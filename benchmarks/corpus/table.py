@@ -178,7 +178,8 @@ def write_table(layout: Layout, targets: list[str], note: str = "") -> str:
         "failed mean is in `benchmarks/corpus/README.md`. This file is written by the runner:", "",
         "```bash",
         "python benchmarks/corpus/run.py install   # needs the network: pip download of the pinned sources",
-        "python benchmarks/corpus/run.py all --targets sm90,sm100,gfx942 -j 16   # after install: capture, commands, table",
+        "python benchmarks/corpus/run.py all --targets sm90,sm100,gfx942 -j 16   # after install: "
+        "capture, commands, table",
         "```", "",
         "One run of it by hand, as the runner does it (with `.corpus/site/liger` on PYTHONPATH):", "",
         "```bash",

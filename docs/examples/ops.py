@@ -1,4 +1,4 @@
-"""A kernel file of your own, as `irscope show docs/examples/ops.py:add_kernel --args ...` reads it (docs/user-kernels.md)."""
+"""A kernel file of yours, as `irscope show docs/examples/ops.py:add_kernel --args ...` reads it (user-kernels.md)."""
 
 import triton
 import triton.language as tl

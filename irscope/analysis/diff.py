@@ -41,7 +41,8 @@ _MIR_DEBUG_LOC = re.compile(r",? debug-location ![0-9]+(?:; [^\n]*)?")
 _SMALL_GAP = 2_000_000  # a gap of len(a) * len(b) cells or fewer is aligned by difflib; larger ones are replaced
 # Example: %accumulator_42   %c0_i32_3   %12   (an SSA value with the printer's uniquing number)
 _SSA_NUMBERED = re.compile(r"%([A-Za-z_$.][\w$.]*?)_\d+\b|%\d+\b")
-# Example: %accumulator_42 -> accumulator   %c0_i32 -> c0_i32   %12 -> ""   ^bb3 -> ^bb  (a value's name without its number)
+# Example: %accumulator_42 -> accumulator   %c0_i32 -> c0_i32   %12 -> ""   ^bb3 -> ^bb
+# (a value's name without its number)
 _SSA_OR_BLOCK = re.compile(r"%(?:([A-Za-z_$.][\w$.]*?)(?:_\d+)?|\d+)\b|(\^bb)\d+\b")
 # Example: %a_ptrs_58   %arg3   %12#1   (any SSA value, for structural comparisons)
 _SSA_ANY = re.compile(r"%[\w$.-]+")
@@ -49,7 +50,7 @@ _SSA_ANY = re.compile(r"%[\w$.-]+")
 _BLOCK_NUMBERED = re.compile(r"\^bb\d+\b")
 # Example: !dbg !37  (LLVM metadata numbers shift whenever metadata is added)
 _LLVM_META_NUMBERED = re.compile(r"!\d+\b")
-# Example: #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+# Example: #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 _ALIAS_DEF = re.compile(r"^#(?!loc)([\w$.-]+) = (.*)$", re.M)
 
 

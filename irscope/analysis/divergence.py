@@ -33,8 +33,9 @@ _SHOWN_LINES = 2  # changed lines quoted when no counted fact moved
 _NAME_NOISE = re.compile(r"[^a-z0-9]")
 # Example: \t.loc\t1 48 20   /   .file\t1 "/work/k.py"   /   // begin inline asm   (PTX/AMDGCN lines that are positions)
 _ASM_NOISE = re.compile(r"^\s*(?:\.loc\b|\.file\b|//|;|\.Ltmp\d+:|\.Lfunc_end|\.Ldebug_)")
-# Example: STL [R1+0x10], R20   /   LDL.64 R4, [R1+0x8]   /   st.local.u32   /   scratch_store_dword   (a spill or local array)
-# Example:   llvm.func @matmul_kernel(%arg0: !llvm.ptr<1>, ...) attributes {nvvm.kernel = 1 : ui1, nvvm.maxnreg = 160 : i32} {
+# Example: STL [R1+0x10], R20   /   LDL.64 R4, [R1+0x8]   /   st.local.u32   /   scratch_store_dword
+# (a spill or local array)
+# Example: llvm.func @matmul_kernel(%arg0: !llvm.ptr<1>, ...) attributes {nvvm.kernel = 1 : ui1, ...} {
 _FUNC_ATTRS = re.compile(r"^(\s*(?:tt|llvm)\.func\b.*?) attributes \{.*\} \{$")
 # LLVM IR's memory and control flow, as _llvm_shape counts it: instructions, then blocks and loops.
 _LLVM_SHAPE = (("load", "loads"), ("store", "stores"), ("phi", "phis"), ("br", "branches"), ("select", "selects"))
@@ -254,7 +255,8 @@ def _attributes_only(a: _Side, sa: int, b: _Side, sb: int) -> list[str]:
     if a.body(sa) == b.body(sb):
         return []
     before, after = mlir_facts(a.body(sa)).module_attrs, mlir_facts(b.body(sb)).module_attrs
-    moved = [f"{k} {before[k]} -> {v}" if k in before else f"+{k} = {v}" for k, v in after.items() if before.get(k) != v]
+    moved = [f"{k} {before[k]} -> {v}" if k in before else f"+{k} = {v}" for k, v in after.items()
+             if before.get(k) != v]
     moved += [f"-{k}" for k in before if k not in after]
     said = "only module attributes differ: " + ", ".join(moved) if moved else "only the kernel's attributes differ"
     return [f"the MLIR code agrees through every pass; {said}"]
@@ -277,7 +279,8 @@ def _quoted(text_a: str, text_b: str, ir: str) -> list[str]:
     if found.hunks:
         lines = found.hunks[0].lines
         for tag, side in (("-", "A"), ("+", "B")):
-            out.extend(f"{side}: {line.text.strip()[:160]}" for line in [x for x in lines if x.tag == tag][:_SHOWN_LINES])
+            out.extend(f"{side}: {line.text.strip()[:160]}"
+                       for line in [x for x in lines if x.tag == tag][:_SHOWN_LINES])
     return out
 
 

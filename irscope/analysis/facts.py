@@ -22,7 +22,7 @@ FACTS_FORMAT = 1
 # Facts whose value varies run to run: not compared unless a tolerance names them.
 NOISY = ("compile_seconds",)
 
-# Example: #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>
+# Example: #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [...]}>
 _LAYOUT_ALIAS = re.compile(r"^#(?!loc)([\w$.-]+) = (#(?:ttg|triton_gpu|ttng|triton_nvidia_gpu|amdgpu)\.\S.*)$", re.M)
 # Example: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 | mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 _PTX_MMA_SHAPE = re.compile(r"\.(m\d+n\d+k\d+)\b")

@@ -54,7 +54,8 @@ _TABLE: tuple[InstructionKind, ...] = (
         r"^(?:cp\.async\.(?:bulk\.)?wait_(?:group|all)|wgmma\.wait_group|mbarrier\.(?:try_)?wait|"
         r"DEPBAR|WARPGROUP\.DEPBAR|SYNCS\.PHASECHK|s_waitcnt|"
         r"ttg\.async_wait|ttng\.warp_group_dot_wait|ttng\.wait_barrier|amdg\.async_wait)")),
-    # Example: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 | HGMMA.64x256x16.F32 | DMMA.8x8x4 | v_mfma_f32_32x32x8_f16
+    # Example: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 | HGMMA.64x256x16.F32 | DMMA.8x8x4
+    #          v_mfma_f32_32x32x8_f16
     InstructionKind("mma", re.compile(
         r"^(?:mma\.sync|wgmma\.mma_async|tcgen05\.mma|HMMA|HGMMA|IGMMA|QGMMA|BGMMA|DMMA|UTC\w*MMA|IMMA|"
         r"v_mfma|v_smfmac|v_wmma|"
@@ -71,20 +72,23 @@ _TABLE: tuple[InstructionKind, ...] = (
     InstructionKind("scalar_load", re.compile(r"^(?:s_load_|s_buffer_load_)")),
     # Example: ld.global.v4.b32 | ld.volatile.global.b32 | ld.acquire.gpu.global.b32 | LDG.E.128 | buffer_load_dwordx4
     InstructionKind("global_load", re.compile(
-        r"^(?:ld\.(?:" + _PTX_ORDER + r")?global|LDG\b|LDG\.|global_load|buffer_load|tt\.load$|amdg\.buffer_load$|tt\.descriptor_load)")),
+        r"^(?:ld\.(?:" + _PTX_ORDER + r")?global|LDG\b|LDG\.|global_load|buffer_load|tt\.load$|amdg\.buffer_load$"
+        r"|tt\.descriptor_load)")),
     # Example: st.shared.v4.b32 | STS.128 | ds_write_b128 | ttg.local_store
     InstructionKind("shared_store", re.compile(
         r"^(?:st\.shared|stmatrix|STS\b|STS\.|STSM|ds_write|ds_store|ttg\.local_store|ttg\.local_alloc)")),
     # Example: st.global.v4.b32 | st.release.gpu.global.b32 | STG.E.128 | buffer_store_dwordx2 | tt.store
     InstructionKind("global_store", re.compile(
-        r"^(?:st\.(?:" + _PTX_ORDER + r")?global|STG\b|STG\.|global_store|buffer_store|tt\.store$|amdg\.buffer_store$|tt\.descriptor_store)")),
+        r"^(?:st\.(?:" + _PTX_ORDER + r")?global|STG\b|STG\.|global_store|buffer_store|tt\.store$|amdg\.buffer_store$"
+        r"|tt\.descriptor_store)")),
     # Example: atom.global.acq_rel.gpu.cas.b32 | red.global.add.f32 | ATOMG.E.CAS.STRONG.GPU | RED.E.ADD.F32.FTZ.RN
     # | global_atomic_cmpswap | buffer_atomic_add_f32 | tt.atomic_cas | tt.atomic_rmw
     InstructionKind("atomic", re.compile(
         r"^(?:atom\.|red\.|ATOM\b|ATOM\.|ATOMG|ATOMS|RED\b|RED\.|global_atomic_|buffer_atomic_|flat_atomic_|"
         r"tt\.atomic_(?:cas|rmw)$|amdg\.buffer_atomic_\w+$)")),
     # Example: bar.sync 0 | BAR.SYNC.DEFER_BLOCKING 0x0 | s_barrier
-    InstructionKind("barrier", re.compile(r"^(?:bar\.sync|barrier\.sync|BAR\.|BAR\b|s_barrier|ttg\.barrier|gpu\.barrier)")),
+    InstructionKind("barrier",
+                    re.compile(r"^(?:bar\.sync|barrier\.sync|BAR\.|BAR\b|s_barrier|ttg\.barrier|gpu\.barrier)")),
     # Example: ttg.convert_layout
     InstructionKind("convert", re.compile(r"^ttg\.convert_layout$")),
 )

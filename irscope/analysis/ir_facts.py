@@ -155,7 +155,8 @@ def llvm_facts(text: str, ir: str = "llvm") -> IrFacts:
     if ir == "mir":
         lines = normalize(text, "mir")
         return IrFacts(ir=ir, ops=Counter(m.group(1) for ln in lines if (m := _MIR_INST.match(ln))))
-    return IrFacts(ir=ir, ops=Counter(_LLVM_INST_AFTER_NL.findall("\n" + text)), intrinsics=Counter(_LLVM_INTRINSIC.findall(text)))
+    return IrFacts(ir=ir, ops=Counter(_LLVM_INST_AFTER_NL.findall("\n" + text)),
+                   intrinsics=Counter(_LLVM_INTRINSIC.findall(text)))
 
 
 def layout_phrase(layout: Layout) -> str:
@@ -165,10 +166,12 @@ def layout_phrase(layout: Layout) -> str:
         return "x".join(str(v) for v in values)
 
     if isinstance(layout, NvidiaMmaLayout):
-        return f"nvidia_mma v{layout.version_major}, instrShape {dims(layout.instr_shape)}, warps {dims(layout.warps_per_cta)}"
+        return (f"nvidia_mma v{layout.version_major}, instrShape {dims(layout.instr_shape)}, "
+                f"warps {dims(layout.warps_per_cta)}")
     if isinstance(layout, AmdMfmaLayout):
         t = ", transposed" if layout.is_transposed else ""
-        return f"amd_mfma v{layout.version}, instrShape {dims(layout.instr_shape)}, warps {dims(layout.warps_per_cta)}{t}"
+        return (f"amd_mfma v{layout.version}, instrShape {dims(layout.instr_shape)}, "
+                f"warps {dims(layout.warps_per_cta)}{t}")
     if isinstance(layout, AmdWmmaLayout):
         return f"amd_wmma, instrShape {dims(layout.instr_shape)}" + (
             f", warps {dims(layout.warps_per_cta)}" if layout.warps_per_cta else "")
@@ -177,7 +180,8 @@ def layout_phrase(layout: Layout) -> str:
                 f"wpc {dims(layout.warps_per_cta)}")
     if isinstance(layout, DotOperandLayout):
         k = f", kWidth {layout.k_width}" if layout.k_width is not None else ""
-        return f"dot operand {'AB'[layout.op_idx] if layout.op_idx in (0, 1) else layout.op_idx} of {layout.parent.label}{k}"
+        operand = 'AB'[layout.op_idx] if layout.op_idx in (0, 1) else layout.op_idx
+        return f"dot operand {operand} of {layout.parent.label}{k}"
     if isinstance(layout, SliceLayout):
         return f"slice dim {layout.dim} of {layout.parent.label}"
     if isinstance(layout, NVMMASharedLayout):

@@ -4,26 +4,28 @@ Triton's pipeliner turns a loop's global loads into loads issued ``S - 1`` itera
 prologue issues the first ``S - 1`` rounds, each iteration issues one more and waits for the oldest.
 So the achieved depth of a load is ``(its copies before the loop) / (its copies in the loop) + 1``,
 counted per source line. On NVIDIA the copies are async (cp.async, TMA) into multi-buffered shared
-memory; on AMD they are register loads stored to shared memory one iteration ahead.
+memory; on AMD they are register loads stored to shared memory one iteration ahead. What the
+lower stages' loops hold (the confirming instructions, the unrolling) is irscope.analysis.loop_evidence.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from irscope.analysis.instructions import access_bytes, canonical_op, classify, pending_count
+from irscope.analysis.instructions import canonical_op, classify, pending_count
+from irscope.analysis.loop_evidence import Evidence, WaitInfo, listing_matches, lower_evidence
 from irscope.analysis.spin_locks import SpinLock, spin_lock
 from irscope.errors import StoreError
 from irscope.parse.layouts import AmdMfmaLayout, AmdWmmaLayout, LayoutTable, NvidiaMmaLayout, parse_layouts
-from irscope.parse.lineinfo import AsmLoop, Listing, parse_amdgcn, parse_ptx
+from irscope.parse.lineinfo import Listing, parse_amdgcn, parse_ptx
 from irscope.parse.mlir_locs import innermost_in
 from irscope.parse.mlir_ops import MlirModule, MlirOp, parse_module
 from irscope.parse.ttgir_ops import element_bits, parse_types
 from irscope.store.store import Capture
 
-__all__ = ["Evidence", "LoadStream", "Loop", "WaitInfo", "analyze_loops", "capture_loops"]
+__all__ = ["LoadStream", "Loop", "analyze_loops", "capture_loops", "unroll_notes"]
 
 _LOOP_OPS = frozenset({"scf.for", "scf.while"})
 _REGISTER_STAGED_USERS = frozenset({"ttg.local_store", "ttg.local_alloc"})
@@ -42,23 +44,6 @@ _WAIT_WHAT = {
     "ttng.wait_barrier": "TMA barrier phase",
     "amdg.async_wait": "async-copy group",
 }
-
-
-@dataclass(frozen=True)
-class WaitInfo:
-    """A wait in a loop.
-
-    Attributes:
-        op: the op or instruction.
-        pending: how many groups it lets stay in flight, or None when not printed.
-        what: what is waited for, in words, singular (``async-copy group``).
-        line: where it is (TTGIR line, or line of the listing).
-    """
-
-    op: str
-    pending: int | None
-    what: str
-    line: int
 
 
 @dataclass(frozen=True)
@@ -95,35 +80,6 @@ class LoadStream:
     peeled: int = 0
     layout: str = ""
     masked_off: int = 0
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """What a lower stage's instructions show for a loop.
-
-    Attributes:
-        stage: ``ptx``, ``sass`` or ``amdgcn``.
-        label: the loop's header label in that stage, or "" when no loop there matches.
-        in_loop: instruction class (see irscope.analysis.instructions.KINDS) -> count in the loop.
-        before_loop: instruction class -> count between the previous loop and this one.
-        opcodes: instruction class -> the distinct mnemonics seen in the loop.
-        waits: the waits in the loop, with their pending counts.
-        widest_access: the widest global load or async copy in the loop, in bytes per thread.
-        unrolled: SASS: how many iterations of the PTX loop one iteration of this loop runs (ptxas
-            unrolled it that many times); 1 when the counts match.
-        llvm_unrolled: PTX and AMDGCN: how many iterations of the TTGIR loop one iteration of this loop runs
-            (LLVM unrolled it that many times, leaving ``.epil``/``.prol`` blocks for the rest); 1 otherwise.
-    """
-
-    stage: str
-    label: str
-    in_loop: dict[str, int]
-    before_loop: dict[str, int]
-    opcodes: dict[str, tuple[str, ...]]
-    waits: tuple[WaitInfo, ...]
-    widest_access: int | None
-    unrolled: int = 1
-    llvm_unrolled: int = 1
 
 
 @dataclass(frozen=True)
@@ -335,7 +291,8 @@ def _buffers(module: MlirModule, body: list[MlirOp]) -> tuple[str, ...]:
             continue
         index = definer.get(op.operands[1])
         view = module.ops[index] if index is not None else None
-        if view is not None and canonical_op(view.name) in ("ttg.memdesc_index", "ttg.memdesc_subview") and view.operands:
+        if (view is not None and canonical_op(view.name) in ("ttg.memdesc_index", "ttg.memdesc_subview")
+                and view.operands):
             index = definer.get(view.operands[0])
             view = module.ops[index] if index is not None else None
         if view is not None and canonical_op(view.name) == "ttg.local_alloc":
@@ -372,13 +329,15 @@ def _mma_kind(dot: MlirOp, table: LayoutTable) -> str:
     types = [t for _, t in parse_types(dot.text)]
     result = types[-1] if types else None
     layout = table.get(result.encoding) if result and result.encoding.startswith("#") else None
-    if canonical_op(dot.name) == "ttng.warp_group_dot" or (isinstance(layout, NvidiaMmaLayout) and layout.version_major == 3):
+    if canonical_op(dot.name) == "ttng.warp_group_dot" or (isinstance(layout, NvidiaMmaLayout)
+                                                           and layout.version_major == 3):
         shape = "x".join(str(n) for n in layout.instr_shape) if isinstance(layout, NvidiaMmaLayout) else "?"
         return f"wgmma (NVIDIA mma v3, warpgroup instruction tile {shape})"
     if canonical_op(dot.name) == "ttng.tc_gen5_mma":
         return "tcgen05.mma (NVIDIA mma v5, accumulator in tensor memory)"
     if isinstance(layout, NvidiaMmaLayout):
-        return f"mma.sync (NVIDIA mma v{layout.version_major}, instruction tile {'x'.join(str(n) for n in layout.instr_shape)})"
+        tile = 'x'.join(str(n) for n in layout.instr_shape)
+        return f"mma.sync (NVIDIA mma v{layout.version_major}, instruction tile {tile})"
     if isinstance(layout, AmdMfmaLayout):
         return f"mfma (AMD MFMA v{layout.version}, {'x'.join(str(n) for n in layout.instr_shape)})"
     if isinstance(layout, AmdWmmaLayout):
@@ -393,7 +352,8 @@ def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
         return "", 0, ""
     kinds = Counter(_mma_kind(d, table) for d in dots)
     # One loop may hold dots of several kinds (fla's fused_chunk_based: mma v2 dots beside a wgmma).
-    mma = next(iter(kinds)) if len(kinds) == 1 else "; ".join(f"{k} for {n} of the {len(dots)} dots" for k, n in kinds.items())
+    mma = (next(iter(kinds)) if len(kinds) == 1
+           else "; ".join(f"{k} for {n} of the {len(dots)} dots" for k, n in kinds.items()))
     types = [t for _, t in parse_types(dots[0].text)]
     operands = [t for t in types[:2]]
     if operands and all(t.kind == "memdesc" for t in operands):
@@ -408,7 +368,8 @@ def _mma(body: list[MlirOp], table: LayoutTable) -> tuple[str, int, str]:
 
 
 def _waits(body: list[MlirOp]) -> tuple[WaitInfo, ...]:
-    return tuple(WaitInfo(canonical_op(op.name), pending_count(op.text), _WAIT_WHAT.get(canonical_op(op.name), ""), op.line)
+    return tuple(WaitInfo(canonical_op(op.name), pending_count(op.text), _WAIT_WHAT.get(canonical_op(op.name), ""),
+                          op.line)
                  for op in body if classify(op.name) == "wait")
 
 
@@ -452,105 +413,6 @@ def _inner_loads(module: MlirModule, loop: MlirOp) -> bool:
         op.name in _LOOP_OPS for op in module.inside(loop.index))
 
 
-def _asm_lines(listing: Listing, loop: AsmLoop, kernel_file: str) -> set[int]:
-    found = set()
-    for insn in listing.inside(loop):
-        frame = innermost_in(insn.frames, kernel_file)
-        if frame:
-            found.add(frame.line)
-    return found
-
-
-def _asm_matches(ir_loops: list[set[int]], listing: Listing, kernel_file: str) -> list[AsmLoop | None]:
-    """For each TTGIR loop (its body's kernel lines), the listing loop with the most similar lines.
-
-    Pairs are taken best first (Jaccard similarity of the line sets, at least 0.2), each listing
-    loop at most once: a loop the backend unrolled has no counterpart.
-    """
-    asm_lines = [_asm_lines(listing, loop, kernel_file) for loop in listing.loops]
-    scores = []
-    for i, lines in enumerate(ir_loops):
-        for j, other in enumerate(asm_lines):
-            if lines and other:
-                scores.append((len(lines & other) / len(lines | other), i, j))
-    chosen: list[AsmLoop | None] = [None] * len(ir_loops)
-    taken: set[int] = set()
-    for score, i, j in sorted(scores, reverse=True):
-        if score >= 0.2 and chosen[i] is None and j not in taken:
-            chosen[i] = listing.loops[j]
-            taken.add(j)
-    return chosen
-
-
-def _evidence(listing: Listing, found: AsmLoop | None) -> Evidence:
-    if found is None:
-        return Evidence(listing.stage, "", {}, {}, {}, (), None)
-    earlier = [loop.end for loop in listing.loops if loop.end < found.start]
-    inside = listing.inside(found)  # SASS's never-executed `@!PT` padding is not among a listing's instructions
-    before = listing.between(max(earlier, default=0), found.start - 1)
-    in_loop: Counter[str] = Counter()
-    opcodes: dict[str, dict[str, None]] = {}
-    waits = []
-    widest: int | None = None
-    for insn in inside:
-        kind = classify(insn.opcode)
-        if kind is None:
-            continue
-        in_loop[kind] += 1
-        opcodes.setdefault(kind, {})[insn.opcode] = None
-        if kind == "wait":
-            waits.append(WaitInfo(insn.text, pending_count(insn.text), "", insn.number))
-        if kind in ("global_load", "async_copy"):
-            width = access_bytes(insn.opcode, insn.text)
-            if width is not None:
-                widest = max(widest or 0, width)
-    before_counts = Counter(k for i in before if (k := classify(i.opcode)) is not None)
-    return Evidence(listing.stage, found.label, dict(in_loop), dict(before_counts),
-                    {k: tuple(v) for k, v in opcodes.items()}, tuple(waits), widest)
-
-
-# A PTX instruction of these classes becomes one SASS instruction of the same width, so per-iteration
-# counts compare between the two loops (shared loads do not: ptxas merges ld.shared into wider LDS).
-_ONE_TO_ONE = ("mma", "async_copy", "global_load", "global_store")
-
-
-def _unroll_factor(ptx: Evidence, sass: Evidence) -> int:
-    """How many PTX iterations one iteration of the SASS loop runs: k when each of its tensor-core, copy
-    and global-memory counts is k times the PTX loop's (ptxas unrolled it k times), else 1."""
-    if not ptx.label or not sass.label or ptx.widest_access != sass.widest_access:
-        return 1
-    pairs = [(ptx.in_loop[k], sass.in_loop.get(k, 0)) for k in _ONE_TO_ONE if ptx.in_loop.get(k)]
-    factors = {lower // upper if lower % upper == 0 else 0 for upper, lower in pairs}
-    return factors.pop() if len(factors) == 1 and min(factors) > 1 else 1
-
-
-def _llvm_unroll_factor(listing: Listing, found: AsmLoop | None, kernel_file: str) -> int:
-    """How many TTGIR iterations one iteration of the listing's loop runs: k when LLVM's unrolling left
-    remainder blocks with this loop's kernel lines and each tensor-core, copy and global-memory count in the
-    loop is k times the remainder's (one pass through the remainder runs one iteration), else 1."""
-    if found is None or not listing.unroll_remainders:
-        return 1
-    lines = _asm_lines(listing, found, kernel_file)
-    rest: Counter[str] = Counter()
-    for first, last in listing.unroll_remainders:
-        for insn in listing.between(first, last):
-            frame = innermost_in(insn.frames, kernel_file)
-            kind = classify(insn.opcode)
-            if kind in _ONE_TO_ONE and frame and frame.line in lines and not found.contains(insn.number):
-                rest[kind] += 1
-    inside = Counter(k for i in listing.inside(found) if (k := classify(i.opcode)) in _ONE_TO_ONE)
-    factors = {inside[k] // n if inside[k] % n == 0 else 0 for k, n in rest.items()}
-    return factors.pop() if len(factors) == 1 and min(factors) > 1 else 1
-
-
-def _with_unrolling(evidence: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
-    """The evidence with the SASS loop's unroll factor against the PTX loop."""
-    ptx = next((e for e in evidence if e.stage == "ptx"), None)
-    if ptx is None:
-        return evidence
-    return tuple(replace(e, unrolled=_unroll_factor(ptx, e)) if e.stage == "sass" else e for e in evidence)
-
-
 def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = None, backend: str = "cuda",
                   listings: tuple[Listing, ...] = (), source: tuple[str, ...] = ()) -> list[Loop]:
     """Every loop of a TTGIR module with its pipelining, waits, matrix instructions and lower-stage evidence."""
@@ -560,7 +422,7 @@ def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = Non
     found = [op for op in module.ops if op.name in _LOOP_OPS]
     bodies = [_body(module, op) for op in found]
     body_lines = [{n for o in body if (n := _kernel_line(o, kernel_file)) is not None} for body in bodies]
-    matched = [_asm_matches(body_lines, listing, kernel_file) for listing in listings]
+    matched = [listing_matches(body_lines, listing, kernel_file) for listing in listings]
     loops = []
     for k, (op, body) in enumerate(zip(found, bodies, strict=True)):
         line = _kernel_line(op, kernel_file)
@@ -571,9 +433,7 @@ def analyze_loops(ttgir: str, kernel_file: str, default_stages: int | None = Non
         streams = _streams(module, op, body, kernel_file, table)
         achieved = max((s.stages for s in streams), default=1)
         mma, count, operands = _mma(body, table)
-        evidence = _with_unrolling(tuple(
-            replace(_evidence(listing, matches[k]), llvm_unrolled=_llvm_unroll_factor(listing, matches[k], kernel_file))
-            for listing, matches in zip(listings, matched, strict=True)))
+        evidence = lower_evidence(listings, [matches[k] for matches in matched], kernel_file)
         buffers = _buffers(module, body)
         unpipelined = achieved <= 1 or any(s.stages == 1 for s in streams)
         loops.append(Loop(

@@ -49,7 +49,8 @@ def _code_version() -> str:
 VERSION = _code_version()
 
 __all__ = ["VERSION", "DumpSource", "IrFacts", "PassEffect", "PassTable", "comparable_llvm", "describe_change",
-           "effect_of", "effects_to_json", "find_pass", "llvm_facts", "llvm_function", "mlir_facts", "pass_effects", "pass_table"]
+           "effect_of", "effects_to_json", "find_pass", "llvm_facts", "llvm_function", "mlir_facts", "pass_effects",
+           "pass_table"]
 
 
 class DumpSource(Protocol):

@@ -14,11 +14,12 @@ ALLOC_SHAPE = "memdesc allocation shapes"
 CONTIGUITY = "contiguity hints on async copies and buffer operations"
 VALUE_NAMES = "SSA value names"
 
-# Example: !ttg.memdesc<64x64xbf16, #shared, #smem, mutable, 2x64x64>   /   -> <64x64xbf16, #shared, #smem, mutable, 2x64x64>
+# Example: !ttg.memdesc<64x64xbf16, #shared, #smem, mutable, 2x64x64>
+#          -> <64x64xbf16, #shared, #smem, mutable, 2x64x64>
 # (one buffer of a multi-buffered allocation with the allocation's shape after it, as Triton 3.5 prints it)
 _ALLOC = re.compile(r"(<(?P<shape>\d+(?:x\d+)*)x[\w.]+(?:, #[\w.]+){2}(?:, mutable)?), (?P<alloc>\d+(?:x\d+)*)>")
 # Example: ttg.async_copy_global_to_local %ptrs, %buf mask %m {contiguity = 8 : i32} : tensor<...> -> <...>
-# Example: amdg.buffer_load %q_ptr[%offs], %mask cacheModifier = cg {contiguity = 8 : i32} : tensor<128x64xbf16, #blocked1>
+# Example: amdg.buffer_load %q_ptr[%offs], %mask cacheModifier = cg {contiguity = 8 : i32} : tensor<128x64xbf16, ...>
 _CONTIGUITY = re.compile(r"((?:ttg\.async_copy_global_to_local|amdg\.buffer_load(?:_to_local)?|amdg\.buffer_store) "
                          r"[^{}\n]*?) \{contiguity = \d+ : i32\}")
 # Example: %acc_12   %arg21   %12   %seq_idx   (an SSA value as printed; the name is the printer's choice)

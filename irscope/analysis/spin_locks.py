@@ -65,7 +65,8 @@ class SpinLock:
 def _semantics(op: MlirOp) -> str:
     found = _SEMANTICS.search(op.text)
     words = [w.strip() for w in found["words"].split(",") if w.strip()] if found else []
-    return f"{canonical_op(op.name)} {' '.join(words[:1])}{', ' if len(words) > 1 else ''}{', '.join(words[1:])}".strip()
+    rest = ', '.join(words[1:])
+    return f"{canonical_op(op.name)} {' '.join(words[:1])}{', ' if len(words) > 1 else ''}{rest}".strip()
 
 
 def _defining(module: MlirModule, name: str, user: int) -> MlirOp | None:

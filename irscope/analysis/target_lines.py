@@ -84,7 +84,8 @@ def _executions(listing: Listing, number: int, loops: Mapping[str, float] | None
     return loops.get(innermost.label, 1.0)
 
 
-def line_profiles(listing: Listing, kernel_file: str, loops: Mapping[str, float] | None) -> dict[int | None, LineProfile]:
+def line_profiles(listing: Listing, kernel_file: str, loops: Mapping[str, float] | None
+                  ) -> dict[int | None, LineProfile]:
     """Each kernel line's profile in one listing; ``loops``: perf's executions per CTA by loop label (None: unknown)."""
     mapped = map_listing(listing, kernel_file, "")
     count: Counter[int | None] = Counter()
@@ -102,7 +103,8 @@ def line_profiles(listing: Listing, kernel_file: str, loops: Mapping[str, float]
             mma.setdefault(m.line, Counter())[mma_family(m.opcode)] += 1
         if m.opcode.startswith(("buffer_load", "buffer_store", "buffer_atomic")):
             buffers[m.line] += 1
-        if kind in ("global_load", "global_store", "async_copy") and (size := access_bytes(m.opcode, m.text)) is not None:
+        if (kind in ("global_load", "global_store", "async_copy")
+                and (size := access_bytes(m.opcode, m.text)) is not None):
             widths.setdefault(m.line, set()).add(size)
     return {line: LineProfile(instructions=n, dynamic=dynamic.get(line) if loops is not None else None,
                               mma=tuple(sorted(mma.get(line, Counter()).items())), buffer_ops=buffers[line],

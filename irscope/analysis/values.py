@@ -19,17 +19,20 @@ from functools import lru_cache
 __all__ = ["PREDICATES", "ScalarProgram", "ScalarRun", "parse_scalar_program", "run_program"]
 
 # Example: %num_pid_m_3 = arith.divsi %num_pid_m, %c128_i32 : i32 loc(#loc104)
-_SCALAR_OP = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?P<op>\w+)\s+(?P<a>%[\w$.-]+)(?:\s*,\s*(?P<b>%[\w$.-]+))?"
+_SCALAR_OP = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?P<op>\w+)\s+(?P<a>%[\w$.-]+)"
+                        r"(?:\s*,\s*(?P<b>%[\w$.-]+))?"
                         r"\s*:\s*(?P<type>i\d+|index)\b(?!\s*to)")
 # Example: %c63_i32 = arith.constant 63 : i32 loc(#loc1)
 _CONSTANT = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.constant\s+(?P<value>-?\d+)\s*:\s*(?:i\d+|index)\b")
 # Example: %0 = arith.extsi %K : i32 to i64 loc(#loc3)
-_CAST = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?:extsi|extui|trunci|index_cast)\s+(?P<a>%[\w$.-]+)\s*:\s*i\d+")
+_CAST = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*arith\.(?:extsi|extui|trunci|index_cast)\s+"
+                   r"(?P<a>%[\w$.-]+)\s*:\s*i\d+")
 # Example: %pid = tt.get_program_id x : i32 loc(#loc58)   /   %row_step = tt.get_num_programs x : i32
 _PROGRAM = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*tt\.get_(?P<what>program_id|num_programs)\s+(?P<axis>[xyz])\b")
 # Example: %acc:9 = scf.for %k = %c0_i32 to %1 step %c1_i32 iter_args(...)
-_FOR = re.compile(r"scf\.for\s+(?P<iv>%[\w$.-]+)\s*=\s*(?P<lb>%[\w$.-]+)\s+to\s+(?P<ub>%[\w$.-]+)\s+step\s+(?P<st>%[\w$.-]+)")
-# Example: tt.func public @matmul_kernel(%a_ptr: !tt.ptr<f16> {...} loc("a_ptr"(#loc)), %M: i32 {...} loc("M"(#loc)), ...
+_FOR = re.compile(r"scf\.for\s+(?P<iv>%[\w$.-]+)\s*=\s*(?P<lb>%[\w$.-]+)\s+to\s+(?P<ub>%[\w$.-]+)"
+                  r"\s+step\s+(?P<st>%[\w$.-]+)")
+# Example: tt.func public @matmul_kernel(%a_ptr: !tt.ptr<f16> {...} loc("a_ptr"(#loc)), %M: i32 loc("M"(#loc)), ...
 _ARG = re.compile(r"%(?P<name>[\w$.-]+):\s*(?:i\d+)\b")
 # Example: %seq_lens: !tt.ptr<i32> {tt.divisibility = 16 : i32} loc("seq_lens"(#loc))
 _PTR_ARG = re.compile(r"%(?P<name>[\w$.-]+):\s*!tt\.ptr<(?P<elt>i\d+)>")

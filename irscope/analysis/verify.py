@@ -246,7 +246,8 @@ def _family_matches(family: str, tiles: list[tuple[int, int, int | None]], opcod
     if family == "tcgen05.mma":
         # M and N sit in its instruction-descriptor operand, not in the mnemonic: the kind is checked.
         issued = any(_family_of(o) == family for o in opcodes)
-        return issued, " (tcgen05.mma: M and N sit in its instruction descriptor, not in the mnemonic)" if issued else ""
+        return issued, (" (tcgen05.mma: M and N sit in its instruction descriptor, not in the mnemonic)"
+                       if issued else "")
     shapes = set()
     for op in {o for o in opcodes if _family_of(o) == family}:
         found = (_PTX_MMA_SHAPE if stage == "ptx" else _AMD_MMA_SHAPE).search(op)
@@ -308,7 +309,8 @@ def _check_mma(loop: Loop, module: MlirModule, layouts: LayoutTable, listing: Li
     if len(families) > 1:
         claim = f"{name}: {len(dots)} dots, " + " and ".join(
             f"{sum(1 for e in expected if e[0] == f)} {f}" for f in families)
-    shown = f"{listing.stage}: {len(mmas)} x {', '.join(sorted({i.opcode for i in mmas})) or 'no tensor-core instruction'}"
+    names = ', '.join(sorted({i.opcode for i in mmas})) or 'no tensor-core instruction'
+    shown = f"{listing.stage}: {len(mmas)} x {names}"
     ok = bool(mmas) and all(_family_of(i.opcode) in families for i in mmas)
     for family in families:
         good, note = _family_matches(family, [t for f, t in tiles if f == family], [i.opcode for i in mmas],
@@ -426,7 +428,8 @@ def _check_lines(module: MlirModule, layouts: LayoutTable, listings: list[Listin
             if not count and (arms := _merged_arms(op, module, have, kind, kernel_file)):
                 # LLVM, not irscope: SimplifyCFG sinks the same op of both arms of an if into one after the
                 # branch (the address selected), and the merged instruction keeps one arm's line.
-                shown += (f"; the same op in the other arm of its scf.if has them at line(s) {', '.join(map(str, arms))}"
+                shown += ("; the same op in the other arm of its scf.if has them at line(s) "
+                          f"{', '.join(map(str, arms))}"
                           ": LLVM merges the two arms' instructions into one, which keeps one line")
                 out.append(Finding("lines", claim, shown, UNCHECKED))
                 continue

@@ -68,7 +68,8 @@ def asm_loop_instructions(listing: Listing, label: str) -> tuple[list[Instructio
 
 
 def _count(insns: list[Instruction], kind: str, line: int | None, kernel_file: str) -> int:
-    return sum(1 for i in insns if classify(i.opcode) == kind and (line is None or line_of(i.frames, kernel_file) == line))
+    return sum(1 for i in insns if classify(i.opcode) == kind
+               and (line is None or line_of(i.frames, kernel_file) == line))
 
 
 def _count_before(before: list[Instruction], kind: str, line: int | None, kernel_file: str) -> int:
@@ -100,7 +101,8 @@ def _pooled(loop: Loop, inside: list[Instruction], before: list[Instruction], ki
     prologue's loads together) or under line 0 (a hoisted load loses its line): the loop's pipelined
     loads of one class are then checked together.
     """
-    lines = sorted({s.line for s in loop.loads if s.before_loop and _PIPELINE_CLASS[s.kind] == kind}, key=lambda n: n or 0)
+    lines = sorted({s.line for s in loop.loads if s.before_loop and _PIPELINE_CLASS[s.kind] == kind},
+                   key=lambda n: n or 0)
     placed = sum(_count_before(before, kind, line, kernel_file) for line in lines)
     nowhere = sum(1 for i in before if not i.frames and classify(i.opcode) == kind)
     low = high = Fraction(0)
@@ -220,7 +222,8 @@ def check_pipeline(loop: Loop, listing: Listing, kernel_file: str, unroll: int =
             ours = sorted(w.pending for w in loop.waits if w.op == op_name and w.pending is not None)
             if not ours:
                 continue
-            theirs = sorted(n for i in inside if i.opcode.startswith(mnemonic) and (n := pending_count(i.text)) is not None)
+            theirs = sorted(n for i in inside if i.opcode.startswith(mnemonic)
+                            and (n := pending_count(i.text)) is not None)
             claim = f"{name}: {op_name} waits with {', '.join(map(str, ours))} group(s) left in flight"
             shown = f"ptx: {mnemonic} {', '.join(map(str, theirs)) or '(none in the loop)'}"
             out.append(Finding("waits", claim, shown, AGREE if set(ours) == set(theirs) else DISAGREE))

@@ -28,8 +28,10 @@ def _parse_sizes(text: str, names: list[str]) -> list[dict[str, int]]:
 
 @click.command("bench")
 @click.argument("kernels", nargs=-1)
-@click.option("--sizes", metavar="AxB,...", callback=not_empty, help="sizes to sweep (one kernel only), e.g. 4096x4096,8192x8192")
-@click.option("--runs", type=click.IntRange(min=1), default=2, show_default=True, help="timing runs; the median of their medians is kept")
+@click.option("--sizes", metavar="AxB,...", callback=not_empty,
+              help="sizes to sweep (one kernel only), e.g. 4096x4096,8192x8192")
+@click.option("--runs", type=click.IntRange(min=1), default=2, show_default=True,
+              help="timing runs; the median of their medians is kept")
 @click.option("--plot", "plot_path", metavar="FILE.png", callback=output_file,
               help="write a plot of throughput against size")
 @click.option("--json", "as_json", is_flag=True, help="print JSON instead of a table")
@@ -70,7 +72,8 @@ def bench(kernels: tuple[str, ...], sizes: str | None, runs: int, plot_path: str
     if as_json:
         click.echo(json.dumps({"ceilings": asdict(ceilings), "rows": [asdict(r) for r in rows]}, indent=2))
         return
-    click.echo(f"{ceilings.device}: copy {ceilings.copy_gbps:.0f} GB/s, cuBLAS fp16 {ceilings.matmul_tflops:.0f} TFLOP/s "
+    click.echo(f"{ceilings.device}: copy {ceilings.copy_gbps:.0f} GB/s, cuBLAS fp16 "
+               f"{ceilings.matmul_tflops:.0f} TFLOP/s "
                f"(measured now), {ceilings.sm_count} SMs, L2 {ceilings.l2_bytes // 2**20} MiB")
     head: tuple[str, ...] = ("kernel", "size", "config", "max err", "triton ms", "triton", "peer", "peer ms", "peer",
                              "vs peer", "of ceiling")

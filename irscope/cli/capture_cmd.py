@@ -90,7 +90,8 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
     if report.exit_code != 0:
         kept = f"the {len(report.captures)} kernel(s) compiled before it stopped were kept" if report.captures \
             else "no kernel was compiled before it stopped"
-        click.echo(f"irscope: capture failed: {report.failure or f'the program failed (exit status {report.exit_code})'}"
+        click.echo("irscope: capture failed: "
+                   f"{report.failure or f'the program failed (exit status {report.exit_code})'}"
                    f"; {kept}; no program record was written, so `irscope report` still reads "
                    f"{_latest(store_dir)}", err=True)
         raise SystemExit(1)

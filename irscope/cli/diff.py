@@ -34,12 +34,15 @@ def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_targe
 
 
 @click.command("diff")
-@click.option("--from", "start", metavar="A", default=None, callback=not_empty, help="stage (ttir, ttgir, ...) or pass to start from")
+@click.option("--from", "start", metavar="A", default=None, callback=not_empty,
+              help="stage (ttir, ttgir, ...) or pass to start from")
 @click.option("--to", "end", metavar="B", default=None, callback=not_empty, help="stage or pass to end at (its output)")
 @click.option("--pass", "one_pass", metavar="P", default=None, callback=not_empty,
               help="just this pass's change: name, unique prefix, index, name:N or name/Step")
-@click.option("--vs-target", metavar="TARGET", default=None, callback=target_value, help="compare one stage against this target")
-@click.option("--vs-config", metavar="N", type=click.IntRange(min=0), default=None, help="compare one stage against this config")
+@click.option("--vs-target", metavar="TARGET", default=None, callback=target_value,
+              help="compare one stage against this target")
+@click.option("--vs-config", metavar="N", type=click.IntRange(min=0), default=None,
+              help="compare one stage against this config")
 @click.option("--stage", "-s", metavar="STAGE", default="ttgir", show_default=True, callback=not_empty,
               help="the stage compared with --vs-target / --vs-config")
 @click.option("--side-by-side", "-y", is_flag=True, help="two columns instead of a unified diff")
@@ -47,7 +50,8 @@ def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_targe
 @click.option("--normalize-ssa/--no-normalize-ssa", default=None,
               help="ignore SSA renumbering (%x_12 vs %x_13), or show it (default: ignored when it is most of the "
                    "diff; --json: shown)")
-@click.option("--context", "-U", "context", type=click.IntRange(0, 100_000), default=3, show_default=True, help="lines of context")
+@click.option("--context", "-U", "context", type=click.IntRange(0, 100_000), default=3, show_default=True,
+              help="lines of context")
 @click.option("--llvm", is_flag=True, help="look passes up in the dump that includes LLVM's own passes")
 @kernel_request(check=_check)
 @json_option

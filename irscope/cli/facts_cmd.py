@@ -130,7 +130,8 @@ def facts(kernels: tuple[str, ...], targets: tuple[str, ...], configs: tuple[int
 @click.command("check")
 @click.argument("snapshot_file", metavar="FACTS.json", type=click.Path(dir_okay=False))
 @click.option("--tolerance", "tolerances", metavar="FACT=AMOUNT", multiple=True, callback=not_empty,
-              help="allow a fact to move this much (repeatable; adds to the file's), e.g. registers=8 or 'instructions.*=5%'")
+              help="allow a fact to move this much (repeatable; adds to the file's), e.g. registers=8 or "
+                   "'instructions.*=5%'")
 @click.option("--html", "html_file", metavar="FILE.html", callback=output_file,
               help="also write the result as one self-contained HTML page (a CI artifact), the changed entries first")
 @jobs_option("compile N entries at a time in worker processes")

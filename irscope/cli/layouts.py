@@ -129,13 +129,16 @@ def _with_machine_code(text: str, capture: Capture) -> LayoutReport:
 @stage_option("ttgir")
 @kernel_request(optional=True, check=_check)
 @json_option
-@click.option("--file", "-f", "file", metavar="PATH", callback=not_empty, help="read any TTGIR file instead of a kernel's capture "
+@click.option("--file", "-f", "file", metavar="PATH", callback=not_empty,
+              help="read any TTGIR file instead of a kernel's capture "
               "(lit-test files with several `// -----` modules too)")
 @click.option("--module", "module_index", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="which module of a multi-module --file to map")
 @click.option("--pass", "pass_name", metavar="PASS", callback=not_empty,
-              help="read the IR a pass produced (name, prefix or index, as in 'irscope passes') instead of the ttgir stage")
-@click.option("--map", "map_alias", metavar="ALIAS", callback=not_empty, help="draw one layout, e.g. --map blocked1 or --map '#mma'")
+              help="read the IR a pass produced (name, prefix or index, as in 'irscope passes') "
+                   "instead of the ttgir stage")
+@click.option("--map", "map_alias", metavar="ALIAS", callback=not_empty,
+              help="draw one layout, e.g. --map blocked1 or --map '#mma'")
 @click.option("--shape", metavar="DIMS", help="tensor shape for --map, like 128x64 (default: its most common use)")
 @click.option("--view", type=click.Choice(VIEWS), default="tensor", show_default=True,
               help="tensor: who holds each element; hardware: what each lane and register holds")
@@ -186,7 +189,8 @@ def layouts(request: Request | None, capture: Capture | None, stage: str, as_jso
     label = map_alias if map_alias.startswith("#") else f"#{map_alias}"
     info = report.get(label)
     if info is None:
-        raise unknown("layout", label, [i.label for i in report.layouts if i.label.startswith("#") and "<" not in i.label])
+        raise unknown("layout", label,
+                      [i.label for i in report.layouts if i.label.startswith("#") and "<" not in i.label])
     if isinstance(info.layout, OpaqueLayout):
         raise UsageError(f"{label} cannot be mapped: {info.layout.reason}")
     if not info.layout.distributed:

@@ -158,7 +158,7 @@ def _made_from(m: Manifest, kind: bool) -> str:
 
 
 def _specialized(m: Manifest) -> str:
-    """``divisible by 16: x_ptr, n``: the arguments the JIT's specialization marked divisible (its ``tt.divisibility``)."""
+    """``divisible by 16: x_ptr, n``: the arguments the JIT's specialization marked divisible (``tt.divisibility``)."""
     by_attr: dict[str, list[str]] = {}
     for arg, attrs in m.attrs.items():
         for attr in attrs if isinstance(attrs, list) else []:
@@ -232,7 +232,8 @@ def list_cmd(kernel: str | None, launch: LaunchSpec, as_json: bool, store_dir: s
     for t in TARGETS.values():
         stages = ", ".join(s.name for s in stages_for(t.backend) if s.name != "glir")  # glir: Gluon kernels only
         out.append(f"  {t.name:<7} {t.vendor:<6} {t.description:<28} stages: {stages} (Gluon kernels: glir too)")
-    out.append("  native  the local GPU, when there is one (then the default target; without a GPU the default is sm90)")
+    out.append("  native  the local GPU, when there is one (then the default target; without a GPU the default is "
+               "sm90)")
     out.append("")
     shown = [c for c in captures if not kernel or c.manifest.kernel == kernels[0].name]
     out.append(f"Captures in {store.root}: {len(shown)}"

@@ -32,7 +32,8 @@ def _stage_option(f: F) -> F:
 
 
 @click.command("map")
-@click.option("--line", "-l", "line", type=click.IntRange(min=1), required=True, help="the kernel source line to follow")
+@click.option("--line", "-l", "line", type=click.IntRange(min=1), required=True,
+              help="the kernel source line to follow")
 @_stage_option
 @kernel_request()
 @click.option("--limit", type=click.IntRange(min=0), default=12, show_default=True, metavar="N",

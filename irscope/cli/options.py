@@ -47,7 +47,8 @@ def target_option(f: F) -> F:
 
 def config_option(f: F) -> F:
     """``--config N``: which of the kernel's launch configs (see ``irscope list KERNEL``)."""
-    return click.option("--config", "-c", "config", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+    return click.option("--config", "-c", "config", type=click.IntRange(min=0), default=0, show_default=True,
+                        metavar="N",
                         help="index of the kernel's launch config (irscope list KERNEL shows them)")(f)
 
 
@@ -149,7 +150,8 @@ def num_warps_value(ctx: click.Context, param: click.Parameter, value: int | Non
 
 
 def kernel_options(f: F) -> F:
-    """``--signature`` / ``--args`` / ``--constexpr`` / ``--num-warps`` / ``--num-stages`` / ``--set``, packed as ``launch``.
+    """``--signature`` / ``--args`` / ``--constexpr`` / ``--num-warps`` / ``--num-stages`` / ``--set``, packed as
+    ``launch``.
 
     They describe the launch of a kernel given as FILE.py:FUNCTION or package.module:FUNCTION.
     """

@@ -22,7 +22,8 @@ from irscope.request.kinds import kind_of
               help="also dump LLVM's own passes (optimizer and code generator); large and slow to capture")
 @click.option("--recapture", is_flag=True,
               help="compile again even when the store has the dump (a recorded kernel: its per-pass dump only)")
-@click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal, unless NO_COLOR is set)")
+@click.option("--color/--no-color", default=None,
+              help="force or disable colours (default: on a terminal, unless NO_COLOR is set)")
 def passes(asked: Asked, request: Request, as_json: bool, show_all: bool, llvm: bool, recapture: bool,
            color: bool | None) -> None:
     """List the passes Triton ran on KERNEL, in order, with lines added and removed and what changed.

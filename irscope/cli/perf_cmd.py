@@ -94,7 +94,8 @@ def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple
         pointers = parse_scalar_program(capture.read("ttgir")).pointers
         unknown = [name for name in given if name not in pointers]
         if unknown:
-            raise UsageError(f"--data {', '.join(unknown)}: not an integer-pointer parameter of {capture.manifest.function}"
+            raise UsageError(f"--data {', '.join(unknown)}: not an integer-pointer parameter of "
+                             f"{capture.manifest.function}"
                              f"; its integer tensors are {', '.join(pointers) or 'none'}")
     shape = with_data(perf_shape(request, grid, sm_count, capture.path), given, "--data")
     from irscope.analysis.perf.capture import capture_perf

@@ -40,8 +40,9 @@ def report(program: str | None, steps: int | None, top: int, what_if: int, gpu_n
     of the program's predicted Triton time, distance from its roofline floor, DRAM share of peak, spills, loops
     that did not pipeline and the model lines it came from; sorted by predicted total time. The top kernels get a
     one-line reason and a verdict (leave it to torch.compile, tune it, write it by hand; for a jit kernel: leave
-    it as it is, tune it, rework it by hand) with the numbers behind it. Calls outside Triton (cuBLAS, cuDNN, ATen) are listed as not modelled.
-    Results are cached beside the program record: a second report reads them without running the model.
+    it as it is, tune it, rework it by hand) with the numbers behind it. Calls outside Triton (cuBLAS, cuDNN, ATen) are
+    listed as not modelled. Results are cached beside the program record: a second report reads them without running
+    the model.
 
     Example:
 

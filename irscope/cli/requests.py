@@ -71,7 +71,7 @@ class Asked:
     store_dir: str | None = None
 
     def request(self, stage: str | None = None) -> Request:
-        """The request these options name; ``stage`` is checked against its target (a usage error names the valid ones)."""
+        """The request these options name; ``stage`` is checked against its target (a usage error names valid ones)."""
         return make_request(self.kernel, self.target, self.config, stage, launch=self.launch, store_dir=self.store_dir)
 
     def capture(self, request: Request, recapture: bool = False) -> Capture:
@@ -80,7 +80,8 @@ class Asked:
 
 
 def compile_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--triton``, ``--retry``, ``--store`` and the FILE:FUNCTION launch options (packed as ``launch``), for any compiling command."""
+    """``--triton``, ``--retry``, ``--store`` and the FILE:FUNCTION launch options (packed as ``launch``), for any
+    compiling command."""
     for option in (kernel_options, store_option, triton_option, retry_option):
         f = option(f)
     return f

@@ -49,7 +49,8 @@ def show(asked: Asked, request: Request, stage: str, as_json: bool, recapture: b
 
         irscope show matmul --stage ttgir --target sm90
 
-        irscope show my_kernels.py:add_kernel --args "x=fp32[4096], y=fp32[4096], out=fp32[4096], n=4096" --constexpr BLOCK=1024   # needs your kernel file
+        irscope show my_kernels.py:add_kernel --args "x=fp32[4096], y=fp32[4096], out=fp32[4096],
+        n=4096" --constexpr BLOCK=1024   # needs your kernel file
     """
     start = time.perf_counter()
     capture = asked.capture(request, recapture=recapture)

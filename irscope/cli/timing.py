@@ -20,7 +20,8 @@ from irscope.store.store import Capture
 @click.option("--repeat", "-r", type=click.IntRange(1, 20), default=3, show_default=True,
               help="compiles to time (medians are shown)")
 @click.option("--all", "show_all", is_flag=True, help="list every MLIR pass, not just the slowest")
-@click.option("--color/--no-color", default=None, help="force or disable colours (default: on a terminal, unless NO_COLOR is set)")
+@click.option("--color/--no-color", default=None,
+              help="force or disable colours (default: on a terminal, unless NO_COLOR is set)")
 def timing(request: Request, capture: Capture, as_json: bool, repeat: int, show_all: bool,
            color: bool | None) -> None:
     """Time KERNEL's compile per phase, stage and MLIR pass, and weigh Triton's MLIR pipeline against ptxas.

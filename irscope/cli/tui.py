@@ -15,9 +15,11 @@ from irscope.cli.options import config_option, store_option, target_option, trit
 @store_option
 @click.option("--no-passes", is_flag=True, help="do not record each opened capture's per-pass IR in the background")
 @click.option("--report", "report", is_flag=True,
-              help="open the report of a program capture (KERNEL: the program's id, a prefix or latest; default latest)")
+              help="open the report of a program capture (KERNEL: the program's id, a prefix or latest; "
+                   "default latest)")
 @click.option("--no-precompile", is_flag=True,
-              help="do not compile the opened capture's what-if neighbours in the background (also: IRSCOPE_PRECOMPILE=0)")
+              help="do not compile the opened capture's what-if neighbours in the background (also: "
+                   "IRSCOPE_PRECOMPILE=0)")
 def tui(kernel: str | None, target: str | None, config: int, store_dir: str | None, no_passes: bool,
         report: bool, no_precompile: bool) -> None:
     """Browse KERNEL's compilation in a terminal UI: stages, passes, diffs, source and layouts.

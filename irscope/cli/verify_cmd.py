@@ -45,7 +45,8 @@ def _captures(kernels: tuple[str, ...], targets: tuple[str, ...], config: int | 
 @click.argument("kernels", nargs=-1, metavar="[KERNEL|KEY]...")
 @click.option("--target", "-t", "targets", metavar="TARGET", multiple=True, callback=target_value,
               help="target(s) to check (repeatable; default: as for show)")
-@click.option("--config", "-c", "config", type=click.IntRange(min=0), default=None, metavar="N", help="launch config index")
+@click.option("--config", "-c", "config", type=click.IntRange(min=0), default=None, metavar="N",
+              help="launch config index")
 @click.option("--all-configs", is_flag=True, help="every launch config of each kernel module")
 @click.option("--verbose", "-v", is_flag=True, help="print every finding, not only disagreements")
 @json_option

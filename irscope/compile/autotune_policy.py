@@ -137,7 +137,8 @@ def _error_line(exc: BaseException) -> str:
     return traceback.format_exception_only(type(exc), exc)[-1].strip()
 
 
-def _triton_pruning(tuner: Any, kwargs: dict[str, Any], configs: list[Any]) -> tuple[list[Any], dict[int, str], list[str]]:
+def _triton_pruning(tuner: Any, kwargs: dict[str, Any], configs: list[Any]
+                    ) -> tuple[list[Any], dict[int, str], list[str]]:
     """Run the autotuner's own ``prune_configs``; return the survivors, why each other config went, notes."""
     early, perf = tuner.early_config_prune, tuner.perf_model
     seen: dict[str, Any] = {}
@@ -188,7 +189,8 @@ def _triton_pruning(tuner: Any, kwargs: dict[str, Any], configs: list[Any]) -> t
     return survivors, reasons, notes
 
 
-def choose_configs(tuner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], mode: str) -> tuple[ConfigChoice, list[tuple[int, Any]]]:
+def choose_configs(tuner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], mode: str
+                   ) -> tuple[ConfigChoice, list[tuple[int, Any]]]:
     """The configs to compile for this launch (index and Config), and the choice to record.
 
     ``tuner.nargs`` must hold the launch's positional arguments by name, as ``Autotuner.run`` sets it.

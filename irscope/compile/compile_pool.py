@@ -12,9 +12,9 @@ flat however many kernels it compiles, and compiles overlap with one another and
 
 What Triton computes once per process (``triton_key``, a hash of Triton's whole install, 0.4-0.8 s; the
 backend's tool versions) is computed by the ``warm_up`` callable (``triton_warm.warm_triton``) in a thread of
-the program while the program imports its own packages, so the workers inherit it instead of redoing it in each (a compile in a fresh
-fork took 1.8 s, 0.6 s after). Each JIT function's ``cache_key`` is computed in the parent for the same
-reason. Where ``os.fork`` is missing, every job runs in the program's process, one by one.
+the program while the program imports its own packages, so the workers inherit it instead of redoing it in each (a
+compile in a fresh fork took 1.8 s, 0.6 s after). Each JIT function's ``cache_key`` is computed in the parent for the
+same reason. Where ``os.fork`` is missing, every job runs in the program's process, one by one.
 
 At the program's exit the workers are told to stop after the job they have, and the program exits
 without waiting for them (its own teardown, about 1.2 s with torch, overlaps their last compiles). Each
@@ -114,7 +114,7 @@ class CompilePool:
 
     def __init__(self, jobs: int, run: Callable[[Any, PreloadJob], None], warm_up: Callable[[], None] | None = None,
                  locks: Path | None = None) -> None:
-        """``warm_up`` runs in a thread at once (joined before the first fork); ``locks``: see :func:`wait_for_workers`."""
+        """``warm_up`` runs in a thread at once (joined before the first fork); ``locks``: :func:`wait_for_workers`."""
         self.jobs = jobs
         self.run = run
         self.kernels: dict[str, Any] = {}

@@ -18,7 +18,8 @@ from types import TracebackType
 from typing import Any
 
 MISSING = "tensors on the GPU (the offline stand-in keeps them on the CPU)"
-_LIBRARIES = ("irscope", "torch", "triton")  # frames of these are not the program's: the refusal is looked for past them
+# frames of these are not the program's: the refusal is looked for past them
+_LIBRARIES = ("irscope", "torch", "triton")
 
 
 def _cpu_evidence(name: str, value: Any) -> bool:

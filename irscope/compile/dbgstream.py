@@ -55,7 +55,7 @@ class DebugStream:
         self._set_buffer(self._stream, ctypes.addressof(self._buffer), SIZE, _EXTERNAL_BUFFER)
 
     def close(self) -> None:
-        """Flush, and leave the stream a buffer LLVM owns (it is flushed again at exit, after Python's objects are gone)."""
+        """Flush, and leave the stream a buffer LLVM owns (flushed again at exit, after Python's objects are gone)."""
         self._set_buffered(self._stream)
 
 

@@ -8,9 +8,9 @@ and in ``program_hook.OfflineDriver``. Triton's ``driver.active`` answers:
 
 * ``get_current_target`` (the target), ``get_current_device`` (0), ``set_current_device``,
   ``get_current_stream`` (0), ``get_device_capability``, ``get_active_torch_device`` (``cuda:0``; the
-  tensors made there stay on the CPU, see tensor_device), ``get_device_interface`` (the stood-in ``torch.cuda``), ``is_active``,
-  ``get_benchmarker`` (``offline_bench``: each benchmark launches once, which compiles, and returns made-up
-  times in call order), ``get_empty_cache_for_benchmark`` (a buffer that holds nothing), ``clear_cache``,
+  tensors made there stay on the CPU, see tensor_device), ``get_device_interface`` (the stood-in ``torch.cuda``),
+  ``is_active``, ``get_benchmarker`` (``offline_bench``: each benchmark launches once, which compiles, and returns
+  made-up times in call order), ``get_empty_cache_for_benchmark`` (a buffer that holds nothing), ``clear_cache``,
   ``map_python_to_cpp_type`` (the real driver's table);
 * ``utils``: ``get_device_properties`` (the keys Triton's own CUDA / HIP driver returns), ``get_device_capability``,
   ``get_current_device``, ``set_current_device``, ``get_default_stream`` (0), ``is_stream_capturing`` (False),
@@ -131,7 +131,7 @@ def _report_failure(name: str, error: str) -> None:
 
 
 def _keep_standin_driver(helpers: Any) -> None:
-    """Inductor's generated modules call ``set_driver_to_gpu()``, which would replace the stand-in with the real driver."""
+    """Inductor's generated modules call ``set_driver_to_gpu()``, which would swap the real driver in."""
     helpers.set_driver_to_gpu = lambda: None
 
 

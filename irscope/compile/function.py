@@ -138,7 +138,8 @@ def load_object(kernel: FunctionKernel, target: Target | None = None) -> Any:
         if not hasattr(obj, part):
             names = sorted(n for n in vars(module) if hasattr(getattr(module, n), "fn") or
                            type(getattr(module, n)).__name__ == "JITFunction")
-            raise UsageError(f"{ref.lookup_file} has no {ref.qualname!r}; its Triton kernels: {', '.join(names) or 'none'}")
+            raise UsageError(f"{ref.lookup_file} has no {ref.qualname!r}; its Triton kernels: "
+                             f"{', '.join(names) or 'none'}")
         obj = getattr(obj, part)
     return obj
 
@@ -230,8 +231,10 @@ def _launch_keywords(kernel: FunctionKernel, config: dict[str, Any]) -> dict[str
                 raise UsageError(f"{kernel.name}: {name} is given twice ({given[name][0]} {name}={given[name][1]!r}, "
                                  f"{where} {name}={plain!r}); a launch keyword has one value")
             given[name] = (where, plain)
-            launch[name] = _mock(plain) if isinstance(plain, ArgSpec) else constexpr_object(f"--constexpr {name}", plain)
-    launch.update({k: constexpr_object(f"--set {k}", v) for k, v in kernel.settings.items()})  # --set: on top of everything
+            launch[name] = (_mock(plain) if isinstance(plain, ArgSpec)
+                            else constexpr_object(f"--constexpr {name}", plain))
+    # --set: on top of everything
+    launch.update({k: constexpr_object(f"--set {k}", v) for k, v in kernel.settings.items()})
     return launch
 
 

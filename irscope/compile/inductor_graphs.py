@@ -27,7 +27,8 @@ _REGISTERED: list[Any] = []
 _LOCK = threading.Lock()
 # Tensor plumbing the wrapper does itself: no kernel runs on the GPU for these.
 _NO_KERNEL = frozenset({"empty", "empty_strided", "empty_like", "new_empty", "new_empty_strided", "as_strided",
-                        "_reinterpret_tensor", "alias", "detach", "lift_fresh", "set_", "resize_", "_local_scalar_dense",
+                        "_reinterpret_tensor", "alias", "detach", "lift_fresh", "set_", "resize_",
+                        "_local_scalar_dense",
                         "record_stream", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset"})
 _CUBLAS = frozenset({"mm", "addmm", "bmm", "baddbmm", "_int_mm", "_scaled_mm", "addmv", "mv", "dot", "matmul",
                      "_addmm_activation"})

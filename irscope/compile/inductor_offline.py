@@ -95,7 +95,7 @@ def _compile_for_target(real_compile: Callable[..., Any], gm: Any, example_input
 
 
 def _compile_on_gpu(compile_fn: Callable[..., Any], gm: Any, example_inputs: list[Any], **kwargs: Any) -> None:
-    """``compile_fn`` (Inductor's compile_fx or compile_fx_inner) on a copy of the graph with fake inputs on ``cuda:0``."""
+    """``compile_fn`` (Inductor's compile_fx or compile_fx_inner) on a graph copy with fake inputs on ``cuda:0``."""
     import torch
     from torch._guards import TracingContext, tracing
     from torch._subclasses.fake_tensor import FakeTensorMode
@@ -205,7 +205,7 @@ def skip_launchers(module: Any) -> None:
 
 
 def no_device_init(module: Any) -> None:
-    """Fake tensors never touch the (absent) GPU: constants bound for ``cuda`` stay fake, as on a machine without one."""
+    """Fake tensors never touch the (absent) GPU: constants bound for ``cuda`` stay fake, as on a GPU-less machine."""
     module.FakeTensorMode.avoid_device_init = property(lambda self: True)
     if hasattr(module, "init_gpu_context"):  # torch 2.11 makes a real cuda tensor first, for the backward's sake
         module.init_gpu_context = lambda device: None
@@ -234,10 +234,10 @@ def cpu_constant_folding(module: Any) -> None:
 
 
 def gpu_joint_graph(module: Any) -> None:
-    """A training graph's joint-graph passes run on AOT autograd's trace of it on the CPU (``_compile_training_graphs``),
-    where a device check (``bmm_to_mm``: a batch-1 bmm becomes an mm on the GPU) would see the CPU; offline every graph
-    Inductor compiles stands for a GPU graph, so a CPU pair passes the check for the GPU, and constants still fold on
-    the CPU (``cpu_constant_folding``)."""
+    """A training graph's joint-graph passes run on AOT autograd's trace of it on the CPU
+    (``_compile_training_graphs``), where a device check (``bmm_to_mm``: a batch-1 bmm becomes an mm on the GPU) would
+    see the CPU; offline every graph Inductor compiles stands for a GPU graph, so a CPU pair passes the check for the
+    GPU, and constants still fold on the CPU (``cpu_constant_folding``)."""
     cpu_constant_folding(module)
     real = module.check_device
     if getattr(real, "_irscope_offline", False):

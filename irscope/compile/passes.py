@@ -72,7 +72,7 @@ def worker_spec(request: CaptureJob | JobSource, capture: Capture, mode: str, ro
 
 
 def worker_env(root: Path, settings: dict[str, str]) -> dict[str, str]:
-    """The child's environment: ours without Triton's debug switches, plus ``settings``, Triton pointed into ``root``."""
+    """The child's environment: ours less Triton's debug switches, plus ``settings``, Triton pointed into ``root``."""
     from irscope.toolchain.tritons import selected
 
     env = {k: v for k, v in os.environ.items() if k not in _DEBUG_ENV}
@@ -107,7 +107,8 @@ class Worker:
             out_path = root / "result.json"
             with open(out_path, "wb") as out:
                 proc = subprocess.Popen(worker_command("irscope.compile.worker", json.dumps(spec)),
-                                        stdout=out, stderr=subprocess.PIPE, cwd=root, env=worker_env(root, self.settings))
+                                        stdout=out, stderr=subprocess.PIPE, cwd=root,
+                                        env=worker_env(root, self.settings))
                 assert proc.stderr is not None
                 widen_pipe(proc.stderr.fileno())  # the worker prints on while this process stores
                 try:
@@ -127,7 +128,8 @@ class Worker:
 
 
 def capture_passes(request: CaptureJob | JobSource, capture: Capture, llvm: bool = False) -> Path:
-    """Compile the job (or the request's job) again with per-pass dumps on; store the dump beside its capture; return its index.
+    """Compile the job (or the request's job) again with per-pass dumps on; store the dump beside its capture; return
+    its index.
 
     A compile that fails raises CompileError; what it printed is kept apart (store.passdump.load_failed_dump),
     never as the capture's dump.

@@ -296,7 +296,8 @@ def _store_one(rec: LaunchRecord, store: Store, command: str, same_code_as: str 
             shutil.copyfile(rec.kept_source, staging / "source.py")
             files["source"] = "source.py"
         if launches:  # the grids the program launched it with (offline: evaluated where the launch was skipped)
-            kept = ("grid", "values", "tensors", "per_run", "data", "not_recorded")  # per_run: an Inductor kernel's launches per graph run
+            # per_run: an Inductor kernel's launches per graph run
+            kept = ("grid", "values", "tensors", "per_run", "data", "not_recorded")
             (staging / LAUNCHES_FILE).write_text(json.dumps([{k: n[k] for k in kept if k in n} for n in launches]),
                                                  encoding="utf-8")
             files["launches"] = LAUNCHES_FILE

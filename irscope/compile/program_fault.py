@@ -96,7 +96,7 @@ def failure_clause(session: Path, exit_code: int) -> str:
 
 
 def raised_at(exc: BaseException) -> str:
-    """`` (raised at torch/cuda/__init__.py:412 in _lazy_init)``: where the innermost exception it came from was raised."""
+    """`` (raised at torch/cuda/__init__.py:412 in _lazy_init)``: where its innermost cause was raised."""
     import traceback
 
     seen: set[int] = set()

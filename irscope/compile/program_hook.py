@@ -225,7 +225,7 @@ class OfflineDriver:
         return 0
 
     def get_active_torch_device(self) -> Any:
-        """``cuda:0``, as on a GPU: the stand-in's torch-function mode keeps tensors made there on the CPU, saying cuda."""
+        """``cuda:0``, as on a GPU: the stand-in's torch-function mode keeps tensors made there on the CPU."""
         import torch
 
         return torch.device("cuda", 0)

@@ -119,7 +119,8 @@ def _safe_block(stmt: ast.If | ast.Try) -> bool:
             if isinstance(sub, (ast.Assign, ast.AnnAssign)):
                 if sub.value is None or not _safe_value(sub.value):
                     return False
-            elif not isinstance(sub, (ast.Import, ast.ImportFrom, ast.Pass, ast.If, ast.Try)) or (isinstance(sub, ast.ImportFrom) and sub.level):
+            elif (not isinstance(sub, (ast.Import, ast.ImportFrom, ast.Pass, ast.If, ast.Try))
+                  or (isinstance(sub, ast.ImportFrom) and sub.level)):
                 return False
     return True
 

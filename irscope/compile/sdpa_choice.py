@@ -1,4 +1,4 @@
-"""Inside an offline ``irscope capture``: ``scaled_dot_product_attention`` picks the fused kernel the stood-in GPU would.
+"""In an offline ``irscope capture``: ``scaled_dot_product_attention`` picks the fused kernel the stood-in GPU would.
 
 On a GPU, ``torch.nn.functional.scaled_dot_product_attention`` (and the attention Inductor's ``fuse_attention`` pass
 finds in a model's eager matmul-softmax-matmul) asks the CUDA build's chooser (``select_sdp_backend``) which kernel
@@ -11,8 +11,9 @@ on the stood-in GPU, after the same checks in the same order, and the same call 
 The checks are those of torch's ``sdp_utils.cpp`` that decide dense inputs: the order (cuDNN first on compute
 capability 9.x and 10.x unless ``TORCH_CUDNN_SDPA_DEPRIORITIZED`` is set, else flash, memory-efficient, math; torch
 prefers cuDNN only with a recent cuDNN, which this cannot ask offline: the cut at torch 2.9 is an assumption, measured
-only for torch 2.11 on the H200, which ran cuDNN attention), dtypes, head dimensions and their alignment, masks, grouped-query attention and dropout.
-Each graph's choice is written as a note, so the capture says which kernel it assumed and why.
+only for torch 2.11 on the H200, which ran cuDNN attention), dtypes, head dimensions and their alignment, masks,
+grouped-query attention and dropout. Each graph's choice is written as a note, so the capture says which kernel it
+assumed and why.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ def choose(shapes: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], dty
     for backend in order:
         if backend == "math":
             break
-        reason = "turned off by the program" if backend in disabled else _refusal(backend, q, k, v, dtype, has_mask, dropout_p, enable_gqa, capability)
+        reason = ("turned off by the program" if backend in disabled
+                  else _refusal(backend, q, k, v, dtype, has_mask, dropout_p, enable_gqa, capability))
         if not reason:
             return backend, "; ".join(refused)
         refused.append(f"{backend}: {reason}")
@@ -121,7 +123,8 @@ def install(capability: tuple[int, int], note: Callable[[str], None]) -> None:
         shapes = (tuple(query.shape), tuple(key.shape), tuple(value.shape))
         dtype = str(query.dtype).removeprefix("torch.")
         cuda = torch.backends.cuda
-        disabled = frozenset(name for name, on in (("cudnn", cuda.cudnn_sdp_enabled()), ("flash", cuda.flash_sdp_enabled()),
+        disabled = frozenset(name
+                             for name, on in (("cudnn", cuda.cudnn_sdp_enabled()), ("flash", cuda.flash_sdp_enabled()),
                                                    ("efficient", cuda.mem_efficient_sdp_enabled())) if not on)
         backend, why = choose(shapes, dtype, attn_mask is not None, dropout_p, enable_gqa, capability,
                               torch.__version__, deprioritized, disabled)
@@ -150,7 +153,8 @@ def _sentence(backend: str, why: str, shapes: Any, dtype: str, capability: tuple
             "where that GPU would choose otherwise")
 
 
-def _call(torch: Any, composite: Callable[..., Any], backend: str, query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: float,
+def _call(torch: Any, composite: Callable[..., Any], backend: str, query: Any, key: Any, value: Any, attn_mask: Any,
+          dropout_p: float,
           is_causal: bool, scale: float | None, enable_gqa: bool) -> Any:
     """The chosen kernel's call, as the composite makes it (masks made additive, flash's head dim padded to 8)."""
     if backend == "math":

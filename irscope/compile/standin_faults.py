@@ -44,7 +44,8 @@ class StandInHasNo(AttributeError):
 
 
 def note_missing(missing: str, why: str = "") -> None:
-    """Record that the program asked for ``missing``, which the stand-in does not answer (outside a capture: nothing)."""
+    """Record that the program asked for ``missing``, which the stand-in does not answer (outside a capture:
+    nothing)."""
     if hook_settings() is not None:
         write_record(MISSING, {"missing": missing, "why": why})
 

@@ -1,4 +1,5 @@
-"""Inside an offline ``irscope capture``: tensors the program made for the GPU say they are on it; their memory stays on the CPU.
+"""Inside an offline ``irscope capture``: tensors the program made for the GPU say they are on it; their memory stays
+on the CPU.
 
 Libraries choose their kernels from the tensor's device (Liger: ``if X.device.type == "cuda": sm_count = ...``,
 one program per SM), so a tensor made with ``device="cuda"``, ``.cuda()`` or ``.to("cuda")`` (kept on the CPU by

@@ -1,4 +1,5 @@
-"""Inside an offline ``irscope capture``: torch's GPU questions answered as the target's GPU would; tensors stay on the CPU.
+"""Inside an offline ``irscope capture``: torch's GPU questions answered as the target's GPU would; tensors stay on the
+CPU.
 
 What is answered (the same on a CPU-only torch and on a CUDA torch whose GPUs are hidden, ``CUDA_VISIBLE_DEVICES=``):
 
@@ -19,7 +20,8 @@ What is answered (the same on a CPU-only torch and on a CUDA torch whose GPUs ar
   nothing; ``is_current_stream_capturing`` False, ``graph_pool_handle``, ``make_graphed_callables`` returns the
   callables), ``get_rng_state`` / ``set_rng_state`` (and ``_all``: the CPU's state, as torch.compile saves it
   around each traced frame), ``manual_seed`` / ``manual_seed_all`` / ``seed`` / ``seed_all`` (nothing: the CPU's
-  generator is the one used), ``initial_seed`` (the CPU's), ``_exchange_device`` / ``_maybe_exchange_device`` (Inductor's device guard);
+  generator is the one used), ``initial_seed`` (the CPU's), ``_exchange_device`` / ``_maybe_exchange_device``
+(Inductor's device guard);
 * ``torch.accelerator``: ``is_available``, ``current_accelerator`` (``cuda``), ``device_count``,
   ``current_device_index`` / ``current_device_idx``, ``set_device_index`` / ``set_device_idx``,
   ``device_index(...)``, ``current_stream``, ``set_stream``, ``synchronize``, ``get_memory_info``, the memory
@@ -88,7 +90,8 @@ class DeviceProperties:
     def __repr__(self) -> str:
         return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
                 f"total_memory={self.total_memory // (1024 * 1024)}MB, "
-                f"multi_processor_count={self.multi_processor_count}, L2_cache_size={self.L2_cache_size // (1024 * 1024)}MB)")
+                f"multi_processor_count={self.multi_processor_count}, "
+                f"L2_cache_size={self.L2_cache_size // (1024 * 1024)}MB)")
 
 
 class DeviceContext:

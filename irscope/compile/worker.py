@@ -5,7 +5,8 @@ at exit, so a dump file cannot be split by stage from inside the compiling proce
 variable MLIR prints to stderr unbuffered, in order with what this worker writes there. So each
 capture runs here, in its own process with stderr piped to the parent, and the worker writes
 marker lines (``// -----// irscope stage-begin ttgir``) around every compile stage and prints the
-IR each stage hands to the next. SPEC is JSON naming the mode and a pickle of the request (kernel, target, config, sizes).
+IR each stage hands to the next. SPEC is JSON naming the mode and a pickle of the request (kernel, target, config,
+sizes).
 """
 
 from __future__ import annotations

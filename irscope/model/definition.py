@@ -98,7 +98,8 @@ def _top_level(tree: ast.Module) -> list[ast.stmt]:
 
 
 def find_definition(path: Path, name: str, _seen: _Seen = frozenset()) -> Definition | None:
-    """Where the module-level name ``name`` (``a`` or ``Cls.a``) of the module at ``path`` is defined; None if unknown."""
+    """Where the module-level name ``name`` (``a`` or ``Cls.a``) of the module at ``path`` is defined; None if
+    unknown."""
     if (path, name) in _seen or len(_seen) > _MAX_HOPS:
         return None  # an import cycle, or a chain too long to be real
     tree = _parse(path)

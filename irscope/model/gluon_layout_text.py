@@ -1,4 +1,5 @@
-"""A Gluon layout written as its Python constructor, read as plain data (``--constexpr layout="gl.BlockedLayout(...)"``).
+"""A Gluon layout written as its Python constructor, read as plain data (``--constexpr
+layout="gl.BlockedLayout(...)"``).
 
 Gluon kernels take their layouts as constexprs (``layout: gl.constexpr``). On the command line a layout is given
 as the constructor text a kernel author writes, ``gl.BlockedLayout([1, 4], [32, 1], [4, 1], [1, 0])``. The text

@@ -90,7 +90,8 @@ class Gpu:
 
     @property
     def memory_clock_khz(self) -> int:
-        """The memory clock a driver would report, derived so that clock x 2 x bus width / 8 is the data-sheet bandwidth.
+        """The memory clock a driver would report, derived so that clock x 2 x bus width / 8 is the data-sheet
+        bandwidth.
 
         Triton's own bandwidth estimate (``triton.testing.get_dram_gbps``) computes exactly that product.
         """
@@ -106,7 +107,8 @@ _H100_DS = Source("NVIDIA H100 Tensor Core GPU data sheet",
                   "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet")
 _HOPPER_WP = Source("NVIDIA H100 Tensor Core GPU Architecture whitepaper",
                     "https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper")
-_H200_DS = Source("NVIDIA H200 Tensor Core GPU product page and data sheet", "https://www.nvidia.com/en-us/data-center/h200/")
+_H200_DS = Source("NVIDIA H200 Tensor Core GPU product page and data sheet",
+                  "https://www.nvidia.com/en-us/data-center/h200/")
 _B200_DS = Source("NVIDIA DGX B200 data sheet (8 x B200: 1,440 GB HBM3e, 64 TB/s)",
                   "https://resources.nvidia.com/en-us-dgx-systems/dgx-b200-datasheet")
 _BLACKWELL_TG = Source("NVIDIA Blackwell Tuning Guide (CUDA documentation)",
@@ -177,7 +179,8 @@ GPUS: dict[str, Gpu] = {
                 sources=(_H200_DS, _HOPPER_WP, _CUDA_CC),
                 notes=(_NV_PEAK_NOTE, "the SXM part; SM count and clock are the H100 SXM's (same GH100 die)",
                        "l2_cache_bytes (60 MiB) and memory_bus_width_bits (6016) are what torch and Triton reported on "
-                       "the H200 irscope was checked on (tests/data/device_records/h200.json), not data-sheet figures")),
+                       "the H200 irscope was checked on (tests/data/device_records/h200.json), not data-sheet "
+                       "figures")),
         _nvidia(name="b200", product="NVIDIA B200", target="sm100", capability=(10, 0), sm_count=148,
                 shared_memory_per_sm=228 * _KIB, shared_memory_per_block_optin=227 * _KIB, l2_cache_bytes=126 * _MIB,
                 memory_bytes=180 * _GIB, memory_bandwidth_gbs=8000.0, memory_bus_width_bits=8192, boost_clock_mhz=1965,

@@ -1,4 +1,5 @@
-"""A plain ``@triton.jit`` / ``@gluon.jit`` kernel's parameters read with ``ast``: launch errors found before Triton loads."""
+"""A plain ``@triton.jit`` / ``@gluon.jit`` kernel's parameters read with ``ast``: launch errors found before Triton
+loads."""
 
 from __future__ import annotations
 
@@ -81,7 +82,8 @@ def plain_parameters(ref: _Ref) -> list[Param] | None:
         return None
     first_default = len(a.args) - len(a.defaults)
     # Triton's KernelParam: a parameter is a constexpr when its annotation's text names constexpr.
-    return [Param(arg.arg, i >= first_default, arg.annotation is not None and "constexpr" in ast.unparse(arg.annotation))
+    return [Param(arg.arg, i >= first_default,
+                  arg.annotation is not None and "constexpr" in ast.unparse(arg.annotation))
             for i, arg in enumerate(a.args)]
 
 

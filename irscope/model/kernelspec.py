@@ -334,7 +334,8 @@ def parse_signature(text: str) -> list[SignatureEntry]:
         scalar = match.group("type").removeprefix("*k") if match.group("type").startswith("*k") \
             else match.group("type").removeprefix("*")
         if scalar not in SIGNATURE_TYPES:
-            raise UsageError(f"--signature entry {part!r}: unknown type {scalar!r}; valid: {', '.join(SIGNATURE_TYPES)} "
+            raise UsageError(f"--signature entry {part!r}: unknown type {scalar!r}; valid: "
+                             f"{', '.join(SIGNATURE_TYPES)} "
                              "(a pointer is *TYPE)")
         hint_text = match.group("hint")
         hint = None
@@ -444,7 +445,8 @@ class FunctionKernel:
 
     def to_data(self) -> dict[str, Any]:
         """Its JSON form (the kernel object held in memory stays behind: ``from_data`` imports it again)."""
-        return {"kind": self.kind, "ref": plain_fields(self.ref), "signature": [plain_fields(e) for e in self.signature],
+        return {"kind": self.kind, "ref": plain_fields(self.ref),
+                "signature": [plain_fields(e) for e in self.signature],
                 "args": [plain_fields(a) for a in self.args], "constexprs": self.constexprs, "options": self.options,
                 "source_sha": self.source_sha, "settings": self.settings}
 
@@ -490,7 +492,8 @@ def function_kernel(spec: str, signature: str | None = None, args: str | None = 
     ref = parse_function_ref(spec)
     if ref is None:
         if signature or args:
-            raise UsageError("--signature and --args need a kernel given as FILE.py:FUNCTION or package.module:FUNCTION")
+            raise UsageError("--signature and --args need a kernel given as FILE.py:FUNCTION or "
+                             "package.module:FUNCTION")
         return None
     if bool(signature) == bool(args):
         raise UsageError(f"{spec}: describe the launch with exactly one of --signature \"*fp16:16, i32, 128\" "

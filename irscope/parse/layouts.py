@@ -70,7 +70,7 @@ __all__ = [
     "split_modules",
 ]
 
-# Example: #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+# Example: #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 # (the head of an attribute alias definition; the value is read by the attribute parser, since it
 # may span lines and be followed by a comment or by the next definition on the same line)
 _ALIAS_HEAD = re.compile(r"\s*#(?P<name>[A-Za-z_][\w$.-]*)\s*=\s*(?=#)")
@@ -503,7 +503,7 @@ def _used_aliases(definitions: list[tuple[int, str, str]], direct: set[str]) -> 
     return used
 
 
-# Example: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ..., "ttg.threads-per-warp" = 32 : i32}
+# Example: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32}
 # (also a function's own `attributes {"ttg.num-warps" = 8 : i32}`)
 _MODULE_COUNT = re.compile(r'"(?:ttg|triton_gpu)\.(?P<key>num-warps|threads-per-warp|num-ctas)"\s*=\s*(?P<value>\d+)')
 # Example: partition0(%arg7: !ttg.memdesc<1xi64, #shared, #smem>) num_warps(4) {

@@ -230,7 +230,8 @@ def parse_llir(text: str) -> Listing:
     meta: dict[str, tuple[str, dict[str, str]]] = {}
     for line in text.splitlines():
         if line.startswith("!") and (match := _LLVM_META.match(line)):
-            meta[match["id"]] = (match["kind"], {m["key"]: m["value"].strip('"') for m in _LLVM_FIELD.finditer(match["body"])})
+            meta[match["id"]] = (match["kind"],
+                                 {m["key"]: m["value"].strip('"') for m in _LLVM_FIELD.finditer(match["body"])})
     problems: list[str] = []
 
     def file_of(scope: str, depth: int = 0) -> str:

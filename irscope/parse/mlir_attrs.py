@@ -65,7 +65,8 @@ class DialectAttr:
     text: str = ""
 
 
-AttrValue: TypeAlias = "int | float | bool | str | AliasRef | Ident | DialectAttr | list[AttrValue] | dict[str, AttrValue]"
+AttrValue: TypeAlias = ("int | float | bool | str | AliasRef | Ident | DialectAttr | list[AttrValue] "
+                        "| dict[str, AttrValue]")
 
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.-")
 _OPEN = {"[": "]", "{": "}", "(": ")", "<": ">"}

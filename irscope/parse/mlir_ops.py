@@ -328,7 +328,8 @@ def parse_module(text: str) -> MlirModule:
         MlirOp(index=i, line=o.line, end_line=o.end_line or o.line, name=o.name, results=o.results,
                operands=tuple(o.operands), defines=tuple(dict.fromkeys(o.defines)), parent=o.parent,
                depth=o.depth, location=o.location, text=" ".join([o.text, *o.extra]),
-               bindings=tuple(_BINDING.findall(o.text)) if o.name in _LOOPS else (), result_count=o.result_count, region=o.region)
+               bindings=tuple(_BINDING.findall(o.text)) if o.name in _LOOPS else (), result_count=o.result_count,
+               region=o.region)
         for i, o in enumerate(order)
     )
     return MlirModule(ops=ops, locations=table, problems=tuple(problems))

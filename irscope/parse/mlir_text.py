@@ -24,7 +24,8 @@ _CONTINUES_BEFORE = ("->", ":", ",", "to ", "attributes ")
 _STATEMENT_START = re.compile(r"^(?:#[\w$.-]+\s*=|module\b|(?:tt|func|llvm)\.func\b)")
 
 
-# Example: default {   /   partition0 num_warps(8) {   /   partition0(%arg7: !ttg.memdesc<1xi64, #shared, #smem> loc(#loc3)) num_warps(4) {
+# Example: default {   /   partition0 num_warps(8) {
+#          partition0(%arg7: !ttg.memdesc<1xi64, #shared, #smem> loc(#loc3)) num_warps(4) {
 # (the region headers `ttg.warp_specialize` prints after its op line: its default region, then each
 # region of the `ttg.warp_specialize.partitions` op it holds, with that region's block arguments)
 WARP_REGION = re.compile(r"^(?:default|partition(?P<index>\d+)\s*(?:\((?P<args>.*)\))?\s*num_warps\(\d+\))\s*\{$")

@@ -22,9 +22,11 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-# Example: // -----// IR Dump Before TritonGPUPipeline: tritongpu-pipeline{dump-intermediate-steps=true num-stages=3} ('builtin.module' operation) //----- //
+# Example: // -----// IR Dump Before TritonGPUPipeline: tritongpu-pipeline{dump-intermediate-steps=true num-stages=3}
+#            ('builtin.module' operation) //----- //   (one line)
 # Example: // -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //
-# Example: // -----// IR Dump Before CanonicalizerPass: canonicalize{max-iterations=10} ('tt.func' operation: @matmul_kernel) //----- //
+# Example: // -----// IR Dump Before CanonicalizerPass: canonicalize{max-iterations=10}
+#            ('tt.func' operation: @matmul_kernel) //----- //   (one line)
 _MLIR_HEADER = re.compile(
     r"^// -----// IR Dump (?P<when>Before|After) (?P<cls>[^\s:(]+)(?P<failed> Failed)?"
     r"(?:(?::\s*| \()(?P<arg>[\w.$-]+)(?:\{(?P<opts>.*)\})?\)?)?"
@@ -43,7 +45,8 @@ _LLVM_HEADER = re.compile(
 # Example: *** IR Dump After Promote alignment of parameters and return values (NVPTX) (nvptx-promote-param-align) ***
 _LEGACY_HEADER = re.compile(r"^\*\*\* IR Dump (?P<when>Before|After) (?P<cls>.+?)(?: \((?P<arg>[\w.-]+)\))? \*\*\*\s*$")
 # Example: # *** IR Dump After NVPTX DAG->DAG Pattern Instruction Selection (nvptx-isel) ***:
-_MIR_HEADER = re.compile(r"^# \*\*\* IR Dump (?P<when>Before|After) (?P<cls>.+?)(?: \((?P<arg>[\w.-]+)\))? \*\*\*:?\s*$")
+_MIR_HEADER = re.compile(r"^# \*\*\* IR Dump (?P<when>Before|After) (?P<cls>.+?)(?: \((?P<arg>[\w.-]+)\))?"
+                         r" \*\*\*:?\s*$")
 # Example: // -----// IR Dump Before    (any line opening a section, recognised or not)
 _SECTION_START = re.compile(rb"^(?:// -----//|; \*\*\* IR Dump |\*\*\* IR Dump |# \*\*\* IR Dump )", re.M)
 # The same after a newline: a literal first character lets the regex engine skip ahead (15x faster

@@ -35,7 +35,7 @@ _FUSED = re.compile(r"^fused(?:<[^>]*>)?\[(?P<items>.*)\]$")
 _OP_LINE = re.compile(r"^\s*(?:(?P<results>%[^=]*?)\s*=\s*)?(?P<op>\"?[A-Za-z_][\w.$]*\"?)(?P<rest>.*)$")
 # Example: ... loc(#loc12)   or   ... loc("k.py":3:4) at the end of an op line
 _TRAILING_LOC = re.compile(r"\sloc\((?P<body>[^()]*(?:\([^()]*\))?[^()]*)\)\s*\{?\s*$")
-# Example: tensor<128x64xf16, #blocked1>  /  !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>  /  -> <128x64xf16, ...>
+# Example: tensor<128x64xf16, #blocked1>  /  !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>  /  -> <128x64xf16, ..>
 _TYPE_START = re.compile(r"(?P<kind>tensor|memdesc)<|->\s*(?P<bare><)")
 # Example: 128x64x!tt.ptr<f16>
 _DIMS = re.compile(r"^(?P<dims>(?:\d+x)*)(?P<element>.+)$")
@@ -294,9 +294,10 @@ _ARROW_NAMES_OPERAND = frozenset({
     "ttg.local_store", "triton_gpu.local_store",
     "amdg.buffer_load_to_local", "amdgpu.buffer_load_to_local",
     "amdg.buffer_store", "amdgpu.buffer_store",  # amdg.buffer_store %v, %base[%offsets] : !tt.ptr<f16> -> tensor<..>
-    # ttng.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %true : !tt.tensordesc<..>, !ttg.memdesc<..> -> !ttg.memdesc<..>
+    # ttng.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %true : !tt.tensordesc<..>, !ttg.memdesc<..> -> ..
     "ttng.async_tma_copy_global_to_local", "triton_nvidia_gpu.async_tma_copy_global_to_local",
-    "ttng.tmem_store", "triton_nvidia_gpu.tmem_store",  # %tok = ttng.tmem_store %v, %tmem[%t], %true : tensor<..> -> !ttg.memdesc<..>
+    # %tok = ttng.tmem_store %v, %tmem[%t], %true : tensor<..> -> !ttg.memdesc<..>
+    "ttng.tmem_store", "triton_nvidia_gpu.tmem_store",
 })
 # Ops printed without `->` whose result type is not simply the one type they print (Triton infers it
 # from their operands): which printed type it follows, or how it is derived. Checked the same way.

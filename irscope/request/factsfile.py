@@ -164,7 +164,8 @@ def snapshot(outcomes: Sequence[Outcome], triton_version: str, tolerances: dict[
 
 
 def read_snapshot(path: Path) -> tuple[list[tuple[Job, dict[str, Any]]], dict[str, str], str]:
-    """The jobs with their recorded facts, the file's tolerances and the Triton that made it; UsageError when malformed."""
+    """The jobs with their recorded facts, the file's tolerances and the Triton that made it; UsageError when
+    malformed."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -230,7 +231,8 @@ def check_snapshot(path: Path, store: Path, triton: str | None = None, extra_tol
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m irscope.request.factsfile STORE JOB_JSON [TRITON]``: run one job (no facts), print its result as JSON."""
+    """``python -m irscope.request.factsfile STORE JOB_JSON [TRITON]``: run one job (no facts), print its result as
+    JSON."""
     import sys
 
     args = list(sys.argv[1:] if argv is None else argv)

@@ -99,7 +99,8 @@ class KernelKind(Protocol):
         ...
 
     def settable(self, backend: str, config_index: int, base: Capture | None) -> tuple[dict[str, Any], dict[str, Any]]:
-        """What ``--set`` may change: constexpr values, and the launch options it knows itself (``base``: its capture)."""
+        """What ``--set`` may change: constexpr values, and the launch options it knows itself (``base``: its
+        capture)."""
         ...
 
     def with_settings(self, settings: dict[str, Any], target: Target, config_index: int,

@@ -76,7 +76,8 @@ def measured_device(measured: Measured, target: str) -> DeviceModel:
 
 def perf_device(gpu_name: str | None, target: str,
                 measure: Callable[[], Measured | None]) -> tuple[DeviceModel, int]:
-    """The device model for ``--gpu`` (``native``: ``measure`` this machine's GPU, None when there is none) and its SMs."""
+    """The device model for ``--gpu`` (``native``: ``measure`` this machine's GPU, None when there is none) and its
+    SMs."""
     from irscope.analysis.perf.device import device_model
     from irscope.model.gpus import DEFAULT_GPU, GPUS, gpus_for_target, resolve_gpu
 

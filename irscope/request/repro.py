@@ -47,7 +47,8 @@ def _source(capture: Capture) -> tuple[str, str]:
     name = Path(m.kernel_path).name or "kernel.py"
     if m.origin in ("bundled", "module"):
         return text, name  # a kernel module: its own tensors, arguments and grid come with it
-    return extract_kernel(text, m.function.rsplit(".", 1)[-1] or m.kernel, name, str(m.replay.get("module", ""))).text, name
+    function = m.function.rsplit(".", 1)[-1] or m.kernel
+    return extract_kernel(text, function, name, str(m.replay.get("module", ""))).text, name
 
 
 _ARGS_EXAMPLE = ' --args "x=fp16[4096], n=4096" --grid 32'

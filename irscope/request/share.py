@@ -73,7 +73,8 @@ def _pass_diffs(dump: Any, table: Any) -> dict[int, TextDiff]:
             left, right = pass_point(dump, str(row.index), "before"), pass_point(dump, str(row.index), "after")
         except IrscopeError:
             continue
-        out[row.index] = renumbering_ignored(diff_points(left, right, options), partial(diff_points, left, right, ssa_free))
+        out[row.index] = renumbering_ignored(diff_points(left, right, options),
+                                             partial(diff_points, left, right, ssa_free))
     return out
 
 

@@ -60,7 +60,8 @@ def _whole(facts_a: dict[str, Any], facts_b: dict[str, Any], dumps: tuple[PassDu
     return out
 
 
-def compare_targets(a: tuple[Request, Capture], b: tuple[Request, Capture], facts: tuple[dict[str, Any], dict[str, Any]],
+def compare_targets(a: tuple[Request, Capture], b: tuple[Request, Capture],
+                    facts: tuple[dict[str, Any], dict[str, Any]],
                     dumps: Callable[[], tuple[PassDump, PassDump]] | None = None) -> TargetComparison:
     """Two captures of one kernel on two targets, line by line (``dumps``: both per-pass dumps, for the pipeliner)."""
     prof_a, said_a, known_a = _profiles(*a)

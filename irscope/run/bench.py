@@ -153,7 +153,8 @@ def measure_ceilings() -> Ceilings:
                     gather_gbps=gathers)
 
 
-def _tensor_sets(module: Any, kernel: KernelInfo, size: dict[str, int], copies: int, torch: Any) -> list[dict[str, Any]]:
+def _tensor_sets(module: Any, kernel: KernelInfo, size: dict[str, int], copies: int, torch: Any
+                 ) -> list[dict[str, Any]]:
     dtype = getattr(torch, kernel.dtype)
     gen = torch.Generator(device="cuda").manual_seed(0)
 

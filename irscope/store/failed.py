@@ -85,7 +85,8 @@ def failed_compile(root: Path, key: str) -> FailedCompile | None:
 
 
 def remember_failure(root: Path, failure: FailedCompile) -> None:
-    """Keep ``failure`` (replacing an older one for the same key), atomically; a store that cannot be written keeps none."""
+    """Keep ``failure`` (replacing an older one for the same key), atomically; a store that cannot be written keeps
+    none."""
     path = _path(root, failure.key)
     if path is None:
         return

@@ -181,7 +181,8 @@ def dump_problems(directory: Path) -> list[str]:
             found.append(f"{name}: missing (named by {index.name})")
             continue
         try:
-            end = max((int(row[3]) + int(row[4]) for row in sections), default=0)  # [id, line, size, offset, length, ...]
+            # [id, line, size, offset, length, ...]
+            end = max((int(row[3]) + int(row[4]) for row in sections), default=0)
             if path.stat().st_size < end:
                 found.append(f"{name}: cut short ({path.stat().st_size} of {end} bytes)")
                 continue

@@ -139,7 +139,8 @@ print(json.dumps({'triton': v, 'python': list(sys.version_info[:2]), 'prefix': s
 
 
 def probe(python: Path) -> tuple[str, str]:
-    """The Triton version ``python`` imports ('' when it has none) and its sys.prefix; UsageError when it does not run."""
+    """The Triton version ``python`` imports ('' when it has none) and its sys.prefix; UsageError when it does not
+    run."""
     import subprocess  # here, not at the top: a warm show reads the current Triton's version without a process
 
     try:

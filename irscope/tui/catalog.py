@@ -115,7 +115,8 @@ class Catalog:
         if known is not None and known.path == path:
             return
         trusted = Store(capture.path.parent.parent).is_trusted(m.key)  # an archive's kernel_path is not adopted
-        if known is None and m.kernel not in self._names.values() and trusted and m.origin in ("bundled", "module") and path.is_file():
+        if (known is None and m.kernel not in self._names.values() and trusted
+                and m.origin in ("bundled", "module") and path.is_file()):
             try:
                 info = read_kernel(path)
             except IrscopeError as exc:

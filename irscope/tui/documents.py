@@ -345,7 +345,8 @@ class Documents:
             initial = capture.path / f"{capture.manifest.function}.source"
             if not initial.is_file():
                 return "This capture lacks Triton's initial IR (the .source file), so TTIR has nothing to compare with."
-            left = IrPoint(label="initial IR (from the AST)", text=initial.read_text(encoding="utf-8", errors="replace"),
+            left = IrPoint(label="initial IR (from the AST)",
+                           text=initial.read_text(encoding="utf-8", errors="replace"),
                            ir="mlir")
             return DiffInputs(left, right, lexer, lexer)
         stages = self.stages(ref.key)

@@ -92,7 +92,8 @@ def tensor_core_facts(report: LayoutReport) -> list[Fact]:
             continue
         version = getattr(info.layout, "version_major", None)
         what = _MMA_VERSIONS.get(version, "") if isinstance(version, int) else ""
-        value = f"{_TENSOR_CORE_KINDS[kind]}" + (f", {what}" if what else "") + f": {info.label} {layout_phrase(info.layout)}"
+        value = (f"{_TENSOR_CORE_KINDS[kind]}" + (f", {what}" if what else "")
+                 + f": {info.label} {layout_phrase(info.layout)}")
         out.append(Fact("tensor cores", value, "layouts"))
     if not out:
         out.append(Fact("tensor cores", "none: the TTGIR has no MMA layout (no tl.dot, or it runs on FMA units)",

@@ -247,7 +247,8 @@ def write_graph(dot: graphviz.Digraph, out: Path) -> GraphFile:
     except graphviz.CalledProcessError as exc:
         source_path.write_text(dot.source, encoding="utf-8")
         said = (exc.stderr or b"").decode("utf-8", errors="replace").strip().splitlines()
-        return GraphFile(source_path, False, f"{dot_program()} refused the graph ({said[0] if said else f'exit status {exc.returncode}'}); "
+        return GraphFile(source_path, False,
+                         f"{dot_program()} refused the graph ({said[0] if said else f'exit status {exc.returncode}'}); "
                          f"wrote {source_path} instead")
     except BrokenPipeError:
         source_path.write_text(dot.source, encoding="utf-8")

@@ -41,7 +41,8 @@ def diff_data(diff: TextDiff, side_by_side: bool = False) -> dict[str, Any]:
             break
         header = f"@@ -{hunk.old_start},{hunk.old_len} +{hunk.new_start},{hunk.new_len} @@"
         if side_by_side:
-            rows: list[Any] = [[None if a is None else [a.old, a.text, a.tag], None if b is None else [b.new, b.text, b.tag]]
+            rows: list[Any] = [[None if a is None else [a.old, a.text, a.tag],
+                                None if b is None else [b.new, b.text, b.tag]]
                                for a, b in pair_lines(hunk)]
         else:
             rows = [[line.tag, line.old, line.new, line.text] for line in hunk.lines]
@@ -102,14 +103,17 @@ def _sections(shared: SharedCapture) -> list[dict[str, str]]:
 
     parts = []
     if shared.layouts is not None:
-        parts.append({"id": "layout-report", "title": "Layout report", "html": rich_html(render_layout_report(shared.layouts))})
+        parts.append({"id": "layout-report", "title": "Layout report",
+                      "html": rich_html(render_layout_report(shared.layouts))})
     if shared.loops is not None:
         parts.append({"id": "loops", "title": "Loops",
                       "html": _pre(render_loops(list(shared.loops), shared.title, shared.loops_missing))})
     if shared.resources is not None:
-        parts.append({"id": "resources", "title": "Resources", "html": _pre(render_resources(shared.resources, shared.title))})
+        parts.append({"id": "resources", "title": "Resources",
+                      "html": _pre(render_resources(shared.resources, shared.title))})
     if shared.perf is not None:
-        parts.append({"id": "perf", "title": "Performance model", "html": _pre(render_perf(shared.perf, shared.title, explain=True))})
+        parts.append({"id": "perf", "title": "Performance model",
+                      "html": _pre(render_perf(shared.perf, shared.title, explain=True))})
     return parts
 
 

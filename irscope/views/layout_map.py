@@ -172,7 +172,8 @@ def _hardware_view(grid: LayoutGrid, title: str, max_rows: int, max_cols: int, w
                 row.append(MapCell(_coord_text(grid, grid.slot(0, warp, lane, r)), warp))
         cells.append(tuple(row))
     notes = [f"warp {warp}: one row per lane, one column per register; cells show the tensor element held"]
-    notes += [n for n in (_folded(kept_rows, grid.lanes, "lanes"), _folded(kept_cols, grid.registers, "registers")) if n]
+    notes += [n for n in (_folded(kept_rows, grid.lanes, "lanes"), _folded(kept_cols, grid.registers, "registers"))
+              if n]
     notes += _warp_notes(grid, warp)
     return MapView(
         title,
@@ -317,7 +318,8 @@ def render_layout_svg(
         for j, cell in enumerate(row):
             x = left + j * cell_w
             if cell is None:
-                parts.append(f'<text x="{x + cell_w / 2:.1f}" y="{y + cell_h - 6}" text-anchor="middle" fill="#999">…</text>')
+                parts.append(f'<text x="{x + cell_w / 2:.1f}" y="{y + cell_h - 6}" text-anchor="middle" '
+                             'fill="#999">…</text>')
                 continue
             colour = PALETTE[cell.warp % len(PALETTE)]
             parts.append(

@@ -97,7 +97,8 @@ def render_layout_report(report: LayoutReport, width: int = 100) -> Text:
             shape = "x".join(str(s) for s in conv.shape)
             where = f" ({conv.loc})" if conv.loc else ""
             # One line, never wrapped: where it came from is a path to copy, however long the checkout's path.
-            out.append(f"  line {conv.line}: {conv.result} {shape}x{conv.element}  {conv.source} -> {conv.dest}{where}\n")
+            out.append(f"  line {conv.line}: {conv.result} {shape}x{conv.element}  {conv.source} -> "
+                       f"{conv.dest}{where}\n")
             if origin is not None and i < len(origin.authored):
                 para(_conversion_origin(origin, i), "dim", indent="    ")
             if conv.cost is not None:

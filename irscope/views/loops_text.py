@@ -7,7 +7,8 @@ from dataclasses import asdict
 from typing import Any
 
 from irscope.analysis.instructions import KINDS
-from irscope.analysis.loops import Evidence, LoadStream, Loop
+from irscope.analysis.loop_evidence import Evidence
+from irscope.analysis.loops import LoadStream, Loop
 from irscope.analysis.spin_locks import SpinLock, contention
 
 __all__ = ["loops_json", "render_loops"]
@@ -53,11 +54,13 @@ def _evidence_line(e: Evidence) -> list[str]:
             parts.append(f"{n} x {names}")
     out = [f"  {e.stage} (loop {e.label}): " + ("; ".join(parts) if parts else "no tensor-core or memory instructions")]
     if e.llvm_unrolled > 1:
-        out.append(f"    LLVM unrolled the loop {e.llvm_unrolled} times: one {e.stage} iteration runs {e.llvm_unrolled} "
+        out.append(f"    LLVM unrolled the loop {e.llvm_unrolled} times: one {e.stage} iteration "
+                   f"runs {e.llvm_unrolled} "
                    f"iterations of the TTGIR loop ({e.llvm_unrolled}x one iteration's {_unrolled_kinds(e)}); the "
                    "left-over iterations run in the remainder blocks LLVM named .epil or .prol")
     if e.unrolled > 1:
-        out.append(f"    ptxas unrolled the loop {e.unrolled} times: one SASS iteration does the work of {e.unrolled} PTX "
+        out.append(f"    ptxas unrolled the loop {e.unrolled} times: one SASS iteration does the work "
+                   f"of {e.unrolled} PTX "
                    f"iterations ({e.unrolled}x the PTX loop's {_unrolled_kinds(e)})")
     if e.waits:
         out.append(f"    waits: {', '.join(dict.fromkeys(w.op for w in e.waits))}")
@@ -78,7 +81,8 @@ def _wait_words(loop: Loop) -> str:
         elif w.pending == 0:
             what = f" (waits for all {w.what}s)"
         else:
-            what = f" (up to {w.pending} {w.what}{'s' if w.pending != 1 else ''} stay{'s' if w.pending == 1 else ''} in flight)"
+            what = (f" (up to {w.pending} {w.what}{'s' if w.pending != 1 else ''} "
+                    f"stay{'s' if w.pending == 1 else ''} in flight)")
         words.append(f"{w.op}{count}{what}")
     return "; ".join(dict.fromkeys(words))
 
@@ -101,7 +105,8 @@ def render_loop(loop: Loop, number: int, grid: tuple[int, int, int] | None = Non
     """One loop as a paragraph."""
     where = f"line {loop.line}" if loop.line else "unknown line"
     indent = "  " * loop.depth
-    out = [f"{indent}loop {number}: {where}: {loop.source}".rstrip() + f"   (TTGIR lines {loop.ttgir_lines[0]}-{loop.ttgir_lines[1]})"]
+    out = [f"{indent}loop {number}: {where}: {loop.source}".rstrip() + "   (TTGIR lines "
+                                                                       f"{loop.ttgir_lines[0]}-{loop.ttgir_lines[1]})"]
     asked = f"asked {loop.requested_stages} ({loop.requested_from})" if loop.requested_stages else "asked: unknown"
     if loop.pipelined:
         left = [s for s in loop.loads if s.stages == 1]

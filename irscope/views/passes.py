@@ -61,7 +61,8 @@ def render_pass_table(table: PassTable, title: TableTitle, show_all: bool = Fals
     passes = sum(1 for r in table.rows if not r.step)
     caption = (f"{passes} passes: {changed} changed the IR, {table.unchanged} changed nothing"
                + ("" if show_all else " (folded; --all lists them)"))
-    out = Table(title=f"{title.kernel} on {title.target}, config {title.config}: passes of Triton {title.triton_version}",
+    out = Table(title=f"{title.kernel} on {title.target}, config {title.config}: passes of Triton "
+                      f"{title.triton_version}",
                 caption=caption, box=None, pad_edge=False, header_style="bold", expand=False,
                 title_justify="left", caption_justify="left")
     out.add_column("#", justify="right", no_wrap=True)

@@ -38,7 +38,8 @@ def _mix_json(mix: Mix) -> dict[str, Any]:
 def _device_json(device: DeviceModel) -> dict[str, Any]:
     return {"name": device.name, "product": device.product, "origin": device.origin, "sm_count": device.sm_count,
             "clock_mhz": device.clock_mhz, "tensor_tflops": device.tensor_tflops,
-            "vector_tflops": device.vector_tflops, "dram_gbs": device.dram_gbs, "l2_bytes": device.l2_bytes, "llc_bytes": device.llc_bytes,
+            "vector_tflops": device.vector_tflops, "dram_gbs": device.dram_gbs, "l2_bytes": device.l2_bytes,
+            "llc_bytes": device.llc_bytes,
             "registers_per_sm": device.registers_per_sm, "shared_per_sm": device.shared_per_sm,
             "sources": list(device.sources)}
 
@@ -54,7 +55,8 @@ def perf_json(report: PerfReport) -> dict[str, Any]:
         "occupancy_limit": report.occupancy_limit, "waves": report.waves,
         "tail_utilisation": report.tail_utilisation,
         "loops": [{"line": lp.line, "source": lp.source, "trips": lp.trips, "trips_note": lp.trips_note,
-                   "executions": lp.executions, "peeled": lp.peeled, "per_iteration": _mix_json(lp.per_iteration)} for lp in report.loops],
+                   "executions": lp.executions, "peeled": lp.peeled, "per_iteration": _mix_json(lp.per_iteration)}
+                   for lp in report.loops],
         "once": _mix_json(report.once),
         "flops": report.flops, "tensor_flops": report.tensor_flops, "vector_flops": report.vector_flops,
         "mma_dtype": report.mma_dtype, "requested_bytes": report.requested_bytes,
@@ -84,7 +86,8 @@ def render_gpu_table(gpus: list[Gpu] | None = None) -> str:
     lines = [f"{'gpu':<8} {'target':<7} {'fp16 TF':>8} {'fp8 TF':>7} {'tf32 TF':>8} {'fp32 TF':>8} {'HBM GB/s':>9} "
              f"{'L2 MiB':>7} {'SMs':>4} {'regs/SM':>8} {'smem/SM KiB':>11} {'MHz':>5}"]
     for g in rows:
-        lines.append(f"{g.name:<8} {g.target:<7} {g.peak_tflops.get('fp16', 0):>8.0f} {g.peak_tflops.get('fp8', 0):>7.0f} "
+        lines.append(f"{g.name:<8} {g.target:<7} {g.peak_tflops.get('fp16', 0):>8.0f} "
+                     f"{g.peak_tflops.get('fp8', 0):>7.0f} "
                      f"{g.peak_tflops.get('tf32', 0):>8.0f} {g.vector_tflops.get('fp32', 0):>8.1f} "
                      f"{g.memory_bandwidth_gbs:>9.0f} {g.l2_cache_bytes / 2**20:>7.0f} {g.sm_count:>4} "
                      f"{g.registers_per_sm:>8} {g.shared_memory_per_sm // 1024:>11} {g.boost_clock_mhz:>5}")
@@ -191,7 +194,8 @@ def _derivation(report: PerfReport) -> list[str]:
         out.append(f"  loop line {lp.line} `{lp.source}`: {trips} trips ({lp.trips_note})")
         out.append(f"    per iteration per CTA: {_mix_line(lp.per_iteration)}")
     out.append(f"  once per CTA: {_mix_line(report.once)}")
-    out.append(f"  flops {report.flops:.6g} (tensor {report.tensor_flops:.6g}{', ' + report.mma_dtype if report.mma_dtype else ''}; "
+    out.append(f"  flops {report.flops:.6g} (tensor "
+               f"{report.tensor_flops:.6g}{', ' + report.mma_dtype if report.mma_dtype else ''}; "
                f"vector {report.vector_flops:.6g})")
     out.append(f"  requested {_bytes(report.requested_bytes)}; dram_bytes {report.dram_bytes:.6g} "
                f"({_bytes(report.dram_bytes)}: compulsory {_bytes(report.compulsory_bytes)} + re-read "

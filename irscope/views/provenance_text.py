@@ -39,5 +39,6 @@ def provenance_lines(prov: Provenance, limit: int = 12) -> list[str]:
 def provenance_json(prov: Provenance) -> dict[str, Any]:
     """The provenance as JSON data."""
     return {"aten": list(prov.aten), "nodes": list(prov.nodes),
-            "lines": [{"file": ln.file, "line": ln.line, "function": ln.function, "code": ln.code} for ln in prov.lines],
+            "lines": [{"file": ln.file, "line": ln.line, "function": ln.function, "code": ln.code}
+                      for ln in prov.lines],
             "missing": prov.missing}

@@ -8,7 +8,8 @@ from typing import Any
 
 from irscope.analysis.report.results import ExternRow, KernelRow, ProgramReport
 
-__all__ = ["TABLE_HEADS", "extern_line", "kernel_detail", "render_report", "report_heading", "report_json", "table_cells"]
+__all__ = ["TABLE_HEADS", "extern_line", "kernel_detail", "render_report", "report_heading", "report_json",
+           "table_cells"]
 
 _NAME_WIDTH = 52
 

@@ -28,7 +28,8 @@ def _occupancy_lines(r: Resources) -> list[str]:
     amd = "gfx" in r.target
     cta, sm, warp = ("workgroup", "CU", "wave") if amd else ("CTA", "SM", "warp")
     if not occ.fits:
-        return [f"  occupancy on {occ.gpu}: none, one {cta} does not fit and the launch would fail (the error says why)"]
+        return [f"  occupancy on {occ.gpu}: none, one {cta} does not fit and the launch would fail "
+                "(the error says why)"]
     plural = "s" if occ.ctas != 1 else ""
     out = [f"  occupancy on {occ.gpu}: {occ.ctas} {cta}{plural} per {sm} = {occ.warps} of {occ.max_warps} {warp} "
            f"slots ({occ.percent:.1f}%), limited by {_and(occ.limiting)}",
@@ -48,7 +49,8 @@ def render_resources(r: Resources, title: str) -> str:
         spills = "no spills" if not r.spills else (
             f"SPILLS: {r.spill_stores} VGPRs to scratch, {r.spill_loads} SGPRs into VGPR lanes")
         # .vgpr_count is the unified file's total on gfx90a and later: architected VGPRs (aligned) plus AGPRs
-        vgprs = f"{r.registers} VGPRs" + (f" ({r.registers - r.agprs} architected + {r.agprs} AGPRs)" if r.agprs else "")
+        vgprs = f"{r.registers} VGPRs" + (f" ({r.registers - r.agprs} architected + {r.agprs} AGPRs)"
+                                          if r.agprs else "")
         out.append(f"  registers      {vgprs} per lane, {r.sgprs} SGPRs per wave ({spills})")
         out.append(f"  scratch        {r.local_bytes} bytes per lane")
         out.append(f"  LDS            {r.shared_dynamic} B dynamic (Triton's buffers) + {r.shared_static} B static "

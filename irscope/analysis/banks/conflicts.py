@@ -45,10 +45,12 @@ _LSU_OPS = {
 }
 # ops that read or write shared memory outside the load/store unit, by construction without bank conflicts
 _ASYNC_PROXY = {
-    "ttng.warp_group_dot": "wgmma reads its shared operands through the async proxy in the swizzled nvmma_shared format",
+    "ttng.warp_group_dot":
+        "wgmma reads its shared operands through the async proxy in the swizzled nvmma_shared format",
     "ttng.tc_gen5_mma": "tcgen05.mma reads its shared operands through the async proxy in the nvmma_shared format",
     "ttng.tc_gen5_mma_scaled": "tcgen05.mma reads its shared operands through the async proxy",
-    "ttng.async_tma_copy_global_to_local": "a TMA copy writes the buffer in its swizzled format through the async proxy",
+    "ttng.async_tma_copy_global_to_local":
+        "a TMA copy writes the buffer in its swizzled format through the async proxy",
     "ttng.async_tma_copy_local_to_global": "a TMA copy reads the buffer in its swizzled format through the async proxy",
     "ttng.async_tma_gather": "a TMA gather writes the buffer through the async proxy",
     "ttng.async_tma_scatter": "a TMA scatter reads the buffer through the async proxy",
@@ -62,9 +64,11 @@ _COUNTER = {"ld": "ld", "st": "st", "cp": "ldgsts"}
 # Example: ld.shared.v4.b32 | st.shared.b16 | ld.shared::cta.v2.f32 | atom.shared.add.u32
 _PTX_SHARED = re.compile(r"^(?P<op>ld|st|atom|red)\.shared(?:::\w+)?\S*?(?:\.v(?P<vec>[248]))?\.[bfsu](?P<bits>\d+)$")
 # Example: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 | stmatrix.sync.aligned.m8n8.x2.shared.b16
-_PTX_MATRIX = re.compile(r"^(?P<op>ld|st)matrix\.sync\.aligned\.m8n8\.x(?P<n>[124])(?:\.trans)?\.shared(?:::\w+)?\.b16$")
+_PTX_MATRIX = re.compile(r"^(?P<op>ld|st)matrix\.sync\.aligned\.m8n8\.x(?P<n>[124])(?:\.trans)?"
+                         r"\.shared(?:::\w+)?\.b16$")
 # Example: cp.async.cg.shared.global [ %r29 + 0 ], [ %rd26 + 0 ], 0x10, %r31;
-_PTX_CP = re.compile(r"^cp\.async\.c[ag]\.shared(?:::\w+)?\.global\S*\s+\[[^\]]*\],\s*\[[^\]]*\],\s*(?P<n>0x[0-9a-fA-F]+|\d+)")
+_PTX_CP = re.compile(r"^cp\.async\.c[ag]\.shared(?:::\w+)?\.global\S*\s+\[[^\]]*\],\s*\[[^\]]*\],"
+                     r"\s*(?P<n>0x[0-9a-fA-F]+|\d+)")
 # Example: !ttg.memdesc<128x16xf16, #shared, #smem, mutable, 128x64>   (the allocation shape comes last)
 _ALLOC_SHAPE = re.compile(r",\s*(?P<shape>\d+(?:x\d+)*)\s*>$")
 
@@ -165,7 +169,7 @@ class BankReport:
     problems: list[str] = field(default_factory=list)
 
     def conflicts_per_cta(self, counter: str) -> int | None:
-        """Sum of the modelled conflicts per CTA (one execution of each op) for one ncu counter; None if any is unknown."""
+        """Sum of the modelled conflicts per CTA (each op run once) for one ncu counter; None if any is unknown."""
         chosen = [a for a in self.accesses if a.counter == counter]
         if any(a.kind == "unknown" for a in chosen):
             return None
@@ -234,7 +238,8 @@ def _positions(listing: Listing, kernel_file: str) -> dict[Key, _Position]:
     found: dict[Key, _Position] = {}
     for insn in listing.instructions:
         cls = _ptx_class(insn)
-        own = (innermost_in(insn.frames, kernel_file) if kernel_file else None) or (insn.frames[0] if insn.frames else None)
+        own = ((innermost_in(insn.frames, kernel_file) if kernel_file else None)
+               or (insn.frames[0] if insn.frames else None))
         if cls is None or own is None:
             continue
         found.setdefault(_key(own), _Position()).by_class.setdefault(cls, []).append(insn)
@@ -298,7 +303,8 @@ def _model_forms(linear: LinearLayout, offsets: OffsetMap, element_bytes: int, l
     if len(forms) == 1:
         return model, ""
     form = f".x{matrices} matrix" if matrices else f"{nbytes}-byte"
-    return model, f"; the PTX at this position mixes {len(forms)} instruction forms, the {form} one fits these registers"
+    return model, (f"; the PTX at this position mixes {len(forms)} instruction forms, the {form} one fits "
+                   "these registers")
 
 
 def _of_form(insns: list[Instruction], model: WarpAccess) -> list[Instruction]:
@@ -389,7 +395,8 @@ def _lsu_access(
     register = _layout(tensor.encoding, table, problems)
     for bad in (shared, register):
         if isinstance(bad, OpaqueLayout):
-            return _unknown(access, f"layout {'#' + bad.name if bad.name else bad.text} could not be read: {bad.reason}")
+            return _unknown(access,
+                            f"layout {'#' + bad.name if bad.name else bad.text} could not be read: {bad.reason}")
     try:
         access = replace(access, encoding=shared.text or memdesc.encoding)
         offsets = shared_offset_map(shared, _alloc_shape(memdesc))
@@ -405,7 +412,8 @@ def _lsu_access(
 
 def _proxy_access(op: OpLine, loc: SourceLoc | None, loop_line: int | None) -> SharedAccess:
     name = canonical_op(op.op)
-    memdescs = [t for t in op.result_types + op.operand_types if t.kind == "memdesc" and "shared" in t.memory_space + t.text]
+    memdescs = [t for t in op.result_types + op.operand_types if t.kind == "memdesc"
+                and "shared" in t.memory_space + t.text]
     first = memdescs[0] if memdescs else None
     return SharedAccess(
         op=name, ttgir_line=op.line, loc=loc, where=_where(loc), direction="load" if "dot" in name or "mma" in name
@@ -499,7 +507,8 @@ def _scratch_accesses(
             mine = owners.get(key, [])
             names = sorted({canonical_op(o.op) for o in mine}) or ["?"]
             first = mine[0] if mine else None
-            loc = loc_of(first) if first else SourceLoc(insns[0].frames[0].file if insns[0].frames else key[0], *key[1:])
+            loc = loc_of(first) if first else SourceLoc(insns[0].frames[0].file if insns[0].frames else key[0],
+                                                        *key[1:])
             label = " / ".join(names)
             why = (f"{label}: a scratch buffer laid out by Triton's lowering, not printed in the TTGIR"
                    if mine else "no TTGIR op that irscope models carries this source position")
@@ -536,7 +545,8 @@ def _with_evidence(access: SharedAccess, key: Key | None, positions: dict[Key, _
         return replace(
             access, ways=max(1, evidence.worst), kind="conflict-free" if evidence.worst <= 1 else "N-way",
             instructions_per_warp=per_warp, wavefronts_per_instruction=round(evidence.wavefronts / issued, 3),
-            ideal_wavefronts_per_instruction=round(evidence.ideal / issued), conflicts_per_cta=evidence.conflicts // same,
+            ideal_wavefronts_per_instruction=round(evidence.ideal / issued),
+            conflicts_per_cta=evidence.conflicts // same,
             conflicts_per_warp=evidence.conflicts // (same * num_warps),
             reason=f"{access.reason}; addresses evaluated from the PTX's own arithmetic for all "
                    f"{num_warps * lanes} threads: the worst phase is {max(1, evidence.worst)}-way",
@@ -544,7 +554,8 @@ def _with_evidence(access: SharedAccess, key: Key | None, positions: dict[Key, _
     if access.kind != "unknown" and evidence.worst != access.ways:
         widened = "ptxas merged" in access.reason  # the PTX's narrower instructions do not run as such
         access = replace(access, reason=f"{access.reason}; " + ("at the PTX's own widths " if widened else "but ")
-                         + f"the PTX's own address arithmetic (first loop iteration) gives {max(1, evidence.worst)}-way")
+                         + "the PTX's own address arithmetic (first loop iteration) gives "
+                         + f"{max(1, evidence.worst)}-way")
     return access
 
 
@@ -563,7 +574,8 @@ def _with_sass(report: BankReport, listing: Listing, kernel_file: str) -> BankRe
             by_line.setdefault((own.file.rsplit("/", 1)[-1], own.line, cls), []).append(insn.opcode)
     accesses = []
     for access in report.accesses:
-        found = by_line.get((access.loc.file.rsplit("/", 1)[-1], access.loc.line, access.counter)) if access.loc else None
+        found = (by_line.get((access.loc.file.rsplit("/", 1)[-1], access.loc.line, access.counter))
+                 if access.loc else None)
         accesses.append(replace(access, sass=tuple(dict.fromkeys(found))) if found else access)
     return replace(report, accesses=accesses)
 

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from irscope.analysis.banks.shared_offsets import OffsetMap
 from irscope.analysis.layouts.linear import LinearLayout
 
-__all__ = ["BANKS", "ModelError", "WarpAccess", "instruction_wavefronts", "phase_ideal", "phase_ways", "phases_per_request", "warp_access"]
+__all__ = ["BANKS", "ModelError", "WarpAccess", "instruction_wavefronts", "phase_ideal", "phase_ways",
+           "phases_per_request", "warp_access"]
 
 BANKS = 32
 WORD = 4

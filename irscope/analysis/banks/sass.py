@@ -24,7 +24,8 @@ def sass_widths(listing: Listing, kernel_file: str) -> dict[tuple[str, int, str]
     forms: dict[tuple[str, int, str], Counter[int]] = {}
     for insn in listing.instructions:
         match = _SASS_LSU.match(insn.opcode)
-        own = (innermost_in(insn.frames, kernel_file) if kernel_file else None) or (insn.frames[0] if insn.frames else None)
+        own = ((innermost_in(insn.frames, kernel_file) if kernel_file else None)
+               or (insn.frames[0] if insn.frames else None))
         if match is None or own is None:
             continue
         key = (own.file.rsplit("/", 1)[-1], own.line, "ld" if match["op"] == "LDS" else "st")

@@ -1,4 +1,4 @@
-"""A capture's layout report as ``irscope layouts`` gives it: checked against the machine code, traced to the first IR."""
+"""A capture's layout report as ``irscope layouts`` gives it: checked against machine code, traced to the first IR."""
 
 from __future__ import annotations
 

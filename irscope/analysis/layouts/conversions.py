@@ -34,7 +34,8 @@ MECHANISMS = {
     "unknown": "irscope does not model one of the two layouts",
 }
 # Example: st.shared.v4.b32 | ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 | shfl.sync.idx.b32 | bar.sync
-_MOVES = re.compile(r"^(?:(?P<shared>ld|st)(?:matrix)?\.\S*shared\S*|(?P<shfl>shfl\.sync)\S*|(?P<bar>bar\.sync|barrier\.sync))$")
+_MOVES = re.compile(r"^(?:(?P<shared>ld|st)(?:matrix)?\.\S*shared\S*|(?P<shfl>shfl\.sync)\S*"
+                    r"|(?P<bar>bar\.sync|barrier\.sync))$")
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,8 @@ class MachineEvidence:
 
     def phrase(self) -> str:
         """``PTX at that source line: 4 shared stores, 4 shared loads, 8 bar.sync (lines 186, 187, 196 ...)``."""
-        counts = [f"{n} {what}" for n, what in ((self.shared_stores, "shared stores"), (self.shared_loads, "shared loads"),
+        counts = [f"{n} {what}"
+                  for n, what in ((self.shared_stores, "shared stores"), (self.shared_loads, "shared loads"),
                                                (self.shuffles, "shfl.sync"), (self.barriers, "bar.sync")) if n]
         if not counts:
             return "its PTX moves nothing through shared memory or shuffles at that source line"

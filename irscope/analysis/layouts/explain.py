@@ -312,7 +312,8 @@ def _dot_sentence(layout: DotOperandLayout, element: str | None) -> str:
         return head
     bits = f" ({layout.k_width * element_bits(element)} bits)" if element else ""
     what = _dtype(element) if element else "elements"
-    text = head + f", kWidth {layout.k_width}: each thread holds runs of {layout.k_width} consecutive {what} along K{bits}"
+    text = head + (f", kWidth {layout.k_width}: each thread holds runs of {layout.k_width} consecutive {what} "
+                   f"along K{bits}")
     if isinstance(parent, NvidiaMmaLayout) and parent.version_major == 2:
         text += _mma_operand_phrase(layout, parent, what)
     return text
@@ -409,11 +410,13 @@ def _shared_sentence(layout: Layout, element: str | None) -> str | None:
     if isinstance(layout, PaddedSharedLayout):
         pads = ", ".join(f"{p} after every {i}" for i, p in layout.intervals)
         mapping = (
-            f", order {list(layout.order)}" if layout.order is not None else f", {len(layout.offset_bases)} offset bases"
+            f", order {list(layout.order)}"
+            if layout.order is not None else f", {len(layout.offset_bases)} offset bases"
         )
         return f"shared memory with padding ({pads} elements) to avoid bank conflicts{mapping}"
     if isinstance(layout, SharedLinearLayout):
-        return f"shared memory given by {len(layout.offset_bases)} explicit offset bases, {layout.alignment}-byte aligned"
+        return (f"shared memory given by {len(layout.offset_bases)} explicit offset bases, "
+                f"{layout.alignment}-byte aligned")
     if isinstance(layout, PartitionedSharedLayout):
         return (
             f"shared memory split along dim {layout.partition_dim} into {layout.num_partitions} buffers x "

@@ -20,7 +20,7 @@ from irscope.analysis.layouts.explain import Conversion, LayoutReport, analyze_l
 
 __all__ = ["with_provenance"]
 
-# Example: #blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+# Example: #blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], ...}>
 _ALIAS = re.compile(r"^#(?P<name>[\w$-]+)\s*=\s*(?P<body>#.*)$", re.MULTILINE)
 # Example: parent = #blocked   (an alias reference; `#ttg.blocked<` is a dialect attribute and is left alone)
 _REFERENCE = re.compile(r"#(?P<name>[\w$-]+)(?![\w$.-])")
@@ -65,10 +65,11 @@ def _authored(conversions: list[Conversion], first: list[Conversion], final_alia
 
 
 def with_provenance(report: LayoutReport, ttgir: str, first_ir: str, stage: str) -> LayoutReport:
-    """``report`` (of ``ttgir``) with which of its layouts and conversions ``first_ir`` (stage ``glir`` or ``ttir``) had."""
+    """``report`` (of ``ttgir``) with which of its layouts and conversions ``first_ir`` (``glir`` or ``ttir``) had."""
     final_aliases = _aliases(ttgir)
     if stage == "ttir":
-        return replace(report, provenance=Provenance(stage=stage, written=(), chosen=tuple(i.label for i in report.layouts),
+        return replace(report,
+                       provenance=Provenance(stage=stage, written=(), chosen=tuple(i.label for i in report.layouts),
                                                      authored=tuple(False for _ in report.conversions)))
     first = analyze_layouts(first_ir)
     first_aliases = _aliases(first_ir)

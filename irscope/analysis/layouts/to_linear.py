@@ -301,7 +301,8 @@ def _wmma_tile(layout: AmdWmmaLayout, rank: int) -> LinearLayout:
     names = dim_names(rank)
     instr = tuple(layout.instr_shape)
     if instr not in _WMMA_SHAPES.get(layout.version, ()):
-        raise UnsupportedLayout(f"amd_wmma version {layout.version} has no instrShape {list(instr)} (Triton rejects it)")
+        raise UnsupportedLayout(f"amd_wmma version {layout.version} has no instrShape {list(instr)} "
+                                "(Triton rejects it)")
     thread_order = matrix_order(rank, not layout.is_transposed)
     fast, slow = names[thread_order[0]], names[thread_order[1]]
     if layout.version == 1:

@@ -1,4 +1,4 @@
-"""The performance model of a stored capture: read its work (listing, loops, resources, bank conflicts), then predict."""
+"""The performance model of a stored capture: read its work (listing, loops, resources, bank conflicts); predict."""
 
 from __future__ import annotations
 
@@ -213,10 +213,10 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
         if access.gather is not None:
             g = access.gather
             low = min(g.tensor_bytes, g.useful_bytes) if g.tensor_bytes else g.useful_bytes
-            uncertain.append(f"gather at TTGIR line {access.line} through indices loaded at run time: their locality is "
-                             f"not known, so its DRAM bytes lie between {low / 2**20:.1f} MiB (each byte of "
-                             f"{g.tensor or 'the gathered tensor'} once) and {g.requested_sectors * 32 / 2**20:.1f} MiB "
-                             f"(every 32-byte sector a miss); counted: {g.dram_sectors * 32 / 2**20:.1f} MiB")
+            uncertain.append(f"gather at TTGIR line {access.line} through indices loaded at run time: their "
+                             f"locality is not known, so its DRAM bytes lie between {low / 2**20:.1f} MiB (each byte "
+                             f"of {g.tensor or 'the gathered tensor'} once) and {g.requested_sectors * 32 / 2**20:.1f} "
+                             f"MiB (every 32-byte sector a miss); counted: {g.dram_sectors * 32 / 2**20:.1f} MiB")
             unknowns.append(Unknown("gather", 0, f"loaded:{g.tensor}" if g.tensor else "", False, uncertain[-1]))
     efficiency, gather_note = dram_efficiency(accesses, device)
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]

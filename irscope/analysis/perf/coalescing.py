@@ -374,14 +374,16 @@ def _gather(number: int, op: str, elem: int, size: int, coefs: dict[int, int], l
     factor = max(1.0, dram * 32 / useful) if useful else 1.0
     where = f"{tensor} ({total / 2**20:.1f} MiB)" if total else (tensor or "a tensor irscope did not trace")
     shared = "".join(f" ({run} elements share one along dim {d})" for d, run in sorted(dims.items()) if run > 1)
-    note = (f"a gather through loaded indices along dim(s) {', '.join(map(str, sorted(dims)))}{shared}: each distinct index "
+    note = (f"a gather through loaded indices along dim(s) {', '.join(map(str, sorted(dims)))}{shared}: "
+            "each distinct index "
             f"its own 32-byte sectors, {warp_sectors} per warp tile for {warp_bytes} useful bytes; of the "
             f"{requested:.3g} sectors requested from {where}, {dram:.3g} expected from DRAM (the L2 holding "
             f"{min(1.0, l2_bytes / total) if total else 0:.0%} of it)"
             + ("" if total else " (its size unknown: every request counted as a miss, an upper bound)"))
     return Coalescing(number, op, elem, elem, warp_sectors, warp_bytes, factor, size, note, warp_segments,
                       warp_segments, warp_sectors, warp_segments, warp_bytes, step,
-                      Gather(tuple(sorted(dims)), tensor, total, requested, dram, "exact" if total else "upper", useful))
+                      Gather(tuple(sorted(dims)), tensor, total, requested, dram, "exact" if total else "upper",
+                             useful))
 
 
 # Example: %x1 = arith.divsi %xindex, %cst_1 : tensor<1024xi32, #blocked> loc(#loc5)

@@ -93,7 +93,8 @@ def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float 
     bandwidth = gpu.memory_bandwidth_gbs * COPY_SHARE
     origin = "data sheet"
     if not copy_gbps:
-        sources.append(f"DRAM bandwidth: {COPY_SHARE:.1%} of the data sheet's {gpu.memory_bandwidth_gbs:.0f} GB/s, what a "
+        sources.append(f"DRAM bandwidth: {COPY_SHARE:.1%} of the data sheet's "
+                       f"{gpu.memory_bandwidth_gbs:.0f} GB/s, what a "
                        "streaming copy reached on the H200 (assumed for this GPU: uncertain)")
     if copy_gbps:
         sources.append(f"DRAM bandwidth measured now: a 1 GiB device copy ran at {copy_gbps:.0f} GB/s "
@@ -103,7 +104,8 @@ def device_model(gpu: Gpu, copy_gbps: float | None = None, matmul_tflops: float 
     if matmul_tflops and tensor.get("fp16"):
         ratio = matmul_tflops / tensor["fp16"]
         sources.append(f"tensor peak measured now: cuBLAS fp16 8192^3 at {matmul_tflops:.0f} TFLOP/s "
-                       f"({ratio:.0%} of the data sheet's {tensor['fp16']:.0f}, the clock the GPU holds with every SM's "
+                       f"({ratio:.0%} of the data sheet's {tensor['fp16']:.0f}, the clock the GPU "
+                       "holds with every SM's "
                        "tensor cores busy); the other tensor peaks are scaled by the same ratio (an assumption); the "
                        "vector peak and clock-based figures (L2, shared memory) are not (an FMA-bound kernel ran at "
                        "the full clock on the H200)")

@@ -35,7 +35,8 @@ _DESC = re.compile(r"tt\.descriptor_(?P<op>load|store)\s+%[\w$.-]+\[(?P<index>[^
 _SPLAT = re.compile(r"^\s*(?P<res>%[\w$.-]+)\s*=\s*tt\.splat\s+(?P<a>%[\w$.-]+)\s*:\s*i\d+\b")
 # Example: %a_ptrs_56 = arith.addi %a_ptrs_54, %a_ptrs_55 : tensor<128x64xi32>
 _DEF = re.compile(r"^\s*(?P<res>%[\w$.-]+)(?::\d+)?\s*=\s*(?P<rest>.*)$")
-_FOR = re.compile(r"scf\.for\s+(?P<iv>%[\w$.-]+)\s*=\s*(?P<lb>%[\w$.-]+)\s+to\s+(?P<ub>%[\w$.-]+)\s+step\s+(?P<st>%[\w$.-]+)")
+_FOR = re.compile(r"scf\.for\s+(?P<iv>%[\w$.-]+)\s*=\s*(?P<lb>%[\w$.-]+)\s+to\s+(?P<ub>%[\w$.-]+)"
+                  r"\s+step\s+(?P<st>%[\w$.-]+)")
 # Example: scf.for %start_n = %c0_i32 to %N_CTX step %c64_i32 iter_args(%acc_28 = %cst, %offsetkv_y_31 = %offset_y_17)
 _ITER_ARGS = re.compile(r"iter_args\((?P<args>[^)]*)\)")
 _ITER_ARG = re.compile(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+)")
@@ -155,7 +156,8 @@ def wave_traffic(ttir: str, values: dict[str, int], grid: tuple[int, int, int], 
     for line in lines:
         if (m := _DESC.search(line)) is not None and m["op"] == "store":
             stores += _elements(m["shape"]) * _elem_bytes(m["elem"]) * ctas
-    why = (f"TMA descriptors: their bytes come from the descriptors' block shapes and indices in the IR (a loop-carried "
+    why = ("TMA descriptors: their bytes come from the descriptors' block shapes and indices in the "
+           "IR (a loop-carried "
            f"index named by where its walk starts); the {ctas} CTAs run in {len(rounds)} waves of {resident}; "
            + _why(biggest, l2_bytes))
     return PanelTraffic(dram, len(rounds), biggest, why, stores, asked, descriptor_args(ttir))
@@ -178,7 +180,7 @@ def _carried(lines: list[str]) -> dict[str, str]:
 
 
 def _start(name: str, carried: dict[str, str]) -> str:
-    """A loop-carried index is named by where its walk starts (``offsetkv_y`` from ``offset_y``): one panel per start."""
+    """A loop-carried index is named by its walk's start (``offsetkv_y`` from ``offset_y``): one panel per start."""
     for _hop in range(len(carried) + 1):
         if name not in carried:
             return name
@@ -234,7 +236,8 @@ def _why(biggest: float, l2_bytes: int) -> str:
     return (f"a round's tiles load up to {biggest / 2**20:.1f} MiB of distinct panels (the scalars each load's address "
             "takes, evaluated per tile from the tile order in the IR), each read from DRAM once per round (the CTAs "
             "walk their inner loop in step); a panel the round before also read "
-            + ("is still in the L2 (a round's panels fit" if biggest <= shared else "is read again (a round's panels exceed")
+            + ("is still in the L2 (a round's panels fit"
+               if biggest <= shared else "is read again (a round's panels exceed")
             + f" the {shared / 2**20:.0f} MiB, {SHARED_L2_SHARE:.0%} of the L2, that data every SM reads can use: "
             "each of its two partitions holds a copy)")
 
@@ -245,7 +248,8 @@ def _run_prefix(ops: list[tuple[str, ...]], env: dict[str, int], ctas: int, grid
             for p in range(ctas)]
 
 
-# Example: ttng.async_tma_copy_global_to_local %a_desc[%offset_am, %c0_i32] %a_23, ... : !tt.tensordesc<tensor<128x64xbf16,
+# Example: ttng.async_tma_copy_global_to_local %a_desc[%offset_am, %c0_i32] %a_23, ...
+#            : !tt.tensordesc<tensor<128x64xbf16,
 _TMA = re.compile(r"ttng\.async_tma_copy_(?P<dir>global_to_local|local_to_global)\s.*?"
                   r"!tt\.tensordesc<tensor<(?P<shape>[\dx]+)x(?P<elem>\w+)")
 

@@ -83,7 +83,8 @@ def predict(i: PerfInputs) -> PerfResult:
     top = max(terms, key=lambda k: terms[k])
     # the DRAM round trips one CTA waits for in turn, when they make the serial term (one CTA per SM)
     round_trips = round(totals.chain) if top == "serial" and row_us > serial_us_loops and totals.chain > 1 else 0
-    bound, reason = bound_verdict(terms, spread, compute, memory, i.device, i.dram_efficiency, totals.tensor_flops, flops,
+    bound, reason = bound_verdict(terms, spread, compute, memory, i.device, i.dram_efficiency, totals.tensor_flops,
+                                  flops,
                              traffic.dram)
     if i.atomics and top == "atomics":  # no unit busy: an address at a time
         bound, reason = "latency", i.atomics.sentence()
@@ -98,7 +99,8 @@ def predict(i: PerfInputs) -> PerfResult:
     if i.uncertain and gains and gains[0].text.startswith("nothing stands out"):
         # the model only knows what it modelled: say what it could not, rather than that nothing would help
         gains = [Suggestion(0.0, "nothing stands out among what the model covers, but it could not model "
-                                 + "; ".join(i.uncertain[:3]) + (f" (and {len(i.uncertain) - 3} more)" if len(i.uncertain) > 3
+                                 + "; ".join(i.uncertain[:3])
+                                 + (f" (and {len(i.uncertain) - 3} more)" if len(i.uncertain) > 3
                                                                else "") + ": the time may be off by what those cost")]
     dram = traffic.dram
     span, span_why = _time_range(terms, traffic)
@@ -106,7 +108,8 @@ def predict(i: PerfInputs) -> PerfResult:
         kernel=i.kernel, target=i.target, config_index=i.config_index, device=i.device, grid=i.shape.grid,
         grid_origin=i.shape.origin, num_warps=i.num_warps, ctas_per_sm=spread.per_sm,
         occupancy_pct=float(i.occupancy.percent) if i.occupancy is not None else 0.0,
-        occupancy_limit=limit, waves=spread.waves, tail_utilisation=spread.tail, loops=i.loops, once=i.once, flops=flops,
+        occupancy_limit=limit, waves=spread.waves, tail_utilisation=spread.tail, loops=i.loops, once=i.once,
+        flops=flops,
         tensor_flops=totals.tensor_flops * ctas, vector_flops=totals.vector_flops * ctas, mma_dtype=dtype,
         requested_bytes=traffic.requested, compulsory_bytes=traffic.compulsory, reread_bytes=traffic.reread,
         dram_bytes=dram, dram_assumption=traffic.why, arithmetic_intensity=flops / dram if dram else 0.0,

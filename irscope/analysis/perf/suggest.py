@@ -34,7 +34,8 @@ def suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: An
         found.append(Suggestion(1 - others / predicted,
                                 f"only {loads_per_thread_bytes / 1024:.1f} KB of loads in flight per SM with "
                                 f"{resident} CTA(s) per SM ("
-                                + (f"{occupancy}" if resident >= ctas_per_sm else f"the grid's; {ctas_per_sm} would fit")
+                                + (f"{occupancy}"
+                                   if resident >= ctas_per_sm else f"the grid's; {ctas_per_sm} would fit")
                                 + "): deeper pipelining (num_stages), larger "
                                 "tiles or more CTAs per SM would cover the DRAM latency"))
     if mma_dtype in ("fp32", "tf32") or (not mma_dtype and fma_dot):
@@ -44,15 +45,19 @@ def suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: An
                                      "use the faster tensor-core rate"))
     if spills:
         rest = max(v for k, v in report_terms.items() if k != "spill")
-        found.append(Suggestion(max(0.2, 1 - rest / predicted) if predicted else 0.2, f"{spills} bytes per thread spill to local memory (ptxas -v; AMD: VGPRs spilled x 4): fewer warps' worth "
-                                     "of live values (smaller tiles, fewer stages) or more num_warps would remove them"))
+        found.append(Suggestion(max(0.2, 1 - rest / predicted) if predicted else 0.2,
+                                f"{spills} bytes per thread spill to local memory (ptxas -v; AMD: VGPRs spilled x 4): "
+                                "fewer warps' worth "
+                                     "of live values (smaller tiles, fewer stages) or more num_warps would "
+                                     "remove them"))
     if coalescing:
         found.append(Suggestion(0.5, coalescing))
     if report_terms.get("serial", 0.0) >= predicted > 0:
         found.append(Suggestion(0.5, "the loads a loop's MMAs wait on are not pipelined and one CTA per SM leaves "
                                      "nothing to overlap the wait: a shared-memory (async or TMA) operand, more "
                                      "stages or more CTAs per SM (smaller tiles, fewer registers) would hide it"
-                                if mma_dtype else "one CTA per SM waits for its loads, receives and computes on them in "
+                                if mma_dtype else "one CTA per SM waits for its loads, receives and "
+                                                  "computes on them in "
                                 "turn: more CTAs per SM (fewer warps or registers each) would overlap one's loads "
                                 "with another's work"))
     if report_terms.get("atomics", 0.0) >= predicted > 0:
@@ -60,8 +65,10 @@ def suggestions(report_terms: dict[str, float], bank: BankSummary, occupancy: An
                                 "take longest: summing the values bound for one address first (within the CTA, or "
                                 "a sort by index and a segmented sum) would issue fewer of them"))
     if report_terms.get("ctas", 0.0) >= predicted > 0:  # gain: down to the next longest term
-        found.append(Suggestion(1 - sorted(report_terms.values())[-2] / predicted, "starting the CTAs takes longest (one per SM every "
-                                f"{CTA_START_NS:.0f} ns): fewer, larger CTAs (a larger block per program) would cut it"))
+        found.append(Suggestion(1 - sorted(report_terms.values())[-2] / predicted,
+                                "starting the CTAs takes longest (one per SM every "
+                                f"{CTA_START_NS:.0f} ns): fewer, larger CTAs (a larger block per program) "
+                                "would cut it"))
     if not found:
         top = max(report_terms, key=lambda k: report_terms[k])
         what = {"compute": "compute", "dram": "DRAM bandwidth", "l2": "L2 bandwidth", "latency": "DRAM latency",

@@ -33,7 +33,8 @@ def dram_bytes(totals: Totals, ctas: int, shape: LaunchShape, l2_bytes: int, wav
     outputs = sum(t.nbytes for t in shape.tensors if t.role in ("output", "inout"))
     if panels is not None and (panels.requested_bytes or not shape.tensors):  # the descriptors' blocks, tile order
         # the pointer tensors the launch recorded beside the descriptors: each read once
-        beside = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout") and t.name not in panels.descriptors)
+        beside = sum(t.nbytes for t in shape.tensors if t.role in ("input", "inout")
+                     and t.name not in panels.descriptors)
         pointers = min(beside, max(0.0, loads - panels.requested_bytes))
         moved = panels.dram_bytes + pointers + max(stores, panels.store_bytes)
         return moved, 0.0, moved, panels.why, 0.0, 0.0
@@ -58,7 +59,8 @@ def dram_bytes(totals: Totals, ctas: int, shape: LaunchShape, l2_bytes: int, wav
                f"across the grid, which the {l2_bytes / 2**20:.0f} MiB L2 holds, so re-reads hit it (uncertain)")
     else:
         miss = (1.0 - l2_bytes / inputs) / max(1, waves)
-        why = (f"the inputs ({inputs / 2**20:.1f} MiB) exceed the {l2_bytes / 2**20:.0f} MiB last-level cache; a re-read misses "
+        why = (f"the inputs ({inputs / 2**20:.1f} MiB) exceed the {l2_bytes / 2**20:.0f} MiB last-level "
+               "cache; a re-read misses "
                f"when its tile left the L2 since a previous wave read it: (1 - L2/inputs) / waves = {miss:.1%} of "
                "re-reads assumed to miss (tile orders that keep a wave's tiles together; uncertain)")
     reread = extra * miss
@@ -111,7 +113,8 @@ def traffic_of(totals: Totals, spread: Spread, shape: LaunchShape, device: Devic
     generations = max(1, round(spread.waves * rounds))
     # one wave, one pass each: CTAs that share data read it at about the same iteration
     window = ctas * totals.in_flight * REUSE_SKEW if spread.waves == 1 and generations == 1 and looped else 0.0
-    compulsory, reread, dram, why, dirty, guessed = dram_bytes(totals, ctas, shape, max(device.l2_bytes, device.llc_bytes),
+    compulsory, reread, dram, why, dirty, guessed = dram_bytes(totals, ctas, shape,
+                                                               max(device.l2_bytes, device.llc_bytes),
                                                  generations, window, panels, copies)
     if device.llc_bytes:  # fitted on an NVIDIA L2; a memory-side cache (AMD's Infinity Cache) is not modelled so
         dirty = 0.0

@@ -11,7 +11,8 @@ from irscope.analysis.perf.waits import cta_start_sentence
 __all__ = ["bound_verdict", "serial_verdict"]
 
 
-def bound_verdict(terms: dict[str, float], spread: Spread, compute: ComputeSide, memory: MemorySide, device: DeviceModel,
+def bound_verdict(terms: dict[str, float], spread: Spread, compute: ComputeSide, memory: MemorySide,
+                  device: DeviceModel,
              dram_efficiency: float, tensor_flops: float, flops: float, dram: float) -> tuple[str, str]:
     """The bound (``compute``, ``memory`` or ``latency``) and the sentence that says why."""
     ctas, sms = spread.ctas, spread.sms

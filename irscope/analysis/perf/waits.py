@@ -31,8 +31,8 @@ def chain_us(chain: float, busiest: int, resident: int, latency_ns: float) -> fl
 
 def chain_sentence(chain: float, busiest: int, resident: int, latency_ns: float) -> str:
     return (f"each CTA waits for its loop iterations' loads in turn ({chain:.1f} DRAM round trips of "
-            f"{latency_ns:.0f} ns: one per iteration and per load that waits for a loaded address, less those its loads "
-            "issued ahead cover), and the busiest SM runs "
+            f"{latency_ns:.0f} ns: one per iteration and per load that waits for a loaded address, "
+            "less those its loads issued ahead cover), and the busiest SM runs "
             f"{math.ceil(busiest / resident) if resident else 0} round(s) of {resident} CTA(s)")
 
 

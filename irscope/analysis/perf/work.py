@@ -39,9 +39,11 @@ _PTX_MMA = re.compile(r"\.m(?P<m>\d+)n(?P<n>\d+)k(?P<k>\d+)\.(?P<types>[\w.]+)")
 # Example: v_mfma_f32_32x32x8_f16 | v_mfma_f32_16x16x16f16 | v_mfma_f32_32x32x16_bf16
 _AMD_MMA = re.compile(r"^v_(?:s?mfma|wmma)_\w+?_(?P<m>\d+)x(?P<n>\d+)x(?P<k>\d+)_?(?P<types>\w*)")
 # Example: fma.rn.f32 | add.f32 | mul.rn.f32 | ex2.approx.ftz.f32 | fma.rn.f16x2 | max.f32
-_PTX_FLOAT = re.compile(r"^(?P<op>fma|add|sub|mul|max|min|ex2|lg2|rcp|div|sqrt|rsqrt|neg|abs)\.(?:[\w.]*\.)?(?P<t>f16x2|bf16x2|f32|f16|bf16|f64)$")
+_PTX_FLOAT = re.compile(r"^(?P<op>fma|add|sub|mul|max|min|ex2|lg2|rcp|div|sqrt|rsqrt|neg|abs)\.(?:[\w.]*\.)?"
+                        r"(?P<t>f16x2|bf16x2|f32|f16|bf16|f64)$")
 # Example: v_fma_f32 | v_add_f32_e32 | v_pk_fma_f32 | v_exp_f32 | v_max_f32_e32
-_AMD_FLOAT = re.compile(r"^v_(?P<pk>pk_)?(?P<op>fma|fmac|add|sub|mul|max|min|exp|log|rcp|sqrt|rsq)\w*?_f(?P<bits>16|32|64)\b")
+_AMD_FLOAT = re.compile(r"^v_(?P<pk>pk_)?(?P<op>fma|fmac|add|sub|mul|max|min|exp|log|rcp|sqrt|rsq)"
+                        r"\w*?_f(?P<bits>16|32|64)\b")
 
 # Example: %acc = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<128x16xf16, ...> * tensor<16x256xf16, ...> -> ...
 # Example: %acc = ttng.warp_group_dot %a, %b, %c {...} : !ttg.memdesc<128x64xf16, ...> * !ttg.memdesc<64x256xf16, ...>

@@ -43,7 +43,7 @@ def _bytes(n: float) -> str:
 
 
 def reread_factor(facts: ConfigFacts) -> tuple[float, str]:
-    """How many times its tensors' own bytes the kernel moves, and through what (``DRAM`` or ``L2``); (0, "") unknown."""
+    """How many times its tensors' own bytes the kernel moves, and through what (``DRAM``, ``L2``); (0, "") unknown."""
     if not facts.tensor_bytes:
         return 0.0, ""
     dram = facts.dram_bytes / facts.tensor_bytes
@@ -136,7 +136,8 @@ def _unknown_words(unknown: Unknown) -> str:
     if unknown.kind == "branch":
         return f"the branch{where} on loaded values may take its other path"
     if unknown.kind == "gather":
-        return (f"a gather through indices loaded from memory{' (' + unknown.decided_by + ')' if unknown.decided_by else ''}"
+        return ("a gather through indices loaded from "
+                f"memory{' (' + unknown.decided_by + ')' if unknown.decided_by else ''}"
                 ": how often its sectors hit the L2 depends on the indices' locality")
     return unknown.what
 
@@ -189,7 +190,8 @@ def _verdict(row: KernelRow, facts: ConfigFacts, what_ifs: tuple[WhatIf, ...] | 
         moved = "read and written" if role == "inout" else "read" if role == "input" else "written"
         return Verdict("hand", f"a softmax over scores held in DRAM: its largest tensor, {name} ({_bytes(nbytes)}), is "
                                f"{moved} per launch, {facts.dram_floor_us:.2f} us at the DRAM bandwidth even on its "
-                               f"roofline (its body is {body_distance:.1f}x that now); a fused attention kernel keeps the scores on "
+                               f"roofline (its body is {body_distance:.1f}x that now); a fused attention kernel "
+                               "keeps the scores on "
                                f"chip; {share}; " + _tried(tried), tried)
     if body_distance <= NEAR_ROOFLINE:
         return Verdict("leave", f"its body is {body_distance:.1f}x its roofline floor ({facts.floor_us:.2f} us); "

@@ -84,7 +84,8 @@ class MainScreen(Screen[None]):
         # After Quit: a narrow footer drops these (and #) before the keys above; ? lists them.
         *(Binding(str(n), f"stage({n})", "Stage", key_display="1-9", show=n == 1) for n in range(1, 10)),
         Binding("a", "captures", "Captures"),
-        Binding("number_sign", "toggle_locations", "Locations", key_display="#"),  # last: a narrow footer drops it first
+        # last: a narrow footer drops it first
+        Binding("number_sign", "toggle_locations", "Locations", key_display="#"),
     ]
 
     # Textual repaints the whole screen when the focus moves (60 ms here); the widgets whose look depends on

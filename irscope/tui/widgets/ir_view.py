@@ -129,8 +129,5 @@ class IRView(LinesView):
         line = self.document.lines[row]
         if len(line) > MAX_COLUMNS:
             line = line[:MAX_COLUMNS - 1] + "…"
-        if self._whole is not None:
-            spans = self._whole[row]
-        else:
-            spans = highlighter(self.document.lexer).spans(line[:limit])
+        spans = self._whole[row] if self._whole is not None else highlighter(self.document.lexer).spans(line[:limit])
         return line_segments(line, spans, theme)

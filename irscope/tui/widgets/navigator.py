@@ -308,7 +308,8 @@ class Navigator(Tree[NavItem]):
             have = bool(cid.variant) or self.catalog.key(cid) in self.catalog.captured()
             node.set_label(self._config_label(cid, label, have))
 
-    def fill_capture(self, cid: CaptureId, key: str, stages: Sequence[Stage], passes: Mapping[str, Sequence[PassSnapshot]],
+    def fill_capture(self, cid: CaptureId, key: str, stages: Sequence[Stage],
+                     passes: Mapping[str, Sequence[PassSnapshot]],
                      steps: Mapping[int, Sequence[PassSnapshot]], effects: dict[tuple[int, str], PassEffect] | None,
                      note: str = "") -> None:
         """Put a capture's stages and passes under its config node (again, when passes or effects arrive)."""

@@ -174,7 +174,8 @@ class SidePanel(Vertical):
                 return
             m = self.documents.captures[ref.key].manifest
             view.border_title = m.kernel_path.rsplit("/", 1)[-1]
-            start = next((i for i in range(view.row_count) if view.row_text(i).lstrip().startswith(f"def {m.function}(")),
+            start = next((i for i in range(view.row_count)
+                          if view.row_text(i).lstrip().startswith(f"def {m.function}(")),
                          0)
             view.scroll_to(y=max(0, start - 2), animate=False, immediate=True)
         self.line_map = self._maps.get(ref, EMPTY)

@@ -28,7 +28,7 @@ TARGETS = {"sm80": "cuda", "sm90": "cuda", "sm100": "cuda", "gfx942": "hip", "gf
 EXTRA = [ROOT / "tests" / "data" / "kernels" / "loops_demo.py", HERE / "corpus_kernels.py"]
 
 # Example: // -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //
-# Example: // -----// IR Dump Before TritonGPUPipeline: tritongpu-pipeline{num-stages=3} ('builtin.module' operation) //----- //
+# Example: // -----// IR Dump Before TritonGPUPipeline: tritongpu-pipeline{num-stages=3} ('builtin.module' operation)
 _HEADER = re.compile(
     r"^// -----// IR Dump Before [^\s:(]+(?:: (?P<arg>[\w.-]+)| \((?P<arg2>[\w.-]+)\)).*\('builtin\.module' operation\)"
 )
