@@ -122,7 +122,7 @@ def test_softmax_on_gfx942_has_a_verdict(store: Path) -> None:
     assert loop.trips + loop.peeled == pytest.approx(4096 / (2 * gpu.sm_count))
     from irscope.views.perf_text import render_perf
 
-    text = render_perf(report, "softmax on gfx942", explain=True)  # issue 43: "304 SMs" on an MI300X, whose units are CUs
+    text = render_perf(report, "softmax on gfx942", explain=True)  # issue 43: "304 SMs" on an MI300X (CUs)
     device, work = (next(ln for ln in text.splitlines() if ln.lstrip().startswith(w)) for w in ("Device:", "grid "))
     assert f": {gpu.sm_count} CUs, " in device and device.endswith(" shared per CU") and " SM" not in device, device
     assert " CTA(s) per CU (" in work, work
