@@ -24,7 +24,7 @@ LIT = DATA / "lit_linear"
 # Triton's recorded answers: {"views": {key: {"shape", "tensor", "hardware"}}, "verdicts": {module: verdict}}
 RECORDED = DATA / "dumps" / "lit_linear.json.xz"
 # A recorded dump draws at most this many elements (a lit shape such as 256x256 is cut to its first rows)
-DUMP_ELEMENTS = 1024
+DUMP_ELEMENTS = 256
 # Live, irscope's views are set against Triton's at the lit test's own shape, cut to at most this many elements (the
 # few larger shapes, up to 256x256, would make the comparison most of the test file's time)
 LIVE_ELEMENTS = 4096
