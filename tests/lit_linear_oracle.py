@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from irscope.parse.layouts import DistributedLinearLayout, Layout, parse_layouts, split_modules
+from irscope.parse.layouts import DistributedLinearLayout, Layout, parse_layout, parse_layouts, split_modules
 from irscope.parse.ttgir_ops import scan_ops
 
 DATA = Path(__file__).parent / "data" / "layouts"
@@ -24,7 +24,10 @@ LIT = DATA / "lit_linear"
 # Triton's recorded answers: {"views": {key: {"shape", "tensor", "hardware"}}, "verdicts": {module: verdict}}
 RECORDED = DATA / "dumps" / "lit_linear.json.xz"
 # A recorded dump draws at most this many elements (a lit shape such as 256x256 is cut to its first rows)
-DUMP_ELEMENTS = 1024
+DUMP_ELEMENTS = 256
+# Live, irscope's views are set against Triton's at the lit test's own shape, cut to at most this many elements (the
+# few larger shapes, up to 256x256, would make the comparison most of the test file's time)
+LIVE_ELEMENTS = 4096
 
 # The child: parses each file named on stdin with Triton's own MLIR parser, answering one line each.
 _CHILD = """
@@ -96,24 +99,32 @@ def lit_modules() -> list[tuple[str, str]]:
             for i, text in enumerate(split_modules(path.read_text()), start=1)]
 
 
-def lit_layouts() -> list[LitLayout]:
+def lit_layouts(verdicts: dict[str, str]) -> list[LitLayout]:
+    """Every `#ttg.linear` layout an op or argument of a module Triton accepts uses: each alias, and each one written
+    inline in a type (named `inline<n>`, in text order)."""
     found = []
     for name, text in lit_modules():
+        if verdicts.get(name) != "accept":
+            continue
         table = parse_layouts(text)
         shapes: dict[str, tuple[int, ...]] = {}
         for op in scan_ops(text):
             for typ in (*op.operand_types, *op.result_types):
-                shapes.setdefault(typ.encoding.lstrip("#"), typ.shape)
+                shapes.setdefault(typ.encoding, typ.shape)
         for alias, layout in table.aliases.items():
-            if "ttg.linear<" in layout.text:
-                found.append(LitLayout(f"{name}.{alias}", text, alias, layout, shapes[alias]))
+            if "ttg.linear<" in layout.text and f"#{alias}" in shapes:
+                found.append(LitLayout(f"{name}.{alias}", text, alias, layout, shapes[f"#{alias}"]))
+        inline = [encoding for encoding in shapes if encoding.startswith("#ttg.linear<")]
+        for number, encoding in enumerate(inline, start=1):
+            found.append(LitLayout(f"{name}.inline{number}", text, f"inline{number}", parse_layout(encoding),
+                                   shapes[encoding]))
     return found
 
 
-def dump_shape(shape: tuple[int, ...]) -> list[int]:
-    """`shape` with its leading dims halved until it holds at most DUMP_ELEMENTS elements."""
+def dump_shape(shape: tuple[int, ...], most: int = DUMP_ELEMENTS) -> list[int]:
+    """`shape` with its leading dims halved until it holds at most `most` elements."""
     cut = list(shape)
-    while math.prod(cut) > DUMP_ELEMENTS:
+    while math.prod(cut) > most:
         cut[next(i for i, v in enumerate(cut) if v > 1)] //= 2
     return cut
 
@@ -134,23 +145,31 @@ def triton_verdicts(paths: list[Path]) -> list[str]:
     return verdicts
 
 
-def triton_views(module: str, path: Path) -> dict[tuple[tuple[tuple[int, ...], ...], ...], object]:
-    """The Gluon layout Triton builds for each linear encoding of a module's values, keyed by its bases."""
+Views = dict[tuple[tuple[tuple[int, ...], ...], ...], object]
+_VIEWS: dict[str, Views] = {}  # module text -> what triton_views found in it
+_TRITON: list[Any] = []  # [context, Gluon builder], made once
+
+
+def triton_views(module: str, path: Path) -> Views:
+    """The Gluon layout Triton builds for each linear encoding of a module's values, keyed by its bases (each module
+    is parsed once, in one MLIR context for all)."""
+    if module in _VIEWS:
+        return _VIEWS[module]
     from triton._C.libtriton import gluon_ir
     from triton_oracle import parse_with_triton, triton_context
 
-    from irscope.parse.layouts import parse_layout
     from irscope.parse.ttgir_ops import parse_types
 
     path.write_text(module)
-    ctx = triton_context()
-    builder = gluon_ir.GluonOpBuilder(ctx)
-    found: dict[tuple[tuple[tuple[int, ...], ...], ...], object] = {}
+    if not _TRITON:
+        _TRITON.extend([ctx := triton_context(), gluon_ir.GluonOpBuilder(ctx)])
+    ctx, builder = _TRITON
+    found: Views = {}
 
     def add(value: object) -> None:
         text = str(value.get_type())  # type: ignore[attr-defined]
-        if "ttg.linear<" not in text:
-            return
+        if "ttg.linear<" not in text or not parse_types(text)[0][1].encoding.startswith("#ttg.linear<"):
+            return  # a slice of a linear layout is not one
         layout = parse_layout(parse_types(text)[0][1].encoding)
         assert isinstance(layout, DistributedLinearLayout), text
         found.setdefault(bases(layout), builder.get_gluon_layout_from_tensor(value))
@@ -164,6 +183,7 @@ def triton_views(module: str, path: Path) -> dict[tuple[tuple[tuple[int, ...], .
             add(op.get_result(i))  # type: ignore[attr-defined]
 
     parse_with_triton(path, ctx).walk(visit)
+    _VIEWS[module] = found
     return found
 
 

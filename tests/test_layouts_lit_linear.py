@@ -15,6 +15,7 @@ import pytest
 from conftest import invoke
 from lit_linear_oracle import (
     LIT,
+    LIVE_ELEMENTS,
     LitLayout,
     bases,
     dump_shape,
@@ -26,13 +27,13 @@ from lit_linear_oracle import (
     triton_views,
 )
 
-from irscope.parse.layouts import DistributedLinearLayout, parse_layouts
+from irscope.parse.layouts import DistributedLinearLayout, parse_layouts, split_modules
 from irscope.store.store import triton_version
 from irscope.views.layout_text import format_hardware_view, format_tensor_view
 
 _LIVE = tuple(int(p) for p in triton_version().split(".")[:2] if p.isdigit()) >= (3, 9)
 RECORDED = read_recorded()
-LAYOUTS = lit_layouts()
+LAYOUTS = lit_layouts(RECORDED["verdicts"])
 MODULES = [*lit_modules(), *edge_modules()]
 
 
@@ -53,9 +54,12 @@ def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 def test_the_lit_data_is_what_the_issue_needs() -> None:
     """Layouts with fewer warp bases than the module's warps, and broadcast (zero) bases, are among them."""
-    assert len(LAYOUTS) >= 10 and set(RECORDED["views"]) == {c.key for c in LAYOUTS}
+    assert len(LAYOUTS) >= 200 and set(RECORDED["views"]) == {c.key for c in LAYOUTS}
+    assert len(list(LIT.glob("*.mlir"))) >= 50  # the lit files of Triton that name a #ttg.linear layout
+    refused = [name for name, _ in lit_modules() if RECORDED["verdicts"][name] != "accept"]
+    assert len(refused) >= 3, refused  # expected-error lit modules whose #ttg.linear layout Triton refuses
     fewer = [c for c in LAYOUTS if isinstance(c.layout, DistributedLinearLayout) and 1 << len(c.layout.warp) <
-             int(re.search(r'"ttg.num-warps" = (\d+)', c.module)[1])]  # type: ignore[index]
+             warps_of(c)]
     assert len(fewer) >= 4, [c.key for c in fewer]
     assert any(any(not any(b) for b in c.layout.warp) for c in LAYOUTS if isinstance(c.layout, DistributedLinearLayout))
 
@@ -82,23 +86,42 @@ def test_lit_linear_layouts_are_drawn_as_triton_draws_them(case: LitLayout, tmp_
     if not _LIVE:
         return
     theirs: Any = triton_views(case.module, tmp_path / "module.mlir")[bases(case.layout)]
-    for each in {tuple(shape), case.shape}:  # the recorded cut, and the lit test's own shape
+    for each in {tuple(shape), tuple(dump_shape(case.shape, LIVE_ELEMENTS))}:  # the recorded cut, the lit shape
         assert format_tensor_view(case.layout, list(each)) == theirs.format_tensor_view(list(each)), each
         assert format_hardware_view(case.layout, list(each)) == theirs.format_hardware_view(list(each)), each
     assert theirs.format_tensor_view(shape) == recorded["tensor"], "rerun tests/data/layouts/regenerate.py lit"
 
 
+def warps_of(case: LitLayout) -> int:
+    return int(re.search(r'"ttg.num-warps" = (\d+)', case.module)[1])  # type: ignore[index]
+
+
+def module_reports(output: str) -> list[str]:
+    """`layouts --file` output, one part per module (it heads each with `== module i of n ==` where there are several)."""
+    parts = re.split(r"^== module \d+ of \d+ ==$", output, flags=re.M)
+    return parts[1:] if len(parts) > 1 else parts
+
+
 @pytest.mark.parametrize("path", sorted(LIT.glob("*.mlir")), ids=lambda p: p.stem)
-def test_layouts_file_calls_no_lit_linear_layout_invalid(path: Path) -> None:
-    """`layouts --file F`, every module: no problem line; each linear alias maps, naming the warps holding copies."""
+def test_layouts_file_calls_no_lit_linear_layout_invalid(path: Path, verdicts: dict[str, str]) -> None:
+    """`layouts --file F`, every module: no problem line where Triton accepts the module, an invalid ttg.linear where
+    it refuses it; each linear alias maps, naming the warps holding copies."""
     report = invoke("layouts", "--file", path)
     assert report.exit_code == 0, report.output
-    assert "invalid" not in report.output and "problem" not in report.output, report.output
-    for case in (c for c in LAYOUTS if c.key.startswith(f"{path.stem}.")):
+    parts = module_reports(report.output)
+    assert len(parts) == len(split_modules(path.read_text())), report.output
+    for number, part in enumerate(parts, start=1):
+        if verdicts[f"{path.stem}.{number}"] == "accept":
+            assert not re.search(r"\binvalid\b|^problem", part, flags=re.M), f"module {number}: {part}"
+        else:
+            assert "problem: #" in part and "invalid ttg.linear" in part, f"module {number}: {part}"
+    # --map: the file's first linear alias, and every one that names fewer warps than its module runs
+    cases = [c for c in LAYOUTS if c.key.startswith(f"{path.stem}.") and not c.alias.startswith("inline")]
+    for case in (c for i, c in enumerate(cases) if i == 0 or 1 << len(c.layout.warp) < warps_of(c)):  # type: ignore
         module = case.key.split(".")[1]
         drawn = invoke("layouts", "--file", path, "--module", module, "--map", f"#{case.alias}")
         assert drawn.exit_code == 0, drawn.output
-        warps = int(re.search(r'"ttg.num-warps" = (\d+)', case.module)[1])  # type: ignore[index]
+        warps = warps_of(case)
         named = 1 << len(case.layout.warp)  # type: ignore[attr-defined]
         note = f"the module runs {warps} warps; #{case.alias} names {named}, so warps {named}-{warps - 1} hold " \
                f"copies of warps 0-{named - 1} (zero warp bases)"

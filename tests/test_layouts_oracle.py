@@ -357,7 +357,7 @@ def _random_case(rng: random.Random, index: int) -> tuple[L.Layout, list[int]]:
 
 # The instruction shapes Triton's AMDWmmaEncodingAttr verifier accepts per version, and the kWidths of their operands.
 _WMMA_SHAPES = {1: [(16, 16, 16)], 2: [(16, 16, 16), (16, 16, 32)],
-                3: [(16, 16, 32), (16, 16, 64), (16, 16, 128), (32, 16, 128)]}
+                3: [(16, 16, 32), (16, 16, 64), (16, 16, 128), (32, 16, 64), (32, 16, 128)]}
 _WMMA_KWIDTHS = {1: [8, 16], 2: [4, 8, 16], 3: [2, 4, 8, 16]}
 
 

@@ -288,11 +288,11 @@ def _wmma_cta(layout: AmdWmmaLayout, rank: int) -> LinearLayout:
     return identity_nd("warp", warps, matrix_order(rank, True)).transpose_outs(names)
 
 
-# The instruction shapes Triton's AMDWmmaEncodingAttr verifier accepts, per WMMA version.
+# The instruction shapes Triton's AMDWmmaEncodingAttr verifier accepts, per WMMA version (Triton 3.9).
 _WMMA_SHAPES = {
     1: ((16, 16, 16),),
     2: ((16, 16, 16), (16, 16, 32)),
-    3: ((16, 16, 32), (16, 16, 64), (16, 16, 128), (32, 16, 128)),
+    3: ((16, 16, 4), (16, 16, 32), (16, 16, 64), (16, 16, 128), (32, 16, 64), (32, 16, 128)),
 }
 
 

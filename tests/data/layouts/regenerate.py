@@ -108,18 +108,18 @@ def write_lit_linear() -> None:
     import lit_linear_oracle as lit
 
     tmp = Path(tempfile.mkdtemp(prefix="irscope-lit-"))
-    views = {}
-    for case in lit.lit_layouts():
-        theirs = lit.triton_views(case.module, tmp / "module.mlir")[lit.bases(case.layout)]  # type: ignore[arg-type]
-        shape = lit.dump_shape(case.shape)
-        views[case.key] = {"shape": shape, "tensor": theirs.format_tensor_view(shape),  # type: ignore[attr-defined]
-                           "hardware": theirs.format_hardware_view(shape)}  # type: ignore[attr-defined]
     named = [*lit.lit_modules(), *lit.edge_modules()]
     paths = []
     for i, (_, text) in enumerate(named):
         paths.append(tmp / f"m{i}.mlir")
         paths[-1].write_text(text)
     verdicts = dict(zip([name for name, _ in named], lit.triton_verdicts(paths), strict=True))
+    views = {}
+    for case in lit.lit_layouts(verdicts):  # the layouts of the modules Triton accepts
+        theirs = lit.triton_views(case.module, tmp / "module.mlir")[lit.bases(case.layout)]  # type: ignore[arg-type]
+        shape = lit.dump_shape(case.shape)
+        views[case.key] = {"shape": shape, "tensor": theirs.format_tensor_view(shape),  # type: ignore[attr-defined]
+                           "hardware": theirs.format_hardware_view(shape)}  # type: ignore[attr-defined]
     data = json.dumps({"views": views, "verdicts": verdicts}, indent=1, sort_keys=True).encode()
     lit.RECORDED.write_bytes(lzma.compress(data))
     print(f"wrote dumps/{lit.RECORDED.name}: {len(views)} layouts, {len(verdicts)} verdicts")
