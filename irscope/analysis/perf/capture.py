@@ -10,7 +10,7 @@ from typing import Any
 from irscope.analysis.loops import capture_loops
 from irscope.analysis.perf.atomics import atomic_contention
 from irscope.analysis.perf.bounds import bound_sources
-from irscope.analysis.perf.coalescing import Coalescing, coalescing
+from irscope.analysis.perf.coalescing import Coalescing, Gather, coalescing
 from irscope.analysis.perf.control import (
     Region,
     assumed_branches,
@@ -211,12 +211,8 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     factor, worst = _coalescing_factor(accesses)
     for access in accesses:
         if access.gather is not None:
+            uncertain.append(_gather_words(access.line, access.gather))
             g = access.gather
-            low = min(g.tensor_bytes, g.useful_bytes) if g.tensor_bytes else g.useful_bytes
-            uncertain.append(f"gather at TTGIR line {access.line} through indices loaded at run time: their "
-                             f"locality is not known, so its DRAM bytes lie between {low / 2**20:.1f} MiB (each byte "
-                             f"of {g.tensor or 'the gathered tensor'} once) and {g.requested_sectors * 32 / 2**20:.1f} "
-                             f"MiB (every 32-byte sector a miss); counted: {g.dram_sectors * 32 / 2**20:.1f} MiB")
             unknowns.append(Unknown("gather", 0, f"loaded:{g.tensor}" if g.tensor else "", False, uncertain[-1]))
     efficiency, gather_note = dram_efficiency(accesses, device)
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
@@ -579,3 +575,22 @@ def _coalescing_factor(accesses: list[Coalescing]) -> tuple[float, str]:
                     f"sectors for {bad.useful_bytes} useful bytes; all of a warp's registers use {bad.warp_bytes} "
                     f"bytes of {bad.warp_segments} 64-byte DRAM segments ({bad.factor:.0f}x the DRAM traffic; "
                     f"{bad.note}); contiguous addresses across lanes would cut it")
+
+
+def _gather_words(line: int, g: Gather) -> str:
+    """What a gather leaves unknown: the DRAM bytes between its best and worst case, and the tensor it reads."""
+    mib = 2**20
+    name = g.tensor or "the gathered tensor"
+    table = f"{name} ({g.tensor_bytes / mib:.1f} MiB)" if g.tensor_bytes else name
+    low = min(g.tensor_bytes, g.useful_bytes) if g.tensor_bytes else g.useful_bytes
+    high = g.requested_sectors * 32
+    head = f"gather at TTGIR line {line} from {table} through indices loaded at run time: their locality is not known"
+    counted = f"counted: {g.dram_sectors * 32 / mib:.1f} MiB"
+    if high <= 1.05 * low:  # whole sectors used: only indices that repeat (and hit the L2) would cost less
+        return (f"{head}; each index's elements fill their 32-byte sectors, so its DRAM bytes are at most "
+                f"{high / mib:.1f} MiB (every sector a miss), less where indices repeat and hit the L2; {counted}")
+    best = f"each byte of {name} once" if g.tensor_bytes and g.tensor_bytes < g.useful_bytes \
+        else "each requested byte once"
+    return (f"{head}, so its DRAM bytes lie between {low / mib:.1f} MiB ({best}) and {high / mib:.1f} MiB (every "
+            f"32-byte sector a miss); {counted}")
+

@@ -211,7 +211,9 @@ def _footprint(coefs: dict[int, int], layout: BlockedLayout, shape: list[int], e
             at = [(c + o) % max(1, shape[d]) for d, (c, o) in enumerate(zip(coord, offset, strict=True))]
             key = keys.setdefault(tuple(at[d] // run for d, run in sorted(gathered.items())), len(keys)) \
                 if gathered else 0
-            starts.add(key * _APART + sum(coefs.get(d, 0) * a for d, a in enumerate(at) if d not in gathered))
+            # within a run of elements sharing one index the affine rest still moves the address (``x % 64`` of
+            # an embedding row); the index itself sets the run's place, _APART from any other index's
+            starts.add(key * _APART + sum(coefs.get(d, 0) * a for d, a in enumerate(at) if gathered.get(d, 0) != 1))
     sectors = {b for a in starts for b in range(a // 32, (a + elem - 1) // 32 + 1)}
     segments = {b for a in starts for b in range(a // 64, (a + elem - 1) // 64 + 1)}
     ordered = sorted(segments)
