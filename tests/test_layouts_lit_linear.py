@@ -97,7 +97,7 @@ def warps_of(case: LitLayout) -> int:
 
 
 def module_reports(output: str) -> list[str]:
-    """`layouts --file` output, one part per module (it heads each with `== module i of n ==` where there are several)."""
+    """`layouts --file` output, one part per module (headed `== module i of n ==` where there are several)."""
     parts = re.split(r"^== module \d+ of \d+ ==$", output, flags=re.M)
     return parts[1:] if len(parts) > 1 else parts
 

@@ -89,9 +89,9 @@ def test_a_failed_capture_writes_no_record_and_leaves_latest(mixed: tuple[Path, 
     proc = _capture(store, tmp_path / "no_such_script.py")
     assert proc.returncode == 1
     last = proc.stderr.strip().splitlines()[-1]
-    assert last.startswith("irscope: capture failed: the program failed (exit status 2); no kernel was compiled")
-    assert last.endswith(f"no program record was written, so `irscope report` still reads the one before "
-                         f"({before[-1]})")
+    assert last.startswith("irscope: the program failed (exit status 2); no kernel was compiled")
+    assert last.endswith(f"no program record was written (`irscope report` still reads the one before, "
+                         f"{before[-1]})")
     assert list_programs(store) == before and {c.manifest.key for c in Store(store).captures()} == keys
     assert not any(p.name.startswith(".") for p in (store / "programs").iterdir())  # no half-written record
     assert not any((store / "staging").iterdir()) if (store / "staging").is_dir() else True

@@ -27,7 +27,8 @@ def test_a_program_that_needs_what_the_stand_in_cannot_do_is_told_so_and_keeps_i
     last = proc.stderr.strip().splitlines()[-1]
     assert last == ("irscope: the program failed (exit status 1) because irscope's offline stand-in cannot answer "
                     "driver.active.launcher_cls (it launches on the GPU, and offline nothing runs), not the "
-                    "program's fault; the 1 kernel(s) compiled before it stopped were kept")
+                    "program's fault; the 1 kernel(s) compiled before it stopped were kept; no program record was "
+                    "written (the store holds no program yet)")
     (capture,) = Store(tmp_path).captures()
     assert capture.manifest.kernel == "scale_kernel" and "tt.store" in capture.read("ttgir")
 

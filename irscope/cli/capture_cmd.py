@@ -90,10 +90,8 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
     if report.exit_code != 0:
         kept = f"the {len(report.captures)} kernel(s) compiled before it stopped were kept" if report.captures \
             else "no kernel was compiled before it stopped"
-        click.echo("irscope: capture failed: "
-                   f"{report.failure or f'the program failed (exit status {report.exit_code})'}"
-                   f"; {kept}; no program record was written, so `irscope report` still reads "
-                   f"{_latest(store_dir)}", err=True)
+        click.echo(f"irscope: {report.failure or f'the program failed (exit status {report.exit_code})'}"
+                   f"; {kept}; no program record was written ({_latest(store_dir)})", err=True)
         raise SystemExit(1)
     if not report.captures:
         import os
@@ -113,12 +111,12 @@ def capture(target: str | None, gpu: str | None, autotune: str | None, jobs: int
 
 
 def _latest(store_dir: str | None) -> str:
-    """What ``latest`` names after a failed capture: the program captured before it, or none."""
+    """What ``latest`` still names after a failed capture: the program captured before it, or none."""
     from irscope.model.paths import store_root
     from irscope.store.programs import list_programs
 
     ids = list_programs(store_root(store_dir))
-    return f"the one before ({ids[-1]})" if ids else "no program (there is none)"
+    return f"`irscope report` still reads the one before, {ids[-1]}" if ids else "the store holds no program yet"
 
 
 def program_summary(record: ProgramRecord, store_dir: str | None) -> str:

@@ -221,25 +221,8 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     if slow:
         notes = [*notes, slow]
     costs, once, tma = _tma(ttgir, loops, costs, once)
-    for cost in costs:
-        if cost.trips is None:
-            decided = f" (decided by {cost.decided_by})" if cost.decided_by else ""
-            uncertain.append(f"loop at line {cost.line}: {cost.trips_note}{decided}; counted once")
-            unknowns.append(Unknown("loop_trips", cost.line or 0, cost.decided_by, True, uncertain[-1]))
-        if not cost.listing_label:
-            uncertain.append(f"loop at line {cost.line}: no machine-code loop matched; its work is counted once")
-            unknowns.append(Unknown("unmatched_loop", cost.line or 0, "", True, uncertain[-1]))
-    # NVIDIA's pipeliner keeps the loop's bounds and masks the last S-1 rounds of loads, so the rounds its
-    # prologue issued ahead are not loaded again; AMD's stream pipeliner peels them into an epilogue and
-    # lowers the loop's upper bound instead (the TTGIR trip count is already short by them).
-    ahead = {lp.evidence[0].label: float(lp.achieved_stages - 1) for lp in loops
-             if not amd and lp.evidence and lp.evidence[0].label and lp.achieved_stages > 1}
-    if amd:
-        peeled = {lp.ttgir_lines: lp.achieved_stages - 1 for lp in loops if lp.achieved_stages > 1}
-        costs = tuple(replace(c, peeled=peeled.get(lp.ttgir_lines, 0)) for c, lp in zip(costs, loops, strict=True))
-    once_depth, depths = load_depths(ttgir)
-    costs = tuple(replace(c, dependent=max(1, depths.get(lp.ttgir_lines[0], 1))) for c, lp in zip(costs, loops,
-                                                                                                   strict=True))
+    _loop_unknowns(costs, uncertain, unknowns)
+    costs, ahead, once_depth = _pipelined(ttgir, loops, costs, amd)
     executions = max((c.executions for c in costs), default=1.0)
     local = _local_wavefronts(sass, loops, costs, num_warps) if sass is not None else 0.0
     if resources.spills and sass is None:
@@ -280,6 +263,37 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     if not assumed:
         return report
     return _with_branch_range(report, capture_perf(capture, device, shape, with_bank, True, known_values), assumed)
+
+
+def _loop_unknowns(costs: tuple[LoopCost, ...], uncertain: list[str], unknowns: list[Unknown]) -> None:
+    """What each loop's cost leaves unknown: trips no value decides, and a loop no machine-code loop matched."""
+    for cost in costs:
+        if cost.trips is None:
+            decided = f" (decided by {cost.decided_by})" if cost.decided_by else ""
+            uncertain.append(f"loop at line {cost.line}: {cost.trips_note}{decided}; counted once")
+            unknowns.append(Unknown("loop_trips", cost.line or 0, cost.decided_by, True, uncertain[-1]))
+        if not cost.listing_label:
+            uncertain.append(f"loop at line {cost.line}: no machine-code loop matched; its work is counted once")
+            unknowns.append(Unknown("unmatched_loop", cost.line or 0, "", True, uncertain[-1]))
+
+
+def _pipelined(ttgir: str, loops: list[Any], costs: tuple[LoopCost, ...], amd: bool
+               ) -> tuple[tuple[LoopCost, ...], dict[str, float], int]:
+    """The loops' costs with what the pipeliner did to them: the rounds issued ahead (by machine-code label), the
+    rounds AMD peels, and the chain of dependent loads per iteration (and outside any loop, third).
+
+    NVIDIA's pipeliner keeps the loop's bounds and masks the last S-1 rounds of loads, so the rounds its prologue
+    issued ahead are not loaded again; AMD's stream pipeliner peels them into an epilogue and lowers the loop's
+    upper bound instead (the TTGIR trip count is already short by them)."""
+    ahead = {lp.evidence[0].label: float(lp.achieved_stages - 1) for lp in loops
+             if not amd and lp.evidence and lp.evidence[0].label and lp.achieved_stages > 1}
+    if amd:
+        peeled = {lp.ttgir_lines: lp.achieved_stages - 1 for lp in loops if lp.achieved_stages > 1}
+        costs = tuple(replace(c, peeled=peeled.get(lp.ttgir_lines, 0)) for c, lp in zip(costs, loops, strict=True))
+    once_depth, depths = load_depths(ttgir)
+    costs = tuple(replace(c, dependent=max(1, depths.get(lp.ttgir_lines[0], 1)))
+                  for c, lp in zip(costs, loops, strict=True))
+    return costs, ahead, once_depth
 
 
 def _at_gather_end(access: Coalescing, end: str) -> Coalescing:

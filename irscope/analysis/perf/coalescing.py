@@ -274,7 +274,7 @@ def coalescing(ttgir: str, scalars: dict[str, int], tensor_bytes: Mapping[str, i
                 factor = max(1.0, warp_segments * 64 / warp_bytes) if warp_bytes else 1.0
                 if not any(coefs.values()):  # every element the same address: one element's bytes, a broadcast
                     factor, size, note = 1.0, elem, "one address for the whole tile (a broadcast)"
-                factor, note = _resident(factor, note, bases.get(pointer, ""), sizes, l2_bytes)
+                factor, note = _resident(factor, note, bases.get(pointer, ""), sizes, l2_bytes, size * max(1, programs))
                 found.append(Coalescing(number, op, elem, vector, sectors, useful, factor, size, note, segments,
                                         _spans(coefs, layout, shape, elem, 128), warp_sectors, warp_segments,
                                         warp_bytes, step))
@@ -319,14 +319,20 @@ def coalescing(ttgir: str, scalars: dict[str, int], tensor_bytes: Mapping[str, i
     return found
 
 
-def _resident(factor: float, note: str, tensor: str, sizes: Mapping[str, int], l2_bytes: int) -> tuple[float, str]:
-    """An uncoalesced access into a tensor the L2 holds whole fetches each of its sectors from DRAM once: the
-    sectors a warp fetches and does not use are there for the warps that use them (the rotary tables of a Llama)."""
+def _resident(factor: float, note: str, tensor: str, sizes: Mapping[str, int], l2_bytes: int,
+              useful: float) -> tuple[float, str]:
+    """An uncoalesced access into a tensor the L2 holds whole fetches each of the tensor's sectors from DRAM at most
+    once: a sector one warp fetches and does not use is there for the warps that use it (the rotary tables of a
+    Llama, read by every CTA), so the access moves at most the tensor's bytes however its lanes step. ``useful``:
+    the bytes the launch asks for through it (all CTAs)."""
     total = sizes.get(tensor, 0)
-    if factor <= 1.0 or not total or not l2_bytes or total > l2_bytes:
+    if factor <= 1.0 or not total or not l2_bytes or total > l2_bytes or useful <= 0:
         return factor, note
-    return 1.0, (f"{note}; {tensor} ({total / 2**20:.2f} MiB) fits the L2, so its sectors come from DRAM once "
-                 f"however the lanes step (a {factor:.0f}x over-fetch stays in the L2)")
+    capped = max(1.0, min(factor, total / useful))
+    if capped >= factor:
+        return factor, note
+    return capped, (f"{note}; {tensor} ({total / 2**20:.2f} MiB) fits the L2, so its sectors come from DRAM at most "
+                    f"once: {capped:.1f}x the useful bytes, not {factor:.0f}x")
 
 
 def gather_dram_sectors(requested: float, tensor_bytes: int, l2_bytes: int) -> float:
