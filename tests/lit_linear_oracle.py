@@ -30,7 +30,7 @@ DUMP_ELEMENTS = 256
 LIVE_ELEMENTS = 4096
 
 # The child: parses each file named on stdin with Triton's own MLIR parser, answering one line each.
-_CHILD = """
+PARSER_CHILD = """
 import sys
 from triton._C import libtriton
 from triton._C.libtriton import ir
@@ -134,7 +134,7 @@ def triton_verdicts(paths: list[Path]) -> list[str]:
     verdicts: list[str] = []
     while len(verdicts) < len(paths):
         rest = paths[len(verdicts):]
-        child = subprocess.run([sys.executable, "-c", _CHILD], input="".join(f"{p}\n" for p in rest),
+        child = subprocess.run([sys.executable, "-c", PARSER_CHILD], input="".join(f"{p}\n" for p in rest),
                                capture_output=True, text=True, timeout=600)
         answered = child.stdout.split()
         verdicts.extend(answered)

@@ -22,7 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent.parent))  # tests/, for the oracle helpers
 
-from lit_linear_oracle import split_modules  # noqa: E402
+from lit_linear_oracle import PARSER_CHILD, split_modules  # noqa: E402
 
 from irscope.parse.layouts import parse_layouts  # noqa: E402
 
@@ -33,23 +33,6 @@ _UNREGISTERED = "operation being parsed with an unregistered dialect"
 # A result-less op of no dialect, which a lit test's -allow-unregistered-dialect lets stand for a use of its operands:
 # `"use"(%acc) {data} : (tensor<256x128xf32, #linear>) -> ()`. Nothing else's verdict depends on it, so it goes.
 _UNREGISTERED_USE = re.compile(r'^\s*"[\w$-]+"\(.*\)\s*(\{.*\})?\s*:\s*\(.*\)\s*->\s*\(\)\s*$')
-
-# The child: parses each file named on stdin with Triton's own parser, answering one line each (errors on stderr).
-_CHILD = """
-import sys
-from triton._C import libtriton
-from triton._C.libtriton import ir
-ctx = ir.context()
-ir.load_dialects(ctx)
-for backend in ("nvidia", "amd"):
-    getattr(libtriton, backend).load_dialects(ctx)
-for path in sys.stdin:
-    try:
-        ir.parse_mlir_module(path.strip(), ctx)
-        print("accept", flush=True)
-    except Exception:
-        print("refuse", flush=True)
-"""
 
 
 @dataclass(frozen=True)
@@ -70,7 +53,7 @@ class Parser:
     def verdict(self, text: str) -> Verdict:
         if self.child is None:
             self.errors = (self.folder / "stderr.txt").open("w+")
-            self.child = subprocess.Popen([sys.executable, "-c", _CHILD], stdin=subprocess.PIPE,
+            self.child = subprocess.Popen([sys.executable, "-c", PARSER_CHILD], stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=self.errors, text=True)
         self.count += 1
         path = self.folder / f"m{self.count}.mlir"
