@@ -519,9 +519,16 @@ def join(run_dirs: list[Path], keys: list[str]) -> list[dict[str, Any]]:
                     twins = [c for c in captured if (c["case"], c["kernel"]) == (rec["case"], rec["kernel"])]
                     twin = twins[ordinal] if ordinal < len(twins) else None
                     key, how = (_key(twin["hash"], keys), "same case, kernel and ordinal") if twin else ("", "")
-                entries.append({**rec, "index": len(entries), "ncu": values, "ncu_bound": ncu_bound(values),
-                                "capture": key, "capture_match": how if key else "none"})
+                entry = {**rec, "index": len(entries), "ncu": values, "ncu_bound": ncu_bound(values),
+                         "capture": key, "capture_match": how if key else "none"}
+                if not values:
+                    entry["ncu_missing"] = NO_NCU_ROW
+                entries.append(entry)
     return entries
+
+
+NO_NCU_ROW = ("ncu profiled no launch of this kernel in the 'measure' range (a push/pop NVTX range is the pushing "
+              "thread's: autograd runs a CUDA backward on its own thread, outside it)")
 
 
 def _key(triton_hash: str, keys: list[str]) -> str:

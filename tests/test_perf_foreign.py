@@ -54,9 +54,15 @@ def test_the_set_is_what_the_issue_asks(halves: dict[str, Scored]) -> None:
     for half, (rows, _, data) in halves.items():
         sources[half] = {e["source"] for e in data["entries"] if e["capture"] and e["ncu"]}
         assert len(rows) >= 24, f"{half}: {len(rows)} scored kernels"
-        # ncu measured each of them: a time, DRAM bytes and a bound from its speed of light
+        # ncu measured each of them (a time, DRAM bytes and a bound from its speed of light), or the entry says why not
         for e in data["entries"]:
+            if not e["ncu"]:
+                assert e["ncu_missing"] == perf_foreign.NO_NCU_ROW and not e["ncu_bound"]
+                continue
             assert e["ncu"]["gpu__time_duration.sum"] > 0 and e["ncu_bound"] in ("memory", "compute", "latency")
+        # the unmeasured ones are few: the mamba layer norm's backward (autograd's thread), nothing else
+        missing = [e["kernel"] for e in data["entries"] if not e["ncu"]]
+        assert len(missing) <= 1 and set(missing) <= {"_layer_norm_bwd_kernel"}, missing
     assert sources["fit"] >= {"liger", "tutorial", "fla", "flag_gems", "inductor"}
     # the held-out half: at least 4 sources, none of them the fit half's
     if "test" in halves:
