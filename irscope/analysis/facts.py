@@ -16,6 +16,7 @@ from typing import Any
 
 from irscope.analysis.instructions import canonical_op, classify
 from irscope.errors import StoreError, UsageError
+from irscope.store.ingest.entry import ORIGINS
 from irscope.store.store import Capture
 
 FACTS_FORMAT = 1
@@ -149,7 +150,8 @@ def capture_facts(capture: Capture, quick: bool = False) -> Facts:
         for kind in ("mma", "global_load", "global_store", "async_copy", "shared_load", "shared_store", "barrier",
                      "wait"):
             values[f"instructions.{listing.stage}.{kind}"] = counts.get(kind, 0)
-    values["compile_seconds"] = m.compile_seconds
+    if m.origin not in ORIGINS:  # Triton's own artifacts do not say how long the compile took
+        values["compile_seconds"] = m.compile_seconds
     label = f"{m.kernel} {m.target} c{m.config_index}, Triton {m.triton_version}"
     if m.settings:
         label += ", set " + ", ".join(f"{k}={v}" for k, v in m.settings.items())

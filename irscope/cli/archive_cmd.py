@@ -1,4 +1,4 @@
-"""``irscope export`` and ``irscope open``: move captures between machines."""
+"""``irscope export`` and ``irscope open``: move captures between machines, and open what Triton wrote."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def export_cmd(selection: tuple[str, ...], output: str, everything: bool, store_
 
 
 @click.command("open")
-@click.argument("archive", type=click.Path(dir_okay=False))
+@click.argument("archive", metavar="PATH", type=click.Path())
 @store_option
 @click.option("--replace", "replace", multiple=True, metavar="KEY",
               help="replace the store's capture under KEY with the archive's (repeatable); nothing else is replaced")
@@ -56,7 +56,13 @@ def export_cmd(selection: tuple[str, ...], output: str, everything: bool, store_
               help="refuse an archive that unpacks to more than this many times its size")
 def open_cmd(archive: str, store_dir: str | None, replace: tuple[str, ...], trust: bool, max_bytes: int,
              max_members: int, max_ratio: int) -> None:
-    """Add the captures in ARCHIVE (written by 'irscope export') to the store; nothing in it is executed.
+    """Add the captures in PATH to the store; nothing in it is imported or executed.
+
+    PATH is an archive written by 'irscope export', a Triton cache folder (TRITON_CACHE_DIR,
+    ~/.triton/cache, or one compile's folder in it), a kernel dump folder (TRITON_KERNEL_DUMP=1 with
+    TRITON_DUMP_DIR), or a TritonParse trace (.ndjson, .ndjson.gz). Each kernel of a folder or trace
+    becomes one capture (its stages, Triton's metadata, the launches a trace recorded); one that
+    cannot be read is named in one line, and the exit status is 1, while the others are added.
 
     Only captures the store lacks are added; nothing is removed or replaced unless named with
     --replace. The archive is checked whole (member names, sizes, manifests, checksums) before
@@ -69,7 +75,11 @@ def open_cmd(archive: str, store_dir: str | None, replace: tuple[str, ...], trus
         irscope open captures.tar.gz && irscope show matmul --target sm90   # needs an archive
     """
     from irscope.store.archive import open_archive
+    from irscope.store.ingest import is_artifact
 
+    if is_artifact(Path(archive)):
+        _open_artifacts(Path(archive), Store(store_root(store_dir)), max_bytes, max_members)
+        return
     limits = Limits(max_bytes=max_bytes, max_members=max_members, max_ratio=max_ratio)
     report = open_archive(Path(archive), Store(store_root(store_dir)), limits, replace, trust)
     click.echo(f"irscope: opened {archive}: {len(report.added)} capture(s) added, "
@@ -82,3 +92,23 @@ def open_cmd(archive: str, store_dir: str | None, replace: tuple[str, ...], trus
     if report.added and not trust:
         click.echo("irscope: the added captures are untrusted: commands that would import their Python need "
                    f"'irscope trust {archive}' first", err=True)
+
+
+def _open_artifacts(path: Path, store: Store, max_bytes: int, max_members: int) -> None:
+    from irscope.store.ingest import open_artifacts
+
+    report = open_artifacts(path, store, max_bytes, max_members)
+    click.echo(f"irscope: opened {path} ({report.described()}): {len(report.added)} capture(s) added, "
+               f"{len(report.already)} already in the store" + (f", {report.passed_over} folder(s) or event(s) "
+                                                                 "without a compile passed over"
+                                                                 if report.passed_over else ""))
+    for cap in report.added + report.already:
+        m = cap.manifest
+        click.echo(f"  {m.kernel:<24} {m.target:<7} {m.key}")
+    for line in report.refused:
+        click.echo(f"irscope: refused {line}", err=True)
+    if report.added:
+        click.echo("irscope: commands that compile a kernel again (passes, timing, what-if) cannot use these "
+                   "captures: Triton's artifacts hold no launch irscope can compile from", err=True)
+    if report.refused:
+        raise SystemExit(1)

@@ -26,7 +26,7 @@ from irscope.errors import StoreError, UsageError
 from irscope.model.launch import LAUNCHES_FILE
 from irscope.model.program_record import PROVENANCE_FILE, ProgramRecord
 from irscope.model.stages import STAGES
-from irscope.model.targets import TARGETS, Target
+from irscope.model.targets import Target, target_for
 from irscope.store.manifest import capture_key, new_manifest
 from irscope.store.programs import write_program
 from irscope.store.store import Capture, Store
@@ -67,11 +67,7 @@ class ProgramReport:
 
 def recorded_target(found: GpuTarget) -> Target:
     """Our target for a recorded GPUTarget (``cuda``/90 -> sm90); one irscope does not list is named like them."""
-    for t in TARGETS.values():
-        if (t.backend, t.arch, t.warp_size) == (found.backend, found.arch, found.warp_size):
-            return t
-    name = f"sm{found.arch}" if found.backend == "cuda" else str(found.arch)
-    return Target(name=name, backend=found.backend, arch=found.arch, warp_size=found.warp_size, description="")
+    return target_for(found.backend, found.arch, found.warp_size)
 
 
 def run_program(command: list[str], store: Store, offline: Target | None = None, gpu: str | None = None,

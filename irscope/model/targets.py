@@ -48,6 +48,16 @@ TARGETS: dict[str, Target] = {
 TARGET_CHOICES: tuple[str, ...] = (*TARGETS, "native")
 
 
+def target_for(backend: str, arch: int | str, warp_size: int) -> Target:
+    """Our target for Triton's GPUTarget fields (``cuda``/90/32 -> sm90); one irscope does not list is named like
+    them (``sm120``, ``gfx1100``)."""
+    for t in TARGETS.values():
+        if (t.backend, t.arch, t.warp_size) == (backend, arch, warp_size):
+            return t
+    name = f"sm{arch}" if backend == "cuda" else str(arch)
+    return Target(name=name, backend=backend, arch=arch, warp_size=warp_size, description="")
+
+
 def _nvidia_arch() -> int | None:
     """Compute capability of GPU 0 as an int (90 for an H100), from nvidia-smi; None if absent."""
     if not (Path("/proc/driver/nvidia/gpus").is_dir() or Path("/dev/nvidia0").exists()):

@@ -1,0 +1,215 @@
+"""Triton's own artifacts opened as captures: a cache folder, a kernel dump folder, a TritonParse trace.
+
+Each is written here by the installed Triton (and TritonParse's structured logging), compiling the bundled kernels
+with the exact specialization irscope's own capture uses; the opened captures must give the facts irscope's own
+captures give (layouts, loops, resources, instructions), and hostile folders and traces are refused in one line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from irscope.analysis.facts import capture_facts
+from irscope.compile.specialize import kernel_job
+from irscope.model.kernels import get_kernel
+from irscope.model.targets import TARGETS
+from irscope.parse.ttir_signature import kernel_signature
+from irscope.store.ingest import open_artifacts
+from irscope.store.store import Store
+
+pytestmark = pytest.mark.compile
+
+KERNELS = (("vector_add", "sm90"), ("matmul", "sm90"), ("softmax", "gfx942"))
+_TP_SCRIPT = """
+import os, sys
+import tritonparse.structured_logging as tp
+tp.init(sys.argv[1])
+from tests.test_ingest import compile_into
+compile_into(sys.argv[2:])
+"""
+
+
+def compile_into(pairs: list[str]) -> None:
+    """Compile each ``kernel:target`` with irscope's specialization through ``triton.compile`` (which writes
+    TRITON_CACHE_DIR and, with TRITON_KERNEL_DUMP, TRITON_DUMP_DIR): what the JIT writes for the same launch."""
+    import triton
+
+    for pair in pairs:
+        name, target = pair.split(":")
+        job = kernel_job(get_kernel(name), TARGETS[target], 0, get_kernel(name).sizes)
+        triton.compile(job.source(), target=job.gpu_target, options=job.options)
+
+
+def _run(args: list[str], env: dict[str, str]) -> None:
+    done = subprocess.run([sys.executable, *args], env={**os.environ, "TRITON_DEFAULT_FP_FUSION": "1", **env},
+                          capture_output=True, text=True, cwd=Path(__file__).parent.parent, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A Triton cache and a dump folder of the three kernels, and a TritonParse trace of them (two processes)."""
+    root = tmp_path_factory.mktemp("triton-artifacts")
+    pairs = [f"{k}:{t}" for k, t in KERNELS]
+    code = "import sys; from tests.test_ingest import compile_into; compile_into(sys.argv[1:])"
+    _run(["-c", code, *pairs], {"TRITON_CACHE_DIR": str(root / "cache"), "TRITON_KERNEL_DUMP": "1",
+                                "TRITON_DUMP_DIR": str(root / "dump"), "TRITON_ALWAYS_COMPILE": "1"})
+    _run(["-c", _TP_SCRIPT, str(root / "trace"), *pairs], {"TRITON_CACHE_DIR": str(root / "tp-cache")})
+    traces = sorted((root / "trace").glob("*.ndjson"))
+    assert len(traces) == 1
+    return {"cache": root / "cache", "dump": root / "dump", "trace": traces[0]}
+
+
+def _facts(capture: Any) -> dict[str, Any]:
+    return capture_facts(capture).values
+
+
+@pytest.mark.parametrize("kind", ["cache", "trace"])
+def test_opened_captures_give_the_facts_of_irscopes_own(artifacts: dict[str, Path], captures: Any, kind: str,
+                                                        tmp_path: Path) -> None:
+    store = Store(tmp_path / "store")
+    report = open_artifacts(artifacts[kind], store, 1 << 30, 1000)
+    assert not report.refused and report.kind == ("cache" if kind == "cache" else "tritonparse")
+    opened = {(c.manifest.kernel, c.manifest.target): c for c in report.added}
+    for name, target in KERNELS:
+        own = captures(name, target)
+        mine = opened[(get_kernel(name).function, target)]
+        assert mine.manifest.origin == report.kind and mine.manifest.triton_version == own.manifest.triton_version
+        # the same compile: Triton's hash is irscope's own compile's, the TTGIR the same text
+        assert mine.read("ttgir") == own.read("ttgir")
+        assert {k: mine.manifest.config[k] for k in ("num_warps", "num_stages")} == \
+            {k: own.manifest.metadata[k] for k in ("num_warps", "num_stages")}
+        if kind == "trace" and target.startswith("sm"):
+            # TritonParse keeps no cubin: SASS, registers and spills are not there to read, and the facts say so
+            assert "cubin" not in mine.manifest.files
+            continue
+        # every fact but the compile's wall time (the artifacts do not say it), as irscope's own capture gives it
+        theirs = _facts(own)
+        assert "compile_seconds" not in _facts(mine) and theirs.pop("compile_seconds") > 0
+        assert _facts(mine) == theirs, (name, target)
+
+
+def test_the_signature_is_read_from_the_ttir(artifacts: dict[str, Path], captures: Any, tmp_path: Path) -> None:
+    store = Store(tmp_path / "store")
+    report = open_artifacts(artifacts["cache"], store, 1 << 30, 1000)
+    matmul = next(c for c in report.added if c.manifest.kernel == "matmul_kernel")
+    own = captures("matmul", "sm90").manifest
+    # irscope's own signature holds the constexprs too; the TTIR's is the runtime arguments, same types and attrs
+    runtime = {k: v for k, v in own.signature.items() if v != "constexpr"}
+    assert matmul.manifest.signature == runtime
+    assert matmul.manifest.attrs["a_ptr"] == [["tt.divisibility", 16]]
+    assert "stride_am" in runtime and "stride_ak" not in runtime  # ==1 stride specialized away, as the JIT does
+
+
+def test_a_dump_folder_reads_its_target_from_the_ttgir(artifacts: dict[str, Path], tmp_path: Path) -> None:
+    report = open_artifacts(artifacts["dump"], Store(tmp_path / "store"), 1 << 30, 1000)
+    assert report.kind == "dump" and not report.refused
+    found = {(c.manifest.kernel, c.manifest.target, c.manifest.config.get("num_warps")) for c in report.added}
+    assert found == {("add_kernel", "sm90", 4), ("matmul_kernel", "sm90", 8), ("softmax_kernel", "gfx942", 8)}
+    softmax = next(c for c in report.added if c.manifest.kernel == "softmax_kernel")
+    assert softmax.manifest.warp_size == 64 and "amdgcn" in softmax.manifest.files
+
+
+def test_opening_twice_adds_nothing_and_a_trace_of_the_same_compiles_is_already_there(
+        artifacts: dict[str, Path], tmp_path: Path) -> None:
+    store = Store(tmp_path / "store")
+    first = open_artifacts(artifacts["cache"], store, 1 << 30, 1000)
+    again = open_artifacts(artifacts["cache"], store, 1 << 30, 1000)
+    assert len(first.added) == 3 and not again.added and len(again.already) == 3
+    traced = open_artifacts(artifacts["trace"], store, 1 << 30, 1000)
+    assert not traced.added and {c.manifest.key for c in traced.already} == {c.manifest.key for c in first.added}
+
+
+def _irscope(*args: str, store: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "irscope", *args, "--store", str(store)], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_hostile_folders_and_traces_are_refused_in_one_line(artifacts: dict[str, Path], tmp_path: Path) -> None:
+    cache = artifacts["cache"]
+    entry = next(d for d in sorted(cache.iterdir()) if (d / "add_kernel.json").is_file())
+    bad = tmp_path / "bad-cache"
+    bad.mkdir()
+    # a link out of the folder, metadata of the wrong types, a target Triton never writes, truncated JSON
+    (bad / "link").symlink_to(entry, target_is_directory=True)
+    sm90 = {"backend": "cuda", "arch": 90, "warp_size": 32}
+    for name, meta in (("wrong-types", {"name": "k", "target": sm90, "num_warps": "four"}),
+                       ("odd-target", {"name": "k", "target": {**sm90, "arch": "../../x"}})):
+        (bad / name).mkdir()
+        (bad / name / "k.json").write_text(json.dumps(meta))
+        (bad / name / "k.ttir").write_text((entry / "add_kernel.ttir").read_text())
+    (bad / "truncated").mkdir()
+    (bad / "truncated" / "k.json").write_text('{"name": "k", "targ')
+    (bad / "truncated" / "k.ttir").write_text("module {")
+    store = tmp_path / "store"
+    done = _irscope("open", str(bad), store=store)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    refusals = [line for line in done.stderr.splitlines() if line.startswith("irscope: refused")]
+    assert len(refusals) == 3, done.stderr
+    assert any("'num_warps' is not an integer" in r for r in refusals)
+    assert any("is not one Triton writes" in r for r in refusals)
+    assert any("not JSON" in r for r in refusals)
+    assert "0 capture(s) added" in done.stdout  # the link was not followed
+
+    # traces: a path in a file name, a wrong type, a line that is not JSON, a gzip cut short
+    event = json.loads(artifacts["trace"].read_text().splitlines()[0])
+    assert event["event_type"] == "compilation"
+    lines = []
+    for change in ({"../../etc/passwd": "x"}, {"add_kernel.ttir": 7}):
+        e = json.loads(json.dumps(event))
+        e["payload"]["file_content"] = change
+        lines.append(json.dumps(e))
+    lines.append("{not json")
+    trace = tmp_path / "hostile.ndjson"
+    trace.write_text("\n".join(lines) + "\n")
+    done = _irscope("open", str(trace), store=store)
+    refusals = [line for line in done.stderr.splitlines() if line.startswith("irscope: refused")]
+    assert done.returncode == 1 and len(refusals) == 3 and "Traceback" not in done.stderr, done.stderr
+    assert "not a stage file of Triton's" in refusals[0] and "not a file name to text" in refusals[1]
+    cut = tmp_path / "cut.ndjson.gz"
+    cut.write_bytes(gzip.compress(artifacts["trace"].read_bytes())[:400])
+    done = _irscope("open", str(cut), store=store)
+    assert done.returncode in (1, 2) and "Traceback" not in done.stderr and done.stderr.count("\n") <= 2, done.stderr
+    missing = _irscope("open", str(tmp_path / "nothing-here"), store=store)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "does not exist" in missing.stderr
+
+
+def test_commands_read_opened_captures(artifacts: dict[str, Path], tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    done = _irscope("open", str(artifacts["cache"]), store=store)
+    assert done.returncode == 0, done.stderr
+    keys = {line.split()[1]: line.split()[2] for line in done.stdout.splitlines()[1:]}
+    sm90 = next(k for k in keys.values() if k.startswith("matmul_kernel-sm90"))
+    for args in (["show", sm90, "--stage", "sass"], ["layouts", sm90], ["loops", sm90], ["resources", sm90],
+                 ["verify", sm90]):
+        out = _irscope(*args, store=store)
+        assert out.returncode == 0, (args, out.stderr)
+    loops = _irscope("loops", sm90, store=store).stdout
+    assert "num_stages 3" in loops  # from Triton's metadata
+    assert "HGMMA" in _irscope("show", sm90, "--stage", "sass", store=store).stdout  # SASS made from its cubin
+    passes = _irscope("passes", sm90, store=store)
+    assert passes.returncode == 2 and "opened from a Triton cache folder" in passes.stderr
+    assert passes.stderr.count("\n") == 1
+
+
+def test_signature_parser_reads_odd_text_in_linear_time() -> None:
+    assert kernel_signature("") is None
+    assert kernel_signature("tt.func public @k(") is None
+    name, args = kernel_signature('tt.func public @k(%a: !tt.ptr<bf16> {tt.divisibility = 16 : i32} loc("a"(#l)), '
+                                  "%n: i64 loc(#l2)) attributes {noinline = false} {") or ("", [])
+    assert name == "k" and [(a.name, a.type, a.attrs) for a in args] == [
+        ("a", "*bf16", (("tt.divisibility", 16),)), ("n", "i64", ())]
+    import time
+
+    start = time.perf_counter()
+    kernel_signature("tt.func public @k(" + "%a: i32, " * 20000 + ")")
+    kernel_signature("tt.func public @k(" + "(" * 50000)
+    assert time.perf_counter() - start < 2.0
