@@ -71,7 +71,7 @@ class LocationTable:
         return _Resolver({}, self.aliases, problems).parse(body, 0)
 
 
-def _split_top(text: str, sep: str) -> list[str]:
+def split_top(text: str, sep: str) -> list[str]:
     """Split on ``sep`` where it is outside brackets and strings."""
     parts: list[str] = []
     depth, start, i = 0, 0, 0
@@ -128,12 +128,12 @@ class _Resolver:
         if match := _FILE_LOC.match(body):
             return Location((SourceLoc(match["file"], int(match["line"]), int(match["col"])),))
         if body.startswith("callsite(") and body.endswith(")"):
-            parts = _split_top(body[len("callsite("):-1], " at ")
+            parts = split_top(body[len("callsite("):-1], " at ")
             if len(parts) == 2:
                 callee, caller = self.parse(parts[0], depth + 1), self.parse(parts[1], depth + 1)
                 return Location(callee.frames + caller.frames, caller.names + callee.names)
         if match := _FUSED.match(body):
-            items = [self.parse(item, depth + 1) for item in _split_top(match["items"], ",")]
+            items = [self.parse(item, depth + 1) for item in split_top(match["items"], ",")]
             names = tuple(n for item in items for n in item.names)
             return Location(next((i.frames for i in items if i.frames), ()), names)
         if match := _NAME_LOC.match(body):

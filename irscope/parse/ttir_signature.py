@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from irscope.parse.mlir_attrs import AttrParseError, matching_close
+from irscope.parse.mlir_locs import split_top
 
 __all__ = ["KernelArg", "kernel_signature", "triton_type"]
 
@@ -51,29 +52,6 @@ def triton_type(mlir: str) -> str:
     return _ELEMENT.get(mlir, mlir)
 
 
-def _split_args(text: str) -> list[str]:
-    """``text`` split at its top-level commas (brackets and strings kept whole)."""
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            end = text.find('"', i + 1)
-            while end > 0 and text[end - 1] == "\\":
-                end = text.find('"', end + 1)
-            i = len(text) if end < 0 else end + 1
-            continue
-        if ch in "([{<":
-            depth += 1
-        elif ch in ")]}>" and depth:
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-        i += 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
-
-
 def kernel_signature(ttir: str, name: str = "") -> tuple[str, list[KernelArg]] | None:
     """The public kernel function's name and arguments (the one called ``name`` when given), or None when the
     text has no ``tt.func`` whose argument list can be read."""
@@ -85,7 +63,7 @@ def kernel_signature(ttir: str, name: str = "") -> tuple[str, list[KernelArg]] |
         except AttrParseError:
             return None
         args: list[KernelArg] = []
-        for part in _split_args(ttir[m.end():close]):
+        for part in (p for p in split_top(ttir[m.end():close], ",") if p):
             arg = _ARG.match(part)
             if arg is None:
                 return None

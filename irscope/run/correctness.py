@@ -59,11 +59,9 @@ def choose_device(requested: str) -> str:
         raise UsageError(f"unknown device {requested!r}; valid: {', '.join(DEVICES)}")
     if requested == "interpreter":
         return "interpreter"
-    import torch
+    from irscope.run.bench import sees_gpu
 
-    from irscope.compile.torch_standin import torch_sees_gpu
-
-    has_gpu = torch_sees_gpu(torch)
+    has_gpu = sees_gpu()
     if requested == "gpu" and not has_gpu:
         raise NoDeviceError("--device gpu: torch sees no GPU on this machine; use --device interpreter")
     return "gpu" if has_gpu else "interpreter"

@@ -61,8 +61,7 @@ def open_artifacts(path: Path, store: Store, max_bytes: int, max_members: int) -
             raise UsageError(f"{path} cannot be read: {exc.strerror or exc}") from None
     elif path.is_file():
         try:
-            entries, refused, skipped = trace_entries(path, TraceLimits(max_bytes=max_bytes, max_events=max_members
-                                                                        * 50))
+            entries, refused, skipped = trace_entries(path, TraceLimits(max_bytes=max_bytes))
         except OSError as exc:
             raise UsageError(f"{path} cannot be read: {exc.strerror or exc}") from None
     else:

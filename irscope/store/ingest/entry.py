@@ -127,7 +127,7 @@ def store_entry(store: Store, entry: KernelEntry) -> tuple[Capture, bool]:
             config_index=0, config=config, triton_version=str(meta.get("triton_version", "") or ""),
             signature={a.name: a.type for a in args}, constexprs=entry.constexprs,
             attrs={a.name: [list(x) for x in a.attrs] for a in args if a.attrs},
-            options={k: v for k, v in meta.items() if k not in ("target", "hash", "name") and _plain(v)},
+            options={k: v for k, v in meta.items() if k not in ("target", "hash", "name") and _small_plain(v)},
             metadata=meta, compile_seconds=0.0, stage_seconds={}, files=files, origin=entry.origin,
             program=entry.where,
         )
@@ -138,6 +138,6 @@ def store_entry(store: Store, entry: KernelEntry) -> tuple[Capture, bool]:
         store.discard(staging)
 
 
-def _plain(value: Any) -> bool:
+def _small_plain(value: Any) -> bool:
     """Whether a metadata value is small plain JSON (library paths and long lists stay in ``<name>.json``)."""
     return isinstance(value, (bool, int, float, str)) and len(str(value)) <= 200
