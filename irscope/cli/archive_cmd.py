@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from irscope.cli.options import output_file, store_option
+from irscope.errors import UsageError
 from irscope.model.paths import store_root
 from irscope.store.archive import Limits
 from irscope.store.store import Store
@@ -77,6 +78,9 @@ def open_cmd(archive: str, store_dir: str | None, replace: tuple[str, ...], trus
     from irscope.store.archive import open_archive
     from irscope.store.ingest import is_artifact
 
+    if not Path(archive).exists():
+        raise UsageError(f"{archive} does not exist: give an archive of 'irscope export', a Triton cache or dump "
+                         "folder, or a TritonParse trace (.ndjson, .ndjson.gz)")
     if is_artifact(Path(archive)):
         _open_artifacts(Path(archive), Store(store_root(store_dir)), max_bytes, max_members)
         return
