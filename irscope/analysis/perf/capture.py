@@ -18,7 +18,7 @@ from irscope.analysis.perf.control import (
     dead_regions,
     unmodelled_facts,
 )
-from irscope.analysis.perf.dependent import load_depths
+from irscope.analysis.perf.dependent import drained_loops, load_depths
 from irscope.analysis.perf.exits import early_exits
 from irscope.analysis.perf.facts import Unknown
 from irscope.analysis.perf.inputs import LoopSite, PerfInputs, RuntimeValues
@@ -218,6 +218,9 @@ def capture_perf(capture: Capture, device: DeviceModel, shape: LaunchShape, with
     matched = [(lp.line, lp.source, lp.ttgir_lines, lp.evidence[0].label if lp.evidence else "") for lp in loops]
     costs = loop_costs(trips, matched, mixes)
     costs, rounds, notes = _control(ttgir, dead, loops, costs, shape, exits.share)
+    if exits.branches and exits.share == 0.0:  # every program returns early: no loop past the returns runs
+        costs = tuple(replace(c, trips=0.0, executions=0.0, trips_note=exits.why) if lp.ttgir_lines[0] > max(
+            exits.branches) else c for lp, c in zip(loops, costs, strict=True))
     if slow:
         notes = [*notes, slow]
     costs, once, tma = _tma(ttgir, loops, costs, once)
@@ -285,8 +288,10 @@ def _pipelined(ttgir: str, loops: list[Any], costs: tuple[LoopCost, ...], amd: b
     NVIDIA's pipeliner keeps the loop's bounds and masks the last S-1 rounds of loads, so the rounds its prologue
     issued ahead are not loaded again; AMD's stream pipeliner peels them into an epilogue and lowers the loop's
     upper bound instead (the TTGIR trip count is already short by them)."""
+    drained = drained_loops(ttgir, [lp.ttgir_lines for lp in loops])
     ahead = {lp.evidence[0].label: float(lp.achieved_stages - 1) for lp in loops
-             if not amd and lp.evidence and lp.evidence[0].label and lp.achieved_stages > 1}
+             if not amd and lp.evidence and lp.evidence[0].label and lp.achieved_stages > 1
+             and lp.ttgir_lines not in drained}
     if amd:
         peeled = {lp.ttgir_lines: lp.achieved_stages - 1 for lp in loops if lp.achieved_stages > 1}
         costs = tuple(replace(c, peeled=peeled.get(lp.ttgir_lines, 0)) for c, lp in zip(costs, loops, strict=True))

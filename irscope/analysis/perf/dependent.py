@@ -9,9 +9,11 @@ or carried by it from an earlier iteration do not count, since they arrived befo
 
 from __future__ import annotations
 
+import re
+
 from irscope.parse.mlir_ops import MlirModule, parse_module
 
-__all__ = ["GLOBAL_LOADS", "load_depths"]
+__all__ = ["GLOBAL_LOADS", "drained_loops", "load_depths"]
 
 GLOBAL_LOADS = frozenset({"tt.load", "amdgpu.buffer_load", "ttg.async_copy_global_to_local",
                           "amdgpu.buffer_load_to_local", "tt.gather"})
@@ -66,3 +68,21 @@ def _result(module: MlirModule, at: int, value: list[int]) -> int:
     if op.name == "scf.if":
         return max((value[child.index] for child in module.inside(at) if child.name == "scf.yield"), default=0)
     return value[at]
+
+
+def drained_loops(ttgir: str, spans: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The loops whose body waits for every async copy issued (``ttg.async_wait ... {num = 0}``, outside any inner
+    loop): the copies the previous iteration issued for this one are waited for before its work, so nothing they
+    load stays in flight across an iteration, whatever stages the prologue issued ahead."""
+    lines = ttgir.splitlines()
+    out: set[tuple[int, int]] = set()
+    for lo, hi in spans:
+        inner = [sp for sp in spans if lo < sp[0] and sp[1] <= hi]
+        for number in range(lo + 1, min(hi, len(lines))):
+            if any(a <= number <= b for a, b in inner):
+                continue
+            line = lines[number - 1]
+            if "ttg.async_wait" in line and re.search(r"\{num = 0 : i32\}", line):
+                out.add((lo, hi))
+                break
+    return out

@@ -125,7 +125,7 @@ def early_exits(ttgir: str, values: dict[str, int], grid: tuple[int, int, int],
         return Exits()
     last = max(branches)
     program = parse_scalar_program("\n".join(lines[:last + 1]))
-    env = {f"%{name}": int(values[name]) for name in program.args if name in values}
+    env = program.env(values)
     decided: set[int] = set()
     runs = exits = 0
     for pid in program_sample(grid):

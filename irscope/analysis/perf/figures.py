@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 __all__ = ["DEPENDENT_ISSUE_CYCLES", "DIRTY_L2_SHARE", "DRAM_LATENCY_NS", "ISSUE_PER_SM_CLOCK", "L2_BYTES_PER_SM_CLOCK",
+           "L2_HIT_CYCLES",
            "L2_REQUESTS_PER_SM_CLOCK", "LATENCY_MARGIN", "LATENCY_SOL", "LAUNCH_US", "LOCAL_BYTES_PER_SM_CLOCK",
            "REUSE_SKEW", "SHARED_WAVEFRONTS_PER_CLOCK", "SM_PORT_BYTES_PER_CLOCK"]
 
 DRAM_LATENCY_NS = 900.0  # loaded DRAM round trip (H200: softmax 32768x1024 with 24 KB in flight per SM); uncertain
+# An L2 hit's round trip for one load (Hopper: about 260 SM cycles in published pointer-chasing microbenchmarks, against
+# 33-40 for an L1 hit and 480-600 for an unloaded DRAM access); not fitted here: uncertain
+L2_HIT_CYCLES = 260.0
 LAUNCH_US = 2.0  # the shortest kernel a GPU timer reports (launch, ramp and drain); uncertain
 SM_PORT_BYTES_PER_CLOCK = 64.0  # L2 -> SM bytes per clock one SM can receive (NVIDIA; AMD similar); uncertain
 SHARED_WAVEFRONTS_PER_CLOCK = 1.0  # one 128-byte shared-memory wavefront per SM per clock

@@ -38,7 +38,14 @@ from irscope.analysis.perf.report import BankSummary, LoopCost, PerfReport, Perf
 from irscope.analysis.perf.suggest import suggestions
 from irscope.analysis.perf.traffic import MemorySide, Traffic, memory_side, traffic_of
 from irscope.analysis.perf.verdict import bound_verdict, serial_verdict
-from irscope.analysis.perf.waits import CTA_START_NS, cta_start_us, one_cta_rows_us, serial_loops_us
+from irscope.analysis.perf.waits import (
+    CTA_START_NS,
+    cta_start_us,
+    longest_program_us,
+    one_cta_rows_us,
+    round_trip_ns,
+    serial_loops_us,
+)
 from irscope.analysis.perf.work import LoopTrips, Mix
 from irscope.model.launch import LaunchShape, TensorBytes
 
@@ -63,19 +70,29 @@ def predict(i: PerfInputs) -> PerfResult:
     if i.sass_in_flight * i.num_warps * 32 > totals.in_flight:  # ptxas issued more loads ahead than the PTX shows
         deeper = i.sass_in_flight * i.num_warps * 32 / totals.in_flight if totals.in_flight else 1.0
         totals = replace(totals, in_flight=i.sass_in_flight * i.num_warps * 32, chain=totals.chain / deeper)
+    # the round trips a CTA waits for in turn: DRAM's for those that bring new lines, the L2's for the others
+    trip_ns = round_trip_ns(totals.chain, (traffic.dram + traffic.dirty) / ctas if ctas else 0.0, i.device.clock_mhz)
     memory = memory_side(i.device, totals, traffic, spread, compute, i.bank, i.coalescing_factor, i.local_wavefronts,
-                     i.l2_bytes_per_request, i.dram_efficiency, i.tma_bytes)
+                     i.l2_bytes_per_request, i.dram_efficiency, i.tma_bytes, trip_ns)
     shared_per_sm_us = memory.shared_us * ctas / (spread.busiest * spread.sms) if ctas else 0.0
     roofline = max(compute.plain_us, memory.dram_us, memory.l2_us, shared_per_sm_us)
     serial_us, serial_what = serial_loops_us(i.serial, spread.resident, spread.busiest, compute.per_sm_tensor,
                                              DRAM_LATENCY_NS)
     row_us, row_what = one_cta_rows_us(
-        spread.resident, spread.ctas, spread.busiest, bool(totals.tensor_flops), DRAM_LATENCY_NS, totals.chain,
+        spread.resident, spread.ctas, spread.busiest, bool(totals.tensor_flops), trip_ns, totals.chain,
         (traffic.dram + traffic.dirty) / spread.ctas if spread.ctas else 0.0,
         SM_PORT_BYTES_PER_CLOCK * i.device.clock_mhz * 1e6, compute.vector_us / max(1, spread.busiest) * 1e-6)
     serial_us_loops = serial_us
     if row_us > serial_us:
         serial_us, serial_what = row_us, row_what
+    per_sm_vector = i.device.vector_tflops.get("fp32", 0.0) * 1e12 / 2 / spread.sms if spread.sms else 0.0
+    longest_us, longest_what = 0.0, ""
+    if i.programs > 0:  # some program gets past the early returns: the longest of them runs its loops
+        longest_us, longest_what = longest_program_us(i.loops, i.prologue_iterations, compute.per_sm_tensor,
+                                                      per_sm_vector,
+                                                      i.device.clock_mhz * 1e6, trip_ns)
+    if longest_us > serial_us:
+        serial_us, serial_what = longest_us, longest_what
     terms = {"compute": compute.compute_us + compute.vector_us, "dram": memory.dram_us, "l2": memory.l2_us,
              "latency": memory.latency_us, "shared": memory.shared_us, "spill": memory.spill_us,
              "serial": serial_us, "ctas": cta_start_us(spread.busiest), "atomics": i.atomics.us if i.atomics else 0.0}

@@ -42,8 +42,9 @@ def dram_bytes(totals: Totals, ctas: int, shape: LaunchShape, l2_bytes: int, wav
         return (loads + stores, 0.0, loads + stores,
                 "tensor sizes unknown: every requested byte is assumed to come from DRAM once (no reuse)", 0.0, 0.0)
     written = min(stores, outputs)
-    compulsory = min(loads, inputs) + written
-    extra = max(0.0, loads - copies * ctas - inputs)  # a layout's copies of an element are one DRAM read
+    unique = max(0.0, loads - copies * ctas)  # a layout's copies of an element are one DRAM read
+    compulsory = min(unique, inputs) + written
+    extra = max(0.0, unique - inputs)
     if panels is not None:  # a persistent grid's tile order: the panels of each round's tiles
         miss = 1.0
         extra = max(0.0, min(panels.dram_bytes, loads) - min(loads, inputs))
@@ -168,8 +169,9 @@ class MemorySide:
 
 def memory_side(device: DeviceModel, totals: Totals, traffic: Traffic, spread: Spread, compute: ComputeSide,
             bank: BankSummary, coalescing_factor: float, local_wavefronts: float, l2_bytes_per_request: float,
-            dram_efficiency: float, tma_bytes: float = 0.0) -> MemorySide:
-    """DRAM, DRAM-latency, shared-memory, L2 and spill times; ``tma_bytes``: what TMA copies move, of the requested."""
+            dram_efficiency: float, tma_bytes: float = 0.0, trip_ns: float = DRAM_LATENCY_NS) -> MemorySide:
+    """DRAM, DRAM-latency, shared-memory, L2 and spill times; ``tma_bytes``: what TMA copies move, of the requested;
+    ``trip_ns``: the mean round trip of the loads a CTA waits for in turn (``waits.round_trip_ns``)."""
     ctas, sms, busiest = spread.ctas, spread.sms, spread.busiest
     clock = device.clock_mhz * 1e6
     dram_us = (traffic.dram + traffic.dirty) / (device.dram_gbs * 1e9 * dram_efficiency) * 1e6
@@ -179,8 +181,8 @@ def memory_side(device: DeviceModel, totals: Totals, traffic: Traffic, spread: S
     # what a CTA waits for: its loads (stores are not waited for; their bytes are the DRAM term's)
     per_cta_bytes = min(totals.loads, traffic.dram / ctas) if ctas else 0.0
     latency_us = busiest * per_cta_bytes / per_sm_bw * 1e6 if per_sm_bw else 0.0
-    waited = chain_us(totals.chain, busiest, spread.resident, DRAM_LATENCY_NS)
-    chain = chain_sentence(totals.chain, busiest, spread.resident, DRAM_LATENCY_NS) if waited > latency_us else ""
+    waited = chain_us(totals.chain, busiest, spread.resident, trip_ns)
+    chain = chain_sentence(totals.chain, busiest, spread.resident, trip_ns) if waited > latency_us else ""
     latency_us = max(latency_us, waited)
     conflicts = bank.conflicts_per_cta if bank.available else 0.0
     shared_waves = totals.wavefronts + conflicts

@@ -17,7 +17,11 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["CTA_START_NS", "chain_sentence", "chain_us", "cta_start_sentence", "cta_start_us", "one_cta_rows_us",
+from irscope.analysis.perf.figures import DRAM_LATENCY_NS, L2_HIT_CYCLES
+from irscope.analysis.perf.report import LoopCost
+
+__all__ = ["CTA_START_NS", "chain_sentence", "chain_us", "cta_start_sentence", "cta_start_us", "longest_program_us",
+           "one_cta_rows_us", "round_trip_ns",
            "serial_loops_us"]
 
 CTA_START_NS = 80.0  # slope of the H200's time over CTAs per SM (tests/test_report_launch.py recomputes it)
@@ -34,6 +38,51 @@ def chain_sentence(chain: float, busiest: int, resident: int, latency_ns: float)
             f"{latency_ns:.0f} ns: one per iteration and per load that waits for a loaded address, "
             "less those its loads issued ahead cover), and the busiest SM runs "
             f"{math.ceil(busiest / resident) if resident else 0} round(s) of {resident} CTA(s)")
+
+
+def longest_program_us(loops: tuple[LoopCost, ...], ahead: dict[str, float], per_sm_tensor: float,
+                       per_sm_vector: float, clock_hz: float, latency_ns: float) -> tuple[float, str]:
+    """The program whose loops run longest, alone: the launch ends no sooner than it does, however the others spread.
+
+    Only loops whose trips differ per program (recorded contents or the program id decide them) make it: per
+    iteration of its ``busiest`` trips, the round trips its loads wait for (one per dependent load, less the stages
+    issued ahead) and its own work at the SM's rates (tensor cores, vector lanes, shared-memory wavefronts), in series
+    where nothing is issued ahead (the iteration waits for its loads, then works on them), else overlapped."""
+    total, worst = 0.0, None
+    for loop in loops:
+        if not (loop.busiest and loop.trips and loop.busiest > loop.trips and loop.executions):
+            continue
+        mix = loop.per_iteration
+        work = ((mix.mma_flops / per_sm_tensor if per_sm_tensor else 0.0)
+                + (mix.vector_instructions / per_sm_vector if per_sm_vector else 0.0)
+                + mix.shared_wavefronts / clock_hz)
+        stages = ahead.get(loop.listing_label, 0.0)
+        wait = latency_ns * 1e-9 * max(1, loop.dependent) / (1.0 + stages) if mix.global_load_bytes else 0.0
+        per_iteration = wait + work if not stages else max(wait, work)
+        runs = loop.executions * loop.busiest / loop.trips
+        total += runs * per_iteration
+        worst = worst or (loop, runs, wait, work)
+    if worst is None:
+        return 0.0, ""
+    loop, runs, wait, work = worst
+    return total * 1e6, (f"the programs' loop trips differ (recorded contents decide them): the longest program runs "
+                         f"the loop at line {loop.line} {runs:.0f} times (the mean program {loop.executions:.0f}), "
+                         f"each waiting {wait * 1e9:.0f} ns for its loads and working {work * 1e9:.0f} ns, and the "
+                         f"launch ends when it does ({total * 1e6:.1f} us); splitting the long programs' work "
+                         "(split-KV, a persistent grid) would even them out")
+
+
+def round_trip_ns(chain: float, new_bytes: float, clock_mhz: float) -> float:
+    """The mean round trip of the ``chain`` loads a CTA waits for in turn, when it brings ``new_bytes`` from DRAM.
+
+    A round trip that brings no new line from DRAM waits for the L2 only: a CTA whose chain is longer than the
+    128-byte lines it first touches (a loop of scalar loads walking a small table, a counter read back after it was
+    stored) misses at most once per new line, and its other round trips hit the L2 (``L2_HIT_CYCLES``)."""
+    if chain <= 1.0:
+        return DRAM_LATENCY_NS
+    misses = min(chain, max(1.0, new_bytes / 128.0))
+    hit_ns = L2_HIT_CYCLES * 1e3 / clock_mhz if clock_mhz else DRAM_LATENCY_NS
+    return (misses * DRAM_LATENCY_NS + (chain - misses) * hit_ns) / chain
 
 
 def cta_start_us(busiest: int) -> float:

@@ -140,9 +140,10 @@ def mma_shape(opcode: str) -> tuple[int, int, int, str] | None:
 
 
 def scalar_program_parts(ttgir: str) -> tuple[list[tuple[str, ...]], dict[int, tuple[str, str, str, str]], list[str]]:
-    """The scalar integer ops of a module (or a loop body's lines), its loops' bounds by line, its integer arguments."""
+    """The scalar integer ops of a module (or a loop body's lines), its loops' bounds by line, its integer arguments
+    (straight-line ops only: not the ``scf.while`` and ``scf.if`` results ``run_program`` follows)."""
     program = parse_scalar_program(ttgir)
-    return list(program.ops), dict(program.loops), list(program.args)
+    return [op for op in program.ops if op[0] != "region"], dict(program.loops), list(program.args)
 
 
 def run_scalars(ops: list[tuple[str, ...]], env: dict[str, int], pid: tuple[int, int, int],
@@ -166,7 +167,7 @@ def program_sample(grid: tuple[int, int, int], limit: int = 4096) -> list[tuple[
 
 
 def _env(program: ScalarProgram, values: Mapping[str, int]) -> dict[str, int]:
-    return {f"%{name}": int(values[name]) for name in program.args if name in values}
+    return program.env(values)
 
 
 def evaluate_trips(ttgir: str, values: dict[str, int], grid: tuple[int, int, int],
@@ -175,7 +176,7 @@ def evaluate_trips(ttgir: str, values: dict[str, int], grid: tuple[int, int, int
     recorded contents (``data``) of the tensors its scalars are loaded from."""
     program = parse_scalar_program(ttgir)
     env = _env(program, values)
-    missing = [name for name in program.args if name not in values]
+    missing = program.missing(values)
     runs = [run_program(program, env, pid, grid, data) for pid in _pids(grid)] if program.loops else []
     found: list[LoopTrips] = []
     for line, (_iv, lb, ub, st) in sorted(program.loops.items()):
