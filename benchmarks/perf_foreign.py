@@ -542,7 +542,8 @@ def predict(entry: dict[str, Any], store: Any, device: Any) -> dict[str, Any]:
 
     capture = store.get(entry["capture"])
     report = capture_perf(capture, device, launch_of(entry))
-    return {"predicted_us": report.predicted_us, "dram_bytes": report.dram_bytes, "bound": report.bound}
+    return {"predicted_us": report.predicted_us, "dram_bytes": report.dram_bytes, "bound": report.bound,
+            "why": report.bound_reason, "dram_why": report.dram_assumption}
 
 
 def launch_of(entry: dict[str, Any]) -> Any:
@@ -572,11 +573,26 @@ def score(entries: list[dict[str, Any]], store: Any, device: Any) -> tuple[list[
                      "predicted_dram_mb": p["dram_bytes"] / 1e6, "ncu_bound": e["ncu_bound"], "bound": p["bound"],
                      "time_ok": abs(p["predicted_us"] - us) <= TIME_TOL * us,
                      "dram_ok": dram > 0 and abs(p["dram_bytes"] - dram) <= DRAM_TOL * dram,
-                     "bound_ok": p["bound"] == e["ncu_bound"]})
+                     "bound_ok": p["bound"] == e["ncu_bound"], "why": p["why"], "dram_why": p["dram_why"]})
     n = max(1, len(rows))
     shares = {"kernels": float(len(rows)),
               **{k: sum(r[f"{k}_ok"] for r in rows) / n for k in ("time", "dram", "bound")}}
     return rows, shares
+
+
+# What a verdict says when the model knows its figure for the cause is a guess: an assumed rate or hit share
+MISS_CAUSES = ("uncertain", "not modelled", "lower bound")
+
+
+def far_misses(rows: list[dict[str, Any]], factor: float = 2.0) -> list[tuple[dict[str, Any], str, str]]:
+    """The rows whose time or DRAM bytes are off by more than ``factor``: (row, what, the verdict's text for it)."""
+    out = []
+    for r in rows:
+        if not 1 / factor <= r["ratio"] <= factor:
+            out.append((r, "time", r["why"]))
+        if r["ncu_dram_mb"] and not 1 / factor <= r["predicted_dram_mb"] / r["ncu_dram_mb"] <= factor:
+            out.append((r, "dram", r["dram_why"]))
+    return out
 
 
 def table(rows: list[dict[str, Any]]) -> str:

@@ -109,3 +109,12 @@ def test_merging_keeps_the_committed_entries_and_captures(tmp_path: Path) -> Non
     for capture in added:  # stripped as before: no library source text, no LLVM IR
         files = json.loads((capture.path / "manifest.json").read_text())["files"]
         assert "source" not in files and "llir" not in files
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_every_prediction_off_by_more_than_2x_names_its_cause(halves: dict[str, Scored], half: str) -> None:
+    """A time or DRAM figure more than 2x from ncu's is one the verdict says the model guessed: the time's verdict
+    (the term that makes it, with the figure it assumed) or the DRAM assumption names what it did not measure."""
+    rows = halves[half][0]
+    for row, what, why in perf_foreign.far_misses(rows):
+        assert any(cause in why for cause in perf_foreign.MISS_CAUSES), (half, row["kernel"], row["case"], what, why)

@@ -21,7 +21,10 @@ from irscope.analysis.perf.report import BankSummary
 from irscope.analysis.perf.waits import chain_sentence, chain_us
 from irscope.model.launch import LaunchShape
 
-__all__ = ["MemorySide", "Traffic", "dram_bytes", "memory_side", "traffic_of"]
+__all__ = ["LAUNCH_READS_NOTED", "MemorySide", "Traffic", "dram_bytes", "memory_side", "traffic_of"]
+
+# Below these DRAM bytes the launch's own reads (its code, its parameters) are a share worth saying is not modelled
+LAUNCH_READS_NOTED = 256 * 1024
 
 
 def dram_bytes(totals: Totals, ctas: int, shape: LaunchShape, l2_bytes: int, waves: int, window: float = 0.0,
@@ -129,6 +132,9 @@ def traffic_of(totals: Totals, spread: Spread, shape: LaunchShape, device: Devic
         why += f"; {gather_note}"
     dram -= dirty
     compulsory -= dirty
+    if dram < LAUNCH_READS_NOTED:
+        why += ("; a launch this small also reads its own machine code and parameters from DRAM (a few KiB ncu "
+                "counts with the data): not modelled, uncertain")
     requested = (totals.loads + totals.stores) * ctas
     # Spills stay in L1 while the resident CTAs' local memory fits beside their shared memory; else they go to L2,
     # and the part of them the L2 cannot hold (every SM's resident CTAs' local memory together) on to DRAM: those

@@ -20,8 +20,8 @@ import math
 from irscope.analysis.perf.figures import DRAM_LATENCY_NS, L2_HIT_CYCLES
 from irscope.analysis.perf.report import LoopCost
 
-__all__ = ["CTA_START_NS", "chain_sentence", "chain_us", "cta_start_sentence", "cta_start_us", "longest_program_us",
-           "one_cta_rows_us", "round_trip_ns",
+__all__ = ["CTA_START_NS", "chain_sentence", "chain_us", "cta_start_sentence", "cta_start_us", "hit_note",
+           "longest_program_us", "one_cta_rows_us", "round_trip_ns",
            "serial_loops_us"]
 
 CTA_START_NS = 80.0  # slope of the H200's time over CTAs per SM (tests/test_report_launch.py recomputes it)
@@ -33,10 +33,18 @@ def chain_us(chain: float, busiest: int, resident: int, latency_ns: float) -> fl
     return rounds * chain * latency_ns * 1e-3
 
 
+def hit_note(latency_ns: float) -> str:
+    """What a round trip shorter than the DRAM's means: a mean over DRAM misses and L2 hits (``round_trip_ns``)."""
+    if latency_ns >= DRAM_LATENCY_NS:
+        return ""
+    return (f" (a mean: the round trips that bring no new line hit the L2, at an assumed {L2_HIT_CYCLES:.0f} cycles "
+            "each, not measured here: uncertain)")
+
+
 def chain_sentence(chain: float, busiest: int, resident: int, latency_ns: float) -> str:
     return (f"each CTA waits for its loop iterations' loads in turn ({chain:.1f} DRAM round trips of "
-            f"{latency_ns:.0f} ns: one per iteration and per load that waits for a loaded address, "
-            "less those its loads issued ahead cover), and the busiest SM runs "
+            f"{latency_ns:.0f} ns{hit_note(latency_ns)}: one per iteration and per load that waits for a loaded "
+            "address, less those its loads issued ahead cover), and the busiest SM runs "
             f"{math.ceil(busiest / resident) if resident else 0} round(s) of {resident} CTA(s)")
 
 
@@ -67,9 +75,9 @@ def longest_program_us(loops: tuple[LoopCost, ...], ahead: dict[str, float], per
     loop, runs, wait, work = worst
     return total * 1e6, (f"the programs' loop trips differ (recorded contents decide them): the longest program runs "
                          f"the loop at line {loop.line} {runs:.0f} times (the mean program {loop.executions:.0f}), "
-                         f"each waiting {wait * 1e9:.0f} ns for its loads and working {work * 1e9:.0f} ns, and the "
-                         f"launch ends when it does ({total * 1e6:.1f} us); splitting the long programs' work "
-                         "(split-KV, a persistent grid) would even them out")
+                         f"each waiting {wait * 1e9:.0f} ns for its loads{hit_note(latency_ns)} and working "
+                         f"{work * 1e9:.0f} ns, and the launch ends when it does ({total * 1e6:.1f} us); splitting "
+                         "the long programs' work (split-KV, a persistent grid) would even them out")
 
 
 def round_trip_ns(chain: float, new_bytes: float, clock_mhz: float) -> float:
@@ -124,7 +132,7 @@ def one_cta_rows_us(resident: int, ctas: int, busiest: int, mma: bool, latency_n
     us = busiest * per_cta * 1e6
     waits = (f"waits {latency_ns:.0f} ns" if trips == 1 else
              f"waits {trips:.0f} round trips of {latency_ns:.0f} ns in turn (its loop iterations and the loads whose "
-             "address is a loaded value)")
+             f"address is a loaded value){hit_note(latency_ns)}")
     return us, (f"one CTA per SM ({busiest} in turn on the busiest SM): each {waits} for its loads, takes "
                 f"{moved / port * 1e6:.2f} us to receive its {moved / 1024:.0f} KiB and {work * 1e6:.2f} us to compute "
                 f"on them, with no other CTA to overlap ({us:.1f} us); smaller CTAs (fewer warps, more CTAs per SM) "
