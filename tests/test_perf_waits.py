@@ -44,7 +44,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _perf(store: Path, *args: str) -> dict[str, Any]:
     result = invoke("perf", *args, "--json", store=store)
     assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)  # type: ignore[no-any-return]
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
 
 
 def _ttgir(store: Path, kernel: str) -> str:
@@ -143,7 +144,9 @@ def test_a_parameter_named_after_the_variable_holding_it_keeps_its_value(tmp_pat
     entry = next(e for e in entries if e["kernel"] == "kernel_unified_attention_2d" and e["grid"][0] == 80)
     store = Store(tmp_path / "store")
     open_archive(half / "captures.tar.gz", store)
-    ttgir = store.get(entry["capture"]).read("ttgir")
+    capture = store.get(entry["capture"])
+    assert capture is not None
+    ttgir = capture.read("ttgir")
     assert parse_scalar_program(ttgir).params == {"right": "num_seqs"}
     data = {d[0]: d[3] for d in entry["data"]}
     trips = {t.ttgir_line: t for t in evaluate_trips(ttgir, entry["values"], tuple(entry["grid"]), data)}
