@@ -105,7 +105,11 @@ def test_recorded_kernels_are_suggested_and_their_captures_told_apart(tmp_path):
         assert listing[at - 1] == "  sm90    config 0   BLOCK=1024, num_warps=4, num_stages=3"
         assert listing[at + 1] == (f"          made {m.created}; from {sys.executable} {program}; "
                                    f"divisible by 16: {specialized}")
-    assert listing[-1] == "  select one with: irscope show KEY (captures of one target and config differ by key)"
+    newest = max(keys.values(), key=lambda m: m.created)
+    assert listing[-1] == (f"  select one with: irscope show {newest.key} (its key; captures of one target and config "
+                           "differ by key)")
+    shown = irscope("show", newest.key, "--stage", "ttir", store=store)  # the hint runs as printed
+    assert shown.returncode == 0 and "tt.func" in shown.stdout, shown.stderr
 
 
 def test_a_crashing_program_keeps_the_kernels_compiled_before_the_crash(tmp_path):

@@ -128,7 +128,9 @@ def _list_stored(name: str, captures: list[Capture], as_json: bool) -> None:
         if m.same_code_as:
             lines.append(f"          {_same_code(m, captures)}")
     if any(n > 1 for n in slots.values()):
-        lines.append("  select one with: irscope show KEY (captures of one target and config differ by key)")
+        newest = max(captures, key=lambda c: c.manifest.created).manifest
+        lines.append(f"  select one with: irscope show {newest.key} (its key; captures of one target and config "
+                     "differ by key)")
     else:
         last = max(captures, key=lambda c: (c.manifest.target, c.manifest.config_index)).manifest
         lines.append(f"  select one with: irscope show {name} --target {last.target} --config {last.config_index}")
