@@ -126,6 +126,13 @@ def test_softmax_on_gfx942_has_a_verdict(store: Path) -> None:
     device, work = (next(ln for ln in text.splitlines() if ln.lstrip().startswith(w)) for w in ("Device:", "grid "))
     assert f": {gpu.sm_count} CUs, " in device and device.endswith(" shared per CU") and " SM" not in device, device
     assert " CTA(s) per CU (" in work, work
+    # the model's own sentences (verdict, assumptions, suggestions) name AMD's units too, and so does its JSON
+    import re
+
+    said = [report.bound_reason, report.dram_assumption, *report.assumptions, *report.uncertain,
+            *(s.text for s in report.suggestions)]
+    assert not [t for t in said if re.search(r"\b(SMs?|CTAs?)\b", t)], said
+    assert any(re.search(r"\bCUs?\b", t) for t in said), said
 
 
 def _strided(store: Path, stride: int, n: int = 2**22) -> tuple[Capture, LaunchShape, str]:

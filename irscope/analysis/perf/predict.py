@@ -38,6 +38,7 @@ from irscope.analysis.perf.report import BankSummary, LoopCost, PerfReport, Perf
 from irscope.analysis.perf.suggest import suggestions
 from irscope.analysis.perf.traffic import MemorySide, Traffic, memory_side, traffic_of
 from irscope.analysis.perf.verdict import bound_verdict, serial_verdict
+from irscope.analysis.perf.vocabulary import amd_words
 from irscope.analysis.perf.waits import (
     CTA_START_NS,
     cta_start_us,
@@ -137,7 +138,7 @@ def predict(i: PerfInputs) -> PerfResult:
         assumptions=_assumptions(i.shape, spread, i.device, traffic, memory, compute.peak, dtype, i.num_warps, i.spills,
                                  i.local_wavefronts, i.l2_bytes_per_request) + i.notes,
         uncertain=i.uncertain, time_range=span, range_why=span_why)
-    return replace(report, facts=perf_facts(i, report, top, round_trips))
+    return amd_words(replace(report, facts=perf_facts(i, report, top, round_trips)))
 
 
 def _assumptions(shape: LaunchShape, spread: Spread, device: DeviceModel, traffic: Traffic, memory: MemorySide,
