@@ -10,7 +10,7 @@ sha256 of the capture's file it was made from, the tool's name, size and argumen
 Triton's tools run again); ``test_derived_cache.py`` checks that every run the tests make is answered from it, and
 that the tools, run again here on a sample, print what it holds.
 
-``python -m tests.derived_cache ARCHIVE...`` writes the file again (after a capture or Triton changes);
+``python -m tests.derived_cache [--reuse] ARCHIVE...`` writes the file again (after a capture or Triton changes);
 ``IRSCOPE_TESTS_FRESH_TOOLS=1`` in the environment leaves it unread (every tool runs, as before it was committed).
 """
 
@@ -75,11 +75,13 @@ def tool_runs(capture: Capture) -> dict[str, str]:
     return out
 
 
-def write(archive: Path) -> Path:
-    """Run the tools on every capture of ``archive`` and write ``<archive>.derived.json.xz``."""
+def write(archive: Path, reuse: bool = False) -> Path:
+    """Run the tools on every capture of ``archive`` and write ``<archive>.derived.json.xz``; ``reuse``: keep the
+    file's runs that still hold (same file, same tool) and run only the missing ones (one that timed out)."""
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "store")
-        added = open_archive(archive, store).added  # every run made afresh: none left from an older file
+        # without reuse every run is made afresh: none is left from an older file
+        added = (open_with_derived if reuse else open_archive)(archive, store).added
         runs = {c.manifest.key: tool_runs(c) for c in sorted(added, key=lambda c: c.manifest.key)}
     out = derived_path(archive)
     blob = json.dumps({"format": FORMAT, "about": f"NVIDIA tool runs on {archive.name}'s captures "
@@ -90,5 +92,6 @@ def write(archive: Path) -> Path:
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:]:
-        print(write(Path(name)))
+    names = [a for a in sys.argv[1:] if a != "--reuse"]
+    for name in names:
+        print(write(Path(name), reuse="--reuse" in sys.argv))
