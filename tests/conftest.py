@@ -172,13 +172,13 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 # The files that take a minute or more on one worker (seconds measured in a full run on 2 cores, 2026-12-07;
-# test_perf_foreign.py's since its tools' runs are committed: 361 before, about 90 estimated from its CPU time). xdist
+# test_perf_foreign.py: 361 before its tools' runs were committed, 70 after, measured in one process). xdist
 # (--dist loadfile, --no-loadscope-reorder in pyproject.toml) hands out whole files in collection order, one to
 # each worker that runs low: these go first, so that the last files handed out are short and both workers finish
 # together (by default xdist puts the files with the most tests first, which left test_gather_model.py and
 # test_corpus_slice.py, two tests and some 80 s each, among the last).
 HEAVY_FILES = {
-    "test_docs.py": 344, "test_perf_foreign.py": 90, "test_report.py": 160, "test_first_divergence.py": 122,
+    "test_docs.py": 344, "test_perf_foreign.py": 70, "test_report.py": 160, "test_first_divergence.py": 122,
     "test_inductor_offline.py": 112, "test_ops_oracle.py": 101, "test_gather_model.py": 83,
     "test_corpus_slice.py": 80, "test_layouts_oracle.py": 69, "test_inductor_real_ops.py": 52,
     "test_html_browser.py": 51, "test_tritons.py": 48, "test_sdpa_choice.py": 46, "test_replay_in_module.py": 45,
