@@ -171,6 +171,26 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+# The files that take a minute or more on one worker (seconds measured in a full run on 2 cores, 2026-12-07;
+# test_perf_foreign.py: 361 before its tools' runs were committed, 70 after, measured in one process). xdist
+# (--dist loadfile, --no-loadscope-reorder in pyproject.toml) hands out whole files in collection order, one to
+# each worker that runs low: these go first, so that the last files handed out are short and both workers finish
+# together (by default xdist puts the files with the most tests first, which left test_gather_model.py and
+# test_corpus_slice.py, two tests and some 80 s each, among the last).
+HEAVY_FILES = {
+    "test_docs.py": 344, "test_perf_foreign.py": 70, "test_report.py": 160, "test_first_divergence.py": 122,
+    "test_inductor_offline.py": 112, "test_ops_oracle.py": 101, "test_gather_model.py": 83,
+    "test_corpus_slice.py": 80, "test_layouts_oracle.py": 69, "test_inductor_real_ops.py": 52,
+    "test_html_browser.py": 51, "test_tritons.py": 48, "test_sdpa_choice.py": 46, "test_replay_in_module.py": 45,
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The heavy files first, longest first; within a file and among the others the order is pytest's."""
+    order = {id(item): n for n, item in enumerate(items)}
+    items.sort(key=lambda item: (-HEAVY_FILES.get(item.path.name, 0), order[id(item)]))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Triton's teardown report (nanobind's leak list after an in-process Gluon compile, irscope/cli/teardown.py)
     goes to a log in the temp dir, not after the summary: at exit, after pytest has restored its captured fds."""
@@ -200,11 +220,11 @@ def foreign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[dict[
     """The foreign validation set's captures in a store of the module's own, and its measured entries."""
     import json
 
-    from irscope.store.archive import open_archive
+    from tests.derived_cache import open_with_derived
     from tests.perf_foreign_data import DATA
 
     store = Store(tmp_path_factory.mktemp("foreign") / "store")
-    open_archive(DATA / "captures.tar.gz", store)
+    open_with_derived(DATA / "captures.tar.gz", store)
     return store, json.loads((DATA / "measurements.json").read_text())["entries"]
 
 

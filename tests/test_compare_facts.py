@@ -179,6 +179,41 @@ def test_resources_of_every_config_compiled_in_parallel_match_one_at_a_time(tmp_
     assert rows(parallel.output) == rows(serial.output)
 
 
+def test_resources_of_every_nvidia_config_run_the_tools_j_at_a_time(tmp_path, captures, monkeypatch):
+    # ptxas and cuobjdump on each config were left to the parent, one after another, once -j's workers had compiled
+    # them: now -j of them at a time (threads), with the figures of one at a time
+    import shutil
+    import threading
+
+    import irscope.analysis.resources as resources
+
+    keys = [captures("vector_add", "sm90", i).manifest.key for i in range(4)]
+    for name in ("two", "one"):
+        for key in keys:
+            shutil.copytree(captures.store / "captures" / key, tmp_path / name / "captures" / key,
+                            ignore=shutil.ignore_patterns("derived"))
+    seen: set[str] = set()
+    both = threading.Barrier(2, timeout=60)  # passed only by two configs' resources at once
+    real = resources.capture_resources
+
+    def measured(capture):
+        seen.add(threading.current_thread().name)
+        both.wait()
+        return real(capture)
+
+    monkeypatch.setattr(resources, "capture_resources", measured)
+    two = invoke("resources", "vector_add", "--target", "sm90", "--all-configs", "-j", "2", "--json",
+                 "--store", str(tmp_path / "two"))
+    assert two.exit_code == 0, two.output
+    assert len(seen) == 2, seen
+    monkeypatch.setattr(resources, "capture_resources", real)
+    one = invoke("resources", "vector_add", "--target", "sm90", "--all-configs", "-j", "1", "--json",
+                 "--store", str(tmp_path / "one"))
+    assert one.exit_code == 0 and json.loads(two.output) == json.loads(one.output)
+    assert [r["registers"] for r in json.loads(one.output)] == [capture_resources(captures("vector_add", "sm90", i))
+                                                                .registers for i in range(4)]
+
+
 def test_compare_compiles_both_missing_sides_at_once(tmp_path):
     both = invoke("compare", "vector_add", "--target", "sm80", "--vs-target", "gfx942", "--json", "-j", "2",
                   "--store", str(tmp_path / "a"))

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from irscope.analysis.perf.slow_paths import slow_paths
-from irscope.store.archive import open_archive
 from irscope.store.store import Store
 from tests.conftest import DATA
+from tests.derived_cache import open_with_derived
 
 ROPE = "triton_poi_fused__to_copy_add_bmm_cat_clone_cos_mul_neg_sin_"
 
@@ -24,7 +24,7 @@ ROPE = "triton_poi_fused__to_copy_add_bmm_cat_clone_cos_mul_neg_sin_"
 @pytest.fixture(scope="module")
 def rope(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     store = tmp_path_factory.mktemp("slow-paths")
-    open_archive(DATA / "program_report" / "captures.tar.gz", Store(store))
+    open_with_derived(DATA / "program_report" / "captures.tar.gz", Store(store))
     keys = [c.path.name for c in Store(store).captures() if c.path.name.startswith(ROPE)]
     assert len(keys) == 1, keys
     return store, keys[0]

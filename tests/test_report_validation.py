@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from irscope.store.archive import open_archive
 from irscope.store.store import Store
 from tests.conftest import DATA
+from tests.derived_cache import open_with_derived
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "program_report"))
 import validate
@@ -31,7 +31,7 @@ FOLDER = DATA / "program_report"
 @pytest.fixture(scope="module")
 def validation(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
     store = tmp_path_factory.mktemp("report-validation")
-    open_archive(FOLDER / "captures.tar.gz", Store(store))
+    open_with_derived(FOLDER / "captures.tar.gz", Store(store))
     return json.loads((FOLDER / "validation.json").read_text(encoding="utf-8")), store
 
 

@@ -21,10 +21,10 @@ import pytest
 from irscope.analysis.layouts.access_widths import access_widths, describe_access
 from irscope.analysis.loops import capture_loops
 from irscope.analysis.verify import verify_capture
-from irscope.store.archive import open_archive
 from irscope.store.store import Capture, Store
 from irscope.views.loops_text import loops_json, render_loops
 from tests.conftest import invoke
+from tests.derived_cache import open_with_derived
 
 DATA = Path(__file__).resolve().parent / "data"
 ROPE_AMD = "_triton_rope-gfx942-c0-p-7cb85f6e9038059af793"
@@ -38,8 +38,8 @@ LN_AMD = "_layer_norm_bwd_dx_fused-gfx942-c0-p-c30e7433980847ff8fd2"
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     found = Store(tmp_path_factory.mktemp("verify_foreign") / "store")
-    open_archive(DATA / "verify_foreign" / "captures.tar.gz", found)
-    open_archive(DATA / "perf_foreign" / "fit" / "captures.tar.gz", found)
+    open_with_derived(DATA / "verify_foreign" / "captures.tar.gz", found)
+    open_with_derived(DATA / "perf_foreign" / "fit" / "captures.tar.gz", found)
     return found
 
 

@@ -89,7 +89,8 @@ def resources(asked: Asked, request: Request, all_configs: bool, jobs: int | Non
         return
     from irscope.request.factsfile import default_workers
 
-    rows = [capture_resources(c) for c in _every_config(request, asked, jobs or default_workers())]
+    workers = jobs or default_workers()
+    rows = _resources_of(_every_config(request, asked, workers), workers)
     if as_json:
         click.echo(json.dumps(resources_json(rows), indent=2))
     else:
@@ -97,6 +98,19 @@ def resources(asked: Asked, request: Request, all_configs: bool, jobs: int | Non
                  + (f" ({rows[0].occupancy.gpu} limits)" if rows and rows[0].occupancy else ""))
         write(render_resource_table(rows, title), newline=False)
     _fail_unlaunchable(rows)
+
+
+def _resources_of(captures: list[Capture], workers: int) -> list[Resources]:
+    """Each capture's resources, ``workers`` at a time: most of it is ptxas and cuobjdump run on each (threads
+    suffice: the tools are processes of their own), which the worker processes that compiled them left undone."""
+    from irscope.analysis.resources import capture_resources
+
+    if workers <= 1 or len(captures) <= 1:
+        return [capture_resources(c) for c in captures]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(workers, len(captures))) as pool:
+        return list(pool.map(capture_resources, captures))
 
 
 def _fail_unlaunchable(rows: list[Resources]) -> None:

@@ -5,7 +5,7 @@ Triton's wheel carries ``nvdisasm``, ``cuobjdump``, ``ptxas`` and ``ptxas-blackw
 never imported) or through Triton's own variables (``TRITON_NVDISASM_PATH``, ...). Each tool output has
 one function here (``sass_dump``, ``sass_with_lines``, ``sass_with_ptx_lines``, ``resource_usage``,
 ``ptxas_verbose``); each run is stored as ``derived/<name>.json`` beside the capture's manifest
-(irscope.toolchain.derived), with the sha256 of its input, so a second look costs nothing.
+(irscope.toolchain.derived), with the sha256 of its input and the tool's size, so a second look costs nothing.
 The analyses call these; the store runs none of them.
 """
 
@@ -82,6 +82,16 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@functools.cache
+def _tool_id(tool: Path) -> str:
+    """The tool's size in bytes: another release of it (another Triton's wheel) misses the cache, which it may not
+    print the same as (a cache opened with committed captures, tests/derived_cache.py, is checked so too)."""
+    try:
+        return str(tool.stat().st_size)
+    except OSError:
+        return "?"
+
+
 def _read_cache(capture: StoredCapture, name: str, digest: str) -> ToolRun | None:
     try:
         data = json.loads(derived_file(capture.path, f"{name}.json").read_text(encoding="utf-8"))
@@ -116,7 +126,7 @@ def _run(capture: StoredCapture, name: str, artifact: str, binary: str, args: li
     if tool is None:
         return ToolRun(name, (), "", "", -1,
                        problem=f"{binary} not found (it ships with Triton in triton/backends/nvidia/bin)")
-    digest = f"{_sha256(source)}:{tool.name}:{' '.join(args)}"
+    digest = f"{_sha256(source)}:{tool.name}:{_tool_id(tool)}:{' '.join(args)}"
     if (hit := _read_cache(capture, name, digest)) is not None:
         return hit
     with tempfile.TemporaryDirectory(prefix="irscope-") as scratch:
