@@ -10,6 +10,8 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +26,7 @@ from irscope.model.targets import TARGETS
 from irscope.parse.ttir_signature import kernel_signature
 from irscope.store.ingest import open_artifacts
 from irscope.store.store import Store
+from tests.conftest import invoke
 
 pytestmark = pytest.mark.compile
 
@@ -214,3 +217,84 @@ def test_signature_parser_reads_odd_text_in_linear_time() -> None:
     kernel_signature("tt.func public @k(" + "%a: i32, " * 20000 + ")")
     kernel_signature("tt.func public @k(" + "(" * 50000)
     assert time.perf_counter() - start < 2.0
+
+
+# Example: "loop 1: line 75: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):   (TTGIR lines 126-163)"
+_SOURCE_LINE = re.compile(r"(loop \d+: line \d+): [^\n]*?(   \(TTGIR)")
+
+
+def _opened_keys(path: Path, store: Path) -> dict[str, str]:
+    report = open_artifacts(path, Store(store), 1 << 30, 1000)
+    assert not report.refused
+    return {c.manifest.kernel: c.manifest.key for c in report.added}
+
+
+@pytest.mark.parametrize("kind", ["cache", "trace"])
+def test_every_command_reads_an_opened_capture(artifacts: dict[str, Path], captures: Any, kind: str,
+                                               tmp_path: Path) -> None:
+    """show, layouts, loops, resources, verify, perf, diff, compare, html and passes on an opened capture: what
+    irscope's own capture of the same compile says, through the CLI."""
+    store = tmp_path / "store"
+    keys = _opened_keys(artifacts[kind], store)
+    for name, target in (("matmul", "sm90"), ("softmax", "gfx942")):  # irscope's own beside them, compiled once
+        own_capture = captures(name, target)
+        shutil.copytree(own_capture.path, store / "captures" / own_capture.path.name)
+    own = store
+    for kernel, name, target in (("matmul_kernel", "matmul", "sm90"), ("softmax_kernel", "softmax", "gfx942")):
+        key = keys[kernel]
+        for args in (["show", "--stage", "ttgir"], ["layouts"], ["loops"]):
+            mine, theirs = invoke(args[0], key, *args[1:], store=store), invoke(args[0], name, "--target", target,
+                                                                                *args[1:], store=own)
+            # the artifacts keep no copy of the kernel's Python (never read from where the IR says it was): the
+            # loop's source line is irscope's own capture's alone
+            expected = _SOURCE_LINE.sub(r"\1:\2", theirs.output)
+            assert mine.exit_code == 0, mine.output
+            if kind == "trace" and target == "sm90" and args[0] == "loops":  # no cubin in a trace: no SASS per loop
+                shown, _, missing = mine.output.partition("\nnot shown: sass: ")
+                assert "has no cubin file" in missing and set(shown.splitlines()) <= set(expected.splitlines())
+                assert "HGMMA" in expected and "HGMMA" not in shown
+            else:
+                assert mine.output == expected, (kind, args, mine.output[-2000:])
+        resources = invoke("resources", key, store=store)
+        assert resources.exit_code == 0
+        if kind == "cache" or target.startswith("gfx"):  # a trace keeps no cubin: no static shared memory from it
+            assert resources.output == invoke("resources", name, "--target", target, store=own).output
+        verify = invoke("verify", key, store=store)
+        assert verify.exit_code == 0 and " 0 disagree" in verify.output, verify.output
+        # the same stage of irscope's own capture of the same compile, and the opened capture's own stages
+        same = invoke("diff", key, "--vs", name, "--stage", "ttgir", store=store)
+        assert same.exit_code == 0 and "are identical" in same.output, same.output
+        lowered = invoke("diff", key, "--from", "ttir", "--to", "ttgir", "--no-pager", store=store)
+        layout = "#ttg.nvidia_mma<{versionMajor = 3" if target == "sm90" else "#ttg.blocked<{sizePerThread = [4]"
+        assert lowered.exit_code == 0 and any(line.startswith("+#") and layout in line
+                                              for line in lowered.output.splitlines()), lowered.output[:2000]
+        if target == "sm90":
+            continue
+        # the slower ones on softmax alone (matmul's page and model take seconds more)
+        perf = invoke("perf", key, "--grid", "1216", store=store)
+        assert perf.exit_code == 0 and "Verdict:" in perf.output and "grid (1216, 1, 1)" in perf.output, perf.output
+        assert "the loop at line 36 runs as many times as the argument n_rows, not recorded" in perf.output
+        html = tmp_path / f"{kernel}.html"
+        page = invoke("html", key, "-o", str(html), "--no-passes", store=store)
+        text = html.read_text(encoding="utf-8")
+        # its stages and layouts on the page (the page marks up the text: the layout's name, not all its text)
+        assert page.exit_code == 0 and kernel in text and "#ttg.blocked" in text and "loop 1" in text, page.output
+    # compare against irscope's own, facts only (the first divergence needs the opened side's passes: --recompile)
+    facts = invoke("compare", keys["matmul_kernel"], "matmul", "--target", "sm90", "--facts-only", store=store)
+    assert facts.exit_code == 0, facts.output
+    if kind == "cache":
+        assert "no fact differs" in facts.output, facts.output
+    else:  # a trace keeps no cubin: the SASS instruction counts are not on the opened side, the rest agrees
+        differ = [line.split()[0] for line in facts.output.split(" facts differ:")[1].split("\n\n")[0].splitlines()[2:]]
+        assert differ and all(f.startswith("instructions.sass.") for f in differ), facts.output
+        assert "not read: cuobjdump: capture" in facts.output and "has no cubin file" in facts.output
+    # passes: the recorded module compiled again, only when asked (a trace keeps no <name>.source: its TTIR)
+    add = keys["add_kernel"]
+    refused = invoke("passes", add, store=store)
+    assert refused.exit_code == 2 and f"irscope passes {add} --recompile" in refused.output
+    table = invoke("passes", add, "--recompile", "--json", store=store)
+    assert table.exit_code == 0, table.output
+    rows = json.loads(table.output[table.output.index("{"):])["passes"]
+    changed = {(r["stage"], r["name"]) for r in rows if r["status"] == "changed"}
+    assert ("ttgir", "tritongpu-coalesce") in changed
+    assert any(stage == "ttir" for stage, _ in changed) == (kind == "cache"), changed

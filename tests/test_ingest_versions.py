@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from irscope.analysis.facts import capture_facts
-from irscope.model.kernels import get_kernel
 from irscope.store.ingest import open_artifacts
 from irscope.store.store import Capture, Store
 
