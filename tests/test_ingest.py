@@ -298,3 +298,37 @@ def test_every_command_reads_an_opened_capture(artifacts: dict[str, Path], captu
     changed = {(r["stage"], r["name"]) for r in rows if r["status"] == "changed"}
     assert ("ttgir", "tritongpu-coalesce") in changed
     assert any(stage == "ttir" for stage, _ in changed) == (kind == "cache"), changed
+
+
+@pytest.mark.parametrize("kind", ["cache", "trace"])
+def test_the_tui_shows_an_opened_capture(artifacts: dict[str, Path], kind: str, tmp_path: Path) -> None:
+    """``irscope tui KEY`` on an opened capture, driven with Textual's Pilot: its TTGIR and layouts on the screen."""
+    import asyncio
+
+    from irscope.tui.app import make_app
+    from irscope.tui.screens.main import MainScreen
+    from irscope.tui.widgets.layouts_panel import LayoutsPanel
+    from tests.test_tui_app import SIZE, screen_text, until
+
+    store = tmp_path / "store"
+    key = _opened_keys(artifacts[kind], store)["matmul_kernel"]
+
+    async def run() -> None:
+        app = make_app(key, None, 0, str(store), record_passes=False)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, MainScreen)
+            await until(pilot, lambda: screen.current is not None, what="the opened capture")
+            await pilot.pause()
+            assert screen.current is not None and screen.current.key == key and screen.current.stage == "ttgir"
+            text = screen_text(app)
+            assert "TritonGPU IR (ttgir)" in text and "#mma = #ttg.nvidia_mma<{versionMajor = 3" in text
+            await pilot.press("L")  # the layouts panel reads the opened TTGIR as irscope's own
+            await until(pilot, lambda: bool(screen.query(LayoutsPanel)) and
+                        screen.query_one(LayoutsPanel).selected is not None, what="layouts")
+            panel = screen.query_one(LayoutsPanel)
+            assert panel.selected is not None and panel.selected.label == "#mma"
+            await until(pilot, lambda: "T0:0" in panel.map_text, what="the map")
+            assert "Hopper wgmma" in screen_text(app)
+
+    asyncio.run(run())
