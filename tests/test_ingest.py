@@ -36,19 +36,48 @@ import os, sys
 import tritonparse.structured_logging as tp
 tp.init(sys.argv[1])
 from tests.test_ingest import compile_into
-compile_into(sys.argv[2:])
+compile_into(sys.argv[2:], launches=True)
 """
 
 
-def compile_into(pairs: list[str]) -> None:
+def compile_into(pairs: list[str], launches: bool = False) -> None:
     """Compile each ``kernel:target`` with irscope's specialization through ``triton.compile`` (which writes
-    TRITON_CACHE_DIR and, with TRITON_KERNEL_DUMP, TRITON_DUMP_DIR): what the JIT writes for the same launch."""
+    TRITON_CACHE_DIR and, with TRITON_KERNEL_DUMP, TRITON_DUMP_DIR): what the JIT writes for the same launch.
+
+    With ``launches`` (TritonParse's logging on) each compile's launch at irscope's sizes is traced too, as
+    TritonParse's launch hook writes it (its own argument extraction, on CPU tensors: no GPU runs it here)."""
     import triton
 
     for pair in pairs:
         name, target = pair.split(":")
         job = kernel_job(get_kernel(name), TARGETS[target], 0, get_kernel(name).sizes)
-        triton.compile(job.source(), target=job.gpu_target, options=job.options)
+        compiled = triton.compile(job.source(), target=job.gpu_target, options=job.options)
+        if launches:
+            trace_launch(name, target, compiled)
+
+
+def trace_launch(name: str, target: str, compiled: Any) -> None:
+    """The launch of ``compiled`` at irscope's sizes and config 0, written as TritonParse's launch hook writes it."""
+    import torch
+    import tritonparse.structured_logging as tp
+
+    from irscope.compile.kernel_module import load_kernel
+    from irscope.compile.specialize import takes_sm_count
+    from irscope.model.gpus import compiled_sm_count
+
+    info = get_kernel(name)
+    module, sizes, config = load_kernel(info), dict(info.sizes), dict(info.config(TARGETS[target].backend, 0))
+    tensors = module.make_tensors(sizes, getattr(torch, info.dtype),
+                                  lambda shape, dtype, role: torch.empty(shape, dtype=dtype))
+    extra = [compiled_sm_count(target)] if takes_sm_count(module.kernel_args) else []
+    args, kwargs = module.kernel_args(tensors, sizes, config, *extra)
+    names = list(getattr(module, info.function).arg_names)
+    bound = {**dict(zip(names[:len(args)], args, strict=True)), **{k: v for k, v in kwargs.items() if k in names}}
+    grid = list(module.grid(sizes, config, *extra))
+    event = {"name": compiled.metadata.name, "function": None, "stream": 0, "grid": grid,
+             "compilation_metadata": compiled.metadata._asdict(), "extracted_args": tp.extract_arg_info(bound),
+             "extracted_inductor_args": {}}
+    tp.trace_structured_triton("launch", metadata_fn=lambda: tp.convert(event))
 
 
 def _run(args: list[str], env: dict[str, str]) -> None:
@@ -192,16 +221,12 @@ def test_commands_read_opened_captures(artifacts: dict[str, Path], tmp_path: Pat
     assert done.returncode == 0, done.stderr
     keys = {line.split()[1]: line.split()[2] for line in done.stdout.splitlines()[1:]}
     sm90 = next(k for k in keys.values() if k.startswith("matmul_kernel-sm90"))
-    for args in (["show", sm90, "--stage", "sass"], ["layouts", sm90], ["loops", sm90], ["resources", sm90],
-                 ["verify", sm90]):
-        out = _irscope(*args, store=store)
-        assert out.returncode == 0, (args, out.stderr)
-    loops = _irscope("loops", sm90, store=store).stdout
-    assert "num_stages 3" in loops  # from Triton's metadata
-    assert "HGMMA" in _irscope("show", sm90, "--stage", "sass", store=store).stdout  # SASS made from its cubin
+    # (each command in-process: test_every_command_reads_an_opened_capture; here the process's exit and stderr)
+    sass = _irscope("show", sm90, "--stage", "sass", store=store)
+    assert sass.returncode == 0 and "HGMMA" in sass.stdout  # SASS made from its cubin
     passes = _irscope("passes", sm90, store=store)
     assert passes.returncode == 2 and "opened from a Triton cache folder" in passes.stderr
-    assert passes.stderr.count("\n") == 1
+    assert passes.stderr.count("\n") == 1 and f"irscope passes {sm90} --recompile" in passes.stderr
 
 
 def test_signature_parser_reads_odd_text_in_linear_time() -> None:
@@ -271,9 +296,17 @@ def test_every_command_reads_an_opened_capture(artifacts: dict[str, Path], captu
         if target == "sm90":
             continue
         # the slower ones on softmax alone (matmul's page and model take seconds more)
-        perf = invoke("perf", key, "--grid", "1216", store=store)
-        assert perf.exit_code == 0 and "Verdict:" in perf.output and "grid (1216, 1, 1)" in perf.output, perf.output
-        assert "the loop at line 36 runs as many times as the argument n_rows, not recorded" in perf.output
+        if kind == "cache":  # no launch in a cache: --grid, and the loop's bound is not known
+            perf = invoke("perf", key, "--grid", "1216", store=store)
+            assert perf.exit_code == 0 and "grid (1216, 1, 1)" in perf.output, perf.output
+            assert "the loop at line 36 runs as many times as the argument n_rows, not recorded" in perf.output
+        else:  # the trace's launch: its grid, integer arguments and tensor sizes, irscope's own launch
+            perf, ours = invoke("perf", key, store=store), invoke("perf", name, "--target", target, store=own)
+            assert perf.exit_code == 0 and "(the program's grid 608x1x1, its one launch)" in perf.output
+            # the tensors' roles read from the IR (AMD's amdg.buffer_load/store): the same DRAM bytes and verdict
+            assert [line for line in perf.output.splitlines() if line.startswith(("Verdict:", "  bound:", "Work:"))] \
+                == [line for line in ours.output.splitlines() if line.startswith(("Verdict:", "  bound:", "Work:"))]
+            assert "DRAM 128.00 MiB" in perf.output, perf.output
         html = tmp_path / f"{kernel}.html"
         page = invoke("html", key, "-o", str(html), "--no-passes", store=store)
         text = html.read_text(encoding="utf-8")
