@@ -147,6 +147,12 @@ def test_a_dump_folder_reads_its_target_from_the_ttgir(artifacts: dict[str, Path
     assert found == {("add_kernel", "sm90", 4), ("matmul_kernel", "sm90", 8), ("softmax_kernel", "gfx942", 8)}
     softmax = next(c for c in report.added if c.manifest.kernel == "softmax_kernel")
     assert softmax.manifest.warp_size == 64 and "amdgcn" in softmax.manifest.files
+    # a dump says neither which Triton wrote it nor the frontend's module: the chosen Triton compiles its TTIR
+    add = next(c for c in report.added if c.manifest.kernel == "add_kernel").manifest.key
+    refused = invoke("passes", add, store=tmp_path / "store")
+    assert refused.exit_code == 2 and "(add_kernel.ttir; no Python is run) with the chosen Triton" in refused.output
+    again = invoke("passes", add, "--recompile", store=tmp_path / "store")
+    assert again.exit_code == 0 and "passes of Triton 3.9.0" in again.output and "tritongpu-coalesce" in again.output
 
 
 def test_opening_twice_adds_nothing_and_a_trace_of_the_same_compiles_is_already_there(

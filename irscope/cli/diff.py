@@ -85,7 +85,10 @@ def diff(asked: Asked, request: Request, capture: Capture, start: str | None, en
 
         irscope diff matmul --target sm80 --vs-target sm90 --stage ttgir
 
-        irscope diff KEY --vs matmul --stage ttgir     (a capture 'irscope open' added against irscope's own)
+        irscope diff KEY --vs matmul --stage ttgir
+
+    --vs KERNEL compares KERNEL's stage with another capture's: a capture 'irscope open' added against
+    irscope's own compile of the same kernel, say.
     """
     from irscope.analysis.diff import DiffOptions
     from irscope.request.compare import diff_points, resolve_points, stage_point

@@ -1,11 +1,11 @@
 """Compiling a capture that ``irscope open`` made from Triton's own artifacts again, for its per-pass dump.
 
-A Triton cache entry, a kernel dump folder and a TritonParse compilation event keep ``<name>.source``: the module
-Triton's code generator made from the kernel's Python, before any pass ran. Compiled with the recorded signature,
-``tt.divisibility`` attributes and options for the recorded target, through the same Triton, it is the original
-compile again, pass by pass (irscope.compile.recorded_ir). No Python of the artifact is imported or run: the
-module is MLIR text, read by Triton's parser in a worker process. A TritonParse trace keeps no ``<name>.source``;
-its TTIR is compiled instead (the TTIR passes then change nothing, the rest is the original compile). The trace's
+A Triton cache entry keeps ``<name>.source``: the module Triton's code generator made from the kernel's Python,
+before any pass ran. Compiled with the recorded signature, ``tt.divisibility`` attributes and options for the
+recorded target, through the same Triton, it is the original compile again, pass by pass
+(irscope.compile.recorded_ir). No Python of the artifact is imported or run: the module is MLIR text, read by
+Triton's parser in a worker process. A kernel dump folder and a TritonParse trace keep no ``<name>.source``; their
+TTIR is compiled instead (the TTIR passes then change nothing; the rest is the original compile). The trace's
 ``python_source`` is not used: the code generator needs the function object, which only running the kernel's
 file (its imports, decorators and defaults) makes, and irscope runs nothing of an opened artifact.
 """
@@ -54,8 +54,10 @@ def recompile_refusal(capture: Capture) -> str:
     where = f"{m.key} was opened from {ORIGINS[m.origin]} ({m.program})"
     name = _recorded(capture)
     if name is not None:
-        return (f"{where}; compiling it again reads its recorded module ({name}; no Python is run) with Triton "
-                f"{m.triton_version or '(unrecorded)'}: irscope passes {m.key} --recompile")
+        made = f"Triton {m.triton_version}" if m.triton_version else "the chosen Triton (the artifact does not say " \
+            "which wrote it)"
+        return (f"{where}; compiling it again reads its recorded module ({name}; no Python is run) with {made}: "
+                f"irscope passes {m.key} --recompile")
     return (f"{where}, which keeps neither <name>.source nor TTIR, so it cannot be compiled again without running "
             "the kernel's Python, which irscope does not do for opened artifacts; capture the kernel itself: irscope "
             "capture -- CMD, or FILE:FUNCTION with --args")
