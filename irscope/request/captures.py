@@ -315,7 +315,7 @@ def request_for(capture: Capture) -> Request:
     if m.key in _REQUESTS:
         return _REQUESTS[m.key]
     if m.origin in ORIGINS:  # opened from Triton's own artifacts: compiled again only when asked (its passes)
-        from irscope.request.opened import recompile_refusal
+        from irscope.request.opened_files import recompile_refusal
 
         raise UsageError(recompile_refusal(capture))
     require_trusted(capture)  # what follows imports a file the manifest names
