@@ -337,6 +337,19 @@ def test_every_command_reads_an_opened_capture(artifacts: dict[str, Path], captu
     changed = {(r["stage"], r["name"]) for r in rows if r["status"] == "changed"}
     assert ("ttgir", "tritongpu-coalesce") in changed
     assert any(stage == "ttir" for stage, _ in changed) == (kind == "cache"), changed
+    # pass by pass irscope's own compile's dump (from the TTGIR on, for a trace's TTIR compiled again)
+    from passes_fixtures import PassDumps
+
+    from irscope.request.passdump import cached_pass_table
+
+    own_dump = PassDumps(captures, captures.store)("vector_add", "sm90")  # one dump, shared with the pass tests
+    ours = [(r.stage, r.name, r.status, r.added, r.removed) for r in cached_pass_table(own_dump).rows if not r.step]
+    mine = [(r["stage"], r["name"], r["status"], r["added"], r["removed"]) for r in rows if not r["step"]]
+    assert len(mine) > 60
+    if kind == "cache":
+        assert mine == ours
+    else:
+        assert [r for r in mine if r[0] != "ttir"] == [r for r in ours if r[0] != "ttir"]
 
 
 @pytest.mark.parametrize("kind", ["cache", "trace"])
