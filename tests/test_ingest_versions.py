@@ -19,6 +19,7 @@ import pytest
 from irscope.analysis.facts import capture_facts
 from irscope.store.ingest import open_artifacts
 from irscope.store.store import Capture, Store
+from tests.conftest import invoke
 
 pytestmark = pytest.mark.compile
 
@@ -75,3 +76,8 @@ def test_an_older_tritons_cache_gives_the_facts_of_irscopes_own(version: str, ca
     assert differ["add_kernel"] == set()
     assert "registers" in differ["matmul_kernel"] and "instructions.sass.total" in differ["matmul_kernel"]
     assert "registers" in differ["softmax_kernel"] and "instructions.amdgcn.total" in differ["softmax_kernel"]
+    # its recorded module is that Triton's IR: compiled again only by that Triton, which this store has not
+    key = found["add_kernel"].manifest.key
+    passes = invoke("passes", key, "--recompile", store=tmp_path / "store")
+    assert passes.exit_code == 2 and f"Triton {version} is not installed for irscope" in passes.output, passes.output
+    assert f"irscope triton install {version}" in passes.output
