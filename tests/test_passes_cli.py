@@ -102,6 +102,7 @@ def test_diff_across_targets_and_configs(captures: object, shared_store: Path) -
     (["--pass", "cse", "--from", "ttir"], "give either --pass or --from/--to"),
     ([], "say what to compare"),
     (["--vs-target", "sm80", "--pass", "cse"], "do not combine"),
+    (["--vs", "softmax", "--vs-config", "1"], "--vs names the other capture itself; it does not combine"),
 ])
 def test_bad_diff_requests_are_one_line(pass_dumps: PassDumps, shared_store: Path, args: list[str],
                                         needle: str) -> None:

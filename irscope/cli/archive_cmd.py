@@ -112,7 +112,8 @@ def _open_artifacts(path: Path, store: Store, max_bytes: int, max_members: int) 
     for line in report.refused:
         click.echo(f"irscope: refused {line}", err=True)
     if report.added:
-        click.echo("irscope: commands that compile a kernel again (passes, timing, what-if) cannot use these "
-                   "captures: Triton's artifacts hold no launch irscope can compile from", err=True)
+        click.echo("irscope: 'irscope passes KEY --recompile' compiles one of these again from its recorded module "
+                   "(no Python is run); timing and what-ifs need the launch, which Triton's artifacts do not hold",
+                   err=True)
     if report.refused:
         raise SystemExit(1)

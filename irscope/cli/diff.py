@@ -24,11 +24,14 @@ if TYPE_CHECKING:
 
 
 def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_target: str | None, vs_config: int | None,
-           stage: str, **_: object) -> None:
+           vs: str | None, stage: str, **_: object) -> None:
     """What diff refuses before it resolves the kernel: an unknown --stage, and options that do not combine."""
     get_stage(stage)  # an unknown --stage is refused even when only --from/--to are compared
-    if (vs_target is not None or vs_config is not None) and (start or end or one_pass):
-        raise UsageError("--vs-target/--vs-config compare one --stage; they do not combine with --from/--to/--pass")
+    if (vs_target is not None or vs_config is not None or vs) and (start or end or one_pass):
+        raise UsageError("--vs/--vs-target/--vs-config compare one --stage; they do not combine with "
+                         "--from/--to/--pass")
+    if vs and (vs_target is not None or vs_config is not None):
+        raise UsageError("--vs names the other capture itself; it does not combine with --vs-target/--vs-config")
     if one_pass and (start or end):
         raise UsageError("--pass P is --from P --to P; give either --pass or --from/--to")
 
@@ -43,8 +46,11 @@ def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_targe
               help="compare one stage against this target")
 @click.option("--vs-config", metavar="N", type=click.IntRange(min=0), default=None,
               help="compare one stage against this config")
+@click.option("--vs", metavar="KERNEL", default=None, callback=not_empty,
+              help="compare one stage against another capture: a stored key (one 'irscope open' added, say) or a "
+                   "kernel, compiled for KERNEL's target and config")
 @click.option("--stage", "-s", metavar="STAGE", default="ttgir", show_default=True, callback=not_empty,
-              help="the stage compared with --vs-target / --vs-config")
+              help="the stage compared with --vs / --vs-target / --vs-config")
 @click.option("--side-by-side", "-y", is_flag=True, help="two columns instead of a unified diff")
 @click.option("--keep-locs", is_flag=True, help="keep location attributes and #loc lines (stripped by default)")
 @click.option("--normalize-ssa/--no-normalize-ssa", default=None,
@@ -59,7 +65,7 @@ def _check(*, start: str | None, end: str | None, one_pass: str | None, vs_targe
               help="force or disable colours (default: on a terminal, unless NO_COLOR is set)")
 @click.option("--pager/--no-pager", default=None, help="page on a terminal (default: output taller than the screen)")
 def diff(asked: Asked, request: Request, capture: Capture, start: str | None, end: str | None, one_pass: str | None,
-         vs_target: str | None, vs_config: int | None, stage: str, side_by_side: bool, keep_locs: bool,
+         vs_target: str | None, vs_config: int | None, vs: str | None, stage: str, side_by_side: bool, keep_locs: bool,
          normalize_ssa: bool | None, context: int, llvm: bool, as_json: bool, color: bool | None,
          pager: bool | None) -> None:
     """Show what changed in KERNEL's IR between two stages or passes, or across targets or configs.
@@ -78,12 +84,23 @@ def diff(asked: Asked, request: Request, capture: Capture, start: str | None, en
         irscope diff matmul --from ttir --to ttgir
 
         irscope diff matmul --target sm80 --vs-target sm90 --stage ttgir
+
+        irscope diff KEY --vs matmul --stage ttgir
+
+    --vs KERNEL compares KERNEL's stage with another capture's: a capture 'irscope open' added against
+    irscope's own compile of the same kernel, say.
     """
     from irscope.analysis.diff import DiffOptions
     from irscope.request.compare import diff_points, resolve_points, stage_point
 
     options = DiffOptions(keep_locs=keep_locs, normalize_ssa=bool(normalize_ssa), context=context)
-    if vs_target is not None or vs_config is not None:
+    if vs:  # another capture: the same target and config unless its key says otherwise
+        m = capture.manifest
+        other_asked = replace(asked, kernel=vs, target=asked.target or m.target, config=m.config_index)
+        other = other_asked.capture(other_asked.request())
+        left = stage_point(capture, stage, f"{stage} {m.key}")
+        right = stage_point(other, stage, f"{stage} {other.manifest.key}")
+    elif vs_target is not None or vs_config is not None:
         other_asked = replace(asked, target=vs_target or asked.target,
                               config=asked.config if vs_config is None else vs_config)
         other = other_asked.capture(other_asked.request())
@@ -93,7 +110,8 @@ def diff(asked: Asked, request: Request, capture: Capture, start: str | None, en
         if one_pass:
             start = end = one_pass
         if not start or not end:
-            raise UsageError("say what to compare: --pass P, --from A --to B, --vs-target T or --vs-config N")
+            raise UsageError("say what to compare: --pass P, --from A --to B, --vs KERNEL, --vs-target T or "
+                             "--vs-config N")
         from irscope.request.passdump import get_pass_dump
 
         def dump() -> object:

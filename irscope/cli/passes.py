@@ -10,6 +10,7 @@ import click
 from irscope.cli.options import json_option
 from irscope.cli.output import write_rich
 from irscope.cli.requests import Asked, dump_notice, kernel_request
+from irscope.errors import UsageError
 from irscope.request.captures import Request
 from irscope.request.kinds import kind_of
 
@@ -22,10 +23,13 @@ from irscope.request.kinds import kind_of
               help="also dump LLVM's own passes (optimizer and code generator); large and slow to capture")
 @click.option("--recapture", is_flag=True,
               help="compile again even when the store has the dump (a recorded kernel: its per-pass dump only)")
+@click.option("--recompile", is_flag=True,
+              help="a capture 'irscope open' made: compile its recorded TTIR module (<name>.source) again with its "
+                   "recorded signature and options, with the Triton that made it (no Python of it is run)")
 @click.option("--color/--no-color", default=None,
               help="force or disable colours (default: on a terminal, unless NO_COLOR is set)")
 def passes(asked: Asked, request: Request, as_json: bool, show_all: bool, llvm: bool, recapture: bool,
-           color: bool | None) -> None:
+           recompile: bool, color: bool | None) -> None:
     """List the passes Triton ran on KERNEL, in order, with lines added and removed and what changed.
 
     The first request compiles the kernel once more with MLIR's per-pass dumps on (a few seconds;
@@ -38,12 +42,25 @@ def passes(asked: Asked, request: Request, as_json: bool, show_all: bool, llvm: 
         irscope passes matmul --target sm90
 
         irscope passes matmul --target gfx942 --all
+
+    A capture 'irscope open' made from Triton's cache, dump or TritonParse trace is compiled again only with
+    --recompile: its recorded TTIR module, as Triton's frontend made it, not its Python.
     """
+    from irscope.request.opened import from_ttir, is_opened, opened_request
     from irscope.request.passdump import cached_pass_table, get_pass_dump
 
     # A recorded kernel's artifacts come from its program: --recapture compiles its per-pass dump only.
     stored = kind_of(request.kernel).stored is not None
     capture = asked.capture(request, recapture=recapture and not stored)
+    if is_opened(capture) and recompile:
+        request = opened_request(capture)  # its recorded module, never its Python
+        if from_ttir(capture):
+            click.echo(f"irscope: note: {capture.manifest.key} keeps no <name>.source, so its TTIR is compiled again: "
+                       "the TTIR passes run on their own output (and change nothing); from TTGIR on it is the "
+                       "original compile", err=True)
+    elif recompile:
+        raise UsageError(f"--recompile is for captures 'irscope open' made; {capture.manifest.key} was not "
+                         "(--recapture compiles it again)")
     dump = get_pass_dump(request, capture, llvm=llvm, recapture=recapture, on_compile=dump_notice)
     table = cached_pass_table(dump)
     for problem in table.problems:

@@ -23,6 +23,7 @@ from irscope.compile.dbgstream import widen_pipe
 from irscope.compile.job import CaptureJob, JobSource, as_job
 from irscope.compile.recorded_ir import recorded_ir_path
 from irscope.errors import CompileError, StoreError
+from irscope.model.kernelspec import RecordedKernel
 from irscope.store.passwrite import write_dump
 from irscope.store.store import Capture
 from irscope.toolchain.tritons import worker_command
@@ -59,13 +60,17 @@ def worker_spec(request: CaptureJob | JobSource, capture: Capture, mode: str, ro
     job = as_job(request)
     kernel = job.kernel
     # A FILE:FUNCTION capture stores the file that defines the function (see capture.defining_file).
-    check_source(capture, kernel.source_file(capture.manifest.kernel_path))
+    # an opened artifact's compile reads its module from the capture itself (irscope.request.opened): no file to check
+    ir_only = isinstance(kernel, RecordedKernel) and bool(kernel.replay.get("ir_only"))
+    if not ir_only:
+        check_source(capture, kernel.source_file(capture.manifest.kernel_path))
     path = root / "request.pickle"
     with open(path, "wb") as f:
         pickle.dump((kernel, job.target, job.config_index, dict(job.sizes)), f)
     spec: dict[str, Any] = {"mode": mode, "request": str(path), "llvm": llvm, "repeat": repeat, "buffer": buffer}
     if mode == "passes" and kernel.compiles_recorded_ir:
-        recorded = recorded_ir_path(capture.path, capture.manifest.kernel)
+        recorded = kernel.path if isinstance(kernel, RecordedKernel) and ir_only else \
+            recorded_ir_path(capture.path, capture.manifest.kernel)
         if recorded is not None:  # the worker uses it when its Triton is the capture's
             spec["recorded_ir"] = {"path": str(recorded), "triton_version": capture.manifest.triton_version}
     return spec

@@ -155,9 +155,16 @@ def _compile_runs(spec: dict[str, Any], kernel: Any, target: Any, config_index: 
 
     recorded = spec.get("recorded_ir") or {}
     job: Any
-    if recorded and recorded.get("triton_version") == triton.__version__:
+    ir_only = bool((getattr(kernel, "replay", None) or {}).get("ir_only"))
+    # an opened dump folder does not say which Triton wrote it: its module is compiled by the one chosen
+    if recorded and recorded.get("triton_version") in ((triton.__version__, "") if ir_only else (triton.__version__,)):
         # A kernel recorded from a program: compile the IR Triton generated then, not the program's Python.
         job = recorded_ir_job(kernel, target, recorded["path"])
+    elif ir_only:  # opened artifacts: their module, or nothing
+        made = recorded.get("triton_version")
+        return {"ok": False, "error": f"its recorded module is Triton {made}'s IR, not Triton {triton.__version__}'s: "
+                f"compile it with that Triton (irscope triton install {made}, then --triton {made})",
+                "seconds": [], "triton_version": triton.__version__}
     else:
         job = job_for(kernel, target, config_index, sizes)[0]
     runs: list[float] = []

@@ -314,10 +314,10 @@ def request_for(capture: Capture) -> Request:
     m = capture.manifest
     if m.key in _REQUESTS:
         return _REQUESTS[m.key]
-    if m.origin in ORIGINS:  # opened from Triton's own artifacts: stages and metadata, no launch to compile from
-        raise UsageError(f"{m.key} was opened from {ORIGINS[m.origin]} ({m.program}), which holds its stages but not "
-                         "the launch Triton compiled it for; to see its passes, capture the kernel itself: irscope "
-                         "capture -- CMD, or FILE:FUNCTION with --args")
+    if m.origin in ORIGINS:  # opened from Triton's own artifacts: compiled again only when asked (its passes)
+        from irscope.request.opened_files import recompile_refusal
+
+        raise UsageError(recompile_refusal(capture))
     require_trusted(capture)  # what follows imports a file the manifest names
     if m.origin in ("bundled", "module") and m.kernel_path:
         from pathlib import Path

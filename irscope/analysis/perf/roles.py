@@ -30,13 +30,14 @@ _OPERAND = re.compile(r"%[\w$.-]+")
 POINTER_FORWARD = ("tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "ttg.convert_layout", "tt.reshape",
                    "tt.trans", "tt.make_tensor_ptr", "tt.advance", "tt.make_tensor_descriptor", "tt.bitcast",
                    "tt.int_to_ptr", "tt.ptr_to_int", "ttng.reinterpret_tensor_descriptor", "tt.join", "tt.cat")
+# AMD's buffer ops: ``amdg.`` since Triton 3.2 (``amdg.buffer_load %input_ptr[%offsets], ...``), ``amdgpu.`` before
 _READS = ("tt.load", "ttg.async_copy_global_to_local", "tt.descriptor_load", "tt.descriptor_gather",
-          "ttng.async_tma_copy_global_to_local", "ttng.async_tma_gather", "amdgpu.buffer_load",
-          "amdgpu.buffer_load_to_local", "tt.prefetch")
+          "ttng.async_tma_copy_global_to_local", "ttng.async_tma_gather", "amdg.buffer_load", "amdgpu.buffer_load",
+          "amdg.buffer_load_to_local", "amdgpu.buffer_load_to_local", "tt.prefetch")
 _WRITES = ("tt.store", "tt.descriptor_store", "tt.descriptor_scatter", "ttng.async_tma_copy_local_to_global",
-           "ttng.async_tma_scatter", "amdgpu.buffer_store")
-_BOTH = ("tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_reduce", "ttng.async_tma_reduce", "amdgpu.buffer_atomic_rmw",
-         "amdgpu.buffer_atomic_cas")
+           "ttng.async_tma_scatter", "amdg.buffer_store", "amdgpu.buffer_store")
+_BOTH = ("tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_reduce", "ttng.async_tma_reduce", "amdg.buffer_atomic_rmw",
+         "amdgpu.buffer_atomic_rmw", "amdg.buffer_atomic_cas", "amdgpu.buffer_atomic_cas")
 
 
 def _operands(rest: str) -> list[str]:
