@@ -249,9 +249,11 @@ def join_report(profile: MeasuredProfile, report: ProgramReport) -> MeasuredJoin
 
 
 def join_launch(profile: MeasuredProfile, name: str, grid: Grid | None, predicted_us: float,
-                predicted_dram: float | None) -> MeasuredJoin:
+                predicted_dram: float | None, basis: str = "") -> MeasuredJoin:
     """The profile's launches of kernel ``name`` against one modelled launch (``irscope perf``): those of its grid
-    where the profile has grids and some match, else every launch of the name (with a note)."""
+    where the profile has grids and some match, else every launch of the name (with a note). ``basis``: how the
+    prediction was made, a note first."""
+    notes = ((basis,) if basis else ()) + profile.notes
     kernel = profile.kernel(name)
     others = [Unjoined(k.name, "measured", k.calls, k.total_us, "another kernel") for k in profile.kernels
               if k.name != name]
@@ -260,7 +262,7 @@ def join_launch(profile: MeasuredProfile, name: str, grid: Grid | None, predicte
         return MeasuredJoin(source=profile.source, path=profile.path, rows=(), only_measured=tuple(others),
                             only_predicted=(Unjoined(name, "predicted", 1, predicted_us,
                                                      "the profile has no kernel of this name"),),
-                            triton_measured=triton, triton_joined=0, notes=profile.notes)
+                            triton_measured=triton, triton_joined=0, notes=notes)
     launches = [ln for ln in profile.launches if ln.name == name]
     same = [ln for ln in launches if grid is not None and ln.grid == grid]
     joined_by, note = "name", ""
@@ -276,4 +278,4 @@ def join_launch(profile: MeasuredProfile, name: str, grid: Grid | None, predicte
                       predicted_launches=1, predicted_per_launch_us=predicted_us, measured_dram=dram,
                       predicted_dram=predicted_dram, grids=grids, predicted_grid=grid, note=note)
     return MeasuredJoin(source=profile.source, path=profile.path, rows=(row,), only_measured=tuple(others),
-                        only_predicted=(), triton_measured=triton, triton_joined=1, notes=profile.notes)
+                        only_predicted=(), triton_measured=triton, triton_joined=1, notes=notes)

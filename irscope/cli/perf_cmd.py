@@ -112,8 +112,16 @@ def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple
     measured = None
     if profile is not None:
         from irscope.analysis.measured import join_launch
+        from irscope.analysis.report.launch import IN_STREAM_LAUNCH_US, LAUNCH_US, in_stream
 
-        measured = join_launch(profile, report.kernel, report.grid, report.predicted_us, report.dram_bytes)
+        if profile.source == "ncu":  # ncu times each launch alone, as perf predicts it
+            predicted, basis = report.predicted_us, f"predicted as a launch alone ({LAUNCH_US:g} us launch cost), " \
+                "as ncu times it"
+        else:  # a stream's launches, as irscope report predicts them
+            predicted = in_stream(report).predicted_us
+            basis = (f"predicted as a launch in a stream ({IN_STREAM_LAUNCH_US:g} us launch cost in place of perf's "
+                     f"{LAUNCH_US:g} us alone, as irscope report does), as {profile.source} times it")
+        measured = join_launch(profile, report.kernel, report.grid, predicted, report.dram_bytes, basis)
     if as_json:
         data = perf_json(report)
         if measured is not None:

@@ -62,15 +62,17 @@ def render_measured(join: MeasuredJoin, *, others: bool = True) -> list[str]:
     out = [_heading(join) if others else f"measured ({join.source}, {join.path}):"]
     if join.rows:
         has_dram = any(r.measured_dram is not None for r in join.rows)
-        head = (f"  {'kernel':<{_NAME_WIDTH}} {'graph':<9} {'calls':>6} {'measured':>10} {'predicted':>10} "
+        head = (f"  {'#':>3}  {'kernel':<{_NAME_WIDTH}} {'graph':<9} {'calls':>6} {'measured':>10} {'predicted':>10} "
                 f"{'meas/pred':>9}" + ("  DRAM measured / predicted per launch" if has_dram else ""))
         out += [head, "  " + "-" * (len(head) - 2)]
         for row in join.rows:
             predicted = _us(row.predicted_per_launch_us) if row.predicted_per_launch_us is not None else "-"
-            out.append(f"  {_short(row.name):<{_NAME_WIDTH}} {row.kind or '-':<9} {row.measured_calls:>6} "
+            number = str(row.number) if row.number else "-"
+            out.append(f"  {number:>3}  {_short(row.name):<{_NAME_WIDTH}} {row.kind or '-':<9} {row.measured_calls:>6} "
                        f"{_us(row.measured_per_call_us):>10} {predicted:>10} {_ratio(row.ratio):>9}"
                        + (f"  {_dram(row)}" if has_dram else ""))
-        out.append("  (per launch; calls: the measured launches; meas/pred: measured over predicted time)")
+        out.append("  (#: the report's row; times per launch; calls: the measured launches; meas/pred: measured over "
+                   "predicted time)")
         for row in join.rows:
             if row.note or row.joined_by != "name":
                 out.append(f"  note: {row.name}: joined by {row.joined_by}" + (f"; {row.note}" if row.note else ""))
