@@ -248,6 +248,13 @@ def join_report(profile: MeasuredProfile, report: ProgramReport) -> MeasuredJoin
                         notes=profile.notes)
 
 
+def _closest(name: str, profile: MeasuredProfile) -> str:
+    """`` (did you mean X?)`` for a near name among the profile's (looked for among at most 2000 names)."""
+    from irscope.errors import closest
+
+    return closest(name, [k.name for k in profile.kernels[:2000]])
+
+
 def join_launch(profile: MeasuredProfile, name: str, grid: Grid | None, predicted_us: float,
                 predicted_dram: float | None, basis: str = "") -> MeasuredJoin:
     """The profile's launches of kernel ``name`` against one modelled launch (``irscope perf``): those of its grid
@@ -261,7 +268,8 @@ def join_launch(profile: MeasuredProfile, name: str, grid: Grid | None, predicte
     if kernel is None:
         return MeasuredJoin(source=profile.source, path=profile.path, rows=(), only_measured=tuple(others),
                             only_predicted=(Unjoined(name, "predicted", 1, predicted_us,
-                                                     "the profile has no kernel of this name"),),
+                                                     "the profile has no kernel of this name"
+                                                     + _closest(name, profile)),),
                             triton_measured=triton, triton_joined=0, notes=notes)
     launches = [ln for ln in profile.launches if ln.name == name]
     same = [ln for ln in launches if grid is not None and ln.grid == grid]
