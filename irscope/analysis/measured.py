@@ -157,7 +157,8 @@ def _row(row: KernelRow, number: int, launches: list[MeasuredLaunch], kernel: Me
     else:
         assert kernel is not None
         calls, us, dram, grids = kernel.calls, kernel.total_us, kernel.dram_per_call, kernel.grids
-    note = _grid_note(grids, predicted_grid) if facts is not None else f"not modelled: {row.missing}"
+    note = _grid_note(grids, predicted_grid) if facts is not None else \
+        "not modelled" + (f": {row.missing}" if row.missing else "")
     return MeasuredRow(name=row.name, kind=row.kind, number=number, joined_by=joined_by, measured_calls=calls,
                        measured_us=us, predicted_launches=row.launches,
                        predicted_per_launch_us=row.per_launch_us if facts is not None else None,

@@ -1,10 +1,14 @@
-"""``irscope report --measured`` and ``perf --measured`` on real profiles of tests/data/programs/inductor_train_step.py
+"""PENDING (not collected: rename to tests/test_measured_report.py once tests/data/artifacts/train_step.*.gz are
+committed, made by ``python benchmarks/artifacts/measured_copies.py ART`` from device.sh's art folder).
+
+``irscope report --measured`` on real profiles of tests/data/programs/inductor_train_step.py
 (tests/data/artifacts/README.md says how they were recorded): the training step captured offline for sm90
 (conftest's ``train_program``) joined to the GPU's torch.profiler trace, Proton profile and ncu CSV by name."""
 
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import shutil
 from pathlib import Path
@@ -112,3 +116,37 @@ def test_the_html_page_and_the_tui_show_the_measured_columns(train: tuple[Path, 
     heads, detail = asyncio.run(drive())
     assert heads[-2:] == ["measured", "meas/pred"]
     assert f"measured/predicted {first['ratio']:.2f}x" in detail and "(torch.profiler)" in detail
+
+
+def test_one_name_of_two_rows_is_split_by_grid_or_summed_without_grids(train: tuple[Path, dict[str, Any]]) -> None:
+    """A forward and a backward kernel may share a name: two rows of the real report given one name, and the real
+    trace's launches of the second renamed alike, are told apart by their grids; without grids, compared summed."""
+    from dataclasses import replace
+
+    from irscope.analysis.measured import join_report
+    from irscope.parse.profiles import parse_profile
+    from irscope.request.program_report import ReportOptions, program_report
+
+    store, _ = train
+    report = program_report(str(store), ReportOptions(what_if=0))
+    trace = read_profile(PROFILES["torch.profiler"])
+    grids = {k.name: k.grids for k in trace.kernels}
+    pair = [(i, r, r.chosen.grid) for i, r in enumerate(report.kernels)
+            if r.chosen is not None and grids.get(r.name) == (r.chosen.grid,)]  # one measured grid: the modelled
+    (i, a, _), (j, b, _) = next((x, y) for x in pair for y in pair if x[2] != y[2])
+    kernels = list(report.kernels)
+    kernels[j] = replace(b, name=a.name)
+    renamed = replace(report, kernels=tuple(kernels))
+    events = json.loads(gzip.decompress(PROFILES["torch.profiler"].read_bytes()))
+    for event in events["traceEvents"]:
+        if event.get("cat") == "kernel" and event.get("name") == b.name:
+            event["name"] = a.name
+    split = join_report(parse_profile(json.dumps(events)), renamed)
+    mine = {r.number: r for r in split.rows if r.name == a.name}
+    assert set(mine) == {i + 1, j + 1} and {r.joined_by for r in mine.values()} == {"name and grid"}
+    assert mine[i + 1].measured_calls == trace.kernel(a.name).calls  # type: ignore[union-attr]
+    assert mine[j + 1].measured_calls == trace.kernel(b.name).calls  # type: ignore[union-attr]
+    for event in events["traceEvents"]:
+        event.get("args", {}).pop("grid", None)
+    (summed,) = [r for r in join_report(parse_profile(json.dumps(events)), renamed).rows if r.name == a.name]
+    assert summed.joined_by == "name, rows summed" and summed.predicted_launches == a.launches + b.launches
