@@ -120,3 +120,45 @@ def test_one_launch_joins_by_name_and_says_so_when_the_profile_lacks_it(validati
     missing = join_launch(profile, name[:-1] + "9", None, 10.0, None)
     assert not missing.rows and missing.only_predicted[0].why.startswith("the profile has no kernel of this name")
     assert missing.only_predicted[0].why.endswith(f"(did you mean {name!r}?)")
+
+
+def test_the_html_page_and_the_tui_show_the_measured_columns(validation: tuple[dict[str, Any], Path]) -> None:
+    import asyncio
+
+    from textual.widgets import DataTable
+
+    from irscope.tui.report_app import ReportApp
+    from irscope.tui.screens.report import ReportScreen
+    from irscope.views.html_report import render_report_page, report_page_data
+    from irscope.views.report_text import TABLE_HEADS
+
+    models, store = validation
+    data = models["bert"]
+    report = _report(data, store)
+    join = join_report(_profile(data), report)
+    first = next(r for r in join.rows if r.ratio is not None)
+    page = report_page_data(report, join)
+    assert page["heads"] == [*TABLE_HEADS, "measured", "meas/pred"]
+    assert page["rows"][first.number - 1][-2:] == [f"{first.measured_per_call_us:.2f} us", f"{first.ratio:.2f}x"]
+    assert page["measured"] == render_measured(join)
+    assert report_page_data(report)["measured"] == [] and len(report_page_data(report)["heads"]) == len(TABLE_HEADS)
+    html = render_report_page(report, join)
+    assert '"measured"' in html and "drawMeasured" in html  # the page's script draws the Measured tab
+
+    async def drive() -> tuple[list[str], str]:
+        app = ReportApp(report, measured=join)
+        async with app.run_test(size=(220, 45)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReportScreen)
+            heads = [str(c.label) for c in screen.query_one(DataTable).columns.values()]
+            for _ in range(first.number - 1):
+                await pilot.press("down")
+            await pilot.pause()
+            return heads, screen.detail
+
+    heads, detail = asyncio.run(drive())
+    assert heads == [*TABLE_HEADS, "measured", "meas/pred"]
+    assert (f"measured: {first.measured_per_call_us:.2f} us per launch over {first.measured_calls} launch(es) "
+            f"(torch.profiler), predicted {first.predicted_per_launch_us:.2f} us, measured/predicted "
+            f"{first.ratio:.2f}x") in detail
