@@ -20,7 +20,6 @@ the table shows both), theoretical occupancy with
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import re
@@ -35,6 +34,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))  # irscope itself, for the ncu CSV parser
+
+from irscope.parse.profiles import ncu_csv_rows, ncu_number  # noqa: E402
 
 NCU_DEFAULT = "/usr/local/cuda/bin/ncu"
 METRICS = [
@@ -304,27 +306,9 @@ def _usable_metrics(ncu: str) -> list[str]:
     return usable
 
 
-def _parse_csv(text: str) -> list[dict[str, str]]:
-    """Rows of ncu's --csv --page raw output (the header row, a units row, then one row per profiled kernel)."""
-    lines = [line for line in text.splitlines() if line.startswith('"')]
-    rows = list(csv.reader(lines))
-    header = next((r for r in rows if "Kernel Name" in r), None)
-    if header is None:
-        return []
-    start = rows.index(header) + 1
-    found = []
-    for row in rows[start:]:
-        if len(row) != len(header) or not row[0].strip().isdigit():
-            continue
-        found.append(dict(zip(header, row, strict=True)))
-    return found
-
-
-def _number(text: str) -> float | None:
-    try:
-        return float(text.replace(",", ""))
-    except ValueError:
-        return None
+# ncu's CSV rows and values: one parser, irscope's own (``irscope perf --measured`` reads the same files)
+_parse_csv = ncu_csv_rows
+_number = ncu_number
 
 
 def profile(case: Case, kernel_name: str, ncu: str, metrics: list[str], timeout: float) -> tuple[dict[str, float], str]:

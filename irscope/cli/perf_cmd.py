@@ -63,10 +63,14 @@ def _check(*, kernel: str | None, **_: Any) -> None:
 @click.option("--explain", "-v", "explain", is_flag=True,
               help="after the verdict, the derivation: the device's figures and sources, each loop's trips and work, "
                    "every shared-memory access, the assumptions")
+@click.option("--measured", "measured_path", metavar="FILE",
+              help="a GPU profile with this kernel's launches (a torch.profiler trace, a Proton .hatchet or an ncu "
+                   "--csv file, maybe gzipped): its measured time per launch (and DRAM bytes, from ncu) next to the "
+                   "predicted, joined by the kernel's name and, where the file has grids, the launch's grid")
 @kernel_request(optional=True, check=_check)
 @json_option
 def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple[str, ...], grid_text: str | None,
-         data_items: tuple[str, ...], explain: bool, as_json: bool) -> None:
+         data_items: tuple[str, ...], explain: bool, measured_path: str | None, as_json: bool) -> None:
     """Predict how long one launch of KERNEL takes and what bounds it (compute, memory or latency), from the
     compiled code alone: tensor-core and vector FLOPs read from the PTX / AMDGCN, loop trip counts from the
     sizes, DRAM bytes, occupancy, waves, coalescing and shared-memory bank conflicts, against a GPU's data
@@ -76,11 +80,15 @@ def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple
     Example:
 
         irscope perf matmul --target sm90 --size 4096x4096x4096
+
+        irscope perf triton_poi_fused_0 --measured trace.json   # needs a GPU profile (docs/measured.md)
     """
     from irscope.model.launch import with_data
+    from irscope.parse.profiles import read_profile
     from irscope.request.perf_launch import parse_data, parse_grid, perf_device, perf_shape, sized_request
     from irscope.views.perf_text import perf_json, render_perf
 
+    profile = read_profile(measured_path) if measured_path is not None else None  # a bad file fails before the model
     device, sm_count = perf_device(gpu_name, request.target.name, _measure_here)
     grid = parse_grid(grid_text) if grid_text is not None else None
     given = parse_data(data_items)
@@ -101,10 +109,33 @@ def perf(asked: Asked, request: Request, gpu_name: str | None, size_items: tuple
     from irscope.analysis.perf.capture import capture_perf
 
     report = capture_perf(capture, device, shape)
+    measured = None
+    if profile is not None:
+        from irscope.analysis.measured import join_launch
+        from irscope.analysis.report.launch import IN_STREAM_LAUNCH_US, LAUNCH_US, in_stream
+
+        if profile.source == "ncu":  # ncu times each launch alone, as perf predicts it
+            predicted, basis = report.predicted_us, f"predicted as a launch alone ({LAUNCH_US:g} us launch cost), " \
+                "as ncu times it"
+        else:  # a stream's launches, as irscope report predicts them
+            predicted = in_stream(report).predicted_us
+            basis = (f"predicted as a launch in a stream ({IN_STREAM_LAUNCH_US:g} us launch cost in place of perf's "
+                     f"{LAUNCH_US:g} us alone, as irscope report does), as {profile.source} times it")
+        measured = join_launch(profile, report.kernel, report.grid, predicted, report.dram_bytes, basis)
     if as_json:
-        click.echo(json.dumps(perf_json(report), indent=2))
+        data = perf_json(report)
+        if measured is not None:
+            from irscope.views.measured_text import measured_json
+
+            data["measured"] = measured_json(measured)
+        click.echo(json.dumps(data, indent=2))
     else:
-        write(render_perf(report, capture_title(capture), explain=explain), newline=False)
+        text = render_perf(report, capture_title(capture), explain=explain)
+        if measured is not None:
+            from irscope.views.measured_text import render_measured
+
+            text += "\n" + "\n".join(render_measured(measured, others=False)) + "\n"
+        write(text, newline=False)
 
 
 def _refuse_unlaunchable(capture: Any) -> None:

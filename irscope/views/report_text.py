@@ -4,9 +4,12 @@ Triton, and what was not modelled."""
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from irscope.analysis.report.results import ExternRow, KernelRow, ProgramReport
+
+if TYPE_CHECKING:
+    from irscope.analysis.measured import MeasuredJoin
 
 __all__ = ["TABLE_HEADS", "extern_line", "kernel_detail", "render_report", "report_heading", "report_json",
            "table_cells"]
@@ -43,8 +46,20 @@ TABLE_HEADS = ("#", "kernel", "graph", "/step", "config", "per launch", "total",
                "bound", "spills", "loops")
 
 
-def table_cells(report: ProgramReport) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-    """The kernel table's heads and one row of cells per kernel (the text table and the TUI's)."""
+def table_cells(report: ProgramReport, measured: MeasuredJoin | None = None
+                ) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """The kernel table's heads and one row of cells per kernel (the text table, the TUI's and the page's); with
+    ``measured`` (``--measured``), two more columns: the measured time per launch and measured over predicted."""
+    heads, rows = TABLE_HEADS, _cells(report)
+    if measured is None:
+        return heads, rows
+    from irscope.views.measured_text import MEASURED_HEADS, measured_cells
+
+    extra = measured_cells(measured, len(rows))
+    return heads + MEASURED_HEADS, [cells + more for cells, more in zip(rows, extra, strict=True)]
+
+
+def _cells(report: ProgramReport) -> list[tuple[str, ...]]:
     rows: list[tuple[str, ...]] = []
     for i, row in enumerate(report.kernels, 1):
         facts = row.chosen
@@ -57,7 +72,7 @@ def table_cells(report: ProgramReport) -> tuple[tuple[str, ...], list[tuple[str,
                      _at_least(row) + _us(row.per_launch_us), _at_least(row) + _us(row.total_us), f"{row.share:.1%}",
                      _distance(row),
                      f"{facts.dram_pct:.1%}", facts.bound, spills, str(len(facts.loops)) if facts.loops else "-"))
-    return TABLE_HEADS, rows
+    return rows
 
 
 def _at_least(row: KernelRow) -> str:

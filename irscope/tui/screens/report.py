@@ -14,7 +14,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from irscope.analysis.measured import MeasuredJoin
 from irscope.analysis.report.results import KernelRow, ProgramReport
+from irscope.views.measured_text import measured_line
 from irscope.views.report_text import kernel_detail, report_heading, table_cells
 
 __all__ = ["ReportScreen"]
@@ -30,9 +32,10 @@ class ReportScreen(Screen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("q,escape", "app.quit", "Quit")]
 
-    def __init__(self, report: ProgramReport) -> None:
+    def __init__(self, report: ProgramReport, measured: MeasuredJoin | None = None) -> None:
         super().__init__()
         self.report = report
+        self.measured = measured
 
     def compose(self) -> ComposeResult:
         """Heading, table, detail, footer."""
@@ -45,7 +48,7 @@ class ReportScreen(Screen[None]):
     def on_mount(self) -> None:
         """Fill the table; the first row's detail shows."""
         table = self.query_one(DataTable)
-        heads, rows = table_cells(self.report)
+        heads, rows = table_cells(self.report, self.measured)
         table.add_columns(*heads)
         for i, cells in enumerate(rows):
             table.add_row(*cells, key=str(i))
@@ -63,6 +66,8 @@ class ReportScreen(Screen[None]):
         lines = kernel_detail(number, row) or [f"{number}. {row.name}: not modelled: {row.missing}"]
         if not row.reason and row.chosen is not None:
             lines.append("   (reasons and verdicts are given for the top rows: irscope tui --report --top N)")
+        if self.measured is not None:
+            lines.append(measured_line(self.measured, number))
         self.query_one("#report-detail", Static).update("\n".join(lines))
 
     @property

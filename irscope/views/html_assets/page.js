@@ -429,9 +429,14 @@
     node.appendChild(el("pre", { "id": "externs" }, DATA.externs.join("\n")));
   }
 
+  function drawMeasured(node) {
+    node.appendChild(el("pre", { "id": "measured" }, DATA.measured.join("\n")));
+  }
+
   if (DATA.kind === "report") {
     addTab("kernels", "Kernels", drawKernels);
     addTab("externs", "Outside Triton", drawExterns);
+    if (DATA.measured && DATA.measured.length) { addTab("measured", "Measured", drawMeasured); }
   } else if (DATA.kind === "capture") {
     addTab("code", "Source \u2192 stages", drawCode);
     addTab("passes", "Passes", drawPasses);
