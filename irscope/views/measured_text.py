@@ -7,19 +7,12 @@ from dataclasses import asdict
 from typing import Any
 
 from irscope.analysis.measured import MeasuredJoin, MeasuredRow, Unjoined
+from irscope.views.report_text import us_text as _us
 
 __all__ = ["MEASURED_HEADS", "measured_cells", "measured_json", "measured_line", "render_measured"]
 
 MEASURED_HEADS = ("measured", "meas/pred")
 _NAME_WIDTH = 52
-
-
-def _us(value: float) -> str:
-    if value >= 1e3:
-        return f"{value / 1e3:.2f} ms"
-    if 0 < value < 0.01:
-        return f"{value * 1e3:.1f} ns"
-    return f"{value:.2f} us"
 
 
 def _bytes(value: float) -> str:

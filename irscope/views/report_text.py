@@ -17,7 +17,8 @@ __all__ = ["TABLE_HEADS", "extern_line", "kernel_detail", "render_report", "repo
 _NAME_WIDTH = 52
 
 
-def _us(value: float) -> str:
+def us_text(value: float) -> str:
+    """Microseconds in the unit that reads best (ns, us, ms, s)."""
     if value >= 1e6:
         return f"{value / 1e6:.2f} s"
     if value >= 1e3:
@@ -69,7 +70,8 @@ def _cells(report: ProgramReport) -> list[tuple[str, ...]]:
             continue
         spills = f"{facts.spill_stores}/{facts.spill_loads}" if facts.spill_stores or facts.spill_loads else "-"
         rows.append((str(i), row.name, row.kind, _count(row.per_step), f"{row.config} of {row.configs}",
-                     _at_least(row) + _us(row.per_launch_us), _at_least(row) + _us(row.total_us), f"{row.share:.1%}",
+                     _at_least(row) + us_text(row.per_launch_us), _at_least(row) + us_text(row.total_us),
+                     f"{row.share:.1%}",
                      _distance(row),
                      f"{facts.dram_pct:.1%}", facts.bound, spills, str(len(facts.loops)) if facts.loops else "-"))
     return rows
@@ -105,10 +107,10 @@ def kernel_detail(i: int, row: KernelRow) -> list[str]:
            f"   {_count(row.per_step)} launches per step, {row.launches} in the run; config {row.config} of "
            f"{row.configs} ({settings}), the one the model predicts fastest; grid {'x'.join(map(str, facts.grid))} "
            f"({facts.launch_note})",
-           f"   {'at least ' if row.time_kind == 'lower_bound' else ''}{_us(row.per_launch_us)} per launch"
-           + (f" (range {_us(facts.low_us)} to {_us(facts.high_us)})" if facts.high_us > facts.low_us else "")
-           + f", {_us(row.total_us)} in the run, {row.share:.1%} of the Triton time; roofline floor "
-             f"{_us(facts.floor_us)} ({'DRAM' if facts.dram_floor_us >= facts.compute_floor_us else 'compute'})"]
+           f"   {'at least ' if row.time_kind == 'lower_bound' else ''}{us_text(row.per_launch_us)} per launch"
+           + (f" (range {us_text(facts.low_us)} to {us_text(facts.high_us)})" if facts.high_us > facts.low_us else "")
+           + f", {us_text(row.total_us)} in the run, {row.share:.1%} of the Triton time; roofline floor "
+             f"{us_text(facts.floor_us)} ({'DRAM' if facts.dram_floor_us >= facts.compute_floor_us else 'compute'})"]
     if row.reason:
         out.append(f"   why: {row.reason}")
     if row.verdict is not None:
@@ -133,7 +135,7 @@ def kernel_detail(i: int, row: KernelRow) -> list[str]:
 def extern_line(row: ExternRow) -> str:
     shapes = ", ".join("x".join(map(str, s)) for s in row.shapes) or "?"
     work = [f"{row.flops / 1e6:.1f} MFLOP" if row.flops else "", f"{row.nbytes / 1e3:.1f} KB" if row.nbytes else ""]
-    bound = f"at least {_us(row.bound_us)} per call at peak (a bound, not a prediction)" if row.bound_us else \
+    bound = f"at least {us_text(row.bound_us)} per call at peak (a bound, not a prediction)" if row.bound_us else \
         "no bound (FLOPs and bytes unknown)"
     return (f"   {row.op} ({row.library}, {row.kind}) {_count(row.per_step)} per step, {row.calls} in the run; "
             f"{shapes} {row.dtype}; {', '.join(w for w in work if w) or 'work unknown'}; not modelled: {bound}")
@@ -144,11 +146,11 @@ def report_heading(report: ProgramReport) -> list[str]:
     modelled = sum(1 for r in report.kernels if r.modelled)
     bound = sum(r.per_step * r.bound_us for r in report.externs)
     outside = (f"; {sum(r.calls for r in report.externs)} call(s) outside Triton, not modelled (at least "
-               f"{_us(bound)} per step at peak, a bound)" if report.externs else "")
+               f"{us_text(bound)} per step at peak, a bound)" if report.externs else "")
     return [f"program {report.program}: {report.command}",
             f"{len(report.kernels)} Triton kernels ({modelled} modelled) for {report.target} on the {report.gpu}; "
             f"{report.steps} step(s): {report.steps_from}",
-            f"predicted Triton time {_us(report.step_us)} per step, {_us(report.triton_us)} in the run"
+            f"predicted Triton time {us_text(report.step_us)} per step, {us_text(report.triton_us)} in the run"
             + (f" (of the {modelled} modelled kernels; the {len(report.kernels) - modelled} not modelled are not in it)"
                if modelled < len(report.kernels) else "") + outside]
 
