@@ -305,138 +305,148 @@ def parse_scalar_program(text: str) -> ScalarProgram:
 def run_program(program: ScalarProgram, env: Mapping[str, int], pid: tuple[int, int, int],
                 grid: tuple[int, int, int], data: Mapping[str, Sequence[int]] | None = None) -> ScalarRun:
     """Evaluate the program's scalars in order for one program id; loads read ``data`` (contents by argument)."""
-    values = dict(env)
-    pointers: dict[str, tuple[str, int]] = {f"%{name}": (program.params.get(name, name), 0)
-                                            for name in program.pointers}
-    taint: dict[str, frozenset[str]] = {}
-    read: dict[str, frozenset[str]] = {}
-    contents = data or {}
+    run = _Interpreter(program, env, pid, grid, data or {})
+    run.execute(program.ops)
+    return ScalarRun(run.values, run.taint, run.read)
 
-    def tainted(*names: str) -> frozenset[str]:
-        return frozenset().union(*(taint.get(n, frozenset()) for n in names))
 
-    def carry(res: str, *names: str) -> None:  # a known value computed from loaded ones remembers their tensors
-        found = frozenset().union(*(read.get(n, frozenset()) for n in names))
+class _Interpreter:
+    """One program id's walk: known values, the tensors an unknown one waits on (``taint``), and the recorded
+    tensors a known one was computed from (``read``)."""
+
+    def __init__(self, program: ScalarProgram, env: Mapping[str, int], pid: tuple[int, int, int],
+                 grid: tuple[int, int, int], contents: Mapping[str, Sequence[int]]) -> None:
+        self.program, self.pid, self.grid, self.contents = program, pid, grid, contents
+        self.values: dict[str, int] = dict(env)
+        self.pointers: dict[str, tuple[str, int]] = {f"%{name}": (program.params.get(name, name), 0)
+                                                     for name in program.pointers}
+        self.taint: dict[str, frozenset[str]] = {}
+        self.read: dict[str, frozenset[str]] = {}
+
+    def tainted(self, *names: str) -> frozenset[str]:
+        return frozenset().union(*(self.taint.get(n, frozenset()) for n in names))
+
+    def carry(self, res: str, *names: str) -> None:
+        """A known value computed from loaded ones remembers their tensors."""
+        found = frozenset().union(*(self.read.get(n, frozenset()) for n in names))
         if found:
-            read[res] = found
+            self.read[res] = found
 
-    def bind(names: tuple[str, ...], sources: tuple[str, ...], known: list[int | None]) -> None:
+    def bind(self, names: tuple[str, ...], sources: tuple[str, ...], known: list[int | None]) -> None:
         for name, source, value in zip(names, sources, known, strict=False):
             if value is None:
-                values.pop(name, None)
-                taint[name] = tainted(source) if source else frozenset()
+                self.values.pop(name, None)
+                self.taint[name] = self.tainted(source) if source else frozenset()
             else:
-                values[name] = value
-                carry(name, source) if source else None
+                self.values[name] = value
+                if source:
+                    self.carry(name, source)
 
-    def unknown(results: tuple[str, ...], *why: str) -> None:
+    def unknown(self, results: tuple[str, ...], *why: str) -> None:
         for name in results:
-            values.pop(name, None)
-            if found := tainted(*why):
-                taint[name] = found
+            self.values.pop(name, None)
+            if found := self.tainted(*why):
+                self.taint[name] = found
 
-    def region(r: WhileOp | IfOp) -> None:
-        if isinstance(r, IfOp):
-            cond = values.get(r.cond)
-            if cond is None:
-                unknown(r.results, r.cond)
-                return
-            execute(r.then if cond else r.orelse)
-            picked = r.then_yields if cond else r.else_yields
-            bind(r.results, picked, [values.get(n) for n in picked])
-            for name in r.results:
-                carry(name, r.cond, *picked)
-            return
-        state: list[int | None] = [values.get(n) for n in r.inits]
-        bind(r.before_args, r.inits, state)
-        for _ in range(WHILE_LIMIT):
-            execute(r.before)
-            cond = values.get(r.cond)
-            if cond is None:
-                unknown(r.results, r.cond, *r.passed)
-                return
-            passed = [values.get(n) for n in r.passed]
-            if not cond:
-                bind(r.results, r.passed, passed)
-                for name in r.results:
-                    carry(name, r.cond)
-                return
-            bind(r.after_args, r.passed, passed)
-            execute(r.after)
-            state = [values.get(n) for n in r.yields]
-            bind(r.before_args, r.yields, state)
-        unknown(r.results)
-
-    def execute(ops: tuple[Op, ...]) -> None:
+    def execute(self, ops: tuple[Op, ...]) -> None:
         for op in ops:
-            step(op)
+            self.step(op)
 
-    def step(op: Op) -> None:
+    def branch(self, r: IfOp) -> None:
+        cond = self.values.get(r.cond)
+        if cond is None:
+            self.unknown(r.results, r.cond)
+            return
+        self.execute(r.then if cond else r.orelse)
+        picked = r.then_yields if cond else r.else_yields
+        self.bind(r.results, picked, [self.values.get(n) for n in picked])
+        for name in r.results:
+            self.carry(name, r.cond, *picked)
+
+    def loop(self, r: WhileOp) -> None:
+        self.bind(r.before_args, r.inits, [self.values.get(n) for n in r.inits])
+        for _ in range(WHILE_LIMIT):
+            self.execute(r.before)
+            cond = self.values.get(r.cond)
+            if cond is None:
+                self.unknown(r.results, r.cond, *r.passed)
+                return
+            passed = [self.values.get(n) for n in r.passed]
+            if not cond:
+                self.bind(r.results, r.passed, passed)
+                for name in r.results:
+                    self.carry(name, r.cond)
+                return
+            self.bind(r.after_args, r.passed, passed)
+            self.execute(r.after)
+            self.bind(r.before_args, r.yields, [self.values.get(n) for n in r.yields])
+        self.unknown(r.results)
+
+    def step(self, op: Op) -> None:
         kind, res = op[0], op[1]
         if kind == "region":
-            region(program.regions[int(op[2])])
+            r = self.program.regions[int(op[2])]
+            self.branch(r) if isinstance(r, IfOp) else self.loop(r)
             return
-        for table in (values, taint, read, pointers):  # a region's op runs again on each of its iterations
+        for table in (self.values, self.taint, self.read, self.pointers):  # a region's op runs on each iteration
             table.pop(res, None)
         if kind == "const":
-            values[res] = int(op[2])
-        elif kind == "cast":
-            if op[2] in values:
-                values[res] = values[op[2]]
-                carry(res, op[2])
-            elif op[2] in taint:
-                taint[res] = taint[op[2]]
+            self.values[res] = int(op[2])
         elif kind == "program_id":
-            values[res] = pid[_AXES[op[2]]]
+            self.values[res] = self.pid[_AXES[op[2]]]
         elif kind == "num_programs":
-            values[res] = grid[_AXES[op[2]]]
-        elif kind == "addptr":
-            base, offset = pointers.get(op[2]), values.get(op[3])
-            if base is not None and offset is not None:
-                pointers[res] = (base[0], base[1] + offset)
-                carry(res, op[3])
-            elif base is not None:
-                taint[res] = tainted(op[3])
-        elif kind == "ptrcast":  # the same bytes: an i1 tensor's elements are its bytes
-            if op[2] in pointers:
-                pointers[res] = pointers[op[2]]
-                carry(res, op[2])
-            elif op[2] in taint:
-                taint[res] = taint[op[2]]
-        elif kind == "load":
-            at = pointers.get(op[2])
-            found = contents.get(at[0]) if at is not None else None
-            if at is not None and found is not None and 0 <= at[1] < len(found):
-                values[res] = int(found[at[1]])
-                read[res] = read.get(op[2], frozenset()) | {at[0]}
-            elif at is not None:  # not recorded, or read past what was recorded: that tensor would decide it
-                taint[res] = frozenset({at[0]})
-            elif op[2] in taint:
-                taint[res] = taint[op[2]]
-        elif kind == "cmpi":
-            a, b = values.get(op[3]), values.get(op[4])
-            if a is not None and b is not None and op[2] in PREDICATES:
-                values[res] = int(PREDICATES[op[2]](a, b))
-                carry(res, op[3], op[4])
-            elif found_taint := tainted(op[3], op[4]):
-                taint[res] = found_taint
+            self.values[res] = self.grid[_AXES[op[2]]]
+        elif kind in ("cast", "ptrcast", "addptr", "load"):
+            self.memory(kind, res, op)
+        else:
+            self.arith(kind, res, op)
+
+    def memory(self, kind: str, res: str, op: Op) -> None:
+        """Casts, pointer offsets and loads: a load of a recorded tensor reads its contents."""
+        if kind == "cast" and op[2] in self.values:
+            self.values[res] = self.values[op[2]]
+            self.carry(res, op[2])
+        elif kind == "ptrcast" and op[2] in self.pointers:  # the same bytes: an i1 tensor's elements are its bytes
+            self.pointers[res] = self.pointers[op[2]]
+            self.carry(res, op[2])
+        elif kind == "addptr" and op[2] in self.pointers:
+            base, offset = self.pointers[op[2]], self.values.get(op[3])
+            if offset is not None:
+                self.pointers[res] = (base[0], base[1] + offset)
+                self.carry(res, op[3])
+            else:
+                self.taint[res] = self.tainted(op[3])
+        elif kind == "load" and op[2] in self.pointers:
+            at = self.pointers[op[2]]
+            found = self.contents.get(at[0])
+            if found is not None and 0 <= at[1] < len(found):
+                self.values[res] = int(found[at[1]])
+                self.read[res] = self.read.get(op[2], frozenset()) | {at[0]}
+            else:  # not recorded, or read past what was recorded: that tensor would decide it
+                self.taint[res] = frozenset({at[0]})
+        elif kind in ("cast", "ptrcast", "load") and op[2] in self.taint:
+            self.taint[res] = self.taint[op[2]]
+
+    def arith(self, kind: str, res: str, op: Op) -> None:
+        """Comparisons, selects and binary integer ops on known values; an unknown operand passes on its taint."""
+        if kind == "cmpi":
+            a, b = self.values.get(op[3]), self.values.get(op[4])
+            known = a is not None and b is not None and op[2] in PREDICATES
+            result = int(PREDICATES[op[2]](a, b)) if known else None  # type: ignore[arg-type]
+            operands: tuple[str, ...] = (op[3], op[4])
         elif kind == "select":
-            cond = values.get(op[2])
+            cond = self.values.get(op[2])
             picked = op[3] if cond else op[4]
-            if cond is not None and picked in values:
-                values[res] = values[picked]
-                carry(res, op[2], picked)
-            elif found_taint := tainted(op[2], op[3], op[4]):
-                taint[res] = found_taint
+            result = self.values[picked] if cond is not None and picked in self.values else None
+            operands = (op[2], picked) if result is not None else (op[2], op[3], op[4])
         else:
             fn = _BINARY.get(op[2])
-            a, b = values.get(op[3]), values.get(op[4]) if op[4] else None
-            result = fn(a, b) if fn is not None and a is not None and b is not None else None
-            if result is not None:
-                values[res] = int(result)
-                carry(res, op[3], op[4])
-            elif found_taint := tainted(op[3], op[4]):
-                taint[res] = found_taint
-
-    execute(program.ops)
-    return ScalarRun(values, taint, read)
+            a, b = self.values.get(op[3]), self.values.get(op[4]) if op[4] else None
+            value = fn(a, b) if fn is not None and a is not None and b is not None else None
+            result = int(value) if value is not None else None
+            operands = (op[3], op[4])
+        if result is not None:
+            self.values[res] = result
+            self.carry(res, *operands)
+        elif found := self.tainted(*operands):
+            self.taint[res] = found

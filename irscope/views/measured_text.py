@@ -7,7 +7,7 @@ from dataclasses import asdict
 from typing import Any
 
 from irscope.analysis.measured import MeasuredJoin, MeasuredRow, Unjoined
-from irscope.views.report_text import us_text as _us
+from irscope.views.words import us_text as _us
 
 __all__ = ["MEASURED_HEADS", "measured_cells", "measured_json", "measured_line", "render_measured"]
 

@@ -7,6 +7,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from irscope.analysis.report.results import ExternRow, KernelRow, ProgramReport
+from irscope.views.words import us_text
 
 if TYPE_CHECKING:
     from irscope.analysis.measured import MeasuredJoin
@@ -15,17 +16,6 @@ __all__ = ["TABLE_HEADS", "extern_line", "kernel_detail", "render_report", "repo
            "table_cells"]
 
 _NAME_WIDTH = 52
-
-
-def us_text(value: float) -> str:
-    """Microseconds in the unit that reads best (ns, us, ms, s)."""
-    if value >= 1e6:
-        return f"{value / 1e6:.2f} s"
-    if value >= 1e3:
-        return f"{value / 1e3:.2f} ms"
-    if 0 < value < 0.01:
-        return f"{value * 1e3:.1f} ns"
-    return f"{value:.2f} us"
 
 
 def _count(value: float) -> str:
