@@ -32,6 +32,7 @@ def main() -> int:
         tp.init(str(args.tritonparse), enable_trace_launch=True)
     import torch
 
+    from irscope.compile.kernel_module import load_module
     from irscope.request.captures import get_capture, make_request
 
     if not torch.cuda.is_available():
@@ -43,7 +44,8 @@ def main() -> int:
     failed = 0
     for name in args.kernels:
         req = make_request(name, "native")
-        info, module = req.kernel, req.kernel.load()
+        info = req.kernel
+        module = load_module(info.path)
         config = info.config(req.target.backend, 0)
 
         def new(shape: tuple[int, ...], dt: object, role: str) -> torch.Tensor:

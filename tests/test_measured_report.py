@@ -1,7 +1,4 @@
-"""PENDING (not collected: rename to tests/test_measured_report.py once tests/data/artifacts/train_step.*.gz are
-committed, made by ``python benchmarks/artifacts/measured_copies.py ART`` from device.sh's art folder).
-
-``irscope report --measured`` on real profiles of tests/data/programs/inductor_train_step.py
+"""``irscope report --measured`` on real profiles of tests/data/programs/inductor_train_step.py
 (tests/data/artifacts/README.md says how they were recorded): the training step captured offline for sm90
 (conftest's ``train_program``) joined to the GPU's torch.profiler trace, Proton profile and ncu CSV by name."""
 
