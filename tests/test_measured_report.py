@@ -1,35 +1,38 @@
-"""``irscope report --measured`` on real profiles of tests/data/programs/inductor_train_step.py
-(tests/data/artifacts/README.md says how they were recorded): the training step captured offline for sm90
-(conftest's ``train_program``) joined to the GPU's torch.profiler trace, Proton profile and ncu CSV by name."""
+"""``irscope report --measured`` on real profiles of tests/data/programs/inductor_train_step.py, made on an H100
+(Triton 3.6.0, torch 2.11; tests/data/artifacts/README.md says how): the training step captured offline for sm90 with
+that torch and Triton, exported with its program record (``export --program``) and opened here, joined to the GPU's
+torch.profiler trace, Proton profile and ncu CSV by name; and the session's own capture (torch 2.13), which fuses
+three kernels otherwise, joined to the same trace."""
 
 from __future__ import annotations
 
 import asyncio
 import gzip
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from irscope.parse.profiles import looks_like_triton, read_profile
+from irscope.store.store import Store
 from tests.conftest import DATA, invoke
+from tests.derived_cache import open_with_derived
 
 pytestmark = pytest.mark.compile
 
 ART = DATA / "artifacts"
 PROFILES = {"torch.profiler": ART / "train_step.trace.json.gz", "proton": ART / "train_step.hatchet.gz",
             "ncu": ART / "train_step.ncu.csv.gz"}
+CAPTURE = ART / "train_step-sm90-torch-2.11.tar.gz"  # irscope capture --target sm90 --gpu h100 under torch 2.11
 
 
 @pytest.fixture(scope="module")
-def train(train_program: tuple[Path, Any], tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    """A copy of the session's training-step capture (the report caches its facts in the store) and its report."""
-    shared, proc = train_program
-    assert proc.returncode == 0, proc.stderr[-3000:]
+def train(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """The program capture opened from its archive into a fresh store, and its report."""
     store = tmp_path_factory.mktemp("measured") / "store"
-    shutil.copytree(shared, store, ignore=shutil.ignore_patterns("locks", "staging"))
+    opened = open_with_derived(CAPTURE, Store(store))
+    assert len(opened.added) == 62 and len(opened.programs) == 1
     return store, _json("report", "--what-if", "0", store=store)
 
 
@@ -147,3 +150,82 @@ def test_one_name_of_two_rows_is_split_by_grid_or_summed_without_grids(train: tu
         event.get("args", {}).pop("grid", None)
     (summed,) = [r for r in join_report(parse_profile(json.dumps(events)), renamed).rows if r.name == a.name]
     assert summed.joined_by == "name, rows summed" and summed.predicted_launches == a.launches + b.launches
+
+
+def test_a_capture_of_another_torch_joins_less_and_names_each_unjoined_kernels_twin(
+        train_program: tuple[Path, Any], tmp_path: Path) -> None:
+    """The session's capture ran torch 2.13, the profile torch 2.11: Inductor fused three of the graphs' kernels
+    otherwise (``..._tril_view_10`` against ``..._view_10``, say). The join says so per kernel, naming the capture's
+    kernel of the same Inductor kind and index, and the torch the capture ran; it joins nothing on that guess."""
+    import shutil
+
+    from irscope.analysis.measured import _inductor_slot
+
+    shared, proc = train_program
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    store = tmp_path / "store"
+    shutil.copytree(shared, store, ignore=shutil.ignore_patterns("locks", "staging"))
+    data = _json("report", "--what-if", "0", "--measured", str(PROFILES["torch.profiler"]), store=store)
+    import torch
+
+    assert data["torch_version"] == torch.__version__
+    measured = data["measured"]
+    rows = {r["name"] for r in data["kernels"]}
+    unjoined = [u for u in measured["only_measured"] if looks_like_triton(u["name"])]
+    assert unjoined and measured["joined_share"] == pytest.approx(1 - len(unjoined) / measured["triton_measured"])
+    predicted = {u["name"]: u for u in measured["only_predicted"]}
+    for item in unjoined:
+        twin = next(name for name in predicted if name in item["why"])
+        assert _inductor_slot(twin) == _inductor_slot(item["name"]) is not None and twin in rows
+        assert f"torch {torch.__version__}" in item["why"]
+        assert item["name"] in predicted[twin]["why"]
+    assert {r["name"] for r in measured["rows"]} & {u["name"] for u in unjoined} == set()
+
+
+def test_a_program_capture_travels_whole_and_bad_records_are_refused(tmp_path: Path) -> None:
+    """``export --program`` writes the record beside its captures; ``open`` adds it after them, once; the report of
+    the opened copy is the report of the store it came from. A record that is not one, or names another id, or a
+    member outside ``programs/<id>/program.json``, refuses the whole archive in one line, writing nothing."""
+    import tarfile
+
+    from irscope.store.archive import build_member
+
+    first = tmp_path / "first"
+    assert len(open_with_derived(CAPTURE, Store(first)).programs) == 1
+    again = tmp_path / "again.tar.gz"
+    out = invoke("export", "--program", "latest", "-o", str(again), store=first)
+    assert out.exit_code == 0 and "62 capture(s) and 1 program record(s)" in out.output, out.output
+    second = tmp_path / "second"
+    opened = invoke("open", str(again), store=second)
+    assert opened.exit_code == 0 and "'irscope report prog-" in opened.output, opened.output
+    assert "already in the store" in invoke("open", str(again), store=second).output
+    a = _json("report", "--what-if", "0", store=first)
+    b = _json("report", "--what-if", "0", store=second)
+    assert [(r["name"], r["per_launch_us"]) for r in a["kernels"]] == [(r["name"], r["per_launch_us"])
+                                                                       for r in b["kernels"]]
+    with tarfile.open(CAPTURE) as tar:
+        record = next(m for m in tar.getmembers() if m.name.startswith("programs/"))
+        pid = record.name.split("/")[1]
+        blob = tar.extractfile(record).read()  # type: ignore[union-attr]
+    cases = {
+        "not JSON": (f"programs/{pid}/program.json", b"{", "is not a program record"),
+        "wrong types": (f"programs/{pid}/program.json", json.dumps({"format": 1, "id": pid}).encode(),
+                        "is not a program record"),
+        "another id": (f"programs/{pid}/program.json",
+                       blob.replace(pid.encode(), b"prog-20200101-000000-abcdef"), "names the id"),
+        "bad id": ("programs/../../etc/program.json", blob, "is not a program id"),
+        "another file": (f"programs/{pid}/run.py", b"import os", "holds one file"),
+    }
+    for label, (name, data, words) in cases.items():
+        bad = tmp_path / f"{label.replace(' ', '_')}.tar.gz"
+        with tarfile.open(CAPTURE) as src, tarfile.open(bad, "w:gz") as tar:
+            for member in src.getmembers():
+                if member.name.startswith("captures/"):
+                    tar.addfile(member, src.extractfile(member) if member.isfile() else None)
+            build_member(tar, name, data)
+        store = tmp_path / f"s-{label.replace(' ', '_')}"
+        result = invoke("open", str(bad), store=store)
+        assert result.exit_code != 0 and words in result.output, (label, result.output)
+        assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output, label
+        assert all(not (store / part).exists() or not any((store / part).iterdir())
+                   for part in ("programs", "captures")), label

@@ -12,7 +12,8 @@ is listed with why, never dropped.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 from irscope.analysis.report.results import KernelRow, ProgramReport
 from irscope.parse.profiles import MeasuredKernel, MeasuredLaunch, MeasuredProfile, looks_like_triton
@@ -202,6 +203,40 @@ def _measured_why(kernel: MeasuredKernel) -> str:
     return "not a Triton kernel of the capture (a library or ATen kernel: report lists those outside Triton)"
 
 
+_INDUCTOR_NAME = re.compile(r"^triton_(poi|per|red|tem|for|spl)_.*_([0-9]+)$")
+
+
+def _inductor_slot(name: str) -> tuple[str, str] | None:
+    """An Inductor kernel's kind and index (``triton_per_fused_..._4`` -> ``("per", "4")``), else None."""
+    found = _INDUCTOR_NAME.match(name)
+    return (found[1], found[2]) if found else None
+
+
+def _refused_twins(only_measured: list[Unjoined], only_predicted: list[Unjoined], torch_version: str) -> None:
+    """Name the capture's kernel of the same Inductor kind and index beside each unjoined measured one: a
+    profile made with another torch fuses, and so names, some kernels otherwise (``_tril_view_10`` for ``_view_10``).
+    Rewrites the ``why`` of both sides in place; nothing is joined on it."""
+    slots: dict[tuple[str, str], list[int]] = {}
+    for i, item in enumerate(only_predicted):
+        if (slot := _inductor_slot(item.name)) is not None:
+            slots.setdefault(slot, []).append(i)
+    ran = f"torch {torch_version}" if torch_version else "a torch this record does not name"
+    for i, item in enumerate(only_measured):
+        slot = _inductor_slot(item.name)
+        twins = slots.get(slot, []) if slot is not None else []
+        if slot is None or len(twins) != 1:
+            continue
+        twin = only_predicted[twins[0]]
+        kind = f"{slot[0]} #{slot[1]}"
+        only_measured[i] = replace(item, why=f"a Triton kernel the capture has no row of; the capture's Inductor "
+                                             f"kernel of the same kind and index ({kind}) is {twin.name}: the two runs "
+                                             f"fused that graph otherwise (the capture ran {ran}; a profile from "
+                                             "another torch names kernels otherwise)")
+        only_predicted[twins[0]] = replace(twin, why=f"the profile has no kernel of this name; its Inductor kernel of "
+                                                     f"the same kind and index is {item.name} (another torch's "
+                                                     "fusion?)")
+
+
 def join_report(profile: MeasuredProfile, report: ProgramReport) -> MeasuredJoin:
     """The profile's kernels joined to the report's rows by name (and grid, where one name is several rows)."""
     by_name: dict[str, list[tuple[int, KernelRow]]] = {}
@@ -242,6 +277,7 @@ def join_report(profile: MeasuredProfile, report: ProgramReport) -> MeasuredJoin
                                else "the profile has no kernel of this name (not launched in the profiled run, or "
                                "named otherwise there)")
                       for number, row in enumerate(report.kernels, 1) if number not in covered]
+    _refused_twins(only_measured, only_predicted, report.torch_version)
     triton = [k for k in profile.kernels if k.name in by_name or looks_like_triton(k.name) or k.triton_scope]
     return MeasuredJoin(source=profile.source, path=profile.path, rows=_order(rows),
                         only_measured=tuple(only_measured), only_predicted=tuple(only_predicted),

@@ -17,21 +17,37 @@ from irscope.store.store import Store
 @click.argument("selection", nargs=-1)
 @click.option("--output", "-o", "output", required=True, metavar="FILE.tar.gz", callback=output_file,
               help="archive to write")
-@click.option("--all", "everything", is_flag=True, help="export every capture in the store")
+@click.option("--all", "everything", is_flag=True, help="export every capture and program record in the store")
+@click.option("--program", "programs", multiple=True, metavar="ID",
+              help="export a program capture: its record (what 'report' reads) and every capture it names; an id, "
+                   "a prefix of one, or latest (repeatable)")
 @store_option
-def export_cmd(selection: tuple[str, ...], output: str, everything: bool, store_dir: str | None) -> None:
+def export_cmd(selection: tuple[str, ...], output: str, everything: bool, programs: tuple[str, ...],
+               store_dir: str | None) -> None:
     """Write the captures named by SELECTION (kernel names or capture keys) to an archive.
+
+    With --program, a program capture travels whole: opened elsewhere, 'irscope report' reads it as it reads the
+    run that made it.
 
     Example:
 
         irscope export matmul add_kernel -o captures.tar.gz
+        irscope export --program latest -o train_step.tar.gz   # needs a program capture
     """
     from irscope.store.archive import export, select
+    from irscope.store.programs import program_files
 
     store = Store(store_root(store_dir))
-    captures = select(store, list(selection), everything)
-    done = export(captures, Path(output))
-    click.echo(f"irscope: wrote {len(captures)} capture(s), {done.files} files, to {output}")
+    records, named, missing = program_files(store, programs, everything)
+    captures = select(store, list(selection), everything) if selection or everything or not programs else []
+    have = {c.manifest.key for c in captures}
+    captures += [c for c in named if c.manifest.key not in have]
+    done = export(captures, Path(output), records)
+    also = f" and {len(records)} program record(s)" if records else ""
+    click.echo(f"irscope: wrote {len(captures)} capture(s){also}, {done.files} files, to {output}")
+    for key in missing:
+        click.echo(f"irscope: warning: a program names the capture {key}, which the store lacks: report will list "
+                   "its launches without a model", err=True)
     for cap in captures:
         click.echo(f"  {cap.manifest.kernel:<24} {cap.manifest.target:<7} {cap.manifest.key}")
     for skipped in done.skipped:
@@ -90,6 +106,10 @@ def open_cmd(archive: str, store_dir: str | None, replace: tuple[str, ...], trus
                f"{len(report.already)} already in the store")
     for cap in report.added:
         click.echo(f"  {cap.manifest.kernel:<24} {cap.manifest.target:<7} {cap.manifest.key}")
+    for pid in report.programs:
+        click.echo(f"  program {pid}: 'irscope report {pid}' reads it")
+    for pid in report.programs_already:
+        click.echo(f"  program {pid}: already in the store")
     for key in report.unreadable:
         click.echo(f"irscope: warning: the store's capture {key} cannot be read and was left as it is; "
                    f"--replace {key} replaces it with the archive's", err=True)

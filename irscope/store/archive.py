@@ -2,11 +2,13 @@
 
 An archive is someone else's file. Opening it reads it twice, as a stream, never seeking: the
 first pass checks every member (a plain file or folder under ``captures/<key>/`` with a key as
-irscope writes them), the caps on size, member count and compression ratio, each manifest's
-fields and each file's size and sha256, and writes nothing; the second pass writes each new
-capture into a staging directory and renames it into place. Nothing already in the store is
-removed or replaced unless asked (``replace``), and opened captures are marked untrusted in the
-store (outside the capture), so their Python is never imported until the user trusts them.
+irscope writes them, or a program record ``programs/<id>/program.json``), the caps on size, member
+count and compression ratio, each manifest's fields, each file's size and sha256, and each program
+record's fields, and writes nothing; the second pass writes each new capture into a staging
+directory and renames it into place, then each new program record (what ``report`` reads).
+Nothing already in the store is removed or replaced unless asked (``replace``), and opened captures
+are marked untrusted in the store (outside the capture), so their Python is never imported until the
+user trusts them.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import gzip
 import hashlib
 import io
 import json
+import re
 import tarfile
 import time
 import zlib
@@ -25,7 +28,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from irscope.errors import StoreError, UsageError
+from irscope.model.program_record import ProgramRecord
 from irscope.store.manifest_fields import FILE_NAME_RE, KEY_RE
+from irscope.store.programs import PROGRAM_FILE, list_programs, write_program
 from irscope.store.store import MANIFEST, Capture, CommitMode, Manifest, Store, file_checksum
 
 _MAX_MANIFEST_BYTES = 4 * 1024 * 1024
@@ -33,6 +38,9 @@ _CHUNK = 1 << 20
 _GZIP_MAGIC = b"\x1f\x8b"
 # Ratios are only judged past this much output: tar headers of a few tiny files compress very well.
 _RATIO_FLOOR = 16 * 1024 * 1024
+_MAX_PROGRAM_BYTES = 16 * 1024 * 1024  # a program record lists graphs and kernels: a few hundred KB for a big model
+_PROGRAM_ID_RE = re.compile(r"^prog-[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$")
+_PROGRAM = "program:"  # the key _members gives a program record's member: this prefix and the record's id
 
 
 class ArchiveError(StoreError):
@@ -64,12 +72,16 @@ class OpenReport:
         already: keys that the store had already (left as they were).
         unreadable: keys the store has but cannot read, left as they were (``--replace KEY`` replaces one).
         trusted: whether the added captures were trusted on opening.
+        programs: the program records added (ids), each naming the captures of one ``irscope capture`` run.
+        programs_already: the program records the store had already (left as they were).
     """
 
     added: list[Capture]
     already: list[str]
     unreadable: list[str] = field(default_factory=list)
     trusted: bool = False
+    programs: list[str] = field(default_factory=list)
+    programs_already: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -125,8 +137,9 @@ def _unexportable(path: Path) -> str:
 _DERIVED = "derived"  # irscope.toolchain.derived's folder (the store reaches no toolchain code)
 
 
-def export(captures: list[Capture], out: Path) -> Exported:
-    """Write the captures into a gzipped tar; the number of files written and those left out, with why."""
+def export(captures: list[Capture], out: Path, programs: tuple[Path, ...] = ()) -> Exported:
+    """Write the captures, and the program records at ``programs`` (``programs/<id>/program.json`` files), into a
+    gzipped tar; the number of files written and those left out, with why."""
     from irscope.store.passdump import dump_problems
 
     count = 0
@@ -134,6 +147,9 @@ def export(captures: list[Capture], out: Path) -> Exported:
     damaged: list[str] = []
     tmp = out.with_name(out.name + ".tmp")
     with tarfile.open(tmp, "w:gz") as tar:
+        for record in programs:
+            build_member(tar, f"programs/{record.parent.name}/{PROGRAM_FILE}", record.read_bytes())
+            count += 1
         for cap in captures:
             damaged += [p.removeprefix(f"{cap.manifest.key}: ") for p in cap.verify_files()
                         if "no checksums recorded" not in p]
@@ -192,7 +208,8 @@ class _Capped(io.RawIOBase):
 
 
 def _members(source: Path, limits: Limits) -> Iterator[tuple[tarfile.TarFile, tarfile.TarInfo, str, str]]:
-    """Each member with its capture key and file name ('' for a folder), checked; the archive is streamed."""
+    """Each member with its capture key and file name ('' for a folder), checked; the archive is streamed. A program
+    record's member has the key ``program:<id>``."""
     try:
         raw = source.open("rb")
     except OSError as exc:
@@ -235,10 +252,13 @@ def _check_member(source: Path, member: tarfile.TarInfo) -> tuple[str, str]:
     refuse = f"{source}: refusing member {member.name!r}"
     if not (member.isfile() or member.isdir()):
         raise ArchiveError(f"{refuse}: links and special files are not allowed")
-    if parts == ["captures"] and member.isdir():
+    if parts in (["captures"], ["programs"]) and member.isdir():
         return "", ""
+    if parts[:1] == ["programs"]:
+        return _check_program_member(refuse, member, parts)
     if len(parts) not in (2, 3) or parts[0] != "captures":
-        raise ArchiveError(f"{refuse}: only captures/<key>/<file> paths may be opened")
+        raise ArchiveError(f"{refuse}: only captures/<key>/<file> and programs/<id>/{PROGRAM_FILE} paths may be "
+                           "opened")
     key = parts[1]
     if not KEY_RE.match(key):
         raise ArchiveError(f"{refuse}: {key!r} is not a capture key as irscope writes them "
@@ -251,6 +271,31 @@ def _check_member(source: Path, member: tarfile.TarInfo) -> tuple[str, str]:
     if member.isdir() and name:
         raise ArchiveError(f"{refuse}: folders inside a capture are not allowed")
     return key, name
+
+
+def _check_program_member(refuse: str, member: tarfile.TarInfo, parts: list[str]) -> tuple[str, str]:
+    if not _PROGRAM_ID_RE.match(parts[1] if len(parts) > 1 else ""):
+        raise ArchiveError(f"{refuse}: {parts[1] if len(parts) > 1 else ''!r} is not a program id as irscope "
+                           "writes them (prog-YYYYMMDD-HHMMSS-<6 hex digits>)")
+    if len(parts) == 2 and member.isdir():
+        return "", ""
+    if len(parts) != 3 or parts[2] != PROGRAM_FILE or not member.isfile():
+        raise ArchiveError(f"{refuse}: a program's folder holds one file, {PROGRAM_FILE}")
+    if member.size > _MAX_PROGRAM_BYTES:
+        raise ArchiveError(f"{refuse}: {member.size} bytes; a program record is at most {_MAX_PROGRAM_BYTES >> 20} "
+                           "MiB")
+    return _PROGRAM + parts[1], PROGRAM_FILE
+
+
+def _program(source: Path, pid: str, blob: bytes) -> ProgramRecord:
+    """A program record of the archive, checked: JSON of its format, under its own id."""
+    try:
+        record = ProgramRecord.from_json(json.loads(blob.decode("utf-8")))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise ArchiveError(f"{source}: program {pid}: {PROGRAM_FILE} is not a program record ({exc})") from None
+    if record.id != pid:
+        raise ArchiveError(f"{source}: program {pid}: its {PROGRAM_FILE} names the id {record.id!r}")
+    return record
 
 
 def _read_member(source: Path, tar: tarfile.TarFile, member: tarfile.TarInfo) -> Iterator[bytes]:
@@ -267,11 +312,18 @@ def _read_member(source: Path, tar: tarfile.TarFile, member: tarfile.TarInfo) ->
         raise ArchiveError(f"{source}: cannot be read ({exc.strerror or exc})") from None
 
 
-def _plan(source: Path, limits: Limits) -> dict[str, _Planned]:
+def _plan(source: Path, limits: Limits) -> tuple[dict[str, _Planned], dict[str, ProgramRecord]]:
     """First pass: check everything, write nothing."""
     plans: dict[str, _Planned] = {}
+    programs: dict[str, ProgramRecord] = {}
     for tar, member, key, name in _members(source, limits):
         if not key or not member.isfile():
+            continue
+        if key.startswith(_PROGRAM):
+            pid = key.removeprefix(_PROGRAM)
+            if pid in programs:
+                raise ArchiveError(f"{source}: refusing member {member.name!r}: it appears twice")
+            programs[pid] = _program(source, pid, b"".join(_read_member(source, tar, member)))
             continue
         plan = plans.setdefault(key, _Planned(key))
         if name in plan.files:
@@ -293,7 +345,7 @@ def _plan(source: Path, limits: Limits) -> dict[str, _Planned]:
         raise ArchiveError(f"{source} holds no captures (expected captures/<key>/manifest.json members)")
     for plan in plans.values():
         plan.manifest = _manifest(source, plan)
-    return plans
+    return plans, programs
 
 
 def _manifest(source: Path, plan: _Planned) -> Manifest:
@@ -330,7 +382,7 @@ def open_archive(source: Path, store: Store, limits: Limits | None = None, repla
     limits = limits or Limits()
     if not source.is_file():
         raise UsageError(f"{source} does not exist or is not a file")
-    plans = _plan(source, limits)
+    plans, programs = _plan(source, limits)
     unknown = sorted(set(replace) - set(plans))
     if unknown:
         raise UsageError(f"--replace {unknown[0]}: {source} holds no capture with that key")
@@ -345,6 +397,7 @@ def open_archive(source: Path, store: Store, limits: Limits | None = None, repla
         else:
             report.already.append(key)
     if not wanted:
+        _add_programs(store, programs, report)
         return report
     note = None if trust else {
         "archive": str(source.resolve()), "sha256": file_checksum(source)["sha256"],
@@ -360,7 +413,20 @@ def open_archive(source: Path, store: Store, limits: Limits | None = None, repla
     finally:
         for staging in staged.values():
             store.discard(staging)
+    _add_programs(store, programs, report)
     return report
+
+
+def _add_programs(store: Store, programs: dict[str, ProgramRecord], report: OpenReport) -> None:
+    """Write the archive's program records the store lacks (after their captures, so a record never names a
+    capture the open did not add)."""
+    have = set(list_programs(store.root))
+    for pid, record in programs.items():
+        if pid in have:
+            report.programs_already.append(pid)
+        else:
+            write_program(store.root, record)
+            report.programs.append(pid)
 
 
 def _stage(source: Path, store: Store, limits: Limits, wanted: dict[str, _Planned]) -> dict[str, Path]:
@@ -370,7 +436,7 @@ def _stage(source: Path, store: Store, limits: Limits, wanted: dict[str, _Planne
         for key in wanted:
             staged[key] = store.new_staging(key)
         for tar, member, key, name in _members(source, limits):
-            if key not in wanted or not member.isfile() or name == MANIFEST:
+            if key not in wanted or not member.isfile() or name == MANIFEST:  # a program's key is never wanted
                 continue
             digest = hashlib.sha256()
             size = 0

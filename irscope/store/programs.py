@@ -20,7 +20,7 @@ from pathlib import Path
 
 from irscope.errors import StoreError, closest
 from irscope.model.program_record import PROVENANCE_FILE, ProgramRecord, Provenance, provenance_from_json
-from irscope.store.store import Capture
+from irscope.store.store import Capture, Store
 
 PROGRAMS_DIR = "programs"
 PROGRAM_FILE = "program.json"
@@ -104,6 +104,25 @@ def read_program(store: Path, name: str) -> ProgramRecord:
         return ProgramRecord.from_json(data)
     except ValueError as exc:
         raise StoreError(f"program record {found} is damaged: {exc}") from None
+
+
+def program_files(store: Store, names: tuple[str, ...], everything: bool = False,
+                  ) -> tuple[tuple[Path, ...], list[Capture], list[str]]:
+    """What exporting the program records ``names`` (every one with ``everything``) takes: their files, the
+    captures they name that the store has, and the keys it lacks."""
+    ids = list_programs(store.root) if everything else list(dict.fromkeys(resolve_program(store.root, n)
+                                                                            for n in names))
+    captures: dict[str, Capture] = {}
+    missing: list[str] = []
+    for pid in ids:
+        for key in read_program(store.root, pid).keys:
+            found = captures.get(key) or store.get(key)
+            if found is None:
+                missing.append(key)
+            else:
+                captures[key] = found
+    return tuple(programs_dir(store.root) / pid / PROGRAM_FILE for pid in ids), list(captures.values()), \
+        list(dict.fromkeys(missing))
 
 
 def capture_provenance(capture: Capture) -> Provenance | None:

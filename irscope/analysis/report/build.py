@@ -143,4 +143,5 @@ def build_report(record: ProgramRecord, facts: Mapping[str, ConfigFacts | str], 
     return ProgramReport(program=record.id, command=record.command, target=record.target,
                          gpu=device.name, steps=count, steps_from=steps_from, kernels=tuple(done),
                          externs=_externs(record, count, device), triton_us=triton, step_us=triton / count,
-                         notes=tuple(record.notes) + extra + notes, what_if=what_ifs is not None)
+                         notes=tuple(record.notes) + extra + notes, what_if=what_ifs is not None,
+                         torch_version=record.torch_version)

@@ -191,6 +191,7 @@ class ProgramReport:
         triton_us / step_us: the program's predicted Triton time over the run and per step.
         notes: what the capture or the report could not cover, one sentence each.
         what_if: whether variants were compiled for the top kernels' verdicts.
+        torch_version: the program's torch ("" when it imported none or the record predates it).
     """
 
     program: str
@@ -205,3 +206,4 @@ class ProgramReport:
     step_us: float
     notes: tuple[str, ...] = ()
     what_if: bool = False
+    torch_version: str = ""
