@@ -134,7 +134,7 @@ def capture_facts(capture: Capture, quick: bool = False) -> Facts:
         else:  # AMD: VGPRs spilled (to scratch), apart from SGPRs spilled (into VGPR lanes: no memory traffic)
             values["spills"] = res.spill_stores
             values["spills.sgpr"] = res.spill_loads
-        values["shared_bytes"] = res.shared_total
+        values["shared_bytes"] = res.shared_total if res.shared_known else None
         if res.occupancy is not None:
             values["occupancy.ctas_per_sm"] = res.occupancy.ctas
             values["occupancy.warps_per_sm"] = res.occupancy.warps

@@ -22,6 +22,7 @@ from irscope.parse.resources import (
 from irscope.store.store import Capture
 
 if TYPE_CHECKING:
+    from irscope.store.manifest import Manifest
     from irscope.toolchain.nvtools import ToolRun
 
 __all__ = ["GPU_LIMITS", "GpuLimits", "NvidiaUsage", "Occupancy", "Resources", "amd_occupancy", "capture_resources",
@@ -125,6 +126,9 @@ class Resources:
         shared_dynamic: Triton's shared memory (allocated at launch) per CTA.
         shared_static: static shared memory per CTA from the cubin (AMD: LDS known at compile time).
         shared_total: what one CTA takes from the SM, with the driver's reservation.
+        shared_known: whether Triton's shared memory is recorded (its ``<name>.json``'s ``shared``, which a kernel
+            dump folder does not keep); without it ``shared_dynamic`` is 0, ``shared_total`` a lower bound and the
+            occupancy is not computed.
         barriers: named barriers (NVIDIA).
         occupancy: the occupancy these allow, or None without limits for the target.
         checks: cross-checks between sources, as sentences ("ptxas -v and the cubin agree: 208 registers").
@@ -146,6 +150,7 @@ class Resources:
     shared_dynamic: int = 0
     shared_static: int = 0
     shared_total: int = 0
+    shared_known: bool = True
     barriers: int = 0
     occupancy: Occupancy | None = None
     checks: tuple[str, ...] = ()
@@ -155,6 +160,15 @@ class Resources:
     def spills(self) -> bool:
         """Whether registers spill."""
         return self.spill_stores > 0 or self.spill_loads > 0
+
+
+def _unrecorded_shared(m: Manifest) -> str:
+    """Why the capture's shared memory is not known (Triton's metadata has no ``shared``), or "" when it is."""
+    if isinstance(m.metadata.get("shared"), int):
+        return ""
+    where = "a kernel dump folder keeps no <name>.json" if m.origin == "dump" else "its metadata has no 'shared'"
+    return (f"Triton's shared memory per {'workgroup' if m.backend == 'hip' else 'CTA'} is not recorded ({where}, "
+            "and the TTGIR is written before it is allocated): the occupancy is not computed")
 
 
 def _round_up(value: int, unit: int) -> int:
@@ -293,16 +307,20 @@ def _nvidia(capture: Capture) -> Resources:
     # that reservation in the cubin's static SHARED (1024 for a Triton kernel whose only shared memory is
     # dynamic), so it is counted once: ncu's theoretical occupancy on an H200 agrees (13 CTAs of 16 KB + 1 KB).
     total = dynamic + max(static, limits.reserved_per_cta if limits else 0)
-    occupancy = nvidia_occupancy(limits, registers, num_warps, total) if limits and registers else None
+    unrecorded = _unrecorded_shared(m)
+    occupancy = nvidia_occupancy(limits, registers, num_warps, total) if limits and registers and not unrecorded \
+        else None
     if limits is None:
         problems.append(f"no occupancy limits known for {m.target}")
+    if unrecorded:
+        problems.append(unrecorded)
     return Resources(
         kernel=m.function, target=m.target, config_index=m.config_index, config=dict(m.config), num_warps=num_warps,
         registers=registers, spill_stores=ptxas.spill_stores if ptxas else 0,
         spill_loads=ptxas.spill_loads if ptxas else 0,
         stack_bytes=ptxas.stack_bytes if ptxas else (cubin.stack if cubin else 0),
         local_bytes=cubin.local if cubin else (ptxas.local_bytes if ptxas else 0),
-        shared_dynamic=dynamic, shared_static=static, shared_total=total,
+        shared_dynamic=dynamic, shared_static=static, shared_total=total, shared_known=not unrecorded,
         barriers=ptxas.barriers if ptxas else 0, occupancy=occupancy, checks=tuple(checks), problems=tuple(problems))
 
 
@@ -316,7 +334,8 @@ def _amd(capture: Capture) -> Resources:
                          shared_dynamic=dynamic, problems=("the AMDGCN listing has no kernel metadata",))
     limits = GPU_LIMITS.get(m.target)
     total = dynamic + usage.lds_bytes
-    occupancy = amd_occupancy(limits, usage, num_warps, total) if limits else None
+    unrecorded = _unrecorded_shared(m)
+    occupancy = amd_occupancy(limits, usage, num_warps, total) if limits and not unrecorded else None
     checks = []
     if occupancy and usage.llvm_occupancy is not None:
         mine = occupancy.waves_per_simd
@@ -327,8 +346,9 @@ def _amd(capture: Capture) -> Resources:
         kernel=m.function, target=m.target, config_index=m.config_index, config=dict(m.config), num_warps=num_warps,
         registers=usage.vgprs, agprs=usage.agprs, sgprs=usage.sgprs, spill_stores=usage.vgpr_spills,
         spill_loads=usage.sgpr_spills, local_bytes=usage.scratch_bytes, shared_dynamic=dynamic,
-        shared_static=usage.lds_bytes, shared_total=total, occupancy=occupancy, checks=tuple(checks),
-        problems=() if limits else (f"no occupancy limits known for {m.target}",))
+        shared_static=usage.lds_bytes, shared_total=total, shared_known=not unrecorded, occupancy=occupancy,
+        checks=tuple(checks), problems=(() if limits else (f"no occupancy limits known for {m.target}",))
+        + ((unrecorded,) if unrecorded else ()))
 
 
 def capture_resources(capture: Capture) -> Resources:

@@ -53,8 +53,11 @@ def render_resources(r: Resources, title: str) -> str:
                                           if r.agprs else "")
         out.append(f"  registers      {vgprs} per lane, {r.sgprs} SGPRs per wave ({spills})")
         out.append(f"  scratch        {r.local_bytes} bytes per lane")
-        out.append(f"  LDS            {r.shared_dynamic} B dynamic (Triton's buffers) + {r.shared_static} B static "
-                   f"= {r.shared_total} B ({_kib(r.shared_total)}) per workgroup")
+        if not r.shared_known:
+            out.append(f"  LDS            unknown (Triton's buffers not recorded) + {r.shared_static} B static")
+        else:
+            out.append(f"  LDS            {r.shared_dynamic} B dynamic (Triton's buffers) + {r.shared_static} B "
+                       f"static = {r.shared_total} B ({_kib(r.shared_total)}) per workgroup")
     else:
         spills = ("no spills" if not r.spills
                   else f"SPILLS: {r.spill_stores} bytes stored, {r.spill_loads} bytes loaded per thread")
@@ -63,8 +66,11 @@ def render_resources(r: Resources, title: str) -> str:
         reserved = r.shared_total - r.shared_dynamic - r.shared_static
         driver = (f" + {reserved} B reserved by the driver" if reserved
                   else ", which holds the driver's 1 KB per-CTA reservation")
-        out.append(f"  shared memory  {r.shared_dynamic} B dynamic (Triton's buffers) + {r.shared_static} B static "
-                   f"(cubin){driver} = {r.shared_total} B ({_kib(r.shared_total)}) per CTA")
+        if not r.shared_known:
+            out.append(f"  shared memory  unknown (Triton's buffers not recorded) + {r.shared_static} B static (cubin)")
+        else:
+            out.append(f"  shared memory  {r.shared_dynamic} B dynamic (Triton's buffers) + {r.shared_static} B "
+                       f"static (cubin){driver} = {r.shared_total} B ({_kib(r.shared_total)}) per CTA")
         out.append(f"  barriers       {r.barriers}")
     out += _occupancy_lines(r)
     out += [f"  check: {c}" for c in r.checks]
@@ -95,8 +101,9 @@ def render_resource_table(rows: list[Resources], title: str) -> str:
         pct = f"{occ.percent:.1f}%" if occ else "?"
         limited = _and(occ.limiting) if occ and occ.fits else ("does not fit" if occ else "")
         regs = str(r.registers) if r.registers is not None else "?"
+        shared = _kib(r.shared_total) if r.shared_known else "?"
         out.append(f"  {r.config_index:>2}  {_config_cells(r.config, keys):<18}{r.num_warps:>6}"
-                   f"{r.config.get('num_stages', '')!s:>7}{regs:>6}  {spills:<16}{_kib(r.shared_total):>12}"
+                   f"{r.config.get('num_stages', '')!s:>7}{regs:>6}  {spills:<16}{shared:>12}"
                    f"{ctas:>9}{pct:>11}  {limited}")
     spilling = [str(r.config_index) for r in rows if r.spills]
     out.append(f"  spilling configs: {', '.join(spilling)}" if spilling else "  no config spills")
