@@ -17,7 +17,7 @@ from irscope.analysis.report.launch import IN_STREAM_LAUNCH_US, LAUNCH_US
 from irscope.model.gpus import GPUS
 from irscope.model.program_record import ProgramRecord
 from irscope.store.store import Store
-from tests.conftest import invoke, repo_path
+from tests.conftest import DATA, invoke, repo_path
 
 pytestmark = pytest.mark.compile
 
@@ -471,6 +471,32 @@ def test_a_training_step_has_forward_and_backward_rows(train_program: tuple[Path
             assert any(u["graph"] == graph.index and u["per_run"] == use.per_run for u in row["uses"])
     assert {e["kind"] for e in data["externs"]} >= {"forward", "backward"}
     assert all(e["library"] for e in data["externs"])
+    _another_torchs_profile_names_the_twins(store)
+
+
+def _another_torchs_profile_names_the_twins(store: Path) -> None:
+    """The H100's torch.profiler trace of the same program was made with torch 2.11; this capture ran torch 2.13,
+    whose Inductor fused three kernels otherwise (``..._tril_view_10`` against ``..._view_10``, say). The join says
+    so per kernel, naming the capture's kernel of the same Inductor kind and index and the torch the capture ran,
+    and joins nothing on that guess (tests/test_measured_report.py joins the trace to a torch-2.11 capture: all)."""
+    import torch
+
+    from irscope.analysis.measured import _inductor_slot
+    from irscope.parse.profiles import looks_like_triton
+
+    data = _report(store, "--what-if", "0", "--measured", str(DATA / "artifacts" / "train_step.trace.json.gz"))
+    assert data["torch_version"] == torch.__version__
+    measured = data["measured"]
+    rows = {r["name"] for r in data["kernels"]}
+    unjoined = [u for u in measured["only_measured"] if looks_like_triton(u["name"])]
+    assert unjoined and measured["joined_share"] == pytest.approx(1 - len(unjoined) / measured["triton_measured"])
+    predicted = {u["name"]: u for u in measured["only_predicted"]}
+    for item in unjoined:
+        twin = next(name for name in predicted if name in item["why"])
+        assert _inductor_slot(twin) == _inductor_slot(item["name"]) is not None and twin in rows
+        assert f"torch {torch.__version__}" in item["why"]
+        assert item["name"] in predicted[twin]["why"]
+    assert {r["name"] for r in measured["rows"]} & {u["name"] for u in unjoined} == set()
 
 
 def test_spills_in_the_reason_are_ptxas_figures_and_the_sass_spills(shared_store: Path) -> None:
