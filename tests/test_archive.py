@@ -117,24 +117,24 @@ def _dot_key_attack(key: str, members: dict[str, bytes]) -> list[tuple[str, str,
 
 
 NAME_ATTACKS = [
-    ("/etc/irscope-owned", "only captures/<key>/<file> paths"),
-    ("captures/{key}/../../../escape.txt", "only captures/<key>/<file> paths"),
+    ("/etc/irscope-owned", "only captures/<key>/<file> and programs/<id>/program.json paths"),
+    ("captures/{key}/../../../escape.txt", "only captures/<key>/<file> and programs/<id>/program.json paths"),
     ("captures/../escape.txt", "is not a capture key"),
     ("captures/./manifest.json", "is not a capture key"),
-    ("captures/../../x/manifest.json", "only captures/<key>/<file> paths"),
-    ("captures/{key}/sub/manifest.json", "only captures/<key>/<file> paths"),
+    ("captures/../../x/manifest.json", "only captures/<key>/<file> and programs/<id>/program.json paths"),
+    ("captures/{key}/sub/manifest.json", "only captures/<key>/<file> and programs/<id>/program.json paths"),
     ("captures/{key}/.hidden", "is not a plain file name"),
     ("captures/{key}/..", "is not a plain file name"),
     ("captures/k/x.ttgir", "is not a capture key"),
     ("captures/{key}", "a file where a capture folder belongs"),
     ("captures/{key}/a\\b", "is not a plain file name"),
     ("captures/{key}/ba d", "is not a plain file name"),
-    ("notes.txt", "only captures/<key>/<file> paths"),
-    ("captures", "only captures/<key>/<file> paths"),
+    ("notes.txt", "only captures/<key>/<file> and programs/<id>/program.json paths"),
+    ("captures", "only captures/<key>/<file> and programs/<id>/program.json paths"),
     ("captures/x-sm90-c0-0123", "is not a capture key"),
     ("captures/-sm90-c0-0123456789abcdef0123/manifest.json", "is not a capture key"),
-    ("Captures/{key}/manifest.json", "only captures/<key>/<file> paths"),
-    ("./captures/{key}/manifest.json", "only captures/<key>/<file> paths"),
+    ("Captures/{key}/manifest.json", "only captures/<key>/<file> and programs/<id>/program.json paths"),
+    ("./captures/{key}/manifest.json", "only captures/<key>/<file> and programs/<id>/program.json paths"),
 ]
 
 
