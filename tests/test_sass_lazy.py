@@ -35,7 +35,8 @@ def test_a_capture_stores_no_sass_and_reads_triton_s_text_from_the_cubin(capture
     text = read_stage(cap, "sass")
     assert text == triton_sass(cap.path / cap.manifest.files["cubin"])
     assert "LBB0:" in text and "HGMMA" in text  # branch labels and the tensor-core ops, as Triton lays them out
-    assert (cap.path / "derived" / "cuobjdump-sass.json").is_file()  # cached beside the capture
+    assert (cap.path / "derived" / "nvdisasm-all.json").is_file()  # the shared disassembly, cached beside the capture
+    assert not (cap.path / "derived" / "cuobjdump-sass.json").exists()  # cuobjdump never ran
     shown = CliRunner().invoke(cli, ["show", "matmul", "-t", "sm90", "-s", "sass", "--store", str(captures.store)])
     assert shown.exit_code == 0 and shown.output == text
 

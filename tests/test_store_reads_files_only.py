@@ -116,6 +116,6 @@ def test_the_toolchain_path_reads_every_stage_the_capture_has(captures, tmp_path
         assert read_stage(copy, name) == copy.read(name)
     sass = read_stage(copy, "sass")
     assert sass == get_sass((copy.path / copy.manifest.files["cubin"]).read_bytes())
-    assert (copy.path / "derived" / "cuobjdump-sass.json").is_file()  # cached in the capture by the toolchain
+    assert (copy.path / "derived" / "nvdisasm-all.json").is_file()  # cached in the capture by the toolchain
     amd = captures("vector_add", "gfx942")
     assert not has_stage(amd, "sass") and has_stage(amd, "amdgcn")

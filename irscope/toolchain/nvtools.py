@@ -6,6 +6,9 @@ never imported) or through Triton's own variables (``TRITON_NVDISASM_PATH``, ...
 one function here (``sass_dump``, ``sass_with_lines``, ``sass_with_ptx_lines``, ``resource_usage``,
 ``ptxas_verbose``); each run is stored as ``derived/<name>.json`` beside the capture's manifest
 (irscope.toolchain.derived), with the sha256 of its input and the tool's size, so a second look costs nothing.
+A disassembler's start-up costs about half a second on any cubin, so the SASS readers share one run,
+``disassembly`` (``nvdisasm -c -gi -gp -hex``), and the listings with lines are cut from it
+(irscope.toolchain.nvdisasm_split); Triton's ``.sass`` layout is made from it too (irscope.toolchain.sass_lazy).
 The analyses call these; the store runs none of them.
 """
 
@@ -20,12 +23,13 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from irscope.errors import StoreError
 from irscope.toolchain.derived import StoredCapture, derived_file, write_derived
+from irscope.toolchain.nvdisasm_split import ARGS, split_listing
 from irscope.toolchain.tritons import local_triton_version
 
 _FORMAT = 1
@@ -113,6 +117,20 @@ def _write_cache(capture: StoredCapture, run: ToolRun, digest: str) -> None:
     write_derived(capture.path, f"{run.name}.json", json.dumps(payload))
 
 
+def _digest(source: Path, tool: Path, args: list[str]) -> str:
+    """What a cached run is keyed by: the input's sha256, the tool's name and size, the arguments."""
+    return f"{_sha256(source)}:{tool.name}:{_tool_id(tool)}:{' '.join(args)}"
+
+
+def cached_run(capture: StoredCapture, name: str, artifact: str, binary: str, args: list[str]) -> ToolRun | None:
+    """The run ``_run`` would make, when the capture's cache holds it for this very input and tool; else None."""
+    file = capture.manifest.files.get(artifact)
+    tool = tool_path(binary)
+    if file is None or tool is None or not (capture.path / file).is_file():
+        return None
+    return _read_cache(capture, name, _digest(capture.path / file, tool, args))
+
+
 def _run(capture: StoredCapture, name: str, artifact: str, binary: str, args: list[str], same_as: str = "") -> ToolRun:
     """Run ``binary args... <artifact file>`` (cached); ``{out}`` in args becomes a scratch output path.
 
@@ -126,7 +144,7 @@ def _run(capture: StoredCapture, name: str, artifact: str, binary: str, args: li
     if tool is None:
         return ToolRun(name, (), "", "", -1,
                        problem=f"{binary} not found (it ships with Triton in triton/backends/nvidia/bin)")
-    digest = f"{_sha256(source)}:{tool.name}:{_tool_id(tool)}:{' '.join(args)}"
+    digest = _digest(source, tool, args)
     if (hit := _read_cache(capture, name, digest)) is not None:
         return hit
     with tempfile.TemporaryDirectory(prefix="irscope-") as scratch:
@@ -155,19 +173,44 @@ def _require_cuda(capture: StoredCapture, what: str) -> None:
 def sass_dump(capture: StoredCapture) -> ToolRun:
     """``cuobjdump -sass`` on the capture's cubin: the listing that irscope.toolchain.sass_lazy lays out as Triton's."""
     _require_cuda(capture, "SASS")
-    return _run(capture, "cuobjdump-sass", "cubin", "cuobjdump", ["-sass"])
+    return _run(capture, "cuobjdump-sass", "cubin", SASS_COMMAND[0], list(SASS_COMMAND[1:]))
+
+
+SASS_COMMAND = ("cuobjdump", "-sass")
+"""The run :func:`sass_dump` makes (irscope.toolchain.sass_lazy reads a cached one before disassembling)."""
+
+
+def disassembly(capture: StoredCapture) -> ToolRun:
+    """``nvdisasm -c -gi -gp -hex`` on the capture's cubin: the one disassembly the SASS readers share (source and
+    PTX lines, and each instruction's encoding, as cuobjdump prints it)."""
+    _require_cuda(capture, "SASS")
+    return _run(capture, "nvdisasm-all", "cubin", "nvdisasm", list(ARGS))
+
+
+def _from_disassembly(capture: StoredCapture, name: str, args: list[str], keep: str) -> ToolRun:
+    """What ``nvdisasm args`` prints, cut from the shared disassembly (a run of its own made before is read as it
+    is; an nvdisasm that cannot print both line tables at once runs on its own)."""
+    if (own := cached_run(capture, name, "cubin", "nvdisasm", args)) is not None:
+        return own
+    whole = disassembly(capture)
+    if not whole.ok:
+        if whole.returncode == -1:  # no cubin, no nvdisasm: running it alone would say the same
+            return replace(whole, name=name)
+        return _run(capture, name, "cubin", "nvdisasm", args)
+    return replace(whole, name=name, command=("nvdisasm", *args, *whole.command[len(ARGS) + 1:]),
+                   stdout=split_listing(whole.stdout, keep))
 
 
 def sass_with_lines(capture: StoredCapture) -> ToolRun:
     """``nvdisasm -c -gi`` on the capture's cubin: SASS with source lines and inlining."""
     _require_cuda(capture, "SASS line info")
-    return _run(capture, "sass-lineinfo", "cubin", "nvdisasm", ["-c", "-gi"])
+    return _from_disassembly(capture, "sass-lineinfo", ["-c", "-gi"], "source")
 
 
 def sass_with_ptx_lines(capture: StoredCapture) -> ToolRun:
     """``nvdisasm -c -gp`` on the capture's cubin: SASS with the line of the capture's PTX each came from."""
     _require_cuda(capture, "SASS line info")
-    return _run(capture, "sass-ptxlines", "cubin", "nvdisasm", ["-c", "-gp"])
+    return _from_disassembly(capture, "sass-ptxlines", ["-c", "-gp"], "ptx")
 
 
 def resource_usage(capture: StoredCapture) -> ToolRun:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from irscope.tui.documents import BIG_DIFF_BYTES, DocRef, Documents
+from irscope.tui import documents as _documents  # its BIG_DIFF_BYTES read at each call, as the reader reads it
+from irscope.tui.documents import DocRef, Documents
 
 if TYPE_CHECKING:
     from irscope.analysis.diff import DiffOptions
@@ -60,7 +61,7 @@ def choose_diff(documents: Documents, ref: DocRef, ignore_ssa: bool | None) -> D
     if effect is None or effect.status != "changed":
         return raw
     changed = effect.added + effect.removed
-    if 4 * min(effect.added, effect.removed) < changed or documents.diff_size(ref) > BIG_DIFF_BYTES:
+    if 4 * min(effect.added, effect.removed) < changed or documents.diff_size(ref) > _documents.BIG_DIFF_BYTES:
         return raw
     options = DiffOptions(normalize_ssa=True)
     normalised = documents.cached_diff(ref, options)
