@@ -173,11 +173,13 @@ def _require_cuda(capture: StoredCapture, what: str) -> None:
 def sass_dump(capture: StoredCapture) -> ToolRun:
     """``cuobjdump -sass`` on the capture's cubin: the listing that irscope.toolchain.sass_lazy lays out as Triton's."""
     _require_cuda(capture, "SASS")
-    return _run(capture, "cuobjdump-sass", "cubin", SASS_COMMAND[0], list(SASS_COMMAND[1:]))
+    return _run(capture, "cuobjdump-sass", "cubin", "cuobjdump", ["-sass"])
 
 
-SASS_COMMAND = ("cuobjdump", "-sass")
-"""The run :func:`sass_dump` makes (irscope.toolchain.sass_lazy reads a cached one before disassembling)."""
+def cached_sass_dump(capture: StoredCapture) -> ToolRun | None:
+    """The :func:`sass_dump` run the capture's cache holds for this cubin and cuobjdump (made before the SASS
+    readers shared :func:`disassembly`), else None: nothing is run."""
+    return cached_run(capture, "cuobjdump-sass", "cubin", "cuobjdump", ["-sass"])
 
 
 def disassembly(capture: StoredCapture) -> ToolRun:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from irscope.errors import StoreError
 from irscope.toolchain.derived import StoredCapture
-from irscope.toolchain.nvtools import SASS_COMMAND, cached_run, disassembly, sass_dump
+from irscope.toolchain.nvtools import cached_sass_dump, disassembly, sass_dump
 
 # Example: "		Function : chunk_fwd_kernel_h"
 _FUNCTION = re.compile(rb"\s*Function : (\w+)\s*")
@@ -86,12 +86,12 @@ def format_cuobjdump(raw: bytes) -> SassListing:
     return _layout(head.group(1).decode(), rows)
 
 
-# nvdisasm's listing (irscope.toolchain.nvtools.disassembly); an instruction starts at a non-space, so a long
-# line of spaces is read once, not once per space. Example: ".text.matmul_kernel:"
+# nvdisasm's listing (irscope.toolchain.nvtools.disassembly). Example: ".text.matmul_kernel:"
 _SECTION = re.compile(r"\.text\.(\S+):\s*")
 # Examples: ".L_x_3:", "matmul_kernel:", "$__internal_0_$__cuda_sm10x_tcgen05_guardrail_trap_...:"
 _LABEL = re.compile(r"(\S+):\s*")
-# Example: "        /*0250*/   @!P0 BRA `(.L_x_0) ;            /* 0x0000000000bc8947 */"
+# Example: "        /*0250*/   @!P0 BRA `(.L_x_0) ;            /* 0x0000000000bc8947 */"; the instruction starts at a
+# non-space (here and in _INSTRUCTION), so a long run of spaces is read once, not once per space
 _NV_INSTRUCTION = re.compile(r"\s*/\*([0-9a-f]{4,})\*/\s*([^\s;][^;]*;)\s*/\* 0x([0-9a-f]{16}) \*/\s*")
 _NV_CONTROL = re.compile(r"\s*/\* 0x([0-9a-f]{16}) \*/\s*")
 # Example: "`(.L_x_0)", printed by cuobjdump as the label's address
@@ -182,7 +182,7 @@ def sass_from_cubin(capture: StoredCapture) -> str:
 
 def _listing(capture: StoredCapture) -> SassListing:
     """The layout from a cuobjdump run made before, else from the shared disassembly, else from cuobjdump."""
-    run = cached_run(capture, "cuobjdump-sass", "cubin", SASS_COMMAND[0], list(SASS_COMMAND[1:]))
+    run = cached_sass_dump(capture)
     if run is None:
         whole = disassembly(capture)
         if whole.ok and not (listing := format_nvdisasm(whole.stdout)).problem:
